@@ -1,0 +1,89 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Settings shared by every Swift target: Swift 6 language mode with strict concurrency
+/// (the default in Swift 6), `any` spelled out for existentials, and imports internal unless a
+/// file says `public import`, so no dependency leaks into a public API by accident.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "PhotoKit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Photos", targets: ["Photos"]),
+        .executable(name: "photos", targets: ["PhotosCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // libvips, from Debian's libvips-dev, with a C shim for its variadic calls.
+        .systemLibrary(
+            name: "CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        // Decoding, metadata, thumbnails and encoding over libvips. Knows nothing of PhotoKit.
+        .target(
+            name: "Imaging",
+            dependencies: ["CVips"],
+            swiftSettings: swiftSettings
+        ),
+        // Stand-ins for the CoreLocation types PhotoKit's signatures use.
+        .target(
+            name: "CoreLocation",
+            swiftSettings: swiftSettings
+        ),
+        // The library on disk: SQLite through GRDB, `package` access only.
+        .target(
+            name: "PhotosStore",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        // The PhotoKit API with Apple's names.
+        .target(
+            name: "Photos",
+            dependencies: ["PhotosStore", "Imaging", "CoreLocation"],
+            swiftSettings: swiftSettings
+        ),
+        // The `photos` command-line tool; uses the public Photos API only.
+        .executableTarget(
+            name: "PhotosCLI",
+            dependencies: [
+                "Photos",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Shared test scaffolding: temporary libraries, generated photos, fetched fixtures.
+        .target(
+            name: "PhotosTestSupport",
+            dependencies: ["Photos", "PhotosStore", "Imaging"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ImagingTests",
+            dependencies: ["Imaging", "PhotosTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PhotosStoreTests",
+            dependencies: ["PhotosStore", "PhotosTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PhotosTests",
+            dependencies: ["Photos", "PhotosTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PhotosCLITests",
+            dependencies: ["PhotosTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

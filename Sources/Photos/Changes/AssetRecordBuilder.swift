@@ -1,0 +1,64 @@
+import Foundation
+import Imaging
+import PhotosStore
+
+/// Makes the row of a new asset from its staged resources' metadata and the request's edits.
+enum AssetRecordBuilder {
+    static func newAsset(uuid: String, resources: [StagedResource], edit: AssetEdit, now: Date) throws(PHPhotosError) -> NewAsset {
+        guard let primary = resources.first(where: { $0.type == .photo }) ?? resources.first(where: { $0.type == .video })
+        else {
+            throw PHPhotosError(.invalidResource, "An asset needs a photo or video resource")
+        }
+        let metadata = primary.metadata
+        let isVideo = primary.type == .video
+        var subtypes = PHAssetMediaSubtype()
+        var traits = AssetTraits()
+        var playback: PHAsset.PlaybackStyle = isVideo ? .video : .image
+
+        if resources.contains(where: { $0.type == .pairedVideo }) {
+            subtypes.insert(.photoLive)
+            playback = .livePhoto
+        }
+        if isVideo, let rate = metadata.frameRate, rate >= 100 { subtypes.insert(.videoHighFrameRate) }
+        if !isVideo, metadata.userComment?.trimmingCharacters(in: .whitespacesAndNewlines) == "Screenshot" {
+            subtypes.insert(.photoScreenshot)
+        }
+        if !isVideo, metadata.isAnimated {
+            traits.insert(.animated)
+            playback = .imageAnimated
+        }
+        if metadata.lensModel?.localizedCaseInsensitiveContains("front") == true { traits.insert(.selfPortrait) }
+        if resources.contains(where: { $0.metadata.format.isRAW }) { traits.insert(.raw) }
+
+        let location = metadata.location.map {
+            LocationRecord(
+                latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude,
+                horizontalAccuracy: $0.horizontalAccuracy, verticalAccuracy: $0.altitude == nil ? nil : 0,
+                timestamp: $0.timestamp)
+        }
+        var record = AssetRecord(
+            uuid: uuid, mediaType: isVideo ? PHAssetMediaType.video.rawValue : PHAssetMediaType.image.rawValue,
+            mediaSubtypes: Int(subtypes.rawValue), sourceType: Int(PHAssetSourceType.typeUserLibrary.rawValue),
+            pixelWidth: metadata.orientedPixelWidth, pixelHeight: metadata.orientedPixelHeight,
+            creationDate: metadata.captureDate ?? primary.fileModificationDate ?? now,
+            creationTimeZoneOffset: metadata.captureTimeZoneOffset, modificationDate: now, addedDate: now,
+            location: location, duration: isVideo ? metadata.duration : 0, playbackStyle: playback.rawValue,
+            uniformTypeIdentifier: primary.uniformTypeIdentifier, originalFilename: primary.originalFilename,
+            traits: traits.rawValue)
+        if let creationDate = edit.creationDate { record.creationDate = creationDate }
+        if let location = edit.location { record.location = location }
+        if let isFavorite = edit.isFavorite { record.isFavorite = isFavorite }
+        if let isHidden = edit.isHidden { record.isHidden = isHidden }
+
+        let files = resources.map { resource in
+            let suffix = resource.type == primary.type ? "" : "_\(resource.type.rawValue)"
+            return NewResource(
+                type: resource.type.rawValue, uniformTypeIdentifier: resource.uniformTypeIdentifier,
+                originalFilename: resource.originalFilename, stagedFile: resource.stagedFile,
+                relativePath: "originals/\(uuid.prefix(1))/\(uuid)\(suffix).\(resource.fileExtension)",
+                fileSize: resource.fileSize, pixelWidth: resource.metadata.orientedPixelWidth,
+                pixelHeight: resource.metadata.orientedPixelHeight)
+        }
+        return NewAsset(record: record, resources: files)
+    }
+}

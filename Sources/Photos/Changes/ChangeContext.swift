@@ -1,0 +1,104 @@
+import Foundation
+import PhotosStore
+
+/// The change block being run: the requests made in it, in order.
+final class ChangeContext: @unchecked Sendable {
+    // @unchecked Sendable: a context lives on the library's change queue; it is created,
+    // filled and committed there by one thread.
+    let library: PHPhotoLibrary
+    private(set) var requests: [any ChangeContributing] = []
+    private(set) var isOpen = true
+
+    init(library: PHPhotoLibrary) {
+        self.library = library
+    }
+
+    @TaskLocal static var current: ChangeContext?
+
+    /// The context of the running change block; stops the process outside one, as Apple's
+    /// `NSInternalInconsistencyException` does.
+    static func require(_ api: String) -> ChangeContext {
+        guard let context = current, context.isOpen else {
+            fatalError(
+                "\(api) can only be called from inside of -[PHPhotoLibrary performChanges:completionHandler:] "
+                    + "or -[PHPhotoLibrary performChangesAndWait:error:]")
+        }
+        return context
+    }
+
+    func register(_ request: any ChangeContributing) {
+        requests.append(request)
+    }
+
+    func close() {
+        isOpen = false
+    }
+}
+
+/// A change request: adds what it asks for to the change set at commit.
+protocol ChangeContributing: AnyObject {
+    /// Files this request needs in the library before the transaction (creation requests).
+    func stage(into staging: inout StagingArea) throws(PHPhotosError)
+    func contribute(to changes: inout StoreChangeSet, staging: StagingArea) throws(PHPhotosError)
+}
+
+extension ChangeContributing {
+    func stage(into staging: inout StagingArea) throws(PHPhotosError) {}
+}
+
+extension PHPhotoLibrary {
+    /// Runs a change block now, on the calling thread, and commits what it asked for.
+    func runChangeBlock(_ block: () -> Void) throws(PHPhotosError) {
+        let context = ChangeContext(library: self)
+        ChangeContext.$current.withValue(context) {
+            PHPhotoLibrary.$scoped.withValue(self) { block() }
+        }
+        context.close()
+        try commit(context)
+    }
+
+    private func commit(_ context: ChangeContext) throws(PHPhotosError) {
+        var staging = StagingArea(store: store)
+        var changes = StoreChangeSet()
+        do {
+            for request in context.requests { try request.stage(into: &staging) }
+            for request in context.requests { try request.contribute(to: &changes, staging: staging) }
+            normalize(&changes)
+            guard !changes.isEmpty else { return }
+            try store.commit(changes)
+        } catch let error as PHPhotosError {
+            staging.rollBack()
+            throw error
+        } catch {
+            staging.rollBack()
+            throw PHPhotosError(error)
+        }
+        staging.finish()
+    }
+
+    /// Deletion wins over other edits of the same asset in one block.
+    private func normalize(_ changes: inout StoreChangeSet) {
+        for uuid in changes.trashedAssets + changes.expungedAssets {
+            changes.assetEdits[uuid] = nil
+        }
+        let deleted = Set(changes.deletedCollections)
+        changes.collectionEdits = changes.collectionEdits.filter { !deleted.contains($0.key) }
+    }
+}
+
+extension PHPhotosError {
+    /// Maps a store failure to Apple's codes.
+    init(_ error: any Error) {
+        guard let error = error as? StoreError else {
+            self.init(.internalError, "\(error)")
+            return
+        }
+        switch error.code {
+        case .missingObject: self.init(.identifierNotFound, error.message)
+        case .notAllowed: self.init(.changeNotSupported, error.message)
+        case .fileOperation: self.init(.invalidResource, error.message)
+        case .cannotOpen: self.init(.libraryVolumeOffline, error.message)
+        case .newerSchema, .database: self.init(.internalError, error.message)
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Imaging
+import PhotosStore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Files of creation requests, read and copied into the library's staging folder before the
+/// transaction, so a failure at any step leaves neither a row nor a stray file.
+struct StagingArea {
+    let store: LibraryDatabase
+    private var staged: [ObjectIdentifier: [StagedResource]] = [:]
+    /// Files created in staging (deleted on rollback).
+    private var created: [URL] = []
+    /// Sources moved into staging (moved back on rollback).
+    private var moved: [(source: URL, staged: URL)] = []
+    /// Sources copied because a move crossed file systems (deleted after the commit).
+    private var copiedForMove: [URL] = []
+
+    init(store: LibraryDatabase) {
+        self.store = store
+    }
+
+    func resources(for request: AnyObject) -> [StagedResource] {
+        staged[ObjectIdentifier(request)] ?? []
+    }
+
+    mutating func stage(_ specs: [ResourceSpec], for request: AnyObject) throws(PHPhotosError) {
+        guard !specs.isEmpty else {
+            throw PHPhotosError(.invalidResource, "An asset creation request has no resources; add a photo or video")
+        }
+        guard ResourceSpec.isSupported(specs.map(\.type)) else {
+            let names = specs.map { "\($0.type)" }.joined(separator: ", ")
+            throw PHPhotosError(.invalidResource, "Can't make an asset from resources of types [\(names)]")
+        }
+        var results: [StagedResource] = []
+        for spec in specs { results.append(try stage(spec)) }
+        staged[ObjectIdentifier(request)] = results
+    }
+
+    private mutating func stage(_ spec: ResourceSpec) throws(PHPhotosError) -> StagedResource {
+        let metadata: MediaMetadata
+        let name: String
+        switch spec.source {
+        case .file(let url):
+            guard url.isFileURL else {
+                throw PHPhotosError(.invalidResource, "\(url.absoluteString) is not a file URL; download it first")
+            }
+            name = url.lastPathComponent
+            do {
+                metadata = try MediaProbe.probe(fileAt: url)
+            } catch {
+                throw PHPhotosError(.invalidResource, "Can't add \(url.path): \(error)")
+            }
+        case .data(let data):
+            name = spec.options.originalFilename ?? "image"
+            do {
+                metadata = try MediaProbe.probe(data: data)
+            } catch {
+                throw PHPhotosError(.invalidResource, "Can't add image data (\(data.count) bytes): \(error)")
+            }
+        }
+        try check(metadata, for: spec, name: name)
+
+        let ext = metadata.format.preferredFilenameExtension
+        let destination: URL
+        do throws(StoreError) {
+            destination = try store.makeStagingURL(fileExtension: ext)
+        } catch {
+            throw PHPhotosError(.internalError, error.message)
+        }
+        switch spec.source {
+        case .data(let data):
+            do {
+                try data.write(to: destination)
+            } catch {
+                throw PHPhotosError(.notEnoughSpace, "Can't write \(name) into the library: \(error.localizedDescription)")
+            }
+            created.append(destination)
+        case .file(let url):
+            if spec.options.shouldMoveFile, rename(url.path, destination.path) == 0 {
+                moved.append((url, destination))
+            } else {
+                do {
+                    try FileManager.default.copyItem(at: url, to: destination)
+                } catch {
+                    try? FileManager.default.removeItem(at: destination)
+                    throw PHPhotosError(.notEnoughSpace, "Can't copy \(url.path) into the library: \(error.localizedDescription)")
+                }
+                created.append(destination)
+                if spec.options.shouldMoveFile { copiedForMove.append(url) }
+            }
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.int64Value ?? 0
+        let fileDate: Date? =
+            if case .file(let url) = spec.source {
+                (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? nil
+            } else { nil }
+        return StagedResource(
+            type: spec.type, metadata: metadata, stagedFile: destination, fileSize: size,
+            originalFilename: spec.options.originalFilename ?? name,
+            uniformTypeIdentifier: spec.options.uniformTypeIdentifier ?? metadata.format.uniformTypeIdentifier,
+            fileExtension: ext, fileModificationDate: fileDate)
+    }
+
+    /// The file must be what its resource type says.
+    private func check(_ metadata: MediaMetadata, for spec: ResourceSpec, name: String) throws(PHPhotosError) {
+        switch spec.type {
+        case .video, .pairedVideo, .fullSizeVideo, .fullSizePairedVideo, .adjustmentBaseVideo, .adjustmentBasePairedVideo:
+            guard metadata.format.isVideo else {
+                throw PHPhotosError(.invalidResource, "\(name) is a \(metadata.format.rawValue) image, not a video")
+            }
+        case .photo, .alternatePhoto, .fullSizePhoto, .adjustmentBasePhoto, .photoProxy:
+            guard !metadata.format.isVideo else {
+                throw PHPhotosError(.invalidResource, "\(name) is a \(metadata.format.rawValue) video, not a photo")
+            }
+        case .audio, .adjustmentData:
+            throw PHPhotosError(.invalidResource, "\(name): resources of type \(spec.type) are not supported yet")
+        }
+    }
+
+    /// Undoes staging after a failure: moved files go back, copies are deleted.
+    func rollBack() {
+        for (source, staged) in moved.reversed() { _ = rename(staged.path, source.path) }
+        for url in created { try? FileManager.default.removeItem(at: url) }
+    }
+
+    /// After a commit: sources that were to be moved but had to be copied are removed.
+    func finish() {
+        for url in copiedForMove { try? FileManager.default.removeItem(at: url) }
+    }
+}
+
+/// A resource read and copied into staging.
+struct StagedResource {
+    let type: PHAssetResourceType
+    let metadata: MediaMetadata
+    let stagedFile: URL
+    let fileSize: Int64
+    let originalFilename: String
+    let uniformTypeIdentifier: String
+    let fileExtension: String
+    let fileModificationDate: Date?
+}

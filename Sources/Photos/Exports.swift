@@ -1,0 +1,3 @@
+// `import Photos` brings CoreLocation's types too, as on Apple's platforms, so code that
+// reads `asset.location?.coordinate` needs no other import.
+@_exported public import CoreLocation

@@ -1,0 +1,58 @@
+import Foundation
+import PhotosStore
+
+/// What a fetch result was made from, so the same fetch can run again later.
+enum FetchQuery: Sendable {
+    case assets(AssetQuery, options: ResolvedFetchOptions)
+    case collections(CollectionQuery, entity: FetchEntity, options: ResolvedFetchOptions)
+    /// Objects held in memory (transient collection lists holding transient collections).
+    case objects(entity: FetchEntity, options: ResolvedFetchOptions)
+    /// A fetch that can never match (a deprecated API, an object of another kind).
+    case empty
+}
+
+extension PHPhotoLibrary {
+    func fetchAssets(_ scope: AssetQuery.Scope, options: ResolvedFetchOptions) -> PHFetchResult<PHAsset> {
+        let query = AssetQuery(
+            scope: scope, filter: options.filter, sort: options.sort, includeHidden: options.includeHiddenAssets,
+            includeAllBurstAssets: options.includeAllBurstAssets, sourceTypes: options.sourceTypes,
+            limit: options.fetchLimit)
+        let ids: [Int64]
+        do {
+            ids = try store.assetIDs(query)
+        } catch {
+            Self.reportFetchFailure(error)
+            ids = []
+        }
+        return PHFetchResult(storage: .assets(ids: ids, library: self), query: .assets(query, options: options))
+    }
+
+    func fetchCollections<T: AnyObject>(
+        _ scope: CollectionQuery.Scope, entity: FetchEntity, options: ResolvedFetchOptions
+    ) -> PHFetchResult<T> {
+        let query = CollectionQuery(scope: scope, filter: options.filter, sort: options.sort, limit: options.fetchLimit)
+        let ids: [Int64]
+        do {
+            ids = try store.collectionIDs(query)
+        } catch {
+            Self.reportFetchFailure(error)
+            ids = []
+        }
+        return PHFetchResult(
+            storage: .collections(ids: ids, library: self),
+            query: .collections(query, entity: entity, options: options))
+    }
+
+    /// Fetches never fail in PhotoKit; a database failure gives an empty result and a line on
+    /// standard error.
+    private static func reportFetchFailure(_ error: StoreError) {
+        FileHandle.standardError.write(Data("PhotoKit: fetch failed: \(error.message)\n".utf8))
+    }
+}
+
+extension PHFetchResult {
+    /// A result that holds nothing.
+    static func empty() -> PHFetchResult<ObjectType> {
+        PHFetchResult(storage: .objects([]), query: .empty)
+    }
+}

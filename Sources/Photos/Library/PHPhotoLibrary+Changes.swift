@@ -1,0 +1,73 @@
+import Foundation
+
+extension PHPhotoLibrary {
+    /// Runs `changeBlock` on the library's change queue and commits every request made in it,
+    /// in one transaction: all of them, or (on error) none.
+    ///
+    /// `completionHandler` runs afterwards on a serial background queue (never the main
+    /// thread), once per call, in commit order, after the change is visible to fetches.
+    /// Change requests may only be made inside the block; elsewhere they stop the process,
+    /// as Apple's raise `NSInternalInconsistencyException`.
+    public func performChanges(
+        _ changeBlock: @escaping () -> Void, completionHandler: ((Bool, (any Error)?) -> Void)? = nil
+    ) {
+        if ChangeContext.current != nil {
+            fatalError("performChanges(_:completionHandler:) can't be called from inside a change block")
+        }
+        let work = UncheckedSendable((changeBlock, completionHandler))
+        changeQueue.async {
+            let (block, completion) = work.value
+            var failure: (any Error)?
+            do {
+                try self.runChangeBlock(block)
+            } catch {
+                failure = error
+            }
+            guard let completion else { return }
+            let result = UncheckedSendable((completion, failure))
+            self.callbackQueue.async {
+                let (completion, failure) = result.value
+                completion(failure == nil, failure)
+            }
+        }
+    }
+
+    /// Runs `changeBlock` and commits its requests, returning when they are saved.
+    ///
+    /// Throws the ``PHPhotosError`` that made the change fail; then nothing was changed.
+    public func performChanges(_ changeBlock: @escaping () -> Void) async throws {
+        let block = UncheckedSendable(changeBlock)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            performChanges(block.value) { success, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else {
+                    continuation.resume()
+                }
+            }
+        }
+    }
+
+    /// Runs `changeBlock` on the calling thread, commits its requests and returns when they
+    /// are saved; other change blocks of this library wait their turn.
+    ///
+    /// Don't call it from inside a change block (Apple raises; this stops the process).
+    public func performChangesAndWait(_ changeBlock: () -> Void) throws {
+        if ChangeContext.current != nil {
+            fatalError("performChangesAndWait(_:) can't be called from inside a change block")
+        }
+        try withoutActuallyEscaping(changeBlock) { block in
+            let work = UncheckedSendable(block)
+            try changeQueue.sync {
+                try self.runChangeBlock(work.value)
+            }
+        }
+    }
+}
+
+/// Carries a value the compiler can't prove Sendable across a queue hop whose ordering makes
+/// it safe (the value is only used on the other side).
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,110 @@
+public import Foundation
+import PhotosStore
+import Synchronization
+
+/// A photo library: a folder with a database, originals and derivatives.
+///
+/// ``shared()`` opens the library named by the `PHOTOS_LIBRARY` environment variable (a
+/// folder, created on first use), else `$XDG_DATA_HOME/photos/Library.photoslibrary` (with
+/// `~/.local/share` when `XDG_DATA_HOME` is unset). Linux additions: ``init(url:)`` opens any
+/// library folder, and several libraries can be open in one process; fetch class methods such
+/// as `PHAsset.fetchAssets(with:)` use the library of ``withCurrent(_:)`` (or of the change
+/// block they run in), else the shared one. Methods that take an object use that object's
+/// library.
+///
+/// Several processes may open one library at once (the CLI while the server runs): reads
+/// never wait, and a write waits for another process's write to finish instead of failing.
+public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: `store`, `url` and the queues are immutable; the database is safe
+    // to use from any thread.
+    let store: LibraryDatabase
+    /// The library folder.
+    ///
+    /// Linux addition.
+    public let url: URL
+    /// Change blocks run here, one at a time.
+    let changeQueue: DispatchQueue
+    /// Completion handlers run here, in commit order, never on the main thread.
+    let callbackQueue: DispatchQueue
+
+    /// Opens (creating if needed) the library folder at `url`.
+    ///
+    /// Linux addition. Throws ``PHPhotosError`` with `.libraryVolumeOffline` when the folder
+    /// can't be created or opened, or `.internalError` when the library was written by a newer
+    /// version of this software.
+    public init(url: URL) throws {
+        do {
+            store = try LibraryDatabase.open(at: url)
+        } catch {
+            throw PHPhotosError(error.code == .newerSchema ? .internalError : .libraryVolumeOffline, error.message)
+        }
+        self.url = store.layout.root
+        changeQueue = DispatchQueue(label: "PHPhotoLibrary.changes")
+        callbackQueue = DispatchQueue(label: "PHPhotoLibrary.callbacks")
+        super.init()
+    }
+
+    // MARK: - The shared library
+
+    private static let sharedLibrary = Mutex<PHPhotoLibrary?>(nil)
+
+    /// The library every fetch and change uses unless told otherwise.
+    ///
+    /// Stops the process with a message naming the folder if it can't be opened (Apple's
+    /// `shared()` can't fail either); use ``init(url:)`` with ``defaultLibraryURL`` to handle
+    /// that case.
+    public class func shared() -> PHPhotoLibrary {
+        sharedLibrary.withLock { library in
+            if let library { return library }
+            do {
+                let opened = try PHPhotoLibrary(url: defaultLibraryURL)
+                library = opened
+                return opened
+            } catch {
+                fatalError("PHPhotoLibrary.shared(): \(error.localizedDescription)")
+            }
+        }
+    }
+
+    /// Where ``shared()`` keeps its library: `$PHOTOS_LIBRARY`, else
+    /// `$XDG_DATA_HOME/photos/Library.photoslibrary`.
+    ///
+    /// Linux addition.
+    public static var defaultLibraryURL: URL {
+        defaultLibraryURL(in: ProcessInfo.processInfo.environment)
+    }
+
+    static func defaultLibraryURL(in environment: [String: String]) -> URL {
+        if let path = environment["PHOTOS_LIBRARY"], !path.isEmpty {
+            return URL(fileURLWithPath: (path as NSString).expandingTildeInPath, isDirectory: true)
+        }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
+        return URL(fileURLWithPath: dataHome, isDirectory: true)
+            .appendingPathComponent("photos", isDirectory: true)
+            .appendingPathComponent("Library.photoslibrary", isDirectory: true)
+    }
+
+    // MARK: - The current library
+
+    @TaskLocal static var scoped: PHPhotoLibrary?
+
+    /// The library class-method fetches use here: the scoped one, else the shared one.
+    static var current: PHPhotoLibrary { scoped ?? shared() }
+
+    /// Runs `body` with this library as the one PhotoKit's class methods use
+    /// (`PHAsset.fetchAssets(with:)`, `PHAssetChangeRequest.creationRequestForAsset...`).
+    ///
+    /// Linux addition, for processes with several libraries (a server, tests). The scope
+    /// follows Swift concurrency's task-local rules: child tasks inherit it.
+    public func withCurrent<T>(_ body: () throws -> T) rethrows -> T {
+        try Self.$scoped.withValue(self, operation: body)
+    }
+
+    /// The async form of ``withCurrent(_:)``.
+    public func withCurrent<T>(_ body: () async throws -> T) async rethrows -> T {
+        try await Self.$scoped.withValue(self, operation: body)
+    }
+
+    public override var description: String { "<PHPhotoLibrary: \(url.path)>" }
+}

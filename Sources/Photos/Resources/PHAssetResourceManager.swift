@@ -1,0 +1,135 @@
+public import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Identifies a data request so it can be cancelled.
+public typealias PHAssetResourceDataRequestID = Int32
+
+/// Options for reading a resource's data.
+public final class PHAssetResourceRequestOptions: NSObject, NSCopying, @unchecked Sendable {
+    // @unchecked Sendable: configured before the request, then only read.
+    /// Linux: every resource is local; the flag is accepted and ignored.
+    public var isNetworkAccessAllowed: Bool = false
+    /// Called with the fraction read so far, on a background queue.
+    public var progressHandler: (@Sendable (Double) -> Void)?
+
+    public override init() {
+        super.init()
+    }
+
+    public func copy(with zone: NSZone? = nil) -> Any {
+        let copy = PHAssetResourceRequestOptions()
+        copy.isNetworkAccessAllowed = isNetworkAccessAllowed
+        copy.progressHandler = progressHandler
+        return copy
+    }
+}
+
+/// Reads the files behind assets: streamed in chunks, or copied to a file.
+public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: the only mutable state is the request table, behind a Mutex.
+    private let requests = Mutex<(next: Int32, cancelled: Set<Int32>)>((1, []))
+    private let queue = DispatchQueue(label: "PHAssetResourceManager", attributes: .concurrent)
+
+    /// The size of the chunks ``requestData(for:options:dataReceivedHandler:completionHandler:)`` delivers.
+    static let chunkSize = 1 << 20
+
+    private static let shared = PHAssetResourceManager()
+
+    public class func `default`() -> PHAssetResourceManager { shared }
+
+    public override init() {
+        super.init()
+    }
+
+    /// Streams a resource's bytes: `dataReceivedHandler` gets each chunk in order, then
+    /// `completionHandler` gets `nil`, or the error that stopped the read. Both run on a
+    /// background queue.
+    @discardableResult
+    public func requestData(
+        for resource: PHAssetResource, options: PHAssetResourceRequestOptions?,
+        dataReceivedHandler handler: @escaping @Sendable (Data) -> Void,
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) -> PHAssetResourceDataRequestID {
+        let id = requests.withLock { state in
+            defer { state.next &+= 1 }
+            return state.next
+        }
+        let progress = options?.progressHandler
+        queue.async {
+            completionHandler(self.stream(resource, id: id, progress: progress, handler: handler))
+        }
+        return id
+    }
+
+    private func stream(
+        _ resource: PHAssetResource, id: Int32, progress: (@Sendable (Double) -> Void)?, handler: @Sendable (Data) -> Void
+    ) -> (any Error)? {
+        defer { _ = requests.withLock { $0.cancelled.remove(id) } }
+        guard let file = try? FileHandle(forReadingFrom: resource.fileURL) else {
+            return PHPhotosError(
+                .missingResource, "The file of \(resource.originalFilename) is missing from the library (\(resource.fileURL.path))",
+                localIdentifiers: [resource.assetLocalIdentifier])
+        }
+        defer { try? file.close() }
+        var read: Int64 = 0
+        while true {
+            if requests.withLock({ $0.cancelled.contains(id) }) {
+                return PHPhotosError(.userCancelled, "The request for \(resource.originalFilename) was cancelled")
+            }
+            let chunk: Data
+            do {
+                chunk = try file.read(upToCount: Self.chunkSize) ?? Data()
+            } catch {
+                return PHPhotosError(.missingResource, "Reading \(resource.fileURL.path) failed: \(error.localizedDescription)")
+            }
+            guard !chunk.isEmpty else { break }
+            read += Int64(chunk.count)
+            handler(chunk)
+            progress?(resource.fileSize > 0 ? min(1, Double(read) / Double(resource.fileSize)) : 1)
+        }
+        return nil
+    }
+
+    /// Stops a data request; its completion handler gets a `.userCancelled` error.
+    public func cancelDataRequest(_ requestID: PHAssetResourceDataRequestID) {
+        _ = requests.withLock { $0.cancelled.insert(requestID) }
+    }
+
+    /// Copies a resource's file to `fileURL`, which must not exist yet (the handler then gets
+    /// an error, as on Apple's platforms). The copy is written beside the destination and
+    /// linked into place, so the destination is either complete or absent.
+    public func writeData(
+        for resource: PHAssetResource, toFile fileURL: URL, options: PHAssetResourceRequestOptions?,
+        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+    ) {
+        queue.async {
+            completionHandler(Self.copy(resource, to: fileURL))
+        }
+    }
+
+    private static func copy(_ resource: PHAssetResource, to destination: URL) -> (any Error)? {
+        let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: destination.path) {
+            return PHPhotosError(.invalidResource, "Can't write \(resource.originalFilename) to \(destination.path): the file exists")
+        }
+        let temporary = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).partial")
+        do {
+            try fileManager.copyItem(at: resource.fileURL, to: temporary)
+        } catch {
+            try? fileManager.removeItem(at: temporary)
+            return PHPhotosError(
+                .missingResource, "Can't copy \(resource.originalFilename) to \(destination.path): \(error.localizedDescription)")
+        }
+        defer { unlink(temporary.path) }
+        guard link(temporary.path, destination.path) == 0 else {
+            return PHPhotosError(
+                .invalidResource, "Can't write \(resource.originalFilename) to \(destination.path): \(String(cString: strerror(errno)))")
+        }
+        return nil
+    }
+}

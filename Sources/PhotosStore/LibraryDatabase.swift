@@ -1,0 +1,130 @@
+package import Foundation
+import GRDB
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The gateway to a library's SQLite database: every query and write goes through here.
+///
+/// A `DatabasePool` in WAL mode: reads run concurrently and never wait for writers; writes
+/// are `IMMEDIATE` transactions that wait (up to ``busyTimeout``) for another process's write
+/// to finish instead of failing with "database is locked", so the CLI and the server can use
+/// one library at the same time.
+package final class LibraryDatabase: Sendable {
+    package let layout: LibraryLayout
+    let pool: DatabasePool
+
+    /// How long a write waits for another connection's write before giving up.
+    package static let busyTimeout: TimeInterval = 30
+
+    private init(layout: LibraryLayout, pool: DatabasePool) {
+        self.layout = layout
+        self.pool = pool
+    }
+
+    /// Opens the library at `root`, creating the folder and database when missing, and
+    /// migrating an older schema. Refuses a database made by a newer schema.
+    package static func open(at root: URL) throws(StoreError) -> LibraryDatabase {
+        let layout = LibraryLayout(root: root)
+        do {
+            try layout.createFolders()
+        } catch {
+            throw StoreError(.cannotOpen, "Can't create the library folder at \(root.path): \(error.localizedDescription)")
+        }
+        // One process at a time creates or migrates the schema.
+        let lock = try FolderLock(layout.databaseFolder.appendingPathComponent(".open-lock"))
+        defer { lock.release() }
+
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: layout.databaseFile.path, configuration: configuration())
+        } catch {
+            throw StoreError(.cannotOpen, "Can't open the library database \(layout.databaseFile.path): \(error)")
+        }
+        do {
+            let migrator = LibraryMigrations.migrator
+            if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
+                let applied = try pool.read { try migrator.appliedIdentifiers($0) }
+                let unknown = applied.subtracting(migrator.migrations).sorted()
+                throw StoreError(
+                    .newerSchema,
+                    "The library at \(root.path) was written by a newer version of PhotoKit for Linux "
+                        + "(schema \(unknown.joined(separator: ", ")) is unknown to this version); "
+                        + "upgrade to open it. Nothing was changed.")
+            }
+            try migrator.migrate(pool)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.cannotOpen, "Can't prepare the library database \(layout.databaseFile.path): \(error)")
+        }
+        let database = LibraryDatabase(layout: layout, pool: pool)
+        database.removeStaleStagingFolders()
+        _ = try? database.purgeExpiredTrash()
+        return database
+    }
+
+    private static func configuration() -> Configuration {
+        var config = Configuration()
+        config.busyMode = .timeout(busyTimeout)
+        config.maximumReaderCount = 8
+        config.label = "PhotosLibrary"
+        config.prepareDatabase { db in
+            TextFunctions.register(in: db)
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        return config
+    }
+
+    /// The library's own identifier, made when it was created.
+    package func libraryIdentifier() throws(StoreError) -> String {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM libraryInfo WHERE key = 'libraryIdentifier'") ?? ""
+        }
+    }
+
+    /// Runs a read in a snapshot of the database.
+    func read<T: Sendable>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.database, "Reading the library failed: \(error)")
+        }
+    }
+
+    /// Runs `body` in one `IMMEDIATE` transaction: all of it commits, or none of it.
+    func write<T: Sendable>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try pool.write(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.database, "Writing to the library failed: \(error)")
+        }
+    }
+}
+
+/// An advisory lock on a file (`flock`), held while a library is created or migrated.
+final class FolderLock {
+    private let descriptor: Int32
+
+    init(_ url: URL) throws(StoreError) {
+        descriptor = Glibc.open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw StoreError(.cannotOpen, "Can't create the lock file \(url.path): \(String(cString: strerror(errno)))")
+        }
+        while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+    }
+
+    func release() {
+        flock(descriptor, LOCK_UN)
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}

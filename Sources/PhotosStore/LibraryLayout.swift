@@ -1,0 +1,48 @@
+package import Foundation
+
+/// Where things live inside a library folder.
+///
+/// ```
+/// <library>/
+///   database/Photos.sqlite     SQLite, WAL mode (+ -wal, -shm)
+///   originals/<A>/<UUID>.<ext> imported files, sharded by the first UUID character
+///   derivatives/               thumbnails and previews (image-manager issue)
+///   renders/                   edited versions (content-editing issue)
+///   tmp/                       staging on the same file system, so renames are atomic
+/// ```
+package struct LibraryLayout: Sendable, Hashable {
+    package let root: URL
+
+    package init(root: URL) {
+        self.root = root.standardizedFileURL
+    }
+
+    package var databaseFolder: URL { root.appendingPathComponent("database", isDirectory: true) }
+    package var databaseFile: URL { databaseFolder.appendingPathComponent("Photos.sqlite") }
+    package var originals: URL { root.appendingPathComponent("originals", isDirectory: true) }
+    package var derivatives: URL { root.appendingPathComponent("derivatives", isDirectory: true) }
+    package var renders: URL { root.appendingPathComponent("renders", isDirectory: true) }
+    package var temporary: URL { root.appendingPathComponent("tmp", isDirectory: true) }
+
+    /// Every folder the library needs.
+    package var folders: [URL] { [databaseFolder, originals, derivatives, renders, temporary] }
+
+    /// Creates the folders that are missing.
+    package func createFolders() throws {
+        for folder in [root] + folders {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+    }
+
+    /// The path, relative to the library root, where an original with this UUID is kept.
+    package func originalRelativePath(uuid: String, fileExtension: String) -> String {
+        let shard = uuid.prefix(1)
+        let ext = fileExtension.isEmpty ? "" : ".\(fileExtension.lowercased())"
+        return "originals/\(shard)/\(uuid)\(ext)"
+    }
+
+    /// The absolute URL of a path relative to the library root.
+    package func url(forRelativePath path: String) -> URL {
+        root.appendingPathComponent(path, isDirectory: false)
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import GRDB
+
+/// Keeps moments, moment clusters and years up to date as assets arrive, change or leave.
+///
+/// A moment is a run of assets, in capture-time order, with no gap longer than ``momentGap``
+/// and no jump further than ``momentDistance`` between neighbours that both have a location.
+/// A cluster is a run of moments with the same rule at ``clusterGap`` / ``clusterDistance``.
+/// Years group moments by the calendar year (in the process's time zone) of their start.
+///
+/// Because splits depend only on neighbouring pairs, a change only needs the run of assets
+/// between the nearest splits before and after the changed capture times to be regrouped;
+/// everything outside that window keeps its moments (and their identifiers).
+struct MomentGrouper {
+    let db: Database
+    let now: Date
+
+    static let momentGap: Double = 4 * 3600
+    static let momentDistance: Double = 10_000
+    static let clusterGap: Double = 36 * 3600
+    static let clusterDistance: Double = 100_000
+
+    struct Item {
+        var id: Int64
+        var start: Double
+        var end: Double
+        var latitude: Double?
+        var longitude: Double?
+        var group: Int64?
+    }
+
+    static func isSplit(_ a: Item, _ b: Item, gap: Double, distance: Double) -> Bool {
+        if b.start - a.end > gap { return true }
+        if let lat1 = a.latitude, let lon1 = a.longitude, let lat2 = b.latitude, let lon2 = b.longitude {
+            return Geo.distance(lat1, lon1, lat2, lon2) > distance
+        }
+        return false
+    }
+
+    func regroup(dates: [Double], oldMoments: Set<Int64>) throws {
+        var touchedClusters = try Set(
+            Int64.fetchAll(
+                db, sql: "SELECT parentID FROM collection WHERE id IN (SELECT value FROM json_each(?)) AND parentID IS NOT NULL",
+                arguments: [StoreValue.jsonArray(oldMoments.map(StoreValue.integer))]))
+        guard let lo = dates.min(), let hi = dates.max() else {
+            try deleteEmptyMoments(oldMoments)
+            return
+        }
+        let assets = AssetSequence(db: db)
+        let window = try self.window(lo: lo, hi: hi, sequence: assets, gap: Self.momentGap, distance: Self.momentDistance)
+        let items = try assets.items(from: window.lowerBound, to: window.upperBound)
+        let groups = Self.split(items, gap: Self.momentGap, distance: Self.momentDistance)
+        let previous = oldMoments.union(items.compactMap(\.group))
+        touchedClusters.formUnion(
+            try Int64.fetchAll(
+                db, sql: "SELECT parentID FROM collection WHERE id IN (SELECT value FROM json_each(?)) AND parentID IS NOT NULL",
+                arguments: [StoreValue.jsonArray(previous.map(StoreValue.integer))]))
+        try write(groups, reusing: previous, table: .moments)
+        try deleteEmptyMoments(previous)
+
+        // Clusters: the same rule one level up, over the moments around the window.
+        let moments = MomentSequence(db: db)
+        let clusterWindow = try self.window(
+            lo: window.lowerBound, hi: window.upperBound, sequence: moments, gap: Self.clusterGap,
+            distance: Self.clusterDistance)
+        let momentItems = try moments.items(from: clusterWindow.lowerBound, to: clusterWindow.upperBound)
+        let clusters = Self.split(momentItems, gap: Self.clusterGap, distance: Self.clusterDistance)
+        try write(clusters, reusing: touchedClusters.union(momentItems.compactMap(\.group)), table: .clusters)
+        try db.execute(
+            sql: """
+                DELETE FROM collection WHERE isList = 1 AND type = 1 AND subtype = 1
+                AND NOT EXISTS (SELECT 1 FROM collection AS child WHERE child.parentID = collection.id)
+                """)
+        try updateYears(from: min(window.lowerBound, lo), to: max(window.upperBound, hi))
+    }
+
+    /// The capture-time range to regroup: from the split before `lo` to the split after `hi`.
+    private func window(lo: Double, hi: Double, sequence: some ItemSequence, gap: Double, distance: Double) throws
+        -> ClosedRange<Double>
+    {
+        var start = lo
+        if var current = try sequence.first(atOrAfter: lo) {
+            for item in try sequence.items(before: current.start) {
+                if Self.isSplit(item, current, gap: gap, distance: distance) { break }
+                current = item
+            }
+            start = min(lo, current.start)
+        }
+        var end = hi
+        if var current = try sequence.last(atOrBefore: hi) {
+            for item in try sequence.items(after: current.start) {
+                if Self.isSplit(current, item, gap: gap, distance: distance) { break }
+                current = item
+            }
+            end = max(hi, current.start)
+        }
+        return start...end
+    }
+
+    static func split(_ items: [Item], gap: Double, distance: Double) -> [[Item]] {
+        var groups: [[Item]] = []
+        for item in items {
+            if let last = groups.last?.last, !isSplit(last, item, gap: gap, distance: distance) {
+                groups[groups.count - 1].append(item)
+            } else {
+                groups.append([item])
+            }
+        }
+        return groups
+    }
+
+    enum Table { case moments, clusters }
+
+    /// Writes groups as moments (or clusters), keeping the identifier of the old group that
+    /// shares most members with each new one.
+    private func write(_ groups: [[Item]], reusing old: Set<Int64>, table: Table) throws {
+        var available = old
+        let ranked = groups.indices.sorted { groups[$0].count > groups[$1].count }
+        var assigned: [Int: Int64] = [:]
+        for index in ranked {
+            var counts: [Int64: Int] = [:]
+            for item in groups[index] { if let group = item.group, available.contains(group) { counts[group, default: 0] += 1 } }
+            if let best = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) })?.key {
+                assigned[index] = best
+                available.remove(best)
+            }
+        }
+        for (index, group) in groups.enumerated() {
+            let start = group.map(\.start).min() ?? 0
+            let end = group.map(\.end).max() ?? 0
+            let located = group.filter { $0.latitude != nil && $0.longitude != nil }
+            let latitude = located.isEmpty ? nil : located.compactMap(\.latitude).reduce(0, +) / Double(located.count)
+            let longitude = located.isEmpty ? nil : located.compactMap(\.longitude).reduce(0, +) / Double(located.count)
+            let id: Int64
+            if let existing = assigned[index] {
+                id = existing
+                try db.execute(
+                    sql: "UPDATE collection SET startDate = ?, endDate = ?, latitude = ?, longitude = ? WHERE id = ?",
+                    arguments: [start, end, latitude, longitude, id])
+            } else {
+                let (isList, type, subtype) = table == .moments ? (0, CollectionKind.moment, CollectionKind.albumRegular)
+                    : (1, CollectionKind.momentList, CollectionKind.momentListCluster)
+                try db.execute(
+                    sql: """
+                        INSERT INTO collection (uuid, isList, type, subtype, startDate, endDate, latitude, longitude, creationDate)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [UUID().uuidString, isList, type, subtype, start, end, latitude, longitude, now.timeIntervalSince1970])
+                id = db.lastInsertedRowID
+            }
+            let members = group.filter { $0.group != id }.map { StoreValue.integer($0.id) }
+            guard !members.isEmpty else { continue }
+            let sql = table == .moments
+                ? "UPDATE asset SET momentID = ? WHERE id IN (SELECT value FROM json_each(?))"
+                : "UPDATE collection SET parentID = ? WHERE id IN (SELECT value FROM json_each(?))"
+            try db.execute(sql: sql, arguments: [id, StoreValue.jsonArray(members)])
+        }
+    }
+
+    private func deleteEmptyMoments(_ candidates: Set<Int64>) throws {
+        guard !candidates.isEmpty else { return }
+        try db.execute(
+            sql: """
+                DELETE FROM collection WHERE id IN (SELECT value FROM json_each(?)) AND isList = 0 AND type = 3
+                AND NOT EXISTS (SELECT 1 FROM asset WHERE asset.momentID = collection.id)
+                """,
+            arguments: [StoreValue.jsonArray(candidates.map(StoreValue.integer))])
+    }
+
+    /// Makes sure each year between `start` and `end` has a year list exactly when it has moments.
+    private func updateYears(from start: Double, to end: Double) throws {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let first = calendar.component(.year, from: Date(timeIntervalSince1970: start))
+        let last = calendar.component(.year, from: Date(timeIntervalSince1970: end))
+        guard first <= last, last - first < 10_000 else { return }
+        for year in first...last {
+            guard let yearStart = calendar.date(from: DateComponents(year: year, month: 1, day: 1)),
+                let yearEnd = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1))
+            else { continue }
+            let bounds: StatementArguments = [yearStart.timeIntervalSince1970, yearEnd.timeIntervalSince1970]
+            let hasMoments = try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM collection WHERE isList = 0 AND type = 3 AND startDate >= ? AND startDate < ?)",
+                arguments: bounds) ?? false
+            let existing = try Int64.fetchOne(
+                db, sql: "SELECT id FROM collection WHERE isList = 1 AND type = 1 AND subtype = 2 AND startDate = ?",
+                arguments: [yearStart.timeIntervalSince1970])
+            if hasMoments && existing == nil {
+                try db.execute(
+                    sql: """
+                        INSERT INTO collection (uuid, isList, type, subtype, title, startDate, endDate, creationDate)
+                        VALUES (?, 1, 1, 2, ?, ?, ?, ?)
+                        """,
+                    arguments: [UUID().uuidString, String(year)] + bounds + [now.timeIntervalSince1970])
+            } else if !hasMoments, let existing {
+                try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [existing])
+            }
+        }
+    }
+}
+
+enum Geo {
+    /// Great-circle distance in metres.
+    static func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let radius = 6_371_008.8
+        let p1 = lat1 * .pi / 180, p2 = lat2 * .pi / 180
+        let dp = p2 - p1, dl = (lon2 - lon1) * .pi / 180
+        let a = sin(dp / 2) * sin(dp / 2) + cos(p1) * cos(p2) * sin(dl / 2) * sin(dl / 2)
+        return 2 * radius * atan2(a.squareRoot(), (1 - a).squareRoot())
+    }
+}

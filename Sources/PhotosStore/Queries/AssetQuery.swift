@@ -1,0 +1,127 @@
+package import Foundation
+import GRDB
+
+/// A fetch of assets: where from, which ones, in what order.
+package struct AssetQuery: Sendable, Hashable {
+    package enum Scope: Sendable, Hashable {
+        /// Every asset in the library. Natural order: creation date.
+        case library
+        /// A user album, by row id. Natural order: the album's order.
+        case album(Int64)
+        /// A smart album, by `PHAssetCollectionSubtype` raw value. Natural order: creation date.
+        case smartAlbum(subtype: Int)
+        /// A moment, by row id. Natural order: creation date.
+        case moment(Int64)
+        /// Members of a burst. Natural order: creation date.
+        case burst(String)
+        /// Assets with these UUIDs. Natural order: creation date.
+        case uuids([String])
+        /// Exactly these assets (a transient collection), in this order.
+        case ordered([Int64])
+        /// Assets in Recently Deleted. Natural order: deletion date, newest first.
+        case recentlyDeleted
+    }
+
+    package var scope: Scope
+    package var filter: StoreFilter?
+    package var sort: [StoreSort]
+    package var includeHidden: Bool
+    package var includeAllBurstAssets: Bool
+    /// `PHAssetSourceType` bits; 0 means the default (the user's library).
+    package var sourceTypes: Int
+    /// 0 means no limit.
+    package var limit: Int
+    /// The clock "Recently Added" is measured against.
+    package var now: Date
+
+    package init(
+        scope: Scope, filter: StoreFilter? = nil, sort: [StoreSort] = [],
+        includeHidden: Bool = false, includeAllBurstAssets: Bool = false, sourceTypes: Int = 0,
+        limit: Int = 0, now: Date = Date()
+    ) {
+        self.scope = scope
+        self.filter = filter
+        self.sort = sort
+        self.includeHidden = includeHidden
+        self.includeAllBurstAssets = includeAllBurstAssets
+        self.sourceTypes = sourceTypes
+        self.limit = limit
+        self.now = now
+    }
+
+    /// The SQL selecting matching row ids in order, and its arguments.
+    func sql(selecting columns: String = "asset.id") -> (sql: String, arguments: StatementArguments) {
+        var arguments = StatementArguments()
+        var joins = ""
+        var conditions: [String] = []
+        var natural = ["asset.creationDate", "asset.id"]
+        var includeHidden = self.includeHidden
+        var includeAllBursts = includeAllBurstAssets
+
+        switch scope {
+        case .library:
+            break
+        case .album(let albumID):
+            joins = " JOIN albumAsset ON albumAsset.assetID = asset.id AND albumAsset.albumID = ?"
+            arguments += [albumID]
+            natural = ["albumAsset.position", "asset.id"]
+        case .smartAlbum(let subtype):
+            let condition = SmartAlbumCatalog.condition(subtype: subtype, now: now, arguments: &arguments)
+            conditions.append(condition ?? "0")
+            if subtype == SmartAlbumCatalog.hiddenSubtype { includeHidden = true }
+        case .moment(let momentID):
+            conditions.append("asset.momentID = ?")
+            arguments += [momentID]
+        case .burst(let identifier):
+            conditions.append("asset.burstIdentifier = ?")
+            arguments += [identifier]
+        case .uuids(let uuids):
+            conditions.append("asset.uuid IN (SELECT value FROM json_each(?))")
+            arguments += [StoreValue.jsonArray(uuids.map(StoreValue.text))]
+            includeAllBursts = true
+        case .ordered(let ids):
+            joins = " JOIN json_each(?) AS transient ON transient.value = asset.id"
+            arguments += [StoreValue.jsonArray(ids.map(StoreValue.integer))]
+            natural = ["transient.key"]
+            includeAllBursts = true
+        case .recentlyDeleted:
+            natural = ["asset.trashedDate DESC", "asset.id"]
+        }
+
+        if case .recentlyDeleted = scope {
+            conditions.append("asset.trashedDate IS NOT NULL")
+        } else {
+            conditions.append("asset.trashedDate IS NULL")
+        }
+        if !includeHidden { conditions.append("asset.isHidden = 0") }
+        if !includeAllBursts {
+            conditions.append(
+                "(asset.burstIdentifier IS NULL OR asset.representsBurst = 1 OR (asset.burstSelectionTypes & 2) != 0)")
+        }
+        let sources = sourceTypes == 0 ? 1 : sourceTypes
+        if sources & 0b111 != 0b111 {
+            conditions.append("(asset.sourceType & ?) != 0")
+            arguments += [sources]
+        }
+        if let filter {
+            var compiler = SQLFilterCompiler()
+            let sql = compiler.compile(filter)
+            // Filter arguments follow the scope's, in textual order.
+            conditions.append(sql)
+            arguments += compiler.arguments
+        }
+
+        var order = sort.map { "\($0.field.sql) \($0.ascending ? "ASC" : "DESC")" }
+        if order.isEmpty {
+            order = natural
+        } else {
+            order.append("asset.id")
+        }
+        var sql = "SELECT \(columns) FROM asset\(joins) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order.joined(separator: ", "))"
+        if limit > 0 {
+            sql += " LIMIT ?"
+            arguments += [limit]
+        }
+        return (sql, arguments)
+    }
+}

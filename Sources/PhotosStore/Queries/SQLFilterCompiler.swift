@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+
+/// Compiles a ``StoreFilter`` to an SQL boolean expression and its arguments.
+///
+/// Values are always bound (`?`), never pasted into the SQL text. Under a `NOT`, comparisons
+/// that may meet `NULL` are wrapped in `IFNULL(…, 0)` so SQL's three-valued logic gives the
+/// same answer as in-memory predicate evaluation; outside a `NOT`, `NULL` already acts as
+/// false in a `WHERE` clause, and the bare comparison keeps indexes usable.
+struct SQLFilterCompiler {
+    private(set) var arguments = StatementArguments()
+
+    /// Lists longer than this are bound as one JSON array instead of one argument each.
+    static let inlineListLimit = 32
+
+    mutating func compile(_ filter: StoreFilter) -> String {
+        compile(filter, negated: false)
+    }
+
+    private mutating func compile(_ filter: StoreFilter, negated: Bool) -> String {
+        switch filter {
+        case .constant(let value):
+            return value ? "1" : "0"
+        case .and(let parts):
+            guard !parts.isEmpty else { return "1" }
+            return "(" + parts.map { compile($0, negated: negated) }.joined(separator: " AND ") + ")"
+        case .or(let parts):
+            guard !parts.isEmpty else { return "0" }
+            return "(" + parts.map { compile($0, negated: negated) }.joined(separator: " OR ") + ")"
+        case .not(let inner):
+            return "(NOT " + compile(inner, negated: !negated) + ")"
+        case .compare(let lhs, let op, let rhs):
+            let sql = "(\(operand(lhs)) \(op.rawValue) \(operand(rhs)))"
+            let canBeNull = op != .equal && op != .notEqual && (lhs.canBeNull || rhs.canBeNull)
+            return negated && canBeNull ? "IFNULL(\(sql), 0)" : sql
+        case .text(let lhs, let test, let rhs, let options):
+            // The ph_text_* functions return 0, never NULL, for missing values.
+            return "\(test.rawValue)(\(operand(lhs)), \(operand(rhs)), \(options.rawValue))"
+        case .between(let value, let lower, let upper):
+            let sql = "(\(operand(value)) BETWEEN \(operand(lower)) AND \(operand(upper)))"
+            let canBeNull = value.canBeNull || lower.canBeNull || upper.canBeNull
+            return negated && canBeNull ? "IFNULL(\(sql), 0)" : sql
+        case .isIn(let value, let list):
+            return membership(value, list, negated: negated)
+        }
+    }
+
+    private mutating func membership(_ value: StoreOperand, _ list: [StoreValue], negated: Bool) -> String {
+        let nonNull = list.filter { $0 != .null }
+        let matchesNull = nonNull.count != list.count
+        let lhs = operand(value)
+        var sql: String
+        if nonNull.isEmpty {
+            sql = "0"
+        } else if nonNull.count <= Self.inlineListLimit {
+            for item in nonNull { arguments += [item.databaseValue] }
+            sql = "\(lhs) IN (\(Array(repeating: "?", count: nonNull.count).joined(separator: ", ")))"
+        } else {
+            arguments += [StoreValue.jsonArray(nonNull)]
+            sql = "\(lhs) IN (SELECT value FROM json_each(?))"
+        }
+        if matchesNull {
+            sql = "(\(lhs) IS NULL OR \(sql))"
+        } else if negated && value.canBeNull {
+            sql = "IFNULL(\(sql), 0)"
+        }
+        return "(\(sql))"
+    }
+
+    private mutating func operand(_ operand: StoreOperand) -> String {
+        switch operand {
+        case .field(let field):
+            return field.sql
+        case .value(let value):
+            arguments += [value.databaseValue]
+            return "?"
+        case .bitwiseAnd(let lhs, let rhs):
+            return "(\(self.operand(lhs)) & \(self.operand(rhs)))"
+        }
+    }
+}
+
+extension StoreOperand {
+    var canBeNull: Bool {
+        switch self {
+        case .field(let field): field.isNullable
+        case .value(let value): value == .null
+        case .bitwiseAnd(let lhs, let rhs): lhs.canBeNull || rhs.canBeNull
+        }
+    }
+}
+
+extension StoreValue {
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .integer(let value): value.databaseValue
+        case .real(let value): value.databaseValue
+        case .text(let value): value.databaseValue
+        }
+    }
+
+    /// A JSON array of the values, for `json_each(?)`.
+    static func jsonArray(_ values: [StoreValue]) -> String {
+        let items = values.map { value -> String in
+            switch value {
+            case .null: "null"
+            case .integer(let value): String(value)
+            case .real(let value): value.isFinite ? "\(value)" : "null"
+            case .text(let value): jsonString(value)
+            }
+        }
+        return "[" + items.joined(separator: ",") + "]"
+    }
+
+    static func jsonString(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

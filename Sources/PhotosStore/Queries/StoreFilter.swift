@@ -1,0 +1,137 @@
+import Foundation
+
+/// A filter over assets or collections, bound to store fields: what a PhotoKit predicate
+/// becomes once its keys are checked against the fetched class.
+///
+/// Semantics are two-valued, as `NSPredicate` evaluation is: a comparison with a missing
+/// (`NULL`) value is false, `nil == nil` is true, and `NOT` of a false comparison is true.
+/// ``SQLFilterCompiler`` keeps that promise in SQL, where `NULL` would otherwise be three-valued.
+package indirect enum StoreFilter: Sendable, Hashable {
+    case constant(Bool)
+    case and([StoreFilter])
+    case or([StoreFilter])
+    case not(StoreFilter)
+    /// `lhs op rhs` on numbers, dates (as seconds since 1970) or strings (binary order).
+    case compare(StoreOperand, StoreComparison, StoreOperand)
+    /// A string test; `options` folds both sides first.
+    case text(StoreOperand, StoreTextTest, StoreOperand, options: StoreTextOptions)
+    /// `value BETWEEN lower AND upper`, both ends included.
+    case between(StoreOperand, lower: StoreOperand, upper: StoreOperand)
+    /// Membership, with `==` semantics (so `NULL` in the list matches a missing value).
+    case isIn(StoreOperand, [StoreValue])
+}
+
+package enum StoreComparison: String, Sendable, Hashable {
+    case equal = "IS"
+    case notEqual = "IS NOT"
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+}
+
+package enum StoreTextTest: String, Sendable, Hashable {
+    case equal = "ph_text_equal"
+    case contains = "ph_text_contains"
+    case beginsWith = "ph_text_beginswith"
+    case endsWith = "ph_text_endswith"
+    /// `*` matches any run of characters and `?` one character; the whole string must match.
+    case like = "ph_text_like"
+}
+
+/// `[c]` and `[d]`.
+package struct StoreTextOptions: OptionSet, Sendable, Hashable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
+    package static let caseInsensitive = StoreTextOptions(rawValue: 1)
+    package static let diacriticInsensitive = StoreTextOptions(rawValue: 2)
+}
+
+package indirect enum StoreOperand: Sendable, Hashable {
+    case field(StoreField)
+    case value(StoreValue)
+    case bitwiseAnd(StoreOperand, StoreOperand)
+}
+
+/// A constant bound as an SQL argument, never pasted into SQL text.
+package enum StoreValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+}
+
+/// A column (or derived expression) a filter or sort may use.
+package enum StoreField: String, Sendable, Hashable, CaseIterable {
+    // Assets
+    case assetUUID
+    /// `uuid || '/L0/001'`, for string tests on `localIdentifier`.
+    case assetLocalIdentifier
+    case creationDate
+    case modificationDate
+    case addedDate
+    case mediaType
+    case mediaSubtypes
+    case sourceType
+    case duration
+    case pixelWidth
+    case pixelHeight
+    case isFavorite
+    case isHidden
+    case burstIdentifier
+    case burstSelectionTypes
+    case representsBurst
+    // Collections
+    case collectionUUID
+    /// `uuid || '/L0/040'` or `'/L0/020'`, depending on the row's kind.
+    case collectionLocalIdentifier
+    case title
+    case startDate
+    case endDate
+    case estimatedAssetCount
+
+    /// Whether the field belongs to the asset table (else the collection table).
+    package var isAssetField: Bool {
+        switch self {
+        case .collectionUUID, .collectionLocalIdentifier, .title, .startDate, .endDate,
+            .estimatedAssetCount:
+            false
+        default: true
+        }
+    }
+
+    /// Whether the column may hold `NULL`.
+    package var isNullable: Bool {
+        switch self {
+        case .creationDate, .modificationDate, .burstIdentifier, .title, .startDate, .endDate,
+            .estimatedAssetCount:
+            true
+        default: false
+        }
+    }
+
+    /// The SQL expression, in the context of `FROM asset` or `FROM collection`.
+    var sql: String {
+        switch self {
+        case .assetUUID: "asset.uuid"
+        case .assetLocalIdentifier: "(asset.uuid || '/L0/001')"
+        case .collectionUUID: "collection.uuid"
+        case .collectionLocalIdentifier:
+            "(collection.uuid || CASE collection.isList WHEN 0 THEN '/L0/040' ELSE '/L0/020' END)"
+        case .estimatedAssetCount: CollectionCounts.estimatedAssetCountSQL
+        case .title, .startDate, .endDate: "collection.\(rawValue)"
+        default: "asset.\(rawValue)"
+        }
+    }
+}
+
+/// One sort key; the compiler always appends the row id so orders are total and stable.
+package struct StoreSort: Sendable, Hashable {
+    package var field: StoreField
+    package var ascending: Bool
+
+    package init(_ field: StoreField, ascending: Bool) {
+        self.field = field
+        self.ascending = ascending
+    }
+}

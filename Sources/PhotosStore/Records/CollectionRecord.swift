@@ -1,0 +1,114 @@
+package import Foundation
+import GRDB
+
+/// One row of the `collection` table: an album, smart album, moment, folder or moment list.
+package struct CollectionRecord: Sendable, Hashable {
+    package var id: Int64
+    package var uuid: String
+    /// A `PHCollectionList` (else a `PHAssetCollection`).
+    package var isList: Bool
+    /// `PHAssetCollectionType` or `PHCollectionListType` raw value.
+    package var type: Int
+    /// `PHAssetCollectionSubtype` or `PHCollectionListSubtype` raw value.
+    package var subtype: Int
+    package var title: String?
+    package var startDate: Date?
+    package var endDate: Date?
+    package var approximateLocation: LocationRecord?
+    package var locationNames: [String]
+    /// The folder (or moment cluster) this collection sits in; `nil` at the top level.
+    package var parentID: Int64?
+    package var position: Int
+    package var creationDate: Date
+    /// Apple's `estimatedAssetCount`: `nil` where it can't be given quickly (smart albums).
+    package var estimatedAssetCount: Int?
+
+    package init(
+        id: Int64 = 0, uuid: String, isList: Bool, type: Int, subtype: Int, title: String?,
+        startDate: Date? = nil, endDate: Date? = nil, approximateLocation: LocationRecord? = nil,
+        locationNames: [String] = [], parentID: Int64? = nil, position: Int = 0,
+        creationDate: Date, estimatedAssetCount: Int? = nil
+    ) {
+        self.id = id
+        self.uuid = uuid
+        self.isList = isList
+        self.type = type
+        self.subtype = subtype
+        self.title = title
+        self.startDate = startDate
+        self.endDate = endDate
+        self.approximateLocation = approximateLocation
+        self.locationNames = locationNames
+        self.parentID = parentID
+        self.position = position
+        self.creationDate = creationDate
+        self.estimatedAssetCount = estimatedAssetCount
+    }
+}
+
+/// Raw values the store needs to tell collection kinds apart (Apple's numbering).
+package enum CollectionKind {
+    package static let album = 1
+    package static let smartAlbum = 2
+    package static let moment = 3
+    package static let momentList = 1
+    package static let folder = 2
+    package static let smartFolder = 3
+    package static let albumRegular = 2
+    package static let momentListCluster = 1
+    package static let momentListYear = 2
+    package static let regularFolder = 100
+    package static let anySubtype = Int.max
+}
+
+enum CollectionCounts {
+    /// Apple's `estimatedAssetCount`: album members and moment assets not in Recently
+    /// Deleted; `NULL` (NSNotFound) for smart albums and collection lists.
+    static let estimatedAssetCountSQL = """
+        (CASE WHEN collection.isList = 0 AND collection.type = 1 THEN \
+        (SELECT COUNT(*) FROM albumAsset JOIN asset ON asset.id = albumAsset.assetID \
+        WHERE albumAsset.albumID = collection.id AND asset.trashedDate IS NULL) \
+        WHEN collection.isList = 0 AND collection.type = 3 THEN \
+        (SELECT COUNT(*) FROM asset WHERE asset.momentID = collection.id AND asset.trashedDate IS NULL) \
+        ELSE NULL END)
+        """
+}
+
+extension CollectionRecord {
+    static let selection = """
+        collection.id, collection.uuid, collection.isList, collection.type, collection.subtype, \
+        collection.title, collection.startDate, collection.endDate, collection.latitude, \
+        collection.longitude, collection.locationNames, collection.parentID, collection.position, \
+        collection.creationDate, \(CollectionCounts.estimatedAssetCountSQL)
+        """
+
+    init(row: Row) {
+        func date(_ index: Int) -> Date? {
+            (row[index] as Double?).map(Date.init(timeIntervalSince1970:))
+        }
+        id = row[0]
+        uuid = row[1]
+        isList = row[2]
+        type = row[3]
+        subtype = row[4]
+        title = row[5]
+        startDate = date(6)
+        endDate = date(7)
+        if let latitude = row[8] as Double?, let longitude = row[9] as Double? {
+            approximateLocation = LocationRecord(latitude: latitude, longitude: longitude)
+        } else {
+            approximateLocation = nil
+        }
+        if let names = row[10] as String?, let data = names.data(using: .utf8),
+            let decoded = try? JSONDecoder().decode([String].self, from: data)
+        {
+            locationNames = decoded
+        } else {
+            locationNames = []
+        }
+        parentID = row[11]
+        position = row[12]
+        creationDate = date(13) ?? Date(timeIntervalSince1970: 0)
+        estimatedAssetCount = row[14]
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+
+/// The library schema, one migration per released version.
+///
+/// Dates are `REAL` seconds since 1970 (UTC). Booleans are `INTEGER` 0/1. Identifiers are
+/// upper-case UUID strings; `localIdentifier`s add Apple's `/L0/001` (assets), `/L0/040` (asset
+/// collections) or `/L0/020` (collection lists) suffix in the Photos module.
+enum LibraryMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try createAssetTables(db)
+            try createCollectionTables(db)
+            try createLibraryInfo(db)
+            try SmartAlbumCatalog.seed(db)
+        }
+        return migrator
+    }
+
+    private static func createAssetTables(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE asset (
+                    id INTEGER PRIMARY KEY,
+                    uuid TEXT NOT NULL UNIQUE,
+                    mediaType INTEGER NOT NULL,
+                    mediaSubtypes INTEGER NOT NULL DEFAULT 0,
+                    sourceType INTEGER NOT NULL DEFAULT 1,
+                    pixelWidth INTEGER NOT NULL DEFAULT 0,
+                    pixelHeight INTEGER NOT NULL DEFAULT 0,
+                    creationDate REAL,
+                    creationTimeZoneOffset INTEGER,
+                    modificationDate REAL,
+                    addedDate REAL NOT NULL,
+                    latitude REAL,
+                    longitude REAL,
+                    altitude REAL,
+                    horizontalAccuracy REAL,
+                    verticalAccuracy REAL,
+                    locationTimestamp REAL,
+                    duration REAL NOT NULL DEFAULT 0,
+                    isFavorite INTEGER NOT NULL DEFAULT 0,
+                    isHidden INTEGER NOT NULL DEFAULT 0,
+                    burstIdentifier TEXT,
+                    burstSelectionTypes INTEGER NOT NULL DEFAULT 0,
+                    representsBurst INTEGER NOT NULL DEFAULT 0,
+                    playbackStyle INTEGER NOT NULL DEFAULT 1,
+                    hasAdjustments INTEGER NOT NULL DEFAULT 0,
+                    adjustmentFormatIdentifier TEXT,
+                    uniformTypeIdentifier TEXT NOT NULL,
+                    originalFilename TEXT,
+                    traits INTEGER NOT NULL DEFAULT 0,
+                    momentID INTEGER REFERENCES collection(id) ON DELETE SET NULL,
+                    trashedDate REAL
+                );
+                CREATE INDEX asset_by_creationDate ON asset(creationDate);
+                CREATE INDEX asset_by_mediaType ON asset(mediaType, creationDate);
+                CREATE INDEX asset_by_favorite ON asset(isFavorite, creationDate);
+                CREATE INDEX asset_by_addedDate ON asset(addedDate);
+                CREATE INDEX asset_by_burst ON asset(burstIdentifier) WHERE burstIdentifier IS NOT NULL;
+                CREATE INDEX asset_by_moment ON asset(momentID, creationDate);
+                CREATE INDEX asset_by_trashedDate ON asset(trashedDate) WHERE trashedDate IS NOT NULL;
+
+                CREATE TABLE resource (
+                    id INTEGER PRIMARY KEY,
+                    assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                    type INTEGER NOT NULL,
+                    uniformTypeIdentifier TEXT NOT NULL,
+                    originalFilename TEXT NOT NULL,
+                    path TEXT NOT NULL UNIQUE,
+                    fileSize INTEGER NOT NULL,
+                    pixelWidth INTEGER NOT NULL DEFAULT 0,
+                    pixelHeight INTEGER NOT NULL DEFAULT 0,
+                    UNIQUE (assetID, type)
+                );
+                """)
+    }
+
+    private static func createCollectionTables(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE collection (
+                    id INTEGER PRIMARY KEY,
+                    uuid TEXT NOT NULL UNIQUE,
+                    isList INTEGER NOT NULL,
+                    type INTEGER NOT NULL,
+                    subtype INTEGER NOT NULL,
+                    title TEXT,
+                    startDate REAL,
+                    endDate REAL,
+                    latitude REAL,
+                    longitude REAL,
+                    locationNames TEXT,
+                    parentID INTEGER REFERENCES collection(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL DEFAULT 0,
+                    creationDate REAL NOT NULL
+                );
+                CREATE INDEX collection_by_kind ON collection(isList, type, subtype);
+                CREATE INDEX collection_by_parent ON collection(parentID, position);
+
+                CREATE TABLE albumAsset (
+                    albumID INTEGER NOT NULL REFERENCES collection(id) ON DELETE CASCADE,
+                    assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    PRIMARY KEY (albumID, assetID)
+                ) WITHOUT ROWID;
+                CREATE INDEX albumAsset_by_position ON albumAsset(albumID, position);
+                CREATE INDEX albumAsset_by_asset ON albumAsset(assetID);
+                """)
+    }
+
+    private static func createLibraryInfo(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE libraryInfo (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+                INSERT INTO libraryInfo (key, value) VALUES ('libraryIdentifier', ?);
+                INSERT INTO libraryInfo (key, value) VALUES ('createdAt', ?);
+                """,
+            arguments: [UUID().uuidString, ISO8601DateFormatter().string(from: Date())])
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Failures of the store, mapped to `PHPhotosError` by the Photos module.
+package struct StoreError: Error, Sendable, CustomStringConvertible {
+    package enum Code: Sendable, Equatable {
+        /// The database was written by a newer version of this software.
+        case newerSchema
+        /// The library folder or database can't be opened or created.
+        case cannotOpen
+        /// An object named by a change does not exist (or was deleted).
+        case missingObject
+        /// A change is not allowed (editing a smart album, a cycle of folders, ...).
+        case notAllowed
+        /// A file could not be moved into or out of the library.
+        case fileOperation
+        /// SQLite failed; `message` has its text.
+        case database
+    }
+
+    package var code: Code
+    package var message: String
+
+    package init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    package var description: String { message }
+}

@@ -1,0 +1,249 @@
+import Foundation
+import GRDB
+
+extension LibraryDatabase {
+    /// Applies a change set in one transaction.
+    ///
+    /// Staged files are renamed into `originals/` inside the transaction, after their rows are
+    /// written; if anything fails (including the `COMMIT` itself) they are renamed back to
+    /// their staging paths, so the caller can clean up or restore moved files. The renames are
+    /// recorded in a per-process intent file first, so a crash between rename and commit
+    /// leaves only files that the next ``open(at:)`` finds and removes.
+    @discardableResult
+    package func commit(_ changes: StoreChangeSet) throws(StoreError) -> StoreCommitSummary {
+        let moves = FileMoves(layout: layout, staging: stagingFolder)
+        var expungedFiles: [String] = []
+        let summary: StoreCommitSummary
+        do {
+            try moves.recordIntent(changes.newAssets.flatMap(\.resources).map(\.relativePath))
+            summary = try pool.write { db in
+                var applier = ChangeApplier(db: db, changes: changes, moves: moves)
+                let summary = try applier.apply()
+                expungedFiles = applier.expungedFiles
+                return summary
+            }
+        } catch {
+            moves.revert()
+            moves.clearIntent()
+            if let error = error as? StoreError { throw error }
+            throw StoreError(.database, "The change could not be saved: \(error)")
+        }
+        moves.clearIntent()
+        // Rows are gone for good; now their files may go. A crash here leaves stray files
+        // that nothing references, which is harmless.
+        for path in expungedFiles {
+            try? FileManager.default.removeItem(at: layout.url(forRelativePath: path))
+        }
+        return summary
+    }
+}
+
+/// Applies one ``StoreChangeSet`` inside a write transaction.
+struct ChangeApplier {
+    let db: Database
+    let changes: StoreChangeSet
+    let moves: FileMoves
+    var summary = StoreCommitSummary()
+    var expungedFiles: [String] = []
+    var momentDates: [Double] = []
+    var oldMoments: Set<Int64> = []
+
+    init(db: Database, changes: StoreChangeSet, moves: FileMoves) {
+        self.db = db
+        self.changes = changes
+        self.moves = moves
+    }
+
+    mutating func apply() throws -> StoreCommitSummary {
+        try insertCollections()
+        try insertAssets()
+        try editAssets()
+        try editCollections()
+        for edit in changes.membershipEdits { try applyMembership(edit) }
+        try trashAssets()
+        try recoverAssets()
+        try expungeAssets()
+        try deleteCollections()
+        if !momentDates.isEmpty || !oldMoments.isEmpty {
+            try MomentGrouper(db: db, now: changes.now).regroup(dates: momentDates, oldMoments: oldMoments)
+        }
+        return summary
+    }
+
+    // MARK: Lookups
+
+    func assetRow(_ uuid: String) throws -> (id: Int64, creationDate: Double?, momentID: Int64?, trashed: Bool) {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT id, creationDate, momentID, trashedDate FROM asset WHERE uuid = ?", arguments: [uuid])
+        else {
+            throw StoreError(.missingObject, "No asset with identifier \(uuid) exists in the library")
+        }
+        return (row[0], row[1], row[2], row[3] as Double? != nil)
+    }
+
+    func collectionRow(_ uuid: String) throws -> (id: Int64, isList: Bool, type: Int, subtype: Int, title: String?) {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT id, isList, type, subtype, title FROM collection WHERE uuid = ?", arguments: [uuid])
+        else {
+            throw StoreError(.missingObject, "No collection with identifier \(uuid) exists in the library")
+        }
+        return (row[0], row[1], row[2], row[3], row[4])
+    }
+
+    // MARK: Collections
+
+    mutating func insertCollections() throws {
+        for collection in changes.newCollections {
+            let position = try Int.fetchOne(
+                db, sql: "SELECT IFNULL(MAX(position) + 1, 0) FROM collection WHERE parentID IS NULL") ?? 0
+            try db.execute(
+                sql: """
+                    INSERT INTO collection (uuid, isList, type, subtype, title, position, creationDate)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    collection.uuid, collection.isList, collection.type, collection.subtype, collection.title,
+                    position, changes.now.timeIntervalSince1970,
+                ])
+            summary.insertedCollections.append(collection.uuid)
+        }
+    }
+
+    mutating func editCollections() throws {
+        for (uuid, edit) in changes.collectionEdits.sorted(by: { $0.key < $1.key }) {
+            let row = try collectionRow(uuid)
+            try requireUserCollection(row, uuid: uuid, action: "rename")
+            if let title = edit.title {
+                try db.execute(sql: "UPDATE collection SET title = ? WHERE id = ?", arguments: [title, row.id])
+                summary.updatedCollections.insert(uuid)
+            }
+        }
+    }
+
+    func requireUserCollection(
+        _ row: (id: Int64, isList: Bool, type: Int, subtype: Int, title: String?), uuid: String, action: String
+    ) throws {
+        let isAlbum = !row.isList && row.type == CollectionKind.album
+        let isFolder = row.isList && row.type == CollectionKind.folder
+        guard isAlbum || isFolder else {
+            throw StoreError(
+                .notAllowed, "Can't \(action) \(row.title.map { "'\($0)'" } ?? uuid): only user albums and folders can be edited")
+        }
+    }
+
+    mutating func deleteCollections() throws {
+        for uuid in changes.deletedCollections {
+            guard let row = try? collectionRow(uuid) else { continue }
+            try requireUserCollection(row, uuid: uuid, action: "delete")
+            // Children of a deleted folder go with it (ON DELETE CASCADE), as in Photos.
+            let removed = try String.fetchAll(
+                db,
+                sql: """
+                    WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT collection.id FROM collection JOIN tree ON collection.parentID = tree.id)
+                    SELECT uuid FROM collection WHERE id IN tree
+                    """, arguments: [row.id])
+            try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [row.id])
+            summary.deletedCollections.formUnion(removed)
+        }
+    }
+
+    // MARK: Assets
+
+    mutating func insertAssets() throws {
+        for asset in changes.newAssets {
+            try db.execute(
+                sql: "INSERT INTO asset (\(AssetRecord.insertColumns)) VALUES (\(Array(repeating: "?", count: 30).joined(separator: ",")))",
+                arguments: asset.record.insertArguments)
+            let assetID = db.lastInsertedRowID
+            for resource in asset.resources {
+                try db.execute(
+                    sql: """
+                        INSERT INTO resource (assetID, type, uniformTypeIdentifier, originalFilename, path, fileSize, pixelWidth, pixelHeight)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        assetID, resource.type, resource.uniformTypeIdentifier, resource.originalFilename,
+                        resource.relativePath, resource.fileSize, resource.pixelWidth, resource.pixelHeight,
+                    ])
+                try moves.move(resource.stagedFile, to: resource.relativePath)
+            }
+            if let date = asset.record.creationDate { momentDates.append(date.timeIntervalSince1970) }
+            summary.insertedAssets.append(asset.record.uuid)
+        }
+    }
+
+    mutating func editAssets() throws {
+        let now = changes.now.timeIntervalSince1970
+        for (uuid, edit) in changes.assetEdits.sorted(by: { $0.key < $1.key }) {
+            let row = try assetRow(uuid)
+            var sets: [String] = []
+            var arguments = StatementArguments()
+            if let creationDate = edit.creationDate {
+                sets.append("creationDate = ?")
+                arguments += [creationDate?.timeIntervalSince1970]
+                if let old = row.creationDate { momentDates.append(old) }
+                if let new = creationDate { momentDates.append(new.timeIntervalSince1970) }
+                if let moment = row.momentID { oldMoments.insert(moment) }
+            }
+            if let location = edit.location {
+                sets.append(
+                    "latitude = ?, longitude = ?, altitude = ?, horizontalAccuracy = ?, verticalAccuracy = ?, locationTimestamp = ?")
+                arguments += [
+                    location?.latitude, location?.longitude, location?.altitude, location?.horizontalAccuracy,
+                    location?.verticalAccuracy, location?.timestamp?.timeIntervalSince1970,
+                ]
+                if let old = row.creationDate { momentDates.append(old) }
+            }
+            if let isFavorite = edit.isFavorite {
+                sets.append("isFavorite = ?")
+                arguments += [isFavorite]
+            }
+            if let isHidden = edit.isHidden {
+                sets.append("isHidden = ?")
+                arguments += [isHidden]
+            }
+            guard !sets.isEmpty else { continue }
+            sets.append("modificationDate = ?")
+            arguments += [now, row.id]
+            try db.execute(sql: "UPDATE asset SET \(sets.joined(separator: ", ")) WHERE id = ?", arguments: arguments)
+            summary.updatedAssets.insert(uuid)
+        }
+    }
+
+    mutating func trashAssets() throws {
+        for uuid in changes.trashedAssets {
+            let row = try assetRow(uuid)
+            guard !row.trashed else { continue }
+            try db.execute(
+                sql: "UPDATE asset SET trashedDate = ?, momentID = NULL WHERE id = ?",
+                arguments: [changes.now.timeIntervalSince1970, row.id])
+            if let date = row.creationDate { momentDates.append(date) }
+            if let moment = row.momentID { oldMoments.insert(moment) }
+            summary.deletedAssets.insert(uuid)
+            summary.updatedAssets.remove(uuid)
+        }
+    }
+
+    mutating func recoverAssets() throws {
+        for uuid in changes.recoveredAssets {
+            let row = try assetRow(uuid)
+            guard row.trashed else { continue }
+            try db.execute(sql: "UPDATE asset SET trashedDate = NULL WHERE id = ?", arguments: [row.id])
+            if let date = row.creationDate { momentDates.append(date) }
+            summary.insertedAssets.append(uuid)
+        }
+    }
+
+    mutating func expungeAssets() throws {
+        for uuid in changes.expungedAssets {
+            guard let row = try? assetRow(uuid) else { continue }
+            expungedFiles += try String.fetchAll(db, sql: "SELECT path FROM resource WHERE assetID = ?", arguments: [row.id])
+            try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [row.id])
+            if let date = row.creationDate { momentDates.append(date) }
+            if let moment = row.momentID { oldMoments.insert(moment) }
+            summary.deletedAssets.insert(uuid)
+        }
+    }
+}

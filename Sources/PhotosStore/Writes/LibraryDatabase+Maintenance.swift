@@ -1,0 +1,33 @@
+package import Foundation
+import GRDB
+
+extension LibraryDatabase {
+    /// How long deleted assets stay in Recently Deleted.
+    package static let recentlyDeletedRetention: TimeInterval = 30 * 86_400
+
+    /// Removes, rows and files, the assets that have been in Recently Deleted longer than
+    /// ``recentlyDeletedRetention``. Returns their UUIDs.
+    @discardableResult
+    package func purgeExpiredTrash(now: Date = Date()) throws(StoreError) -> [String] {
+        let cutoff = now.timeIntervalSince1970 - Self.recentlyDeletedRetention
+        let expired = try read { db in
+            try String.fetchAll(
+                db, sql: "SELECT uuid FROM asset WHERE trashedDate IS NOT NULL AND trashedDate < ?", arguments: [cutoff])
+        }
+        guard !expired.isEmpty else { return [] }
+        var changes = StoreChangeSet(now: now)
+        changes.expungedAssets = expired
+        try commit(changes)
+        return expired
+    }
+}
+
+extension LibraryDatabase {
+    /// Sets when an asset was deleted; for tests of Recently Deleted expiry.
+    package func setTrashedDate(_ date: Date?, forAsset uuid: String) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE asset SET trashedDate = ? WHERE uuid = ?", arguments: [date?.timeIntervalSince1970, uuid])
+        }
+    }
+}

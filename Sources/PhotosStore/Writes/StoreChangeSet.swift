@@ -1,0 +1,151 @@
+package import Foundation
+
+/// Everything one `performChanges` block asks for, applied by
+/// ``LibraryDatabase/commit(_:)`` in one transaction.
+///
+/// Objects are named by UUID, so objects created in the same change (placeholders) can be
+/// referenced before they have row ids.
+package struct StoreChangeSet: Sendable {
+    package var newCollections: [NewCollection] = []
+    package var newAssets: [NewAsset] = []
+    package var assetEdits: [String: AssetEdit] = [:]
+    package var collectionEdits: [String: CollectionEdit] = [:]
+    package var membershipEdits: [MembershipEdit] = []
+    /// Assets moved to Recently Deleted.
+    package var trashedAssets: [String] = []
+    /// Assets brought back from Recently Deleted.
+    package var recoveredAssets: [String] = []
+    /// Assets removed for good, files and all.
+    package var expungedAssets: [String] = []
+    package var deletedCollections: [String] = []
+    package var now: Date
+
+    package init(now: Date = Date()) {
+        self.now = now
+    }
+
+    package var isEmpty: Bool {
+        newCollections.isEmpty && newAssets.isEmpty && assetEdits.isEmpty && collectionEdits.isEmpty
+            && membershipEdits.isEmpty && trashedAssets.isEmpty && recoveredAssets.isEmpty
+            && expungedAssets.isEmpty && deletedCollections.isEmpty
+    }
+}
+
+/// A new asset: its row (without id) and its files, already staged in the library's `tmp`.
+package struct NewAsset: Sendable {
+    package var record: AssetRecord
+    package var resources: [NewResource]
+
+    package init(record: AssetRecord, resources: [NewResource]) {
+        self.record = record
+        self.resources = resources
+    }
+}
+
+/// A file for a new asset, staged inside the library and renamed into place at commit.
+package struct NewResource: Sendable {
+    package var type: Int
+    package var uniformTypeIdentifier: String
+    package var originalFilename: String
+    package var stagedFile: URL
+    /// Where it goes, relative to the library root.
+    package var relativePath: String
+    package var fileSize: Int64
+    package var pixelWidth: Int
+    package var pixelHeight: Int
+
+    package init(
+        type: Int, uniformTypeIdentifier: String, originalFilename: String, stagedFile: URL,
+        relativePath: String, fileSize: Int64, pixelWidth: Int, pixelHeight: Int
+    ) {
+        self.type = type
+        self.uniformTypeIdentifier = uniformTypeIdentifier
+        self.originalFilename = originalFilename
+        self.stagedFile = stagedFile
+        self.relativePath = relativePath
+        self.fileSize = fileSize
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+    }
+}
+
+/// Property changes to an existing asset; `nil` leaves a property as it is.
+package struct AssetEdit: Sendable {
+    package var creationDate: Date??
+    package var location: LocationRecord??
+    package var isFavorite: Bool?
+    package var isHidden: Bool?
+
+    package init() {}
+}
+
+/// A new album, folder or other collection.
+package struct NewCollection: Sendable {
+    package var uuid: String
+    package var isList: Bool
+    package var type: Int
+    package var subtype: Int
+    package var title: String
+
+    package init(uuid: String, isList: Bool, type: Int, subtype: Int, title: String) {
+        self.uuid = uuid
+        self.isList = isList
+        self.type = type
+        self.subtype = subtype
+        self.title = title
+    }
+}
+
+package struct CollectionEdit: Sendable {
+    package var title: String?
+
+    package init(title: String? = nil) {
+        self.title = title
+    }
+}
+
+/// Ordered edits to an album's assets, a folder's children, or the top-level list.
+package struct MembershipEdit: Sendable {
+    package enum Container: Sendable, Hashable {
+        /// A user album (members are asset UUIDs).
+        case album(String)
+        /// A folder (members are collection UUIDs).
+        case folder(String)
+        /// The top level of the user's albums and folders.
+        case topLevel
+    }
+
+    /// One call on a change request, with indexes into the members the caller sees.
+    package enum Operation: Sendable, Hashable {
+        case add([String])
+        case insert([String], at: [Int])
+        case remove([String])
+        case removeAt([Int])
+        case replace(at: [Int], with: [String])
+        case move(from: [Int], to: Int)
+    }
+
+    package var container: Container
+    /// The members, in order, that indexes refer to (a fetch result the caller holds); `nil`
+    /// means the container's members as a default fetch shows them.
+    package var view: [String]?
+    package var operations: [Operation]
+
+    package init(container: Container, view: [String]?, operations: [Operation]) {
+        self.container = container
+        self.view = view
+        self.operations = operations
+    }
+}
+
+/// What a commit changed, by UUID: the seam change notifications will build on.
+package struct StoreCommitSummary: Sendable, Equatable {
+    package var insertedAssets: [String] = []
+    package var updatedAssets: Set<String> = []
+    package var deletedAssets: Set<String> = []
+    package var insertedCollections: [String] = []
+    package var updatedCollections: Set<String> = []
+    package var deletedCollections: Set<String> = []
+
+    package init() {}
+}

@@ -1,0 +1,143 @@
+public import Foundation
+public import Photos
+import PhotosStore
+
+/// A library in a fresh temporary folder, removed when the value goes away.
+///
+/// Opened twice: as a `PHPhotoLibrary` (what tests exercise) and as a raw store (for fast
+/// seeding of synthetic rows, the way a second process would write to the library).
+public final class TemporaryLibrary: @unchecked Sendable {
+    // @unchecked Sendable: immutable after init; both handles are thread-safe.
+    public let folder: URL
+    public let url: URL
+    public let library: PHPhotoLibrary
+    let store: LibraryDatabase
+
+    public init(function: String = #function) throws {
+        folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("photokit-tests", isDirectory: true)
+            .appendingPathComponent("\(function.prefix(40).filter { $0.isLetter || $0.isNumber })-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        url = folder.appendingPathComponent("Library.photoslibrary", isDirectory: true)
+        library = try PHPhotoLibrary(url: url)
+        store = try LibraryDatabase.open(at: url)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A scratch folder beside the library, for source files.
+    public var scratch: URL {
+        let scratch = folder.appendingPathComponent("scratch", isDirectory: true)
+        try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        return scratch
+    }
+
+    /// Adds synthetic assets (rows only, no files) in one transaction; returns their local
+    /// identifiers in order.
+    @discardableResult
+    public func seed(_ assets: [SyntheticAsset], now: Date = Date()) throws -> [String] {
+        var changes = StoreChangeSet(now: now)
+        for asset in assets {
+            changes.newAssets.append(NewAsset(record: asset.record(addedDefault: now), resources: []))
+        }
+        try store.commit(changes)
+        return assets.map { $0.uuid + "/L0/001" }
+    }
+
+    /// Moves an asset's deletion date into the past (for Recently Deleted expiry tests).
+    public func backdateTrash(ofAsset localIdentifier: String, by interval: TimeInterval) throws {
+        let uuid = String(localIdentifier.prefix(36))
+        guard var record = try store.assets(uuids: [uuid]).first, let trashed = record.trashedDate else { return }
+        record.trashedDate = trashed.addingTimeInterval(-interval)
+        try store.setTrashedDate(record.trashedDate, forAsset: uuid)
+    }
+
+    /// Runs the Recently Deleted expiry as the library does when it opens.
+    public func purgeExpiredTrash(now: Date = Date()) throws -> Int {
+        try store.purgeExpiredTrash(now: now).count
+    }
+
+    /// Files under the library's `originals` folder (relative paths), to check for strays.
+    public func originalFiles() -> [String] {
+        let originals = url.appendingPathComponent("originals")
+        let enumerator = FileManager.default.enumerator(atPath: originals.path)
+        var files: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: originals.appendingPathComponent(path).path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
+                files.append(path)
+            }
+        }
+        return files.sorted()
+    }
+
+    /// Files under the library's `tmp` folder, to check staging is cleaned up.
+    public func temporaryFiles() -> [String] {
+        let temporary = url.appendingPathComponent("tmp")
+        let enumerator = FileManager.default.enumerator(atPath: temporary.path)
+        var files: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: temporary.appendingPathComponent(path).path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
+                files.append(path)
+            }
+        }
+        return files.sorted()
+    }
+}
+
+/// An asset row for seeding, with PhotoKit-typed fields.
+public struct SyntheticAsset: Sendable {
+    public var uuid = UUID().uuidString
+    public var mediaType: PHAssetMediaType = .image
+    public var mediaSubtypes: PHAssetMediaSubtype = []
+    public var creationDate: Date? = Date(timeIntervalSince1970: 1_600_000_000)
+    public var addedDate: Date?
+    public var latitude: Double?
+    public var longitude: Double?
+    public var duration: Double = 0
+    public var pixelWidth = 4000
+    public var pixelHeight = 3000
+    public var isFavorite = false
+    public var isHidden = false
+    public var burstIdentifier: String?
+    public var burstSelectionTypes: PHAssetBurstSelectionType = []
+    public var representsBurst = false
+    public var selfPortrait = false
+    public var raw = false
+    public var animated = false
+
+    public init(
+        mediaType: PHAssetMediaType = .image, mediaSubtypes: PHAssetMediaSubtype = [], creationDate: Date? = Date(timeIntervalSince1970: 1_600_000_000),
+        isFavorite: Bool = false, isHidden: Bool = false
+    ) {
+        self.mediaType = mediaType
+        self.mediaSubtypes = mediaSubtypes
+        self.creationDate = creationDate
+        self.isFavorite = isFavorite
+        self.isHidden = isHidden
+    }
+
+    public var localIdentifier: String { uuid + "/L0/001" }
+
+    func record(addedDefault: Date) -> AssetRecord {
+        var traits = AssetTraits()
+        if selfPortrait { traits.insert(.selfPortrait) }
+        if raw { traits.insert(.raw) }
+        if animated { traits.insert(.animated) }
+        return AssetRecord(
+            uuid: uuid, mediaType: mediaType.rawValue, mediaSubtypes: Int(mediaSubtypes.rawValue),
+            pixelWidth: pixelWidth, pixelHeight: pixelHeight, creationDate: creationDate, modificationDate: addedDate ?? addedDefault,
+            addedDate: addedDate ?? addedDefault,
+            location: latitude.flatMap { lat in longitude.map { LocationRecord(latitude: lat, longitude: $0) } },
+            duration: duration, isFavorite: isFavorite, isHidden: isHidden, burstIdentifier: burstIdentifier,
+            burstSelectionTypes: Int(burstSelectionTypes.rawValue), representsBurst: representsBurst,
+            playbackStyle: mediaType == .video ? 4 : (animated ? 2 : 1),
+            uniformTypeIdentifier: mediaType == .video ? "public.mpeg-4" : "public.jpeg", traits: traits.rawValue)
+    }
+}
