@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 /// Settings shared by every Swift target: Swift 6 language mode with strict concurrency
@@ -8,6 +9,17 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
+
+/// Where glib's headers are, which libvips' headers include. Found here rather than through
+/// `pkg-config vips`, whose `-pthread` SwiftPM reports as a "prohibited flag" on every build.
+let glibHeaderFlags: [String] = {
+    var folders = ["/usr/include/glib-2.0"]
+    let libraries = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib")) ?? []
+    for entry in libraries.sorted() where FileManager.default.fileExists(atPath: "/usr/lib/\(entry)/glib-2.0/include/glibconfig.h") {
+        folders.append("/usr/lib/\(entry)/glib-2.0/include")
+    }
+    return folders.flatMap { ["-Xcc", "-I\($0)"] }
+}()
 
 let package = Package(
     name: "PhotoKit",
@@ -24,14 +36,13 @@ let package = Package(
         // libvips, from Debian's libvips-dev, with a C shim for its variadic calls.
         .systemLibrary(
             name: "CVips",
-            pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
         // Decoding, metadata, thumbnails and encoding over libvips. Knows nothing of PhotoKit.
         .target(
             name: "Imaging",
             dependencies: ["CVips"],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + [.unsafeFlags(glibHeaderFlags)]
         ),
         // Stand-ins for the CoreLocation types PhotoKit's signatures use.
         .target(
@@ -82,7 +93,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosCLITests",
-            dependencies: ["PhotosTestSupport"],
+            dependencies: ["Photos", "PhotosTestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,4 +1,162 @@
 #ifndef CVIPS_SHIM_H
 #define CVIPS_SHIM_H
+
+/*
+ * The C edge of the Imaging module: libvips' public header plus `static inline` wrappers for
+ * the variadic calls (`vips_thumbnail(..., NULL)` and friends), which Swift cannot call.
+ * Each wrapper passes a fixed set of optional arguments and nothing else; all logic is in Swift.
+ */
 #include <vips/vips.h>
+
+/* VIPS_INIT is a macro; this is the function it wraps. */
+static inline int cvips_init(const char *argv0) {
+    return vips_init(argv0);
+}
+
+/* --- loading ---------------------------------------------------------------------------- */
+
+/* Opens a file lazily: only the header is read until pixels are asked for. */
+static inline VipsImage *cvips_image_new_from_file(const char *path, int access, int fail_on) {
+    return vips_image_new_from_file(path,
+        "access", (VipsAccess) access,
+        "fail_on", (VipsFailOn) fail_on,
+        NULL);
+}
+
+/* Wraps a private copy of the bytes in a source, so the image never points into Swift memory. */
+static inline VipsSource *cvips_source_new_from_copy(const void *data, size_t length) {
+    VipsBlob *blob = vips_blob_copy(data, length);
+    VipsSource *source = vips_source_new_from_blob(blob);
+    vips_area_unref(VIPS_AREA(blob));
+    return source;
+}
+
+static inline VipsImage *cvips_image_new_from_source(VipsSource *source, int access, int fail_on) {
+    return vips_image_new_from_source(source, "",
+        "access", (VipsAccess) access,
+        "fail_on", (VipsFailOn) fail_on,
+        NULL);
+}
+
+/* --- thumbnails and geometry ------------------------------------------------------------ */
+
+static inline int cvips_thumbnail(const char *path, VipsImage **out, int width, int height,
+                                  int crop, int size, int fail_on) {
+    return vips_thumbnail(path, out, width,
+        "height", height,
+        "crop", (VipsInteresting) crop,
+        "size", (VipsSize) size,
+        "fail_on", (VipsFailOn) fail_on,
+        NULL);
+}
+
+static inline int cvips_thumbnail_source(VipsSource *source, VipsImage **out, int width,
+                                         int height, int crop, int size, int fail_on) {
+    return vips_thumbnail_source(source, out, width,
+        "height", height,
+        "crop", (VipsInteresting) crop,
+        "size", (VipsSize) size,
+        "fail_on", (VipsFailOn) fail_on,
+        NULL);
+}
+
+static inline int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int width, int height,
+                                        int crop, int size) {
+    return vips_thumbnail_image(in, out, width,
+        "height", height,
+        "crop", (VipsInteresting) crop,
+        "size", (VipsSize) size,
+        NULL);
+}
+
+static inline int cvips_autorot(VipsImage *in, VipsImage **out) {
+    return vips_autorot(in, out, NULL);
+}
+
+static inline int cvips_extract_area(VipsImage *in, VipsImage **out,
+                                     int left, int top, int width, int height) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+static inline int cvips_copy(VipsImage *in, VipsImage **out) {
+    return vips_copy(in, out, NULL);
+}
+
+static inline int cvips_copy_interpretation(VipsImage *in, VipsImage **out, int interpretation) {
+    return vips_copy(in, out, "interpretation", (VipsInterpretation) interpretation, NULL);
+}
+
+/* Forces every pixel to be decoded (sums them); fails on truncated or damaged pixel data
+   when the image was opened with a strict fail_on. */
+static inline int cvips_avg(VipsImage *in, double *out) {
+    return vips_avg(in, out, NULL);
+}
+
+/* The band values of one pixel; free *vector with g_free. */
+static inline int cvips_getpoint(VipsImage *in, double **vector, int *n, int x, int y) {
+    return vips_getpoint(in, vector, n, x, y, NULL);
+}
+
+/* --- synthetic images -------------------------------------------------------------------- */
+
+static inline int cvips_xyz(VipsImage **out, int width, int height) {
+    return vips_xyz(out, width, height, NULL);
+}
+
+static inline int cvips_gaussnoise(VipsImage **out, int width, int height, double mean, double sigma) {
+    return vips_gaussnoise(out, width, height, "mean", mean, "sigma", sigma, NULL);
+}
+
+static inline int cvips_bandjoin_const1(VipsImage *in, VipsImage **out, double c) {
+    return vips_bandjoin_const1(in, out, c, NULL);
+}
+
+static inline int cvips_bandjoin2(VipsImage *left, VipsImage *right, VipsImage **out) {
+    return vips_bandjoin2(left, right, out, NULL);
+}
+
+static inline int cvips_add(VipsImage *left, VipsImage *right, VipsImage **out) {
+    return vips_add(left, right, out, NULL);
+}
+
+/* out = in * a + b per band, cast to uchar. */
+static inline int cvips_linear_uchar(VipsImage *in, VipsImage **out,
+                                     const double *a, const double *b, int n) {
+    return vips_linear(in, out, a, b, n, "uchar", TRUE, NULL);
+}
+
+/* out = in * a + b per band, as float. */
+static inline int cvips_linear_float(VipsImage *in, VipsImage **out,
+                                     const double *a, const double *b, int n) {
+    return vips_linear(in, out, a, b, n, NULL);
+}
+
+/* --- saving ------------------------------------------------------------------------------ */
+
+static inline int cvips_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, int strip) {
+    return vips_jpegsave_buffer(in, buf, len, "Q", quality, "strip", strip, NULL);
+}
+
+static inline int cvips_pngsave_buffer(VipsImage *in, void **buf, size_t *len, int strip) {
+    return vips_pngsave_buffer(in, buf, len, "strip", strip, NULL);
+}
+
+static inline int cvips_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
+                                        int lossless, int strip) {
+    return vips_webpsave_buffer(in, buf, len, "Q", quality, "lossless", lossless, "strip", strip, NULL);
+}
+
+static inline int cvips_gifsave_buffer(VipsImage *in, void **buf, size_t *len) {
+    return vips_gifsave_buffer(in, buf, len, NULL);
+}
+
+static inline int cvips_heifsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,
+                                        int compression, int strip) {
+    return vips_heifsave_buffer(in, buf, len,
+        "Q", quality,
+        "compression", (VipsForeignHeifCompression) compression,
+        "strip", strip,
+        NULL);
+}
+
 #endif

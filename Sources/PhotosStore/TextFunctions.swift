@@ -4,7 +4,8 @@ import GRDB
 /// String tests shared by SQL (as functions registered on every connection) and by in-memory
 /// predicate evaluation, so both give the same answers.
 ///
-/// `[c]` folds case and `[d]` folds diacritics on both sides (Foundation's
+/// Equality compares bytes, as `NSString`'s `isEqual:` and SQL's `IS` do (no Unicode
+/// normalisation). `[c]` folds case and `[d]` folds diacritics on both sides (Foundation's
 /// `folding(options:locale:)` with no locale); `LIKE` takes `*` for any run of characters and
 /// `?` for one character, and must match the whole string. A missing (`NULL`) string matches
 /// nothing.
@@ -20,7 +21,7 @@ package enum TextMatching {
         guard let lhs, let rhs else { return false }
         let a = fold(lhs, options: options), b = fold(rhs, options: options)
         switch test {
-        case .equal: return a == b
+        case .equal: return a.utf8.elementsEqual(b.utf8)
         case .contains: return b.isEmpty || a.contains(b)
         case .beginsWith: return a.hasPrefix(b)
         case .endsWith: return a.hasSuffix(b)
@@ -55,6 +56,11 @@ package enum TextMatching {
 
 enum TextFunctions {
     static func register(in db: Database) {
+        db.add(
+            function: DatabaseFunction("ph_text_fold", argumentCount: 2, pure: true) { values in
+                guard let text = String.fromDatabaseValue(values[0]) else { return nil as String? }
+                return TextMatching.fold(text, options: StoreTextOptions(rawValue: Int.fromDatabaseValue(values[1]) ?? 0))
+            })
         for test in [StoreTextTest.equal, .contains, .beginsWith, .endsWith, .like] {
             db.add(
                 function: DatabaseFunction(test.rawValue, argumentCount: 3, pure: true) { values in

@@ -1,8 +1,13 @@
 public import Foundation
 public import Photos
 import PhotosStore
+import Synchronization
 
-/// A library in a fresh temporary folder, removed when the value goes away.
+/// A library in a fresh temporary folder, removed when the test process exits.
+///
+/// Not at `deinit`: a fetch result or library handle may outlive this value (Swift may end a
+/// local's lifetime after its last use), and must still find the database folder. Folders
+/// left by processes that died are removed an hour later by the next test process.
 ///
 /// Opened twice: as a `PHPhotoLibrary` (what tests exercise) and as a raw store (for fast
 /// seeding of synthetic rows, the way a second process would write to the library).
@@ -18,12 +23,9 @@ public final class TemporaryLibrary: @unchecked Sendable {
             .appendingPathComponent("photokit-tests", isDirectory: true)
             .appendingPathComponent("\(function.prefix(40).filter { $0.isLetter || $0.isNumber })-\(UUID().uuidString.prefix(8))", isDirectory: true)
         url = folder.appendingPathComponent("Library.photoslibrary", isDirectory: true)
+        TemporaryFolders.register(folder)
         library = try PHPhotoLibrary(url: url)
         store = try LibraryDatabase.open(at: url)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
     }
 
     /// A scratch folder beside the library, for source files.
@@ -139,5 +141,35 @@ public struct SyntheticAsset: Sendable {
             burstSelectionTypes: Int(burstSelectionTypes.rawValue), representsBurst: representsBurst,
             playbackStyle: mediaType == .video ? 4 : (animated ? 2 : 1),
             uniformTypeIdentifier: mediaType == .video ? "public.mpeg-4" : "public.jpeg", traits: traits.rawValue)
+    }
+}
+
+/// Temporary folders removed at process exit.
+enum TemporaryFolders {
+    private static let folders = Mutex<[URL]?>(nil)
+
+    static func register(_ folder: URL) {
+        folders.withLock { list in
+            if list == nil {
+                list = []
+                removeStaleFolders(in: folder.deletingLastPathComponent())
+                atexit {
+                    for folder in TemporaryFolders.folders.withLock({ $0 ?? [] }) {
+                        try? FileManager.default.removeItem(at: folder)
+                    }
+                }
+            }
+            list?.append(folder)
+        }
+    }
+
+    private static func removeStaleFolders(in parent: URL) {
+        let entries = (try? FileManager.default.contentsOfDirectory(at: parent, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+        for entry in entries {
+            let modified = (try? entry.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate) ?? nil
+            if let modified, modified < Date().addingTimeInterval(-3600) {
+                try? FileManager.default.removeItem(at: entry)
+            }
+        }
     }
 }

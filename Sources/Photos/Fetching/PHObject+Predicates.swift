@@ -37,3 +37,11 @@ extension PHCollection: PredicateEvaluable {
         }
     }
 }
+
+extension PHObject: PredicateObjectArgument {
+    var predicateLocalIdentifier: String { localIdentifier }
+}
+
+extension PHFetchResult: PredicateArrayArgument {
+    var predicateArrayElements: [Any] { objects(at: IndexSet(integersIn: 0..<count)) }
+}

@@ -72,9 +72,13 @@ struct PredicateKeyBinding {
                 return comparison.op == .equal ? equal : .not(equal)
             }
             let rhs = try operand(comparison.rhs, kind: kind, position: comparison.position)
-            if kind.isString, !comparison.options.isEmpty, comparison.op == .equal || comparison.op == .notEqual {
-                let test = StoreFilter.text(field, .equal, rhs, options: comparison.options.store)
-                return comparison.op == .equal ? test : .not(test)
+            if kind.isString, !comparison.options.isEmpty {
+                if comparison.op == .equal || comparison.op == .notEqual {
+                    let test = StoreFilter.text(field, .equal, rhs, options: comparison.options.store)
+                    return comparison.op == .equal ? test : .not(test)
+                }
+                let options = comparison.options.store
+                return .compare(.folded(field, options), comparison.op.storeComparison!, .folded(rhs, options))
             }
             return .compare(field, comparison.op.storeComparison!, rhs)
         }

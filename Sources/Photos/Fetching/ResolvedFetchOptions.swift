@@ -23,7 +23,8 @@ extension PHFetchOptions {
         if let predicate {
             let node = try predicate.photosPredicateNode()
             resolved.predicate = node
-            resolved.filter = try PredicateKeyBinding(entity: entity, format: node.description).bind(node)
+            let format = predicate.photosPredicateFormat ?? node.description
+            resolved.filter = try PredicateKeyBinding(entity: entity, format: format).bind(node)
         }
         for descriptor in sortDescriptors ?? [] {
             guard let sortKey = descriptor.photosSortKey(keyPathNames: SortKeyPaths.names) else {

@@ -14,20 +14,21 @@ extension PHPhotoLibrary {
         if ChangeContext.current != nil {
             fatalError("performChanges(_:completionHandler:) can't be called from inside a change block")
         }
-        let work = UncheckedSendable((changeBlock, completionHandler))
+        // One box per value: destructuring a tuple held in a generic box inside an escaping
+        // closure over-releases it with Swift 6.3.1 (use-after-free found with ASan).
+        let block = UncheckedSendable(changeBlock)
+        let completion = UncheckedSendable(completionHandler)
         changeQueue.async {
-            let (block, completion) = work.value
             var failure: (any Error)?
             do {
-                try self.runChangeBlock(block)
+                try self.runChangeBlock(block.value)
             } catch {
                 failure = error
             }
-            guard let completion else { return }
-            let result = UncheckedSendable((completion, failure))
+            guard completion.value != nil else { return }
+            let outcome = UncheckedSendable(failure)
             self.callbackQueue.async {
-                let (completion, failure) = result.value
-                completion(failure == nil, failure)
+                completion.value?(outcome.value == nil, outcome.value)
             }
         }
     }

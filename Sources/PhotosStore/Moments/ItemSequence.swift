@@ -3,35 +3,52 @@ import GRDB
 
 /// A time-ordered sequence the grouper walks: assets (for moments) or moments (for clusters).
 protocol ItemSequence {
-    func first(atOrAfter time: Double) throws -> MomentGrouper.Item?
-    func last(atOrBefore time: Double) throws -> MomentGrouper.Item?
-    /// Items strictly before `time`, latest first (lazily: the walk usually stops early).
+    /// Items starting strictly before `time`, latest first, read lazily a page at a time (the
+    /// walk usually stops after a few).
     func items(before time: Double) throws -> AnySequence<MomentGrouper.Item>
-    /// Items strictly after `time`, earliest first.
+    /// Items starting strictly after `time`, earliest first.
     func items(after time: Double) throws -> AnySequence<MomentGrouper.Item>
     func items(from start: Double, to end: Double) throws -> [MomentGrouper.Item]
 }
 
-extension ItemSequence {
-    /// Reads items a page at a time, so a walk that stops after a few items reads a few rows.
-    func paged(
-        _ db: Database, sql: String, start: Double, ascending: Bool, decode: @escaping (Row) -> MomentGrouper.Item
-    ) -> AnySequence<MomentGrouper.Item> {
-        AnySequence { () -> AnyIterator<MomentGrouper.Item> in
+/// Pages through `table` by `(timeColumn, id)`, so equal times never skip rows.
+struct KeysetPager {
+    let db: Database
+    let columns: String
+    let table: String
+    let condition: String
+    let timeColumn: String
+    let decode: (Row) -> MomentGrouper.Item
+
+    static let pageSize = 64
+
+    func sequence(from time: Double, descending: Bool) -> AnySequence<MomentGrouper.Item> {
+        let (op, order) = descending ? ("<", "DESC") : (">", "ASC")
+        let first = """
+            SELECT \(columns) FROM \(table) WHERE \(condition) AND \(timeColumn) \(op) ? \
+            ORDER BY \(timeColumn) \(order), id \(order) LIMIT \(Self.pageSize)
+            """
+        let next = """
+            SELECT \(columns) FROM \(table) WHERE \(condition) AND (\(timeColumn) \(op) ? OR (\(timeColumn) = ? AND id \(op) ?)) \
+            ORDER BY \(timeColumn) \(order), id \(order) LIMIT \(Self.pageSize)
+            """
+        return AnySequence { () -> AnyIterator<MomentGrouper.Item> in
             var buffer: [MomentGrouper.Item] = []
-            var cursor = start
-            var done = false
-            var seen = Set<Int64>()
+            var last: MomentGrouper.Item?
+            var exhausted = false
             return AnyIterator {
-                if buffer.isEmpty && !done {
-                    let rows = (try? Row.fetchAll(db, sql: sql, arguments: [cursor])) ?? []
-                    buffer = rows.map(decode).filter { !seen.contains($0.id) }.reversed()
-                    if rows.count < 64 { done = true }
-                    if let last = rows.last { cursor = ascending ? decode(last).start : decode(last).start }
-                    if buffer.isEmpty { done = true }
+                if buffer.isEmpty && !exhausted {
+                    let rows: [Row]
+                    if let last {
+                        rows = (try? Row.fetchAll(db, sql: next, arguments: [last.start, last.start, last.id])) ?? []
+                    } else {
+                        rows = (try? Row.fetchAll(db, sql: first, arguments: [time])) ?? []
+                    }
+                    buffer = rows.map(decode).reversed()
+                    exhausted = rows.count < Self.pageSize
                 }
                 guard let item = buffer.popLast() else { return nil }
-                seen.insert(item.id)
+                last = item
                 return item
             }
         }
@@ -47,30 +64,16 @@ struct AssetSequence: ItemSequence {
         MomentGrouper.Item(id: row[0], start: row[1], end: row[2], latitude: row[3], longitude: row[4], group: row[5])
     }
 
-    func first(atOrAfter time: Double) throws -> MomentGrouper.Item? {
-        try Row.fetchOne(
-            db, sql: "SELECT \(Self.columns) FROM asset WHERE \(Self.live) AND creationDate >= ? ORDER BY creationDate, id LIMIT 1",
-            arguments: [time]
-        ).map(Self.decode)
-    }
-
-    func last(atOrBefore time: Double) throws -> MomentGrouper.Item? {
-        try Row.fetchOne(
-            db, sql: "SELECT \(Self.columns) FROM asset WHERE \(Self.live) AND creationDate <= ? ORDER BY creationDate DESC, id DESC LIMIT 1",
-            arguments: [time]
-        ).map(Self.decode)
+    private var pager: KeysetPager {
+        KeysetPager(db: db, columns: Self.columns, table: "asset", condition: Self.live, timeColumn: "creationDate", decode: Self.decode)
     }
 
     func items(before time: Double) throws -> AnySequence<MomentGrouper.Item> {
-        paged(
-            db, sql: "SELECT \(Self.columns) FROM asset WHERE \(Self.live) AND creationDate < ? ORDER BY creationDate DESC, id DESC LIMIT 64",
-            start: time, ascending: false, decode: Self.decode)
+        pager.sequence(from: time, descending: true)
     }
 
     func items(after time: Double) throws -> AnySequence<MomentGrouper.Item> {
-        paged(
-            db, sql: "SELECT \(Self.columns) FROM asset WHERE \(Self.live) AND creationDate > ? ORDER BY creationDate, id LIMIT 64",
-            start: time, ascending: true, decode: Self.decode)
+        pager.sequence(from: time, descending: false)
     }
 
     func items(from start: Double, to end: Double) throws -> [MomentGrouper.Item] {
@@ -90,35 +93,21 @@ struct MomentSequence: ItemSequence {
         MomentGrouper.Item(id: row[0], start: row[1], end: row[2], latitude: row[3], longitude: row[4], group: row[5])
     }
 
-    func first(atOrAfter time: Double) throws -> MomentGrouper.Item? {
-        try Row.fetchOne(
-            db, sql: "SELECT \(Self.columns) FROM collection WHERE \(Self.moments) AND endDate >= ? ORDER BY startDate, id LIMIT 1",
-            arguments: [time]
-        ).map(Self.decode)
-    }
-
-    func last(atOrBefore time: Double) throws -> MomentGrouper.Item? {
-        try Row.fetchOne(
-            db, sql: "SELECT \(Self.columns) FROM collection WHERE \(Self.moments) AND startDate <= ? ORDER BY startDate DESC, id DESC LIMIT 1",
-            arguments: [time]
-        ).map(Self.decode)
+    private var pager: KeysetPager {
+        KeysetPager(db: db, columns: Self.columns, table: "collection", condition: Self.moments, timeColumn: "startDate", decode: Self.decode)
     }
 
     func items(before time: Double) throws -> AnySequence<MomentGrouper.Item> {
-        paged(
-            db, sql: "SELECT \(Self.columns) FROM collection WHERE \(Self.moments) AND startDate < ? ORDER BY startDate DESC, id DESC LIMIT 64",
-            start: time, ascending: false, decode: Self.decode)
+        pager.sequence(from: time, descending: true)
     }
 
     func items(after time: Double) throws -> AnySequence<MomentGrouper.Item> {
-        paged(
-            db, sql: "SELECT \(Self.columns) FROM collection WHERE \(Self.moments) AND startDate > ? ORDER BY startDate, id LIMIT 64",
-            start: time, ascending: true, decode: Self.decode)
+        pager.sequence(from: time, descending: false)
     }
 
     func items(from start: Double, to end: Double) throws -> [MomentGrouper.Item] {
         try Row.fetchAll(
-            db, sql: "SELECT \(Self.columns) FROM collection WHERE \(Self.moments) AND endDate >= ? AND startDate <= ? ORDER BY startDate, id",
+            db, sql: "SELECT \(Self.columns) FROM collection WHERE \(Self.moments) AND startDate BETWEEN ? AND ? ORDER BY startDate, id",
             arguments: [start, end]
         ).map(Self.decode)
     }

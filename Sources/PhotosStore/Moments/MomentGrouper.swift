@@ -74,25 +74,27 @@ struct MomentGrouper {
         try updateYears(from: min(window.lowerBound, lo), to: max(window.upperBound, hi))
     }
 
-    /// The capture-time range to regroup: from the split before `lo` to the split after `hi`.
+    /// The capture-time range to regroup. It reaches past the changed range to the nearest
+    /// neighbour on each side (the pair a removal or move creates involves them), then on to
+    /// the first split between unchanged neighbours, which was a split before the change too.
     private func window(lo: Double, hi: Double, sequence: some ItemSequence, gap: Double, distance: Double) throws
         -> ClosedRange<Double>
     {
         var start = lo
-        if var current = try sequence.first(atOrAfter: lo) {
-            for item in try sequence.items(before: current.start) {
-                if Self.isSplit(item, current, gap: gap, distance: distance) { break }
+        let before = try sequence.items(before: lo).makeIterator()
+        if var current = before.next() {
+            while let item = before.next(), !Self.isSplit(item, current, gap: gap, distance: distance) {
                 current = item
             }
-            start = min(lo, current.start)
+            start = current.start
         }
         var end = hi
-        if var current = try sequence.last(atOrBefore: hi) {
-            for item in try sequence.items(after: current.start) {
-                if Self.isSplit(current, item, gap: gap, distance: distance) { break }
+        let after = try sequence.items(after: hi).makeIterator()
+        if var current = after.next() {
+            while let item = after.next(), !Self.isSplit(current, item, gap: gap, distance: distance) {
                 current = item
             }
-            end = max(hi, current.start)
+            end = current.start
         }
         return start...end
     }

@@ -8,7 +8,9 @@ import GRDB
 /// same answer as in-memory predicate evaluation; outside a `NOT`, `NULL` already acts as
 /// false in a `WHERE` clause, and the bare comparison keeps indexes usable.
 struct SQLFilterCompiler {
-    private(set) var arguments = StatementArguments()
+    /// The bound values, in the order of the `?`s.
+    private(set) var values: [DatabaseValue] = []
+    var arguments: StatementArguments { StatementArguments(values) }
 
     /// Lists longer than this are bound as one JSON array instead of one argument each.
     static let inlineListLimit = 32
@@ -53,10 +55,10 @@ struct SQLFilterCompiler {
         if nonNull.isEmpty {
             sql = "0"
         } else if nonNull.count <= Self.inlineListLimit {
-            for item in nonNull { arguments += [item.databaseValue] }
+            values += nonNull.map(\.databaseValue)
             sql = "\(lhs) IN (\(Array(repeating: "?", count: nonNull.count).joined(separator: ", ")))"
         } else {
-            arguments += [StoreValue.jsonArray(nonNull)]
+            values.append(StoreValue.jsonArray(nonNull).databaseValue)
             sql = "\(lhs) IN (SELECT value FROM json_each(?))"
         }
         if matchesNull {
@@ -72,10 +74,12 @@ struct SQLFilterCompiler {
         case .field(let field):
             return field.sql
         case .value(let value):
-            arguments += [value.databaseValue]
+            values.append(value.databaseValue)
             return "?"
         case .bitwiseAnd(let lhs, let rhs):
             return "(\(self.operand(lhs)) & \(self.operand(rhs)))"
+        case .folded(let inner, let options):
+            return "ph_text_fold(\(self.operand(inner)), \(options.rawValue))"
         }
     }
 }
@@ -86,6 +90,7 @@ extension StoreOperand {
         case .field(let field): field.isNullable
         case .value(let value): value == .null
         case .bitwiseAnd(let lhs, let rhs): lhs.canBeNull || rhs.canBeNull
+        case .folded(let inner, _): inner.canBeNull
         }
     }
 }

@@ -51,6 +51,8 @@ package indirect enum StoreOperand: Sendable, Hashable {
     case field(StoreField)
     case value(StoreValue)
     case bitwiseAnd(StoreOperand, StoreOperand)
+    /// A string folded as `[c]`/`[d]` ask, for ordered comparisons with those options.
+    case folded(StoreOperand, StoreTextOptions)
 }
 
 /// A constant bound as an SQL argument, never pasted into SQL text.

@@ -20,6 +20,7 @@ extension LibraryDatabase {
                 var applier = ChangeApplier(db: db, changes: changes, moves: moves)
                 let summary = try applier.apply()
                 expungedFiles = applier.expungedFiles
+                Failpoint.hit(.beforeCommit)
                 return summary
             }
         } catch {

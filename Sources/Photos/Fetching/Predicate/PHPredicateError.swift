@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Why a predicate or sort descriptor can't be used for a fetch.
 ///

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The tree the predicate-format parser builds.
 ///

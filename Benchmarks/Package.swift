@@ -1,0 +1,28 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Benchmarks for PhotoKit for Linux, kept out of the main package so that its dependencies and
+/// release builds never touch the library's own build. Each executable measures the public
+/// `Photos` API side by side with a peer (here the `sqlite3` command) and reports ratios.
+///
+/// Run `Benchmarks/run-store-benchmark.sh`; see `docs/performance.md` for the figures.
+let package = Package(
+    name: "Benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "PhotoKit", path: "..")
+    ],
+    targets: [
+        // glibc's mallinfo2/malloc_trim, which the Glibc module doesn't export.
+        .target(name: "CMallocStats"),
+        .executableTarget(
+            name: "StoreBenchmark",
+            dependencies: ["CMallocStats", .product(name: "Photos", package: "PhotoKit")],
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

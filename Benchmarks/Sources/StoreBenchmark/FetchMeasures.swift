@@ -1,0 +1,141 @@
+import Foundation
+import Photos
+
+/// The fetches being measured, through PhotoKit's public API only, and the checks that the
+/// `sqlite3` peer answers the same question.
+struct FetchMeasures {
+    let library: PHPhotoLibrary
+    let cli: SQLiteCLI
+    let repeats: Int
+
+    private static func byCreationDate() -> PHFetchOptions {
+        let options = PHFetchOptions()
+        options.sortDescriptors = [NSSortDescriptor(key: "creationDate", ascending: true)]
+        return options
+    }
+
+    /// Measure 1: every image, sorted by creation date.
+    func fetchImages() -> PHFetchResult<PHAsset> {
+        library.withCurrent { PHAsset.fetchAssets(with: .image, options: Self.byCreationDate()) }
+    }
+
+    /// Measure 2: favorites (`isFavorite == YES`), sorted by creation date; `nil` while the
+    /// `NSPredicate(format:)` initializer is missing from the Photos module.
+    func fetchFavorites() -> PHFetchResult<PHAsset>? {
+        guard let predicate = FavoritesPredicate.make() else { return nil }
+        let options = Self.byCreationDate()
+        options.predicate = predicate
+        return library.withCurrent { PHAsset.fetchAssets(with: options) }
+    }
+
+    /// Measures 3 to 5: every asset, hidden ones included, sorted by creation date; with the
+    /// generated library (no trash, no bursts) that is every row.
+    func fetchEverything() -> PHFetchResult<PHAsset> {
+        let options = Self.byCreationDate()
+        options.includeHiddenAssets = true
+        return library.withCurrent { PHAsset.fetchAssets(with: options) }
+    }
+
+    /// Times `fetch` (until `count` is known) and `peerSQL` in sqlite3, alternating, `repeats`
+    /// times each, after one untimed run of each. Fails unless both return the same rows.
+    func compare(
+        _ title: String, startup: UInt64, peerSQL: String, fetch: () -> PHFetchResult<PHAsset>
+    ) throws -> Results.FetchComparison {
+        let warm = fetch()
+        try verify(warm, against: peerSQL, title: title)
+        _ = try cli.timedQuery(peerSQL)
+
+        var ours: [UInt64] = [], query: [UInt64] = [], wall: [UInt64] = []
+        for _ in 0..<repeats {
+            let (result, nanos) = timed { () -> PHFetchResult<PHAsset> in
+                let result = fetch()
+                _ = result.count
+                return result
+            }
+            ours.append(nanos)
+            withExtendedLifetime(result) {}
+            let peer = try cli.timedQuery(peerSQL)
+            query.append(peer.queryNanos)
+            wall.append(peer.wallNanos)
+        }
+        return Results.FetchComparison(
+            title: title, count: warm.count, ours: Samples(ours), peerQuery: Samples(query),
+            peerWall: Samples(wall), peerStartup: startup)
+    }
+
+    /// Median wall time of a sqlite3 process that runs `SELECT 1`: start-up, open, exit.
+    func peerStartup() throws -> UInt64 {
+        _ = try cli.run("SELECT 1;")
+        return Samples(try (0..<max(repeats, 5)).map { _ in try cli.run("SELECT 1;").wallNanos }).median
+    }
+
+    /// Checks that `result` holds the rows `peerSQL` returns, in the same order: the counts
+    /// must match, and so must the row ids (read back from each asset's UUID, which the
+    /// generator derives from the id) at the ends and at 1,000 sampled indexes.
+    func verify(_ result: PHFetchResult<PHAsset>, against peerSQL: String, title: String) throws {
+        let ids = try cli.integers(peerSQL)
+        guard result.count == ids.count else {
+            throw BenchmarkFailure(
+                "\(title): PhotoKit returned \(result.count) assets, sqlite3 \(ids.count) rows for:\n\(peerSQL)")
+        }
+        guard !ids.isEmpty else { return }
+        var rng = SplitMix64(seed: 0xC0FFEE)
+        let indexes = [0, ids.count - 1] + (0..<1_000).map { _ in rng.index(below: ids.count) }
+        for index in indexes {
+            let id = Self.rowID(of: result.object(at: index))
+            guard id == ids[index] else {
+                throw BenchmarkFailure(
+                    "\(title): at index \(index) PhotoKit has row \(id.map(String.init) ?? "?"), sqlite3 \(ids[index])")
+            }
+        }
+    }
+
+    /// The row id the generator wrote into the asset's UUID (its last 12 hex digits).
+    static func rowID(of asset: PHAsset) -> Int64? {
+        let uuid = asset.localIdentifier.prefix(36)
+        return Int64(uuid.suffix(12), radix: 16)
+    }
+
+    /// Measure 5: resident memory of the 1M result. The first fetch of the process is measured
+    /// as is ("cold": SQLite's page cache and one-time allocations included); then a warm-up
+    /// fetch is made and dropped, and a second one measured and returned, kept alive by the
+    /// caller for the other measures.
+    func measureMemory() -> (Results.Memory, PHFetchResult<PHAsset>) {
+        let coldBefore = ProcessMemory.residentBytes()
+        let cold = fetchEverything()
+        let coldAfter = ProcessMemory.residentBytes()
+        let count = cold.count
+        withExtendedLifetime(cold) {}
+
+        withExtendedLifetime(fetchEverything()) { _ = $0.count }
+        let warmBefore = ProcessMemory.residentBytes()
+        let heapBefore = ProcessMemory.heapBytesInUse()
+        let result = fetchEverything()
+        _ = result.count
+        let warmAfter = ProcessMemory.residentBytes()
+        let heapAfter = ProcessMemory.heapBytesInUse()
+        let memory = Results.Memory(
+            count: count, coldResident: coldAfter - coldBefore, warmResident: warmAfter - warmBefore,
+            warmHeap: heapAfter - heapBefore)
+        return (memory, result)
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so every run reads the same indexes.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func index(below bound: Int) -> Int {
+        Int(next() % UInt64(bound))
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Command-line options.
+///
+/// ```
+/// StoreBenchmark prepare [--assets N] [--data DIR]
+/// StoreBenchmark measure [--assets N] [--data DIR] [--repeats R] [--random-reads K] [--docs FILE]
+/// StoreBenchmark profile random|enumerate|fetch [--assets N] [--data DIR] [--random-reads K]
+/// ```
+///
+/// `prepare` generates (or finds cached) the library of N assets; `measure` runs every measure
+/// against it in a fresh process, side by side with the `sqlite3` command, prints the table
+/// and, with `--docs`, writes it into that Markdown file between the benchmark's markers.
+/// `profile` runs PhotoKit's side of one measure alone, for a profiler (see ``ProfiledWorkload``).
+struct Options {
+    enum Command: String {
+        case prepare, measure, profile
+    }
+
+    var command: Command
+    /// For `profile`: `random`, `enumerate` or `fetch`.
+    var workload = ""
+    /// Rows in the generated `asset` table.
+    var assets = 1_000_000
+    /// Where generated libraries are cached, one folder per row count.
+    var dataFolder = URL(fileURLWithPath: "Benchmarks/.data", isDirectory: true)
+    /// Runs of each timed measure; the table shows their median and minimum.
+    var repeats = 5
+    /// Random `object(at:)` calls in the latency histogram.
+    var randomReads = 100_000
+    /// The Markdown file to update, if any.
+    var docsFile: URL?
+    /// The `sqlite3` executable used as the peer.
+    var sqlite3 = "sqlite3"
+
+    /// The library folder for this row count.
+    var libraryFolder: URL {
+        dataFolder.appendingPathComponent("library-\(assets).photoslibrary", isDirectory: true)
+    }
+
+    var databaseFile: URL {
+        libraryFolder.appendingPathComponent("database/Photos.sqlite")
+    }
+
+    static func parse(_ arguments: [String]) throws -> Options {
+        guard let first = arguments.first, let command = Command(rawValue: first) else {
+            throw UsageError("expected `prepare`, `measure` or `profile` as the first argument")
+        }
+        var options = Options(command: command)
+        var rest = arguments.dropFirst().makeIterator()
+        if command == .profile {
+            guard let workload = rest.next() else { throw UsageError("profile needs random, enumerate or fetch") }
+            options.workload = workload
+        }
+        while let flag = rest.next() {
+            guard let value = rest.next() else { throw UsageError("\(flag) needs a value") }
+            switch flag {
+            case "--assets": options.assets = try positive(value, flag)
+            case "--repeats": options.repeats = try positive(value, flag)
+            case "--random-reads": options.randomReads = try positive(value, flag)
+            case "--data": options.dataFolder = URL(fileURLWithPath: value, isDirectory: true)
+            case "--docs": options.docsFile = URL(fileURLWithPath: value)
+            case "--sqlite3": options.sqlite3 = value
+            default: throw UsageError("unknown option \(flag)")
+            }
+        }
+        return options
+    }
+
+    private static func positive(_ text: String, _ flag: String) throws -> Int {
+        let digits = text.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: ",", with: "")
+        guard let value = Int(digits), value > 0 else { throw UsageError("\(flag) needs a positive number") }
+        return value
+    }
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A failure that must stop the benchmark: wrong row counts, a failed `sqlite3` run.
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,67 @@
+/// The SQL the store runs for each measured fetch, with its bound values written in, for the
+/// `sqlite3` peer.
+///
+/// Copied by hand, not imported (the `PhotosStore` module is internal to the package):
+/// - the `WHERE` conditions and `ORDER BY` from `AssetQuery.sql(selecting:)` in
+///   `Sources/PhotosStore/Queries/AssetQuery.swift` (scope `.library`, default options:
+///   not trashed, not hidden, burst representatives and picks only, `sourceType & 1`),
+/// - the filter text from `SQLFilterCompiler` (`Sources/PhotosStore/Queries/SQLFilterCompiler.swift`):
+///   `fetchAssets(with: .image, …)` adds `(asset.mediaType IS ?)` and `isFavorite == YES`
+///   binds to `(asset.isFavorite IS ?)` with 1,
+/// - a sort on `creationDate` becomes `ORDER BY asset.creationDate ASC, asset.id`,
+/// - the column list from `AssetRecord.selection` in `Sources/PhotosStore/Records/AssetRecord.swift`.
+///
+/// The benchmark checks that each peer query returns as many rows as the Swift fetch (and, for
+/// the all-assets fetch, the same rows in the same order at sampled indexes), so a change in
+/// the store's SQL shows up as a loud failure instead of a silently unfair comparison.
+enum PeerQueries {
+    /// `AssetQuery`'s conditions for the library scope with default options, in its order.
+    static let defaultConditions = [
+        "asset.trashedDate IS NULL",
+        "asset.isHidden = 0",
+        "(asset.burstIdentifier IS NULL OR asset.representsBurst = 1 OR (asset.burstSelectionTypes & 2) != 0)",
+        "(asset.sourceType & 1) != 0",
+    ]
+
+    /// `includeHiddenAssets = true` drops the `isHidden` condition.
+    static let includingHiddenConditions = defaultConditions.filter { $0 != "asset.isHidden = 0" }
+
+    static let creationDateOrder = "ORDER BY asset.creationDate ASC, asset.id"
+
+    /// `AssetRecord.selection`: what the store reads for each object.
+    static let assetColumns = """
+        asset.id, asset.uuid, asset.mediaType, asset.mediaSubtypes, asset.sourceType, \
+        asset.pixelWidth, asset.pixelHeight, asset.creationDate, asset.creationTimeZoneOffset, \
+        asset.modificationDate, asset.addedDate, asset.latitude, asset.longitude, asset.altitude, \
+        asset.horizontalAccuracy, asset.verticalAccuracy, asset.locationTimestamp, asset.duration, \
+        asset.isFavorite, asset.isHidden, asset.burstIdentifier, asset.burstSelectionTypes, \
+        asset.representsBurst, asset.playbackStyle, asset.hasAdjustments, \
+        asset.adjustmentFormatIdentifier, asset.uniformTypeIdentifier, asset.originalFilename, \
+        asset.traits, asset.momentID, asset.trashedDate
+        """
+
+    /// `PHAsset.fetchAssets(with: .image, options:)` sorted by `creationDate`.
+    static func images(selecting columns: String = "asset.id") -> String {
+        query(columns, defaultConditions + ["(asset.mediaType IS 1)"])
+    }
+
+    /// `PHAsset.fetchAssets(with:)` with `isFavorite == YES`, sorted by `creationDate`.
+    static func favorites(selecting columns: String = "asset.id") -> String {
+        query(columns, defaultConditions + ["(asset.isFavorite IS 1)"])
+    }
+
+    /// `PHAsset.fetchAssets(with:)` with `includeHiddenAssets`, sorted by `creationDate`:
+    /// every asset of the generated library, the 1M result.
+    static func everything(selecting columns: String = "asset.id") -> String {
+        query(columns, includingHiddenConditions)
+    }
+
+    /// The store's single-row read (`LibraryDatabase.fetchAssets(_:ids:)` with one id).
+    static func singleRow(id: Int64) -> String {
+        "SELECT \(assetColumns) FROM asset WHERE asset.id = \(id)"
+    }
+
+    private static func query(_ columns: String, _ conditions: [String]) -> String {
+        "SELECT \(columns) FROM asset WHERE \(conditions.joined(separator: " AND ")) \(creationDateOrder)"
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+extension MediaProbe.Context {
+    /// Refuses truncated files (see `MediaProbe` for the rule per format).
+    func checkComplete(format: MediaFormat) throws(ImagingError) {
+        switch format {
+        case .jpeg:
+            let jpeg = JPEGStructure(source: source)
+            guard !jpeg.truncatedHeader, let scan = jpeg.scanDataOffset else {
+                throw corrupt("is a damaged or truncated JPEG: its header segments end before the image data")
+            }
+            guard JPEGStructure.hasEndOfImage(source: source, scanDataOffset: scan) else {
+                throw corrupt("is a truncated JPEG: no end-of-image marker (FF D9) after the image data")
+            }
+        case .png:
+            guard PNGStructure(source: source).complete else {
+                throw corrupt("is a truncated or damaged PNG: its chunks do not reach IEND inside the file")
+            }
+        case .webp:
+            guard let riff = source.bytes(at: 4, count: 4) else { throw corrupt("is a truncated WebP") }
+            let announced = Int64(riff[0]) | Int64(riff[1]) << 8 | Int64(riff[2]) << 16 | Int64(riff[3]) << 24
+            guard source.size >= announced + 8 else {
+                throw corrupt("is a truncated WebP: \(source.size) bytes of the \(announced + 8) its header announces")
+            }
+        case .gif:
+            let tail = source.prefix(at: max(0, source.size - 16), maxCount: 16)
+            guard let last = tail.last(where: { $0 != 0 }), last == 0x3B else {
+                throw corrupt("is a truncated GIF: no trailer byte (3B) at the end")
+            }
+        case .heic, .heif, .avif:
+            let parser = ISOBMFFParser(source: source)
+            let (boxes, overrun) = parser.topLevel()
+            if overrun {
+                let last = boxes.last.map { "'\($0.type)' box" } ?? "a box"
+                throw corrupt("is a truncated \(format.rawValue.uppercased()) file: \(last) runs past the end of the file")
+            }
+            guard boxes.contains(where: { $0.type == "meta" }) else {
+                throw corrupt("is a damaged \(format.rawValue.uppercased()) file: it has no 'meta' box")
+            }
+        default:
+            break
+        }
+    }
+
+    /// Header-only probe through libvips, EXIF parsed in Swift.
+    func probeWithVips(format: MediaFormat) throws(ImagingError) -> MediaMetadata {
+        let image: VipsImage
+        do {
+            image = try openImage()
+        } catch {
+            if error.code == .unreadable { throw error }
+            throw ImagingError(.decodeFailed, "\(name) looks like \(format.rawValue.uppercased()) but libvips cannot read it: \(error.message)", url: url)
+        }
+        var metadata = MediaMetadata(
+            format: format, pixelWidth: image.width, pixelHeight: image.height,
+            orientation: image.orientation, frameCount: image.pageCount, hasAlpha: image.hasAlpha)
+        var exifBlob = image.exifData.map { [UInt8]($0) }
+        if format == .png {
+            let png = PNGStructure(source: source)
+            if exifBlob == nil { exifBlob = png.exif }
+            if let frames = png.animationFrames, frames > 0 { metadata.frameCount = frames }
+        }
+        if let exifBlob, let tiff = TIFFParser.exifBlob(exifBlob) {
+            apply(ExifMetadata(tiff, defaultTimeZone: defaultTimeZone), to: &metadata)
+        }
+        return metadata
+    }
+
+    func apply(_ exif: ExifMetadata, to metadata: inout MediaMetadata) {
+        metadata.make = exif.make
+        metadata.model = exif.model
+        metadata.lensModel = exif.lensModel
+        metadata.software = exif.software
+        metadata.userComment = exif.userComment
+        metadata.captureDate = exif.captureDate
+        metadata.captureTimeZoneOffset = exif.captureTimeZoneOffset
+        metadata.location = exif.location
+    }
+
+    /// TIFF and TIFF-based RAW: the file's own IFDs, parsed in Swift; libvips is not used (it
+    /// cannot read most RAW files, and may hand them to ImageMagick, which decodes everything).
+    func probeTIFF(format: MediaFormat) throws(ImagingError) -> MediaMetadata {
+        guard let parser = TIFFParser(source: source, base: 0) else {
+            throw corrupt("is not a valid TIFF structure")
+        }
+        let tiff = parser.parse()
+        guard !tiff.imageDirectories.isEmpty else {
+            throw corrupt("is a damaged \(format.rawValue.uppercased()) file: its first image directory cannot be read")
+        }
+        var stripEnd: Int64 = 0
+        for directory in tiff.imageDirectories {
+            // Strips, tiles and the embedded JPEG preview must all lie inside the file.
+            for (offsetsTag, countsTag) in [(UInt16(0x0111), UInt16(0x0117)), (0x0144, 0x0145), (0x0201, 0x0202)] {
+                let offsets = directory[offsetsTag]?.ints ?? [], counts = directory[countsTag]?.ints ?? []
+                for (offset, count) in zip(offsets, counts) { stripEnd = max(stripEnd, Int64(offset) + Int64(count)) }
+            }
+        }
+        if stripEnd > source.size {
+            throw corrupt("is a truncated \(format.rawValue.uppercased()) file: image data runs to byte \(stripEnd) of \(source.size)")
+        }
+        let exif = ExifMetadata(tiff, defaultTimeZone: defaultTimeZone)
+        var width = 0, height = 0
+        if format == .tiff {
+            width = tiff.ifd0[ExifMetadata.Tag.imageWidth]?.int ?? 0
+            height = tiff.ifd0[ExifMetadata.Tag.imageLength]?.int ?? 0
+        } else if let w = exif.pixelXDimension, let h = exif.pixelYDimension {
+            (width, height) = (w, h)
+        } else {
+            // The largest image directory is the raw image (or the full-size preview).
+            for directory in tiff.imageDirectories {
+                let w = directory[ExifMetadata.Tag.imageWidth]?.int ?? 0
+                let h = directory[ExifMetadata.Tag.imageLength]?.int ?? 0
+                if w * h > width * height { (width, height) = (w, h) }
+            }
+        }
+        guard width > 0, height > 0 else {
+            throw corrupt("is a damaged \(format.rawValue.uppercased()) file: no image size in its directories")
+        }
+        let extraSamples = tiff.ifd0[0x0152] != nil
+        var metadata = MediaMetadata(
+            format: format, pixelWidth: width, pixelHeight: height, orientation: exif.orientation ?? 1,
+            frameCount: 1, hasAlpha: format == .tiff && extraSamples)
+        apply(exif, to: &metadata)
+        return metadata
+    }
+
+    /// Fujifilm RAF: metadata from the EXIF of the embedded JPEG preview.
+    func probeRAF() throws(ImagingError) -> MediaMetadata {
+        guard let preview = RawPreview.largestJPEG(in: source, format: .raf) else {
+            throw corrupt("is a damaged RAF file: no embedded JPEG preview")
+        }
+        let previewSource = DataSource(preview.jpeg)
+        let jpeg = JPEGStructure(source: previewSource)
+        let tiff = jpeg.exifSegment.flatMap { TIFFParser.exifBlob($0) }
+        let exif = tiff.map { ExifMetadata($0, defaultTimeZone: defaultTimeZone) } ?? ExifMetadata()
+        var metadata = MediaMetadata(
+            format: .raf, pixelWidth: exif.pixelXDimension ?? 0, pixelHeight: exif.pixelYDimension ?? 0,
+            orientation: exif.orientation ?? 1)
+        if metadata.pixelWidth == 0, let image = try? VipsImage(data: preview.jpeg, access: .sequential) {
+            (metadata.pixelWidth, metadata.pixelHeight) = (image.width, image.height)
+        }
+        apply(exif, to: &metadata)
+        return metadata
+    }
+
+    /// Canon CR3: an ISO-BMFF file whose `moov` holds a Canon `uuid` box with TIFF structures
+    /// CMT1 (IFD0), CMT2 (Exif IFD) and CMT4 (GPS IFD).
+    func probeCR3() throws(ImagingError) -> MediaMetadata {
+        let parser = ISOBMFFParser(source: source)
+        let (boxes, overrun) = parser.topLevel()
+        guard !overrun, let moov = boxes.first(where: { $0.type == "moov" }) else {
+            throw corrupt("is a truncated or damaged CR3 file (no complete 'moov' box)")
+        }
+        let canon: [UInt8] = [0x85, 0xC0, 0xB6, 0x87, 0x82, 0x0F, 0x11, 0xE0, 0x81, 0x11, 0xF4, 0xCE, 0x46, 0x2B, 0x6A, 0x48]
+        var tiff = TIFFStructure()
+        if let uuid = parser.children(of: moov).first(where: { $0.type == "uuid" && $0.uuid == canon }) {
+            for box in parser.children(of: uuid) {
+                guard let bytes = parser.payload(box), let part = TIFFParser.exifBlob(bytes) else { continue }
+                switch box.type {
+                case "CMT1": tiff.imageDirectories = part.imageDirectories; tiff.bigEndian = part.bigEndian
+                case "CMT2": tiff.exif = part.ifd0
+                case "CMT4": tiff.gps = part.ifd0
+                default: break
+                }
+            }
+        }
+        let exif = ExifMetadata(tiff, defaultTimeZone: defaultTimeZone)
+        var metadata = MediaMetadata(
+            format: .cr3, pixelWidth: exif.pixelXDimension ?? tiff.ifd0[0x0100]?.int ?? 0,
+            pixelHeight: exif.pixelYDimension ?? tiff.ifd0[0x0101]?.int ?? 0, orientation: exif.orientation ?? 1)
+        apply(exif, to: &metadata)
+        return metadata
+    }
+}

@@ -1,0 +1,100 @@
+/// The chunks of a PNG file, walked without decoding: EXIF, animation and completeness.
+struct PNGStructure {
+    /// The eXIf chunk's payload (a bare TIFF structure), if any.
+    var exif: [UInt8]?
+    /// acTL's frame count for an APNG; `nil` for a still PNG.
+    var animationFrames: Int?
+    /// True when the IEND chunk was reached with every chunk inside the file.
+    var complete = false
+
+    static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// Walks every chunk header (seeking over the chunk data): eXIf may come after the image
+    /// data, and only reaching IEND proves the file complete.
+    init(source: any ByteSource) {
+        guard source.bytes(at: 0, count: 8) == Self.signature else { return }
+        walk(source)
+    }
+
+    private mutating func walk(_ source: any ByteSource) {
+        var offset: Int64 = 8
+        while offset + 12 <= source.size {
+            guard let length = source.u32be(offset), let type = source.bytes(at: offset + 4, count: 4) else { return }
+            let end = offset + 12 + Int64(length)
+            guard length <= 0x7FFF_FFFF, end <= source.size else { return }
+            switch String(decoding: type, as: UTF8.self) {
+            case "IEND":
+                complete = true
+                return
+            case "eXIf" where exif == nil && length <= 1 << 20:
+                exif = source.bytes(at: offset + 8, count: Int(length))
+            case "zTXt" where exif == nil && length <= 4 << 20, "tEXt" where exif == nil && length <= 4 << 20,
+                 "iTXt" where exif == nil && length <= 4 << 20:
+                if let body = source.bytes(at: offset + 8, count: Int(length)) {
+                    exif = Self.rawProfileEXIF(chunk: String(decoding: type, as: UTF8.self), body)
+                }
+            case "acTL" where length >= 8:
+                animationFrames = source.u32be(offset + 8).map { Int($0) }
+            default:
+                break
+            }
+            offset = end
+        }
+    }
+
+    /// EXIF kept by ImageMagick/GIMP as a "Raw profile type exif" (or "APP1") text chunk:
+    /// "\nexif\n    LENGTH\nHEX..." (zlib-compressed in zTXt and compressed iTXt).
+    static func rawProfileEXIF(chunk: String, _ body: [UInt8]) -> [UInt8]? {
+        guard let nul = body.firstIndex(of: 0) else { return nil }
+        let keyword = String(decoding: body[..<nul], as: UTF8.self)
+        guard keyword == "Raw profile type exif" || keyword == "Raw profile type APP1" else { return nil }
+        var text: [UInt8]
+        switch chunk {
+        case "zTXt":
+            guard body.count > nul + 2 else { return nil }
+            guard let inflated = Zlib.inflate(Array(body[(nul + 2)...])) else { return nil }
+            text = inflated
+        case "iTXt":
+            // keyword NUL, compression flag, method, language NUL, translated keyword NUL, text.
+            guard body.count > nul + 3 else { return nil }
+            let compressed = body[nul + 1] == 1
+            var i = nul + 3
+            for _ in 0 ..< 2 {
+                guard let end = body[i...].firstIndex(of: 0) else { return nil }
+                i = end + 1
+            }
+            let rest = Array(body[i...])
+            guard let decoded = compressed ? Zlib.inflate(rest) : rest else { return nil }
+            text = decoded
+        default:
+            text = Array(body[(nul + 1)...])
+        }
+        // Skip "\nexif\n", the length line, then decode hex digits.
+        var lines = 0, i = 0
+        while i < text.count, lines < 3 {
+            if text[i] == 0x0A { lines += 1 }
+            i += 1
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity((text.count - i) / 2)
+        var high: UInt8?
+        while i < text.count {
+            let c = text[i]
+            i += 1
+            let v: UInt8
+            switch c {
+            case 0x30 ... 0x39: v = c - 0x30
+            case 0x61 ... 0x66: v = c - 0x61 + 10
+            case 0x41 ... 0x46: v = c - 0x41 + 10
+            default: continue
+            }
+            if let h = high {
+                bytes.append(h << 4 | v)
+                high = nil
+            } else {
+                high = v
+            }
+        }
+        return bytes.isEmpty ? nil : bytes
+    }
+}

@@ -1,0 +1,248 @@
+import Foundation
+
+/// A value read from a TIFF/EXIF directory entry.
+enum TIFFValue: Equatable, Sendable {
+    case ascii(String)
+    /// BYTE, SHORT, LONG, LONG8 values.
+    case unsigned([UInt64])
+    /// SBYTE, SSHORT, SLONG, SLONG8 values.
+    case signed([Int64])
+    /// RATIONAL and SRATIONAL values as doubles; `nil` where the denominator is 0.
+    case rational([Double?])
+    case float([Double])
+    /// UNDEFINED bytes.
+    case undefined([UInt8])
+
+    /// The first value as an integer, whatever the numeric type.
+    var int: Int? {
+        switch self {
+        case .unsigned(let v): v.first.flatMap { Int(exactly: $0) }
+        case .signed(let v): v.first.map { Int($0) }
+        case .rational(let v): v.first.flatMap { $0 }.flatMap { $0.isFinite ? Int($0) : nil }
+        case .float(let v): v.first.flatMap { $0.isFinite ? Int($0) : nil }
+        default: nil
+        }
+    }
+
+    /// All values as doubles (`nil` entries for x/0 rationals).
+    var doubles: [Double?] {
+        switch self {
+        case .unsigned(let v): v.map { Double($0) }
+        case .signed(let v): v.map { Double($0) }
+        case .rational(let v): v
+        case .float(let v): v
+        default: []
+        }
+    }
+
+    /// The first value as a double.
+    var double: Double? { doubles.first.flatMap { $0 } }
+
+    /// All values as integers (offsets, counts).
+    var ints: [Int] {
+        switch self {
+        case .unsigned(let v): v.compactMap { Int(exactly: $0) }
+        case .signed(let v): v.map { Int($0) }
+        default: []
+        }
+    }
+
+    /// The value as text: ASCII as is; UNDEFINED/BYTE bytes decoded as UTF-8.
+    var string: String? {
+        switch self {
+        case .ascii(let s): s.isEmpty ? nil : s
+        case .undefined(let b): TIFFParser.text(from: b)
+        default: nil
+        }
+    }
+}
+
+/// One image file directory: tag number to value.
+struct TIFFDirectory: Sendable, Equatable {
+    var entries: [UInt16: TIFFValue] = [:]
+    subscript(tag: UInt16) -> TIFFValue? { entries[tag] }
+}
+
+/// The directories of a TIFF structure (a whole TIFF/RAW file, or the blob in an EXIF segment).
+struct TIFFStructure: Sendable, Equatable {
+    /// IFD0, IFD1, ... in chain order, then SubIFDs (tag 0x14A), each at most once.
+    var imageDirectories: [TIFFDirectory] = []
+    var exif = TIFFDirectory()
+    var gps = TIFFDirectory()
+    var bigEndian = false
+
+    var ifd0: TIFFDirectory { imageDirectories.first ?? TIFFDirectory() }
+}
+
+/// A bounds-checked reader of TIFF structures (both byte orders), for EXIF blobs and TIFF-based
+/// RAW files alike. It never traps on bad input: reads past the end yield nothing, each IFD
+/// offset is visited at most once (so cycles end), entry counts and value sizes are capped, and
+/// the MakerNote is skipped.
+struct TIFFParser {
+    static let maxEntriesPerDirectory = 512
+    static let maxDirectories = 32
+    static let maxValueBytes = 256 * 1024
+    static let makerNoteTag: UInt16 = 0x927C
+
+    let source: any ByteSource
+    /// Where the TIFF header ("II*\0" / "MM\0*") starts; IFD offsets count from here.
+    let base: Int64
+    let bigEndian: Bool
+
+    /// Finds the TIFF header in an EXIF blob: "Exif\0\0" + TIFF (what libvips stores for JPEG and
+    /// WebP), a bare TIFF header (PNG eXIf), or HEIF's 4-byte offset before either.
+    static func exifBlob(_ bytes: [UInt8]) -> TIFFStructure? {
+        let limit = min(bytes.count - 4, 16)
+        guard limit >= 0 else { return nil }
+        for start in 0 ... limit where isTIFFHeader(bytes, at: start) {
+            return TIFFParser(source: DataSource(bytes), base: Int64(start))?.parse()
+        }
+        return nil
+    }
+
+    static func isTIFFHeader(_ b: [UInt8], at i: Int) -> Bool {
+        guard i >= 0, i + 4 <= b.count else { return false }
+        // Standard magic 42, and the Olympus ORF / Panasonic RW2 variants.
+        return (b[i] == 0x49 && b[i + 1] == 0x49 && [0x2A, 0x52, 0x55].contains(b[i + 2]) && b[i + 3] == 0)
+            || (b[i] == 0x4D && b[i + 1] == 0x4D && b[i + 2] == 0 && b[i + 3] == 0x2A)
+            || (b[i] == 0x49 && b[i + 1] == 0x49 && b[i + 2] == 0x52 && b[i + 3] == 0x4F)  // "IIRO"
+            || (b[i] == 0x49 && b[i + 1] == 0x49 && b[i + 2] == 0x52 && b[i + 3] == 0x53)  // "IIRS"
+            || (b[i] == 0x4D && b[i + 1] == 0x4D && b[i + 2] == 0x4F && b[i + 3] == 0x52)  // "MMOR"
+    }
+
+    init?(source: any ByteSource, base: Int64) {
+        guard let head = source.bytes(at: base, count: 4), Self.isTIFFHeader(head, at: 0) else { return nil }
+        self.source = source
+        self.base = base
+        self.bigEndian = head[0] == 0x4D
+    }
+
+    /// Reads IFD0's chain, the SubIFDs, the Exif IFD and the GPS IFD.
+    func parse() -> TIFFStructure {
+        var result = TIFFStructure()
+        result.bigEndian = bigEndian
+        var visited = Set<Int64>()
+        var queue: [Int64] = []
+        if let first = u32(base + 4) { queue.append(Int64(first)) }
+
+        while let offset = queue.first, result.imageDirectories.count < Self.maxDirectories {
+            queue.removeFirst()
+            guard offset > 0, visited.insert(offset).inserted,
+                  let (directory, next) = readDirectory(at: offset) else { continue }
+            result.imageDirectories.append(directory)
+            if let next, next != 0 { queue.insert(Int64(next), at: 0) }
+            for sub in directory[0x014A]?.ints ?? [] { queue.append(Int64(sub)) }
+        }
+        if let offset = result.ifd0[0x8769]?.int, visited.insert(Int64(offset)).inserted,
+           let (directory, _) = readDirectory(at: Int64(offset)) {
+            result.exif = directory
+        }
+        if let offset = result.ifd0[0x8825]?.int, visited.insert(Int64(offset)).inserted,
+           let (directory, _) = readDirectory(at: Int64(offset)) {
+            result.gps = directory
+        }
+        return result
+    }
+
+    /// One IFD and the offset of the next one in its chain.
+    func readDirectory(at offset: Int64) -> (TIFFDirectory, UInt32?)? {
+        let position = base + offset
+        guard let count = u16(position), count > 0 else { return nil }
+        let usable = min(Int(count), Self.maxEntriesPerDirectory)
+        var directory = TIFFDirectory()
+        for i in 0 ..< usable {
+            let entry = position + 2 + Int64(i) * 12
+            guard let tag = u16(entry), let type = u16(entry + 2), let n = u32(entry + 4) else { break }
+            if tag == Self.makerNoteTag { continue }
+            if let value = readValue(type: type, count: Int(n), entry: entry) {
+                directory.entries[tag] = value
+            }
+        }
+        let next = Int(count) <= Self.maxEntriesPerDirectory ? u32(position + 2 + Int64(count) * 12) : nil
+        return (directory, next)
+    }
+
+    private func readValue(type: UInt16, count: Int, entry: Int64) -> TIFFValue? {
+        let unit: Int
+        switch type {
+        case 1, 2, 6, 7: unit = 1
+        case 3, 8: unit = 2
+        case 4, 9, 11, 13: unit = 4
+        case 5, 10, 12, 16, 17, 18: unit = 8
+        default: return nil
+        }
+        guard count > 0, count <= Self.maxValueBytes / unit else { return nil }
+        let length = count * unit
+        let valueOffset: Int64
+        if length <= 4 {
+            valueOffset = entry + 8
+        } else {
+            guard let pointer = u32(entry + 8) else { return nil }
+            valueOffset = base + Int64(pointer)
+        }
+        guard let raw = source.bytes(at: valueOffset, count: length) else { return nil }
+
+        func uint(_ i: Int, _ size: Int) -> UInt64 {
+            var v: UInt64 = 0
+            for k in 0 ..< size {
+                let byte = UInt64(raw[i + (bigEndian ? k : size - 1 - k)])
+                v = v << 8 | byte
+            }
+            return v
+        }
+        switch type {
+        case 2:
+            return .ascii(Self.text(from: raw) ?? "")
+        case 7:
+            return .undefined(raw)
+        case 1, 3, 4, 13, 16, 18:
+            return .unsigned((0 ..< count).map { uint($0 * unit, unit) })
+        case 6:
+            return .signed((0 ..< count).map { Int64(Int8(truncatingIfNeeded: uint($0, 1))) })
+        case 8:
+            return .signed((0 ..< count).map { Int64(Int16(truncatingIfNeeded: uint($0 * 2, 2))) })
+        case 9:
+            return .signed((0 ..< count).map { Int64(Int32(truncatingIfNeeded: uint($0 * 4, 4))) })
+        case 17:
+            return .signed((0 ..< count).map { Int64(bitPattern: uint($0 * 8, 8)) })
+        case 5:
+            return .rational((0 ..< count).map { i -> Double? in
+                let num = uint(i * 8, 4), den = uint(i * 8 + 4, 4)
+                return den == 0 ? nil : Double(num) / Double(den)
+            })
+        case 10:
+            return .rational((0 ..< count).map { i -> Double? in
+                let num = Int32(truncatingIfNeeded: uint(i * 8, 4))
+                let den = Int32(truncatingIfNeeded: uint(i * 8 + 4, 4))
+                return den == 0 ? nil : Double(num) / Double(den)
+            })
+        case 11:
+            return .float((0 ..< count).map { Double(Float(bitPattern: UInt32(uint($0 * 4, 4)))) })
+        case 12:
+            return .float((0 ..< count).map { Double(bitPattern: uint($0 * 8, 8)) })
+        default:
+            return nil
+        }
+    }
+
+    func u16(_ offset: Int64) -> UInt16? {
+        guard let b = source.bytes(at: offset, count: 2) else { return nil }
+        return bigEndian ? UInt16(b[0]) << 8 | UInt16(b[1]) : UInt16(b[1]) << 8 | UInt16(b[0])
+    }
+
+    func u32(_ offset: Int64) -> UInt32? {
+        guard let b = source.bytes(at: offset, count: 4) else { return nil }
+        return bigEndian
+            ? UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2]) << 8 | UInt32(b[3])
+            : UInt32(b[3]) << 24 | UInt32(b[2]) << 16 | UInt32(b[1]) << 8 | UInt32(b[0])
+    }
+
+    /// Text from bytes: up to the first NUL, UTF-8 (Latin-1 if not valid UTF-8), trimmed.
+    static func text(from bytes: [UInt8]) -> String? {
+        let cut = bytes.firstIndex(of: 0).map { Array(bytes[..<$0]) } ?? bytes
+        let decoded = String(validating: cut, as: UTF8.self)
+            ?? String(cut.map { Character(Unicode.Scalar($0)) })
+        let trimmed = decoded.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Synchronization
+internal import CVips
+
+/// libvips' process-wide state: initialised once, lazily and thread-safely, on first use.
+enum VipsRuntime {
+    /// Operation-cache limits. libvips' operation cache is off: it keys file loads by path, so
+    /// a file replaced on disk (an edit saved over the original) would come back stale from
+    /// `vips_image_new_from_file` (measured on 8.14), and a cached `vips_copy` would be shared
+    /// by callers that then set different metadata on it. A photo library reads each file once
+    /// per job anyway, so the cache buys nothing. The memory and file limits are kept low too,
+    /// in case a later libvips or `VIPS_*` setting re-enables it.
+    static let cacheMaxOperations = 0
+    static let cacheMaxMemory = 32 * 1024 * 1024
+    static let cacheMaxFiles = 4
+
+    /// `nil` until the first call; then the outcome of `vips_init` (an error message on failure).
+    private static let state = Mutex<InitState>(.notStarted)
+
+    private enum InitState: Sendable {
+        case notStarted
+        case ready
+        case failed(String)
+    }
+
+    /// Initialises libvips if that has not happened yet. Safe to call from any thread, any number
+    /// of times; only the first call does work. Traps only if libvips itself cannot start, which
+    /// means the installation is broken.
+    static func ensureInitialized() {
+        state.withLock { state in
+            guard case .notStarted = state else { return }
+            if cvips_init("photokit") != 0 {
+                state = .failed(takeErrorBufferUnlocked())
+                return
+            }
+            vips_cache_set_max_mem(cacheMaxMemory)
+            vips_cache_set_max(Int32(cacheMaxOperations))
+            vips_cache_set_max_files(Int32(cacheMaxFiles))
+            // libvips threads each pipeline; callers parallelise across images with Swift tasks,
+            // so don't let each image also take every core. VIPS_CONCURRENCY still wins if set.
+            if ProcessInfo.processInfo.environment["VIPS_CONCURRENCY"] == nil {
+                let cores = ProcessInfo.processInfo.activeProcessorCount
+                vips_concurrency_set(Int32(max(1, min(cores, 4))))
+            }
+            state = .ready
+        }
+        if case .failed(let message) = state.withLock({ $0 }) {
+            fatalError("libvips failed to initialise: \(message)")
+        }
+    }
+
+    /// libvips' error buffer, trimmed, then cleared. The buffer is per-process and libvips
+    /// guards it with its own lock.
+    static func takeErrorBuffer() -> String {
+        ensureInitialized()
+        return takeErrorBufferUnlocked()
+    }
+
+    private static func takeErrorBufferUnlocked() -> String {
+        guard let raw = vips_error_buffer() else { return "" }
+        let text = String(cString: raw)
+        vips_error_clear()
+        return text
+            .split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+            .joined(separator: "; ")
+    }
+}

@@ -1,0 +1,59 @@
+public import Foundation
+public import Imaging
+
+/// Real images made at test time with libvips, optionally carrying EXIF from `ExifBuilder`.
+public enum TestImages {
+    /// A JPEG of a gradient (with noise when `noisy`, so the file has a photo-like size).
+    public static func jpeg(
+        width: Int = 64, height: Int = 48, exif: ExifBuilder? = nil, quality: Int = 85, noisy: Bool = false
+    ) throws -> Data {
+        try image(width: width, height: height, exif: exif, noisy: noisy).jpegData(quality: quality)
+    }
+
+    /// A PNG (with the EXIF block in an eXIf chunk when libvips writes one).
+    public static func png(width: Int = 64, height: Int = 48, exif: ExifBuilder? = nil) throws -> Data {
+        try image(width: width, height: height, exif: exif).pngData()
+    }
+
+    /// A lossy WebP (with an EXIF chunk when `exif` is given).
+    public static func webp(width: Int = 64, height: Int = 48, exif: ExifBuilder? = nil, quality: Int = 80) throws -> Data {
+        try image(width: width, height: height, exif: exif).webpData(quality: quality)
+    }
+
+    /// A HEIC (throws `.encodeFailed` where libvips has no HEIF encoder).
+    public static func heic(width: Int = 64, height: Int = 48, exif: ExifBuilder? = nil, quality: Int = 50) throws -> Data {
+        try image(width: width, height: height, exif: exif).heifData(quality: quality)
+    }
+
+    /// Writes a JPEG to `url` and returns the URL.
+    @discardableResult
+    public static func writeJPEG(
+        to url: URL, width: Int = 64, height: Int = 48, exif: ExifBuilder? = nil, noisy: Bool = false
+    ) throws -> URL {
+        try jpeg(width: width, height: height, exif: exif, noisy: noisy).write(to: url)
+        return url
+    }
+
+    /// The first `fraction` (0...1) of `data`, as a download cut short would leave it.
+    public static func truncated(_ data: Data, keeping fraction: Double) -> Data {
+        let count = Int((Double(data.count) * min(1, max(0, fraction))).rounded(.down))
+        return Data(data.prefix(count))
+    }
+
+    /// The generated image, with `exif` attached.
+    public static func image(width: Int, height: Int, exif: ExifBuilder? = nil, noisy: Bool = false) throws -> VipsImage {
+        let base = noisy
+            ? try VipsImage.noisyGradient(width: width, height: height)
+            : try VipsImage.gradient(width: width, height: height)
+        guard let exif else { return base }
+        return try base.withExif(exif.exifData())
+    }
+
+    /// A fresh temporary directory, removed by the caller (or left to the system).
+    public static func temporaryDirectory(_ label: String = "imaging-tests") throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import PhotosTestSupport
+
+/// Runs the built `photos` executable, as a user would.
+struct CLIRunner {
+    /// Held so the library folder lives as long as the runner (its deinit removes it).
+    let temporary: TemporaryLibrary
+    var library: URL { temporary.url }
+
+    init(_ temporary: TemporaryLibrary) {
+        self.temporary = temporary
+    }
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var executable: URL {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("photos")
+        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
+        return Fixtures.packageRoot.appendingPathComponent(".build/debug/photos")
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments + ["--library", library.path]
+        var env = ProcessInfo.processInfo.environment
+        env["PHOTOS_LIBRARY"] = nil
+        env["TZ"] = "UTC"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes before waiting, so a full pipe can't block the child.
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// `ls --json` decoded.
+    func list(_ extra: [String] = []) throws -> [[String: Any]] {
+        let output = try run(["ls", "--json"] + extra)
+        guard output.status == 0 else { throw CLIFailure(output: output) }
+        return try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]] ?? []
+    }
+
+    struct CLIFailure: Error, CustomStringConvertible {
+        let output: Output
+        var description: String { "photos exited \(output.status): \(output.stderr)" }
+    }
+}

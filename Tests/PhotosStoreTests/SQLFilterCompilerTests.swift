@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@testable import PhotosStore
+
+@Suite("Compiling filters to SQL")
+struct SQLFilterCompilerTests {
+    @Test func valuesAreBoundNeverPasted() {
+        var compiler = SQLFilterCompiler()
+        let sql = compiler.compile(
+            .and([
+                .compare(.field(.title), .equal, .value(.text("'; DROP TABLE asset; --"))),
+                .isIn(.field(.mediaType), [.integer(1), .integer(2)]),
+            ]))
+        #expect(!sql.contains("DROP"))
+        #expect(sql == "((collection.title IS ?) AND (asset.mediaType IN (?, ?)))")
+        #expect(compiler.values.count == 3)
+    }
+
+    @Test func longListsAreBoundAsOneJSONArray() {
+        var compiler = SQLFilterCompiler()
+        let sql = compiler.compile(.isIn(.field(.assetUUID), (0..<100).map { .text("id-\($0)") }))
+        #expect(sql.contains("json_each(?)"))
+        #expect(compiler.values.count == 1)
+    }
+
+    @Test func comparisonsUnderNOTAreTwoValued() {
+        var compiler = SQLFilterCompiler()
+        #expect(compiler.compile(.not(.compare(.field(.creationDate), .less, .value(.real(5))))) == "(NOT IFNULL((asset.creationDate < ?), 0))")
+        var positive = SQLFilterCompiler()
+        #expect(positive.compile(.compare(.field(.creationDate), .less, .value(.real(5)))) == "(asset.creationDate < ?)")
+        var nonNullable = SQLFilterCompiler()
+        #expect(nonNullable.compile(.not(.compare(.field(.pixelWidth), .less, .value(.integer(5))))) == "(NOT (asset.pixelWidth < ?))")
+    }
+
+    @Test func jsonStringsAreEscaped() {
+        #expect(StoreValue.jsonString("a\"b\\c\n\u{1}") == #""a\"b\\c\n\u0001""#)
+    }
+
+    @Test func textMatching() {
+        #expect(TextMatching.test(.like, "IMG_0042.JPG", "img_00??.*", options: .caseInsensitive))
+        #expect(!TextMatching.test(.like, "IMG_0042.JPG", "img_00?.*", options: .caseInsensitive))
+        #expect(TextMatching.test(.like, "abc", "*", options: []))
+        #expect(TextMatching.test(.contains, "Crème Brûlée", "creme", options: [.caseInsensitive, .diacriticInsensitive]))
+        #expect(!TextMatching.test(.contains, "Crème Brûlée", "creme", options: [.caseInsensitive]))
+        #expect(TextMatching.test(.beginsWith, "Zürich", "zu", options: [.caseInsensitive, .diacriticInsensitive]))
+        #expect(!TextMatching.test(.endsWith, nil, "x", options: []))
+    }
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The demo: a fresh library in .demo/, filled with real sample photos, then a summary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product photos
+photos=$(swift build -c release --show-bin-path)/photos
+rm -rf .demo/Library.photoslibrary
+scripts/fetch-samples.sh .demo/samples
+"$photos" --help >/dev/null
+export PHOTOS_LIBRARY="$PWD/.demo/Library.photoslibrary"
+"$photos" import .demo/samples --album "KPhotoAlbum demo"
+echo
+echo "== Albums =="
+"$photos" albums --smart
+echo
+echo "== The five newest photos =="
+"$photos" ls --sort -creationDate --limit 5
+echo
+echo "Library: $PHOTOS_LIBRARY"
+echo "Try: PHOTOS_LIBRARY=$PHOTOS_LIBRARY $photos ls --predicate 'pixelWidth > 700'"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian/Ubuntu packages the project needs, if they are missing.
+# Uses sudo when not root. Swift itself is expected on PATH (https://www.swift.org/install/linux/).
+set -euo pipefail
+
+packages=(libvips-dev libsqlite3-dev sqlite3 pkg-config libimage-exiftool-perl)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing: ${missing[*]}" >&2
+  sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  for candidate in /opt/swift/usr/bin /usr/share/swift/usr/bin; do
+    if [ -x "$candidate/swift" ]; then
+      echo "Swift is at $candidate; add it to PATH." >&2
+      exit 1
+    fi
+  done
+  echo "Swift 6 is not installed: see https://www.swift.org/install/linux/" >&2
+  exit 1
+fi
