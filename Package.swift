@@ -1,5 +1,4 @@
 // swift-tools-version:6.1
-import Foundation
 import PackageDescription
 
 /// Settings shared by every Swift target: Swift 6 language mode with strict concurrency
@@ -10,14 +9,13 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-/// Where glib's headers are, which libvips' headers include. Found here rather than through
-/// `pkg-config vips`, whose `-pthread` SwiftPM reports as a "prohibited flag" on every build.
+/// Where glib's headers are, which libvips' headers include. Listed here rather than found
+/// through `pkg-config vips`, whose `-pthread` SwiftPM reports as a "prohibited flag" on every
+/// build. The Debian multiarch folders are listed whether or not they exist yet: SwiftPM caches
+/// the evaluated manifest, so a check made before `libvips-dev` is installed would stick.
 let glibHeaderFlags: [String] = {
-    var folders = ["/usr/include/glib-2.0"]
-    let libraries = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib")) ?? []
-    for entry in libraries.sorted() where FileManager.default.fileExists(atPath: "/usr/lib/\(entry)/glib-2.0/include/glibconfig.h") {
-        folders.append("/usr/lib/\(entry)/glib-2.0/include")
-    }
+    let architectures = ["x86_64-linux-gnu", "aarch64-linux-gnu", "arm-linux-gnueabihf", "riscv64-linux-gnu"]
+    let folders = ["/usr/include/glib-2.0"] + architectures.map { "/usr/lib/\($0)/glib-2.0/include" }
     return folders.flatMap { ["-Xcc", "-I\($0)"] }
 }()
 

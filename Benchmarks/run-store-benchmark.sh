@@ -35,39 +35,14 @@ if [ "$DOCS" = default ]; then
 fi
 command -v sqlite3 >/dev/null || { echo "the sqlite3 command is needed (apt-get install sqlite3)" >&2; exit 1; }
 
-# The favorites measure calls NSPredicate(format:), which only compiles once the Photos module
-# declares it (Foundation on Linux marks its own unavailable).
-FLAGS=()
-if grep -rqE 'convenience init\(format' "$ROOT/Sources/Photos"; then
-    FLAGS+=(-Xswiftc -DPHOTOS_PREDICATE_FORMAT)
-fi
-
-# Release build. Swift 6.3.1 crashes in its CopyPropagation pass on a closure in
-# Sources/Photos/Library/PHPhotoLibrary+Changes.swift (performChanges' completion hop). When the
-# plain build fails that way, build again with that one optimizer pass off, in its own scratch
-# folder, and say so in the report. A failure is remembered per source state, so reruns don't
-# pay for it again; once the sources change, the plain build is tried first again.
-SOURCES_HASH="$( (swift --version 2>&1; find "$ROOT/Sources" "$ROOT/Package.swift" -type f -print0 | sort -z | xargs -0 sha256sum) | sha256sum | cut -c1-16)"
-FAILED_MARK="$HERE/.build/plain-release-failed-$SOURCES_HASH"
+BUILD=(swift build -c release --package-path "$HERE")
+echo "Building Benchmarks in release…" >&2
 BUILD_LOG="$(mktemp)"
 trap 'rm -f "$BUILD_LOG"' EXIT
-BUILD=(swift build -c release --package-path "$HERE" "${FLAGS[@]}")
-BUILD_NOTE="release (swift build -c release)"
-echo "Building Benchmarks in release…" >&2
-if [ -e "$FAILED_MARK" ] || ! "${BUILD[@]}" >"$BUILD_LOG" 2>&1; then
-    if [ ! -e "$FAILED_MARK" ] && ! grep -q 'CopyPropagation' "$BUILD_LOG"; then
-        cat "$BUILD_LOG" >&2; exit 1
-    fi
-    mkdir -p "$HERE/.build" && touch "$FAILED_MARK"
-    echo "warning: the plain release build crashes the compiler (CopyPropagation); building with that pass off" >&2
-    BUILD+=(--scratch-path "$HERE/.build/copy-propagation-off" -Xswiftc -Xllvm -Xswiftc -sil-disable-pass=copy-propagation)
-    BUILD_NOTE="release, with the SIL pass copy-propagation off (-Xllvm -sil-disable-pass=copy-propagation): Swift 6.3.1 crashes in it on Sources/Photos/Library/PHPhotoLibrary+Changes.swift"
-    "${BUILD[@]}" >"$BUILD_LOG" 2>&1 || { cat "$BUILD_LOG" >&2; exit 1; }
-fi
+"${BUILD[@]}" >"$BUILD_LOG" 2>&1 || { cat "$BUILD_LOG" >&2; exit 1; }
 BIN="$("${BUILD[@]}" --show-bin-path)/StoreBenchmark"
 
 export STORE_BENCHMARK_SWIFT_VERSION="$(swift --version 2>&1 | grep -m1 'Swift version')"
-export STORE_BENCHMARK_BUILD="$BUILD_NOTE"
 
 "$BIN" prepare --assets "$ASSETS" --data "$HERE/.data"
 MEASURE=("$BIN" measure --assets "$ASSETS" --data "$HERE/.data" --repeats "$REPEATS" --random-reads "$RANDOM_READS")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PhotosTestSupport
 import Testing
 
 @testable import PhotosStore

@@ -19,12 +19,14 @@ struct FetchMeasures {
         library.withCurrent { PHAsset.fetchAssets(with: .image, options: Self.byCreationDate()) }
     }
 
-    /// Measure 2: favorites (`isFavorite == YES`), sorted by creation date; `nil` while the
-    /// `NSPredicate(format:)` initializer is missing from the Photos module.
-    func fetchFavorites() -> PHFetchResult<PHAsset>? {
-        guard let predicate = FavoritesPredicate.make() else { return nil }
+    /// The favorites predicate; `NSPredicate(format:)` is the Photos module's (Foundation on
+    /// Linux marks its own unavailable).
+    static let favoritesFormat = "isFavorite == YES"
+
+    /// Measure 2: favorites, sorted by creation date.
+    func fetchFavorites() -> PHFetchResult<PHAsset> {
         let options = Self.byCreationDate()
-        options.predicate = predicate
+        options.predicate = NSPredicate(format: Self.favoritesFormat)
         return library.withCurrent { PHAsset.fetchAssets(with: options) }
     }
 
@@ -71,14 +73,16 @@ struct FetchMeasures {
 
     /// Checks that `result` holds the rows `peerSQL` returns, in the same order: the counts
     /// must match, and so must the row ids (read back from each asset's UUID, which the
-    /// generator derives from the id) at the ends and at 1,000 sampled indexes.
-    func verify(_ result: PHFetchResult<PHAsset>, against peerSQL: String, title: String) throws {
+    /// generator derives from the id) at the ends and at 1,000 sampled indexes. Returns
+    /// sqlite3's row ids.
+    @discardableResult
+    func verify(_ result: PHFetchResult<PHAsset>, against peerSQL: String, title: String) throws -> [Int64] {
         let ids = try cli.integers(peerSQL)
         guard result.count == ids.count else {
             throw BenchmarkFailure(
                 "\(title): PhotoKit returned \(result.count) assets, sqlite3 \(ids.count) rows for:\n\(peerSQL)")
         }
-        guard !ids.isEmpty else { return }
+        guard !ids.isEmpty else { return ids }
         var rng = SplitMix64(seed: 0xC0FFEE)
         let indexes = [0, ids.count - 1] + (0..<1_000).map { _ in rng.index(below: ids.count) }
         for index in indexes {
@@ -88,6 +92,7 @@ struct FetchMeasures {
                     "\(title): at index \(index) PhotoKit has row \(id.map(String.init) ?? "?"), sqlite3 \(ids[index])")
             }
         }
+        return ids
     }
 
     /// The row id the generator wrote into the asset's UUID (its last 12 hex digits).

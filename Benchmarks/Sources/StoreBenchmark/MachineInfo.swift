@@ -15,14 +15,19 @@ enum MachineInfo {
         rows.append(("Memory", String(format: "%.1f GiB", Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824)))
         rows.append(("Kernel", ProcessInfo.processInfo.operatingSystemVersionString))
         rows.append(("Swift", environment["STORE_BENCHMARK_SWIFT_VERSION"] ?? "unknown (run through run-store-benchmark.sh)"))
-        rows.append(("Build", environment["STORE_BENCHMARK_BUILD"] ?? "release"))
+        rows.append(("Build", buildConfiguration))
         rows.append(("sqlite3 command", cli.version()))
         rows.append(("SQLite in PhotoKit's process", linkedSQLiteVersion()))
         let size = (try? FileManager.default.attributesOfItem(atPath: databaseFile.path)[.size] as? Int) ?? 0
         rows.append(("Library", "\(Format.count(assets)) asset rows, database \(Format.mebibytes(size))"))
-        rows.append(("`NSPredicate(format:)`", FavoritesPredicate.isCompiledIn ? "the Photos module's parser" : "not in the Photos module yet"))
         return rows
     }
+
+    #if DEBUG
+        static let buildConfiguration = "debug: figures are not meaningful, use run-store-benchmark.sh"
+    #else
+        static let buildConfiguration = "release (swift build -c release)"
+    #endif
 
     /// The 1-minute load average from /proc/loadavg.
     static func loadAverage() -> String {

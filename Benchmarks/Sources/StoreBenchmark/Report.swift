@@ -29,9 +29,6 @@ enum Report {
         for (number, fetch) in r.fetches.enumerated() {
             lines.append(fetchRow(number + 1, fetch))
         }
-        for skipped in r.skipped {
-            lines.append("| \(skipped.title) | not run: \(skipped.reason) | | | ≤ \(fetchRatioAim)× | — |")
-        }
         if let random = r.randomAccess { lines.append(randomRow(random)) }
         if let enumeration = r.enumeration { lines += enumerationRows(enumeration) }
         if let memory = r.memory { lines += memoryRows(memory) }

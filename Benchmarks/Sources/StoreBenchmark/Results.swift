@@ -23,12 +23,6 @@ struct Results {
         }
     }
 
-    /// A measure that couldn't run, and why.
-    struct Skipped {
-        var title: String
-        var reason: String
-    }
-
     /// Random `object(at:)` calls on the 1M result.
     struct RandomAccess {
         var resultCount: Int
@@ -70,7 +64,6 @@ struct Results {
     var assets = 0
     var repeats = 0
     var fetches: [FetchComparison] = []
-    var skipped: [Skipped] = []
     var randomAccess: RandomAccess?
     var enumeration: Enumeration?
     var memory: Memory?

@@ -28,8 +28,7 @@ func measure(_ options: Options) throws -> Results {
     let (memory, everything) = fetches.measureMemory()
     results.memory = memory
     log("   verifying it against sqlite3")
-    try fetches.verify(everything, against: PeerQueries.everything(), title: "All assets")
-    let rowIDs = try cli.integers(PeerQueries.everything())
+    let rowIDs = try fetches.verify(everything, against: PeerQueries.everything(), title: "All assets")
 
     let startup = try fetches.peerStartup()
     log("1. images by creationDate")
@@ -39,24 +38,11 @@ func measure(_ options: Options) throws -> Results {
         })
 
     log("2. favorites by creationDate")
-    let favoritesTitle = "Fetch favorites (`\(FavoritesPredicate.format)`) sorted by creationDate"
-    if let probe = fetches.fetchFavorites() {
-        let expected = try cli.count(PeerQueries.favorites())
-        let unfiltered = try cli.count(PeerQueries.favorites().replacingOccurrences(of: " AND (asset.isFavorite IS 1)", with: ""))
-        if probe.count != expected && probe.count == unfiltered {
-            results.skipped.append(.init(
-                title: "2. \(favoritesTitle)",
-                reason: "the predicate matched all \(Format.count(probe.count)) assets (sqlite3: \(Format.count(expected))); the parser's always-true placeholder is still in place"))
-        } else {
-            results.fetches.append(
-                try fetches.compare(favoritesTitle, startup: startup, peerSQL: PeerQueries.favorites()) {
-                    fetches.fetchFavorites()!
-                })
-        }
-    } else {
-        results.skipped.append(.init(
-            title: "2. \(favoritesTitle)", reason: "`NSPredicate(format:)` is not in the Photos module yet"))
-    }
+    results.fetches.append(
+        try fetches.compare(
+            "Fetch favorites (`\(FetchMeasures.favoritesFormat)`) sorted by creationDate", startup: startup,
+            peerSQL: PeerQueries.favorites()
+        ) { fetches.fetchFavorites() })
 
     let objects = ObjectMeasures(result: everything, rowIDs: rowIDs, cli: cli, repeats: options.repeats, startup: startup)
     log("3. random object(at:)")

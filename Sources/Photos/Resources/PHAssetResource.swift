@@ -1,4 +1,5 @@
 public import Foundation
+import Imaging
 import PhotosStore
 
 /// One file of an asset: its original photo or video, a paired video, an alternate RAW, ...
@@ -18,6 +19,21 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
     public let fileSize: Int64
     /// Where the file is in the library.
     let fileURL: URL
+
+    init(
+        type: PHAssetResourceType, assetLocalIdentifier: String, uniformTypeIdentifier: String, originalFilename: String,
+        pixelWidth: Int, pixelHeight: Int, fileSize: Int64, fileURL: URL
+    ) {
+        self.type = type
+        self.assetLocalIdentifier = assetLocalIdentifier
+        self.uniformTypeIdentifier = uniformTypeIdentifier
+        self.originalFilename = originalFilename
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.fileSize = fileSize
+        self.fileURL = fileURL
+        super.init()
+    }
 
     init(record: ResourceRecord, library: PHPhotoLibrary) {
         type = PHAssetResourceType(rawValue: record.type) ?? .photo
@@ -41,5 +57,20 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
 
     public override var description: String {
         "<PHAssetResource: type=\(type.rawValue) uti=\(uniformTypeIdentifier) filename=\(originalFilename) asset=\(assetLocalIdentifier)>"
+    }
+}
+
+extension PHAssetResource {
+    /// The files of a Live Photo made with `PHLivePhoto.request(withResourceFileURLs:...)`:
+    /// its `.photo` and `.pairedVideo`, with no asset identifier.
+    public class func assetResources(for livePhoto: PHLivePhoto) -> [PHAssetResource] {
+        [(PHAssetResourceType.photo, livePhoto.photoURL), (.pairedVideo, livePhoto.videoURL)].compactMap { type, url in
+            guard let metadata = try? MediaProbe.probe(fileAt: url) else { return nil }
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
+            return PHAssetResource(
+                type: type, assetLocalIdentifier: "", uniformTypeIdentifier: metadata.format.uniformTypeIdentifier,
+                originalFilename: url.lastPathComponent, pixelWidth: metadata.orientedPixelWidth,
+                pixelHeight: metadata.orientedPixelHeight, fileSize: size, fileURL: url)
+        }
     }
 }
