@@ -12,20 +12,12 @@ extension LibraryDatabase {
 
     /// Loads asset rows by id; the result is in no particular order and skips missing ids.
     package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
-        guard !ids.isEmpty else { return [] }
-        return try read { db in try Self.fetchAssets(db, ids: ids) }
+        try directRows(AssetRecord.selection, from: "asset", matching: .ids(ids), AssetRecord.init(columns:))
     }
 
     /// Loads asset rows by UUID; skips unknown ones. Includes assets in Recently Deleted.
     package func assets(uuids: [String]) throws(StoreError) -> [AssetRecord] {
-        guard !uuids.isEmpty else { return [] }
-        return try read { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT \(AssetRecord.selection) FROM asset WHERE asset.uuid IN (SELECT value FROM json_each(?))",
-                arguments: [StoreValue.jsonArray(uuids.map(StoreValue.text))]
-            ).map(AssetRecord.init(row:))
-        }
+        try directRows(AssetRecord.selection, from: "asset", matching: .uuids(uuids), AssetRecord.init(columns:))
     }
 
     /// How many of `ids` have the given media type.
@@ -51,17 +43,6 @@ extension LibraryDatabase {
         return ids
     }
 
-    static func fetchAssets(_ db: Database, ids: [Int64]) throws -> [AssetRecord] {
-        if ids.count == 1 {
-            let statement = try db.cachedStatement(sql: "SELECT \(AssetRecord.selection) FROM asset WHERE asset.id = ?")
-            return try Row.fetchAll(statement, arguments: [ids[0]]).map(AssetRecord.init(row:))
-        }
-        let statement = try db.cachedStatement(
-            sql: "SELECT \(AssetRecord.selection) FROM asset WHERE asset.id IN (SELECT value FROM json_each(?))")
-        return try Row.fetchAll(statement, arguments: [StoreValue.jsonArray(ids.map(StoreValue.integer))])
-            .map(AssetRecord.init(row:))
-    }
-
     // MARK: - Collections
 
     package func collectionIDs(_ query: CollectionQuery) throws(StoreError) -> [Int64] {
@@ -70,28 +51,49 @@ extension LibraryDatabase {
     }
 
     package func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord] {
-        guard !ids.isEmpty else { return [] }
-        return try read { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT \(CollectionRecord.selection) FROM collection WHERE collection.id IN (SELECT value FROM json_each(?))",
-                arguments: [StoreValue.jsonArray(ids.map(StoreValue.integer))]
-            ).map(CollectionRecord.init(row:))
-        }
+        try directRows(CollectionRecord.selection, from: "collection", matching: .ids(ids), CollectionRecord.init(columns:))
     }
 
     package func collections(uuids: [String]) throws(StoreError) -> [CollectionRecord] {
-        guard !uuids.isEmpty else { return [] }
-        return try read { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT \(CollectionRecord.selection) FROM collection WHERE collection.uuid IN (SELECT value FROM json_each(?))",
-                arguments: [StoreValue.jsonArray(uuids.map(StoreValue.text))]
-            ).map(CollectionRecord.init(row:))
-        }
+        try directRows(CollectionRecord.selection, from: "collection", matching: .uuids(uuids), CollectionRecord.init(columns:))
     }
 
-    /// The row ids of the first `limit` assets an album shows, for key assets.
+    // MARK: - Rows by key
+
+    /// The keys a by-key read selects rows with.
+    enum RowKeys {
+        case ids([Int64])
+        case uuids([String])
+    }
+
+    /// Reads the rows of `table` whose id or uuid is among `keys`, on a direct connection
+    /// (see ``DirectReader``); in no particular order, missing keys skipped.
+    private func directRows<Record>(
+        _ selection: String, from table: String, matching keys: RowKeys, _ decode: (StatementColumns) -> Record
+    ) throws(StoreError) -> [Record] {
+        let sql: String
+        let bind: (OpaquePointer) -> Void
+        switch keys {
+        case .ids(let ids) where ids.count == 1:
+            sql = "SELECT \(selection) FROM \(table) WHERE \(table).id = ?"
+            bind = { DirectBind.int64($0, 1, ids[0]) }
+        case .ids(let ids):
+            guard !ids.isEmpty else { return [] }
+            sql = "SELECT \(selection) FROM \(table) WHERE \(table).id IN (SELECT value FROM json_each(?))"
+            bind = { DirectBind.jsonArray($0, 1, ids) }
+        case .uuids(let uuids):
+            guard !uuids.isEmpty else { return [] }
+            sql = "SELECT \(selection) FROM \(table) WHERE \(table).uuid IN (SELECT value FROM json_each(?))"
+            bind = { DirectBind.jsonArray($0, 1, uuids) }
+        }
+        var rows: [Record] = []
+        try direct.withConnection { connection throws(StoreError) in
+            try connection.query(sql, bind: bind, row: { rows.append(decode($0)) })
+        }
+        return rows
+    }
+
+    /// The smart album subtype of a collection; nil when it is not a smart album.
     package func smartAlbumSubtype(ofCollection id: Int64) throws(StoreError) -> Int? {
         try read { db in
             try Int.fetchOne(db, sql: "SELECT subtype FROM collection WHERE id = ? AND isList = 0 AND type = 2", arguments: [id])

@@ -14,6 +14,11 @@ import GRDB
 package final class LibraryDatabase: Sendable {
     package let layout: LibraryLayout
     let pool: DatabasePool
+    /// Plain read-only connections for reading rows by id (``DirectReader``).
+    let direct: DirectReader
+
+    /// How much of the database file connections map into memory (`PRAGMA mmap_size`).
+    static let mmapSize = 1 << 30
 
     /// How long a write waits for another connection's write before giving up.
     package static let busyTimeout: TimeInterval = 30
@@ -21,6 +26,7 @@ package final class LibraryDatabase: Sendable {
     private init(layout: LibraryLayout, pool: DatabasePool) {
         self.layout = layout
         self.pool = pool
+        self.direct = DirectReader(path: layout.databaseFile.path)
     }
 
     /// Opens the library at `root`, creating the folder and database when missing, and
@@ -73,6 +79,9 @@ package final class LibraryDatabase: Sendable {
         config.prepareDatabase { db in
             TextFunctions.register(in: db)
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Map the file: large fetches and reads touch pages in place instead of copying
+            // them with pread (1.8x faster on a 1M-asset fetch). Address space, not memory.
+            try db.execute(sql: "PRAGMA mmap_size = \(mmapSize)")
         }
         return config
     }

@@ -46,12 +46,16 @@ struct Samples {
 
 /// The process's memory, as the kernel and malloc see it.
 enum ProcessMemory {
-    /// Resident set size in bytes (`/proc/self/statm`, second field, times the page size).
-    static func residentBytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    /// Resident memory in bytes from `/proc/self/statm`: `private` is the process's own
+    /// (resident less shared: heap, stacks, anonymous maps), `mapped` the resident pages of
+    /// mapped files, such as the memory-mapped database: the kernel's page cache, shared with
+    /// every process reading the file and reclaimed under pressure.
+    static func resident() -> (private: Int, mapped: Int) {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return (0, 0) }
         let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard fields.count > 2, let resident = Int(fields[1]), let shared = Int(fields[2]) else { return (0, 0) }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        return ((resident - shared) * page, shared * page)
     }
 
     /// Bytes allocated with malloc and not freed (glibc `mallinfo2`).

@@ -106,22 +106,23 @@ struct FetchMeasures {
     /// fetch is made and dropped, and a second one measured and returned, kept alive by the
     /// caller for the other measures.
     func measureMemory() -> (Results.Memory, PHFetchResult<PHAsset>) {
-        let coldBefore = ProcessMemory.residentBytes()
+        let coldBefore = ProcessMemory.resident()
         let cold = fetchEverything()
-        let coldAfter = ProcessMemory.residentBytes()
+        let coldAfter = ProcessMemory.resident()
         let count = cold.count
         withExtendedLifetime(cold) {}
 
         withExtendedLifetime(fetchEverything()) { _ = $0.count }
-        let warmBefore = ProcessMemory.residentBytes()
+        let warmBefore = ProcessMemory.resident()
         let heapBefore = ProcessMemory.heapBytesInUse()
         let result = fetchEverything()
         _ = result.count
-        let warmAfter = ProcessMemory.residentBytes()
+        let warmAfter = ProcessMemory.resident()
         let heapAfter = ProcessMemory.heapBytesInUse()
         let memory = Results.Memory(
-            count: count, coldResident: coldAfter - coldBefore, warmResident: warmAfter - warmBefore,
-            warmHeap: heapAfter - heapBefore)
+            count: count, coldResident: coldAfter.private - coldBefore.private,
+            warmResident: warmAfter.private - warmBefore.private, warmHeap: heapAfter - heapBefore,
+            coldMapped: coldAfter.mapped - coldBefore.mapped)
         return (memory, result)
     }
 }

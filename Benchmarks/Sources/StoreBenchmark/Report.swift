@@ -34,7 +34,8 @@ enum Report {
         if let memory = r.memory { lines += memoryRows(memory) }
         lines.append("")
         lines.append(
-            "sqlite3 figures are the statement's own time from `.timer on` (rows written to `/dev/null`); the "
+            "sqlite3 runs with the store's connection setting (`\(SQLiteCLI.storeConnectionPragmas)`). "
+                + "sqlite3 figures are the statement's own time from `.timer on` (rows written to `/dev/null`); the "
                 + "bracketed \"wall\" ratio instead uses the whole `sqlite3` process less its start-up "
                 + "(median `SELECT 1` process: \(r.fetches.first.map { Format.millis($0.peerStartup) } ?? "n/a")).")
         if !r.plans.isEmpty {
@@ -87,12 +88,14 @@ enum Report {
     private static func memoryRows(_ m: Results.Memory) -> [String] {
         let warm = m.perResult(m.warmResident)
         return [
-            "| 5. Resident memory of the \(Format.count(m.count)) result, after a warm-up fetch "
+            "| 5. Private resident memory of the \(Format.count(m.count)) result, after a warm-up fetch "
                 + "| \(Format.bytes(warm))/result (\(Format.mebibytes(m.warmResident)) RSS; malloc in use "
                 + "\(Format.bytes(m.perResult(m.warmHeap)))/result) | 8 B/result: the row-id array alone, in theory "
                 + "| \(Format.ratio(warm / 8)) | < 32 B | \(verdict(warm < bytesPerResultAim)) |",
             "| 5′. Same, first fetch of the process (SQLite page cache and one-time allocations included) "
-                + "| \(Format.bytes(m.perResult(m.coldResident)))/result (\(Format.mebibytes(m.coldResident)) RSS) "
+                + "| \(Format.bytes(m.perResult(m.coldResident)))/result (\(Format.mebibytes(m.coldResident)) RSS; "
+                + "besides, \(Format.mebibytes(m.coldMapped)) of the memory-mapped database file became resident: "
+                + "the kernel's page cache, shared and reclaimable) "
                 + "| | | < 32 B | \(verdict(m.perResult(m.coldResident) < bytesPerResultAim)) |",
         ]
     }

@@ -50,12 +50,15 @@ struct Results {
     /// Memory held by a fetch result of `count` objects.
     struct Memory {
         var count: Int
-        /// Resident set growth across the first fetch of the process.
+        /// Private resident memory growth across the first fetch of the process.
         var coldResident: Int
-        /// Resident set growth across a fetch after a warm-up fetch.
+        /// Private resident memory growth across a fetch after a warm-up fetch.
         var warmResident: Int
         /// malloc bytes in use, growth across the warm fetch.
         var warmHeap: Int
+        /// Resident pages of the memory-mapped database file touched by the first fetch
+        /// (kernel page cache, not the result's).
+        var coldMapped: Int
 
         func perResult(_ bytes: Int) -> Double { Double(bytes) / Double(max(count, 1)) }
     }

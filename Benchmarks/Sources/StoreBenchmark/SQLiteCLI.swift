@@ -40,12 +40,18 @@ struct SQLiteCLI {
         }
     }
 
-    /// Runs `script`, failing on a non-zero exit or anything written to standard error.
+    /// The per-connection settings the store gives its own connections (`LibraryDatabase`'s
+    /// `configuration()` and `DirectConnection`), so both sides read the file the same way.
+    static let storeConnectionPragmas = "PRAGMA mmap_size = 1073741824;"
+
+    /// Runs `script` after ``storeConnectionPragmas``, failing on a non-zero exit or anything
+    /// written to standard error.
     func run(_ script: String) throws -> Run {
         let input = scratch.appendingPathComponent("input.sql")
         let output = scratch.appendingPathComponent("output.txt")
         let errors = scratch.appendingPathComponent("errors.txt")
-        try Data(script.utf8).write(to: input)
+        let prologue = ".output /dev/null\n\(Self.storeConnectionPragmas)\n.output stdout\n"
+        try Data((prologue + script).utf8).write(to: input)
         let (status, nanos) = try timed { try spawn(stdin: input, stdout: output, stderr: errors) }
         let errorText = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         guard status == 0, errorText.isEmpty else {

@@ -121,43 +121,41 @@ extension AssetRecord {
         asset.traits, asset.momentID, asset.trashedDate
         """
 
-    /// Reads a row selected with ``selection``, by column index (the fast path).
-    init(row: Row) {
-        func date(_ index: Int) -> Date? {
-            (row[index] as Double?).map(Date.init(timeIntervalSince1970:))
-        }
-        id = row[0]
-        uuid = row[1]
-        mediaType = row[2]
-        mediaSubtypes = row[3]
-        sourceType = row[4]
-        pixelWidth = row[5]
-        pixelHeight = row[6]
-        creationDate = date(7)
-        creationTimeZoneOffset = row[8]
-        modificationDate = date(9)
-        addedDate = date(10) ?? Date(timeIntervalSince1970: 0)
-        if let latitude = row[11] as Double?, let longitude = row[12] as Double? {
+    /// Reads a row selected with ``selection``.
+    init(columns row: StatementColumns) {
+        id = row.int64(0)
+        uuid = row.text(1)
+        mediaType = row.int(2)
+        mediaSubtypes = row.int(3)
+        sourceType = row.int(4)
+        pixelWidth = row.int(5)
+        pixelHeight = row.int(6)
+        creationDate = row.date(7)
+        creationTimeZoneOffset = row.optionalInt(8)
+        modificationDate = row.date(9)
+        addedDate = row.date(10) ?? Date(timeIntervalSince1970: 0)
+        if !row.isNull(11) && !row.isNull(12) {
             location = LocationRecord(
-                latitude: latitude, longitude: longitude, altitude: row[13],
-                horizontalAccuracy: row[14], verticalAccuracy: row[15], timestamp: date(16))
+                latitude: row.double(11), longitude: row.double(12), altitude: row.optionalDouble(13),
+                horizontalAccuracy: row.optionalDouble(14), verticalAccuracy: row.optionalDouble(15),
+                timestamp: row.date(16))
         } else {
             location = nil
         }
-        duration = row[17]
-        isFavorite = row[18]
-        isHidden = row[19]
-        burstIdentifier = row[20]
-        burstSelectionTypes = row[21]
-        representsBurst = row[22]
-        playbackStyle = row[23]
-        hasAdjustments = row[24]
-        adjustmentFormatIdentifier = row[25]
-        uniformTypeIdentifier = row[26]
-        originalFilename = row[27]
-        traits = row[28]
-        momentID = row[29]
-        trashedDate = date(30)
+        duration = row.double(17)
+        isFavorite = row.bool(18)
+        isHidden = row.bool(19)
+        burstIdentifier = row.optionalText(20)
+        burstSelectionTypes = row.int(21)
+        representsBurst = row.bool(22)
+        playbackStyle = row.int(23)
+        hasAdjustments = row.bool(24)
+        adjustmentFormatIdentifier = row.optionalText(25)
+        uniformTypeIdentifier = row.text(26)
+        originalFilename = row.optionalText(27)
+        traits = row.int(28)
+        momentID = row.optionalInt64(29)
+        trashedDate = row.date(30)
     }
 
     /// Column values for an `INSERT`, in the order of ``insertColumns``.

@@ -82,33 +82,28 @@ extension CollectionRecord {
         collection.creationDate, \(CollectionCounts.estimatedAssetCountSQL)
         """
 
-    init(row: Row) {
-        func date(_ index: Int) -> Date? {
-            (row[index] as Double?).map(Date.init(timeIntervalSince1970:))
-        }
-        id = row[0]
-        uuid = row[1]
-        isList = row[2]
-        type = row[3]
-        subtype = row[4]
-        title = row[5]
-        startDate = date(6)
-        endDate = date(7)
-        if let latitude = row[8] as Double?, let longitude = row[9] as Double? {
-            approximateLocation = LocationRecord(latitude: latitude, longitude: longitude)
+    init(columns row: StatementColumns) {
+        id = row.int64(0)
+        uuid = row.text(1)
+        isList = row.bool(2)
+        type = row.int(3)
+        subtype = row.int(4)
+        title = row.optionalText(5)
+        startDate = row.date(6)
+        endDate = row.date(7)
+        if !row.isNull(8) && !row.isNull(9) {
+            approximateLocation = LocationRecord(latitude: row.double(8), longitude: row.double(9))
         } else {
             approximateLocation = nil
         }
-        if let names = row[10] as String?, let data = names.data(using: .utf8),
-            let decoded = try? JSONDecoder().decode([String].self, from: data)
-        {
+        if let names = row.optionalText(10), let decoded = try? JSONDecoder().decode([String].self, from: Data(names.utf8)) {
             locationNames = decoded
         } else {
             locationNames = []
         }
-        parentID = row[11]
-        position = row[12]
-        creationDate = date(13) ?? Date(timeIntervalSince1970: 0)
-        estimatedAssetCount = row[14]
+        parentID = row.optionalInt64(11)
+        position = row.int(12)
+        creationDate = row.date(13) ?? Date(timeIntervalSince1970: 0)
+        estimatedAssetCount = row.optionalInt(14)
     }
 }

@@ -1,0 +1,157 @@
+import Foundation
+import GRDBSQLite
+import Synchronization
+
+/// Reads rows by id on plain read-only SQLite connections, for the calls a fetch result makes
+/// per object (`object(at:)`, enumeration batches).
+///
+/// GRDB's `DatabasePool.read` hops onto a dispatch queue, takes a reader from its pool and
+/// wraps the body in a transaction: about 40 µs a call on the benchmark machine, more than the
+/// query itself. A single `SELECT` is atomic on its own, so these reads need none of that: a
+/// connection is taken from a small idle list, its cached statement is bound and stepped, and
+/// the columns are decoded in place. Writes and multi-statement reads stay on GRDB.
+final class DirectReader: Sendable {
+    private let path: String
+    private let idle = Mutex<[DirectConnection]>([])
+    /// Connections kept open when idle; more are opened under contention and closed after.
+    private static let keptIdle = 4
+
+    init(path: String) {
+        self.path = path
+    }
+
+    deinit {
+        idle.withLock { $0.removeAll() }
+    }
+
+    /// Runs `body` on a connection no other thread is using.
+    func withConnection<T>(_ body: (DirectConnection) throws(StoreError) -> T) throws(StoreError) -> T {
+        let connection: DirectConnection
+        if let reused = idle.withLock({ $0.popLast() }) {
+            connection = reused
+        } else {
+            connection = try DirectConnection(path: path)
+        }
+        defer {
+            idle.withLock { connections in
+                if connections.count < Self.keptIdle { connections.append(connection) }
+            }
+        }
+        return try body(connection)
+    }
+}
+
+/// One read-only SQLite connection and its prepared statements. Used by one thread at a time:
+/// ``DirectReader`` hands it out and takes it back.
+final class DirectConnection: @unchecked Sendable {
+    // @unchecked Sendable: only ever used by the thread that took it from the reader.
+    private let handle: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+
+    init(path: String) throws(StoreError) {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw StoreError(.cannotOpen, "Can't open the library database \(path) for reading: \(message)")
+        }
+        self.handle = handle
+        sqlite3_busy_timeout(handle, Int32(LibraryDatabase.busyTimeout * 1000))
+        // Map the file: a read touches pages in place instead of copying them with pread.
+        sqlite3_exec(handle, "PRAGMA mmap_size = \(LibraryDatabase.mmapSize)", nil, nil, nil)
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs `sql` with `bind` setting its parameters and `row` called for each result row.
+    func query(
+        _ sql: String, bind: (OpaquePointer) -> Void, row: (StatementColumns) -> Void
+    ) throws(StoreError) {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        bind(statement)
+        let columns = StatementColumns(statement: statement)
+        while true {
+            switch sqlite3_step(statement) {
+            case SQLITE_ROW: row(columns)
+            case SQLITE_DONE: return
+            case let status:
+                throw StoreError(.database, "Reading the library failed (\(status)): \(String(cString: sqlite3_errmsg(handle))) in \(sql)")
+            }
+        }
+    }
+
+    private func prepared(_ sql: String) throws(StoreError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
+            let statement
+        else {
+            throw StoreError(.database, "Can't prepare \(sql): \(String(cString: sqlite3_errmsg(handle)))")
+        }
+        statements[sql] = statement
+        return statement
+    }
+}
+
+/// The current row of a stepped statement, read by column index.
+struct StatementColumns {
+    let statement: OpaquePointer
+
+    func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
+    func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
+    func int(_ index: Int32) -> Int { Int(sqlite3_column_int64(statement, index)) }
+    func bool(_ index: Int32) -> Bool { sqlite3_column_int64(statement, index) != 0 }
+    func double(_ index: Int32) -> Double { sqlite3_column_double(statement, index) }
+    func optionalInt(_ index: Int32) -> Int? { isNull(index) ? nil : int(index) }
+    func optionalInt64(_ index: Int32) -> Int64? { isNull(index) ? nil : int64(index) }
+    func optionalDouble(_ index: Int32) -> Double? { isNull(index) ? nil : double(index) }
+    func date(_ index: Int32) -> Date? { optionalDouble(index).map(Date.init(timeIntervalSince1970:)) }
+
+    func text(_ index: Int32) -> String {
+        guard let bytes = sqlite3_column_text(statement, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, index))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
+}
+
+/// Binding helpers for ``DirectConnection/query(_:bind:row:)``.
+enum DirectBind {
+    /// `SQLITE_TRANSIENT`: SQLite copies the text before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    static func int64(_ statement: OpaquePointer, _ index: Int32, _ value: Int64) {
+        sqlite3_bind_int64(statement, index, value)
+    }
+
+    static func text(_ statement: OpaquePointer, _ index: Int32, _ value: String) {
+        sqlite3_bind_text(statement, index, value, -1, transient)
+    }
+
+    /// A JSON array of integers, for `IN (SELECT value FROM json_each(?))`.
+    static func jsonArray(_ statement: OpaquePointer, _ index: Int32, _ values: some Sequence<Int64>) {
+        var json = "["
+        for (offset, value) in values.enumerated() {
+            if offset > 0 { json += "," }
+            json += String(value)
+        }
+        json += "]"
+        text(statement, index, json)
+    }
+
+    /// A JSON array of strings (escaped), for `IN (SELECT value FROM json_each(?))`.
+    static func jsonArray(_ statement: OpaquePointer, _ index: Int32, _ values: [String]) {
+        let data = (try? JSONSerialization.data(withJSONObject: values)) ?? Data("[]".utf8)
+        text(statement, index, String(decoding: data, as: UTF8.self))
+    }
+}
