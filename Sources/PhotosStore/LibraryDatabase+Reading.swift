@@ -4,10 +4,13 @@ import GRDB
 extension LibraryDatabase {
     // MARK: - Assets
 
-    /// The row ids of the assets a query matches, in order: the snapshot a fetch result keeps.
-    package func assetIDs(_ query: AssetQuery) throws(StoreError) -> [Int64] {
+    /// The row ids of the assets a query matches, in order: the snapshot a fetch result keeps,
+    /// and the library's position (the newest change) they reflect.
+    package func assetIDs(_ query: AssetQuery) throws(StoreError) -> (ids: [Int64], position: Int64) {
         let (sql, arguments) = query.sql()
-        return try read { db in try Self.fetchIDs(db, sql: sql, arguments: arguments) }
+        return try read { db in
+            (try Self.fetchIDs(db, sql: sql, arguments: arguments), try ChangeJournal.position(db))
+        }
     }
 
     /// Loads asset rows by id; the result is in no particular order and skips missing ids.
@@ -45,9 +48,11 @@ extension LibraryDatabase {
 
     // MARK: - Collections
 
-    package func collectionIDs(_ query: CollectionQuery) throws(StoreError) -> [Int64] {
+    package func collectionIDs(_ query: CollectionQuery) throws(StoreError) -> (ids: [Int64], position: Int64) {
         let (sql, arguments) = query.sql()
-        return try read { db in try Self.fetchIDs(db, sql: sql, arguments: arguments) }
+        return try read { db in
+            (try Self.fetchIDs(db, sql: sql, arguments: arguments), try ChangeJournal.position(db))
+        }
     }
 
     package func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord] {

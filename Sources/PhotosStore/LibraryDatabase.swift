@@ -1,5 +1,6 @@
 package import Foundation
 import GRDB
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -16,6 +17,19 @@ package final class LibraryDatabase: Sendable {
     let pool: DatabasePool
     /// Plain read-only connections for reading rows by id (``DirectReader``).
     let direct: DirectReader
+    /// Wakes other processes after each commit.
+    package let changeSignal: ChangeSignal
+    private let historyLimitValue = Mutex(LibraryDatabase.defaultHistoryLimit)
+
+    /// How many changes persistent history keeps by default.
+    package static let defaultHistoryLimit = 100_000
+
+    /// How many changes persistent history keeps; older ones are removed as changes commit
+    /// (every 64th commit looks).
+    package var historyLimit: Int {
+        get { historyLimitValue.withLock { $0 } }
+        set { historyLimitValue.withLock { $0 = newValue } }
+    }
 
     /// How much of the database file connections map into memory (`PRAGMA mmap_size`).
     static let mmapSize = 1 << 30
@@ -27,6 +41,7 @@ package final class LibraryDatabase: Sendable {
         self.layout = layout
         self.pool = pool
         self.direct = DirectReader(path: layout.databaseFile.path)
+        self.changeSignal = ChangeSignal(layout: layout)
     }
 
     /// Opens the library at `root`, creating the folder and database when missing, and
@@ -60,6 +75,8 @@ package final class LibraryDatabase: Sendable {
                         + "upgrade to open it. Nothing was changed.")
             }
             try migrator.migrate(pool)
+            // The journal's triggers live on the writer connection only.
+            try pool.writeWithoutTransaction { db in try JournalTriggers.install(db) }
         } catch let error as StoreError {
             throw error
         } catch {

@@ -66,6 +66,7 @@ extension PHPhotoLibrary {
             normalize(&changes)
             guard !changes.isEmpty else { return }
             try store.commit(changes)
+            dispatcher.poke()
         } catch let error as PHPhotosError {
             staging.rollBack()
             throw error

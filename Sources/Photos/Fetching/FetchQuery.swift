@@ -17,30 +17,32 @@ extension PHPhotoLibrary {
             scope: scope, filter: options.filter, sort: options.sort, includeHidden: options.includeHiddenAssets,
             includeAllBurstAssets: options.includeAllBurstAssets, sourceTypes: options.sourceTypes,
             limit: options.fetchLimit)
-        let ids: [Int64]
+        let fetched: (ids: [Int64], position: Int64)
         do {
-            ids = try store.assetIDs(query)
+            fetched = try store.assetIDs(query)
         } catch {
             Self.reportFetchFailure(error)
-            ids = []
+            fetched = ([], -1)
         }
-        return PHFetchResult(storage: .assets(ids: ids, library: self), query: .assets(query, options: options))
+        return PHFetchResult(
+            storage: .assets(ids: fetched.ids, library: self), query: .assets(query, options: options),
+            position: fetched.position)
     }
 
     func fetchCollections<T: AnyObject>(
         _ scope: CollectionQuery.Scope, entity: FetchEntity, options: ResolvedFetchOptions
     ) -> PHFetchResult<T> {
         let query = CollectionQuery(scope: scope, filter: options.filter, sort: options.sort, limit: options.fetchLimit)
-        let ids: [Int64]
+        let fetched: (ids: [Int64], position: Int64)
         do {
-            ids = try store.collectionIDs(query)
+            fetched = try store.collectionIDs(query)
         } catch {
             Self.reportFetchFailure(error)
-            ids = []
+            fetched = ([], -1)
         }
         return PHFetchResult(
-            storage: .collections(ids: ids, library: self),
-            query: .collections(query, entity: entity, options: options))
+            storage: .collections(ids: fetched.ids, library: self),
+            query: .collections(query, entity: entity, options: options), position: fetched.position)
     }
 
     /// Fetches never fail in PhotoKit; a database failure gives an empty result and a line on

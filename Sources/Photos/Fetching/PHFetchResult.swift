@@ -20,14 +20,17 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, @u
     let storage: FetchStorage
     /// What was fetched, so the fetch can be run again (change details).
     let query: FetchQuery
+    /// The library's position (newest change) the ids reflect; -1 when unknown.
+    let position: Int64
     private let window = Mutex(BatchWindow())
 
     /// How many objects are read together when reading in order.
     static var batchSize: Int { 128 }
 
-    init(storage: FetchStorage, query: FetchQuery) {
+    init(storage: FetchStorage, query: FetchQuery, position: Int64 = -1) {
         self.storage = storage
         self.query = query
+        self.position = position
         super.init()
     }
 

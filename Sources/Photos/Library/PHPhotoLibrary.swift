@@ -26,6 +26,8 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     let changeQueue: DispatchQueue
     /// Completion handlers run here, in commit order, never on the main thread.
     let callbackQueue: DispatchQueue
+    /// Delivers changes to observers; set once, right after init.
+    private(set) var dispatcher: ChangeDispatcher!
 
     /// Opens (creating if needed) the library folder at `url`.
     ///
@@ -42,6 +44,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         changeQueue = DispatchQueue(label: "PHPhotoLibrary.changes")
         callbackQueue = DispatchQueue(label: "PHPhotoLibrary.callbacks")
         super.init()
+        dispatcher = ChangeDispatcher(library: self)
     }
 
     // MARK: - The shared library

@@ -49,12 +49,15 @@ package struct AssetQuery: Sendable, Hashable {
         self.now = now
     }
 
-    /// The SQL selecting matching row ids in order, and its arguments.
-    func sql(selecting columns: String = "asset.id") -> (sql: String, arguments: StatementArguments) {
+    /// The SQL selecting matching row ids in order, and its arguments; `restrictedTo` keeps
+    /// only the rows with those ids (change details re-run a query over the changed rows).
+    func sql(
+        selecting columns: String = "asset.id", restrictedTo ids: [Int64]? = nil
+    ) -> (sql: String, arguments: StatementArguments) {
         var arguments = StatementArguments()
         var joins = ""
         var conditions: [String] = []
-        var natural = ["asset.creationDate", "asset.id"]
+        var natural = [OrderTerm("asset.creationDate"), OrderTerm("asset.id")]
         var includeHidden = self.includeHidden
         var includeAllBursts = includeAllBurstAssets
 
@@ -64,7 +67,7 @@ package struct AssetQuery: Sendable, Hashable {
         case .album(let albumID):
             joins = " JOIN albumAsset ON albumAsset.assetID = asset.id AND albumAsset.albumID = ?"
             arguments += [albumID]
-            natural = ["albumAsset.position", "asset.id"]
+            natural = [OrderTerm("albumAsset.position"), OrderTerm("asset.id")]
         case .smartAlbum(let subtype):
             let condition = SmartAlbumCatalog.condition(subtype: subtype, now: now, arguments: &arguments)
             conditions.append(condition ?? "0")
@@ -82,10 +85,10 @@ package struct AssetQuery: Sendable, Hashable {
         case .ordered(let ids):
             joins = " JOIN json_each(?) AS transient ON transient.value = asset.id"
             arguments += [StoreValue.jsonArray(ids.map(StoreValue.integer))]
-            natural = ["transient.key"]
+            natural = [OrderTerm("transient.key")]
             includeAllBursts = true
         case .recentlyDeleted:
-            natural = ["asset.trashedDate DESC", "asset.id"]
+            natural = [OrderTerm("asset.trashedDate", ascending: false), OrderTerm("asset.id")]
         }
 
         if case .recentlyDeleted = scope {
@@ -111,17 +114,38 @@ package struct AssetQuery: Sendable, Hashable {
             arguments += compiler.arguments
         }
 
-        var order = sort.map { "\($0.field.sql) \($0.ascending ? "ASC" : "DESC")" }
-        if order.isEmpty {
-            order = natural
-        } else {
-            order.append("asset.id")
+        if let ids {
+            conditions.append("asset.id IN (SELECT value FROM json_each(?))")
+            arguments += [StoreValue.jsonArray(ids.map(StoreValue.integer))]
         }
-        var sql = "SELECT \(columns) FROM asset\(joins) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order.joined(separator: ", "))"
+        let order = OrderTerm.order(sort: sort, natural: natural, id: "asset.id")
+        var sql = "SELECT \(columns) FROM asset\(joins) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(OrderTerm.sql(order))"
         if limit > 0 {
             sql += " LIMIT ?"
             arguments += [limit]
         }
         return (sql, arguments)
+    }
+}
+
+extension AssetQuery: DiffableQuery {
+    package var orderTerms: [OrderTerm] {
+        switch scope {
+        case .album: OrderTerm.order(sort: sort, natural: [OrderTerm("albumAsset.position"), OrderTerm("asset.id")], id: "asset.id")
+        case .ordered: OrderTerm.order(sort: sort, natural: [OrderTerm("transient.key")], id: "asset.id")
+        case .recentlyDeleted:
+            OrderTerm.order(
+                sort: sort, natural: [OrderTerm("asset.trashedDate", ascending: false), OrderTerm("asset.id")], id: "asset.id")
+        default: OrderTerm.order(sort: sort, natural: [OrderTerm("asset.creationDate"), OrderTerm("asset.id")], id: "asset.id")
+        }
+    }
+
+    package var idColumn: String { "asset.id" }
+    package var journalEntities: [Int] { [JournalEntity.asset] }
+
+    package var supportsIncrementalDiff: Bool {
+        if limit > 0 { return false }
+        if case .ordered = scope { return false }
+        return true
     }
 }

@@ -36,11 +36,12 @@ package struct CollectionQuery: Sendable, Hashable {
         self.limit = limit
     }
 
-    func sql(selecting columns: String = "collection.id") -> (sql: String, arguments: StatementArguments) {
+    func sql(
+        selecting columns: String = "collection.id", restrictedTo ids: [Int64]? = nil
+    ) -> (sql: String, arguments: StatementArguments) {
         var arguments = StatementArguments()
         var joins = ""
         var conditions: [String] = []
-        var natural = ["collection.id"]
 
         func kind(isList: Bool, type: Int?, subtype: Int?) {
             conditions.append("collection.isList = \(isList ? 1 : 0)")
@@ -57,10 +58,8 @@ package struct CollectionQuery: Sendable, Hashable {
         switch scope {
         case .assetCollections(let type, let subtype):
             kind(isList: false, type: type, subtype: subtype)
-            if type == CollectionKind.moment { natural = ["collection.startDate", "collection.id"] }
         case .collectionLists(let type, let subtype):
             kind(isList: true, type: type, subtype: subtype)
-            if type == CollectionKind.momentList { natural = ["collection.startDate", "collection.id"] }
         case .uuids(let uuids, let lists):
             conditions.append("collection.uuid IN (SELECT value FROM json_each(?))")
             arguments += [StoreValue.jsonArray(uuids.map(StoreValue.text))]
@@ -90,11 +89,9 @@ package struct CollectionQuery: Sendable, Hashable {
                 conditions.append("collection.subtype = ?")
                 arguments += [listSubtype]
             }
-            natural = ["collection.startDate", "collection.id"]
         case .topLevelUserCollections:
             conditions.append(
                 "collection.parentID IS NULL AND ((collection.isList = 0 AND collection.type = 1) OR (collection.isList = 1 AND collection.type = 2))")
-            natural = ["collection.position", "collection.id"]
         case .children(let listID):
             // Folder children by parentID; the moments of a year list by date.
             conditions.append(
@@ -104,11 +101,9 @@ package struct CollectionQuery: Sendable, Hashable {
                 AND year.subtype = 2 AND collection.startDate >= year.startDate AND collection.startDate < year.endDate)))
                 """)
             arguments += [listID, listID]
-            natural = ["collection.position", "collection.startDate", "collection.id"]
         case .ordered(let ids):
             joins = " JOIN json_each(?) AS transient ON transient.value = collection.id"
             arguments += [StoreValue.jsonArray(ids.map(StoreValue.integer))]
-            natural = ["transient.key"]
         }
 
         if let filter {
@@ -116,18 +111,43 @@ package struct CollectionQuery: Sendable, Hashable {
             conditions.append(compiler.compile(filter))
             arguments += compiler.arguments
         }
-        var order = sort.map { "\($0.field.sql) \($0.ascending ? "ASC" : "DESC")" }
-        if order.isEmpty {
-            order = natural
-        } else {
-            order.append("collection.id")
+        if let ids {
+            conditions.append("collection.id IN (SELECT value FROM json_each(?))")
+            arguments += [StoreValue.jsonArray(ids.map(StoreValue.integer))]
         }
         let whereClause = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
-        var sql = "SELECT \(columns) FROM collection\(joins) WHERE \(whereClause) ORDER BY \(order.joined(separator: ", "))"
+        var sql = "SELECT \(columns) FROM collection\(joins) WHERE \(whereClause) ORDER BY \(OrderTerm.sql(orderTerms))"
         if limit > 0 {
             sql += " LIMIT ?"
             arguments += [limit]
         }
         return (sql, arguments)
+    }
+}
+
+extension CollectionQuery: DiffableQuery {
+    /// The natural order of each scope, before sort descriptors replace it.
+    private var naturalOrder: [OrderTerm] {
+        let byDate = [OrderTerm("collection.startDate"), OrderTerm("collection.id")]
+        switch scope {
+        case .assetCollections(let type, _) where type == CollectionKind.moment: return byDate
+        case .collectionLists(let type, _) where type == CollectionKind.momentList: return byDate
+        case .containingCollection: return byDate
+        case .topLevelUserCollections: return [OrderTerm("collection.position"), OrderTerm("collection.id")]
+        case .children:
+            return [OrderTerm("collection.position"), OrderTerm("collection.startDate"), OrderTerm("collection.id")]
+        case .ordered: return [OrderTerm("transient.key")]
+        default: return [OrderTerm("collection.id")]
+        }
+    }
+
+    package var orderTerms: [OrderTerm] { OrderTerm.order(sort: sort, natural: naturalOrder, id: "collection.id") }
+    package var idColumn: String { "collection.id" }
+    package var journalEntities: [Int] { [JournalEntity.assetCollection, JournalEntity.collectionList] }
+
+    package var supportsIncrementalDiff: Bool {
+        if limit > 0 { return false }
+        if case .ordered = scope { return false }
+        return true
     }
 }

@@ -15,6 +15,9 @@ enum LibraryMigrations {
             try createLibraryInfo(db)
             try SmartAlbumCatalog.seed(db)
         }
+        migrator.registerMigration("v2-change-journal") { db in
+            try createChangeJournal(db)
+        }
         return migrator
     }
 
@@ -118,5 +121,29 @@ enum LibraryMigrations {
                 INSERT INTO libraryInfo (key, value) VALUES ('createdAt', ?);
                 """,
             arguments: [UUID().uuidString, ISO8601DateFormatter().string(from: Date())])
+    }
+
+    /// The change journal (see `JournalTriggers`): one `change` row per committed change,
+    /// its id never reused (`AUTOINCREMENT`), and the objects each change touched.
+    private static func createChangeJournal(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE change (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    date REAL NOT NULL,
+                    processID INTEGER NOT NULL
+                );
+                CREATE TABLE changedObject (
+                    changeID INTEGER NOT NULL,
+                    entity INTEGER NOT NULL,
+                    objectID INTEGER NOT NULL,
+                    uuid TEXT NOT NULL,
+                    wasVisible INTEGER NOT NULL,
+                    isVisible INTEGER NOT NULL,
+                    flags INTEGER NOT NULL,
+                    PRIMARY KEY (changeID, entity, objectID)
+                ) WITHOUT ROWID;
+                INSERT INTO libraryInfo (key, value) VALUES ('historyFloor', '0');
+                """)
     }
 }

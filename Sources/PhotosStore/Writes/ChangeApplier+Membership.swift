@@ -25,7 +25,6 @@ extension ChangeApplier {
                     sql: "INSERT INTO albumAsset (albumID, assetID, position) VALUES (?, ?, ?)",
                     arguments: [album.id, asset.id, position])
             }
-            summary.updatedCollections.insert(uuid)
 
         case .folder(let uuid):
             let folder = try collectionRow(uuid)
@@ -33,7 +32,6 @@ extension ChangeApplier {
                 throw StoreError(.notAllowed, "Can't change the children of \(folder.title.map { "'\($0)'" } ?? uuid): it is not a folder")
             }
             try applyChildren(parentID: folder.id, parentUUID: uuid, edit: edit, name: "folder '\(folder.title ?? uuid)'")
-            summary.updatedCollections.insert(uuid)
 
         case .topLevel:
             try applyChildren(parentID: nil, parentUUID: nil, edit: edit, name: "the top-level collections")
@@ -75,7 +73,6 @@ extension ChangeApplier {
             try db.execute(
                 sql: "UPDATE collection SET parentID = ?, position = ? WHERE id = ?",
                 arguments: [parentID, position, child.id])
-            summary.updatedCollections.insert(member)
         }
     }
 

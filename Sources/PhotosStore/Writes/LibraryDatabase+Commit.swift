@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 
 extension LibraryDatabase {
-    /// Applies a change set in one transaction.
+    /// Applies a change set in one transaction and returns the library's position after it
+    /// (the id of its journal entry).
     ///
     /// Staged files are renamed into `originals/` inside the transaction, after their rows are
     /// written; if anything fails (including the `COMMIT` itself) they are renamed back to
@@ -10,18 +11,22 @@ extension LibraryDatabase {
     /// recorded in a per-process intent file first, so a crash between rename and commit
     /// leaves only files that the next ``open(at:)`` finds and removes.
     @discardableResult
-    package func commit(_ changes: StoreChangeSet) throws(StoreError) -> StoreCommitSummary {
+    package func commit(_ changes: StoreChangeSet) throws(StoreError) -> Int64 {
         let moves = FileMoves(layout: layout, staging: stagingFolder)
         var expungedFiles: [String] = []
-        let summary: StoreCommitSummary
+        let position: Int64
+        let historyLimit = self.historyLimit
         do {
             try moves.recordIntent(changes.newAssets.flatMap(\.resources).map(\.relativePath))
-            summary = try pool.write { db in
+            position = try pool.write { db in
+                let changeID = try ChangeJournal.open(db, date: changes.now)
                 var applier = ChangeApplier(db: db, changes: changes, moves: moves)
-                let summary = try applier.apply()
+                try applier.apply()
                 expungedFiles = applier.expungedFiles
+                try ChangeJournal.close(db, id: changeID)
+                if changeID % 64 == 0 { try ChangeJournal.prune(db, keeping: historyLimit) }
                 Failpoint.hit(.beforeCommit)
-                return summary
+                return changeID
             }
         } catch {
             moves.revert()
@@ -30,12 +35,13 @@ extension LibraryDatabase {
             throw StoreError(.database, "The change could not be saved: \(error)")
         }
         moves.clearIntent()
+        changeSignal.post(position: position)
         // Rows are gone for good; now their files may go. A crash here leaves stray files
         // that nothing references, which is harmless.
         for path in expungedFiles {
             try? FileManager.default.removeItem(at: layout.url(forRelativePath: path))
         }
-        return summary
+        return position
     }
 }
 
@@ -44,7 +50,6 @@ struct ChangeApplier {
     let db: Database
     let changes: StoreChangeSet
     let moves: FileMoves
-    var summary = StoreCommitSummary()
     var expungedFiles: [String] = []
     var momentDates: [Double] = []
     var oldMoments: Set<Int64> = []
@@ -55,7 +60,7 @@ struct ChangeApplier {
         self.moves = moves
     }
 
-    mutating func apply() throws -> StoreCommitSummary {
+    mutating func apply() throws {
         try insertCollections()
         try insertAssets()
         try editAssets()
@@ -68,7 +73,6 @@ struct ChangeApplier {
         if !momentDates.isEmpty || !oldMoments.isEmpty {
             try MomentGrouper(db: db, now: changes.now).regroup(dates: momentDates, oldMoments: oldMoments)
         }
-        return summary
     }
 
     // MARK: Lookups
@@ -108,7 +112,6 @@ struct ChangeApplier {
                     collection.uuid, collection.isList, collection.type, collection.subtype, collection.title,
                     position, changes.now.timeIntervalSince1970,
                 ])
-            summary.insertedCollections.append(collection.uuid)
         }
     }
 
@@ -118,7 +121,6 @@ struct ChangeApplier {
             try requireUserCollection(row, uuid: uuid, action: "rename")
             if let title = edit.title {
                 try db.execute(sql: "UPDATE collection SET title = ? WHERE id = ?", arguments: [title, row.id])
-                summary.updatedCollections.insert(uuid)
             }
         }
     }
@@ -139,14 +141,7 @@ struct ChangeApplier {
             guard let row = try? collectionRow(uuid) else { continue }
             try requireUserCollection(row, uuid: uuid, action: "delete")
             // Children of a deleted folder go with it (ON DELETE CASCADE), as in Photos.
-            let removed = try String.fetchAll(
-                db,
-                sql: """
-                    WITH RECURSIVE tree(id) AS (SELECT ? UNION ALL SELECT collection.id FROM collection JOIN tree ON collection.parentID = tree.id)
-                    SELECT uuid FROM collection WHERE id IN tree
-                    """, arguments: [row.id])
             try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [row.id])
-            summary.deletedCollections.formUnion(removed)
         }
     }
 
@@ -171,7 +166,6 @@ struct ChangeApplier {
                 try moves.move(resource.stagedFile, to: resource.relativePath)
             }
             if let date = asset.record.creationDate { momentDates.append(date.timeIntervalSince1970) }
-            summary.insertedAssets.append(asset.record.uuid)
         }
     }
 
@@ -209,7 +203,6 @@ struct ChangeApplier {
             sets.append("modificationDate = ?")
             arguments += [now, row.id]
             try db.execute(sql: "UPDATE asset SET \(sets.joined(separator: ", ")) WHERE id = ?", arguments: arguments)
-            summary.updatedAssets.insert(uuid)
         }
     }
 
@@ -222,8 +215,6 @@ struct ChangeApplier {
                 arguments: [changes.now.timeIntervalSince1970, row.id])
             if let date = row.creationDate { momentDates.append(date) }
             if let moment = row.momentID { oldMoments.insert(moment) }
-            summary.deletedAssets.insert(uuid)
-            summary.updatedAssets.remove(uuid)
         }
     }
 
@@ -233,7 +224,6 @@ struct ChangeApplier {
             guard row.trashed else { continue }
             try db.execute(sql: "UPDATE asset SET trashedDate = NULL WHERE id = ?", arguments: [row.id])
             if let date = row.creationDate { momentDates.append(date) }
-            summary.insertedAssets.append(uuid)
         }
     }
 
@@ -244,7 +234,6 @@ struct ChangeApplier {
             try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [row.id])
             if let date = row.creationDate { momentDates.append(date) }
             if let moment = row.momentID { oldMoments.insert(moment) }
-            summary.deletedAssets.insert(uuid)
         }
     }
 }

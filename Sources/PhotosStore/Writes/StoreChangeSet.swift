@@ -137,15 +137,3 @@ package struct MembershipEdit: Sendable {
         self.operations = operations
     }
 }
-
-/// What a commit changed, by UUID: the seam change notifications will build on.
-package struct StoreCommitSummary: Sendable, Equatable {
-    package var insertedAssets: [String] = []
-    package var updatedAssets: Set<String> = []
-    package var deletedAssets: Set<String> = []
-    package var insertedCollections: [String] = []
-    package var updatedCollections: Set<String> = []
-    package var deletedCollections: Set<String> = []
-
-    package init() {}
-}

@@ -1,0 +1,52 @@
+public import Foundation
+
+/// A place in a library's change history: hand it to
+/// ``PHPhotoLibrary/fetchPersistentChanges(since:)`` to get what changed after it.
+///
+/// Linux notes: besides `NSSecureCoding` (archive it with `NSKeyedArchiver`), it is `Codable`
+/// and `Comparable` (tokens of one library order by time). A token names its library; a
+/// token of another library is refused as expired.
+public final class PHPersistentChangeToken: NSObject, NSSecureCoding, NSCopying, Codable, Comparable, Sendable {
+    let libraryIdentifier: String
+    let position: Int64
+
+    init(libraryIdentifier: String, position: Int64) {
+        self.libraryIdentifier = libraryIdentifier
+        self.position = position
+        super.init()
+    }
+
+    public static var supportsSecureCoding: Bool { true }
+
+    public func encode(with coder: NSCoder) {
+        coder.encode(libraryIdentifier as NSString, forKey: "library")
+        coder.encode(position, forKey: "position")
+    }
+
+    public required init?(coder: NSCoder) {
+        guard let library = coder.decodeObject(of: NSString.self, forKey: "library") else { return nil }
+        libraryIdentifier = library as String
+        position = coder.decodeInt64(forKey: "position")
+        super.init()
+    }
+
+    public func copy(with zone: NSZone? = nil) -> Any { self }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? PHPersistentChangeToken else { return false }
+        return other.libraryIdentifier == libraryIdentifier && other.position == position
+    }
+
+    public override var hash: Int { libraryIdentifier.hashValue ^ position.hashValue }
+
+    public static func == (lhs: PHPersistentChangeToken, rhs: PHPersistentChangeToken) -> Bool {
+        lhs.isEqual(rhs)
+    }
+
+    /// Orders tokens of one library by time (tokens of different libraries by library).
+    public static func < (lhs: PHPersistentChangeToken, rhs: PHPersistentChangeToken) -> Bool {
+        (lhs.libraryIdentifier, lhs.position) < (rhs.libraryIdentifier, rhs.position)
+    }
+
+    public override var description: String { "<PHPersistentChangeToken: \(position)>" }
+}

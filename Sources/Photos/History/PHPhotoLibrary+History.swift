@@ -1,0 +1,50 @@
+import Foundation
+import PhotosStore
+
+extension PHPhotoLibrary {
+    /// The token of the library's newest change: fetch from it later to get what changed.
+    public var currentChangeToken: PHPersistentChangeToken {
+        PHPersistentChangeToken(
+            libraryIdentifier: (try? store.libraryIdentifier()) ?? "", position: (try? store.currentPosition()) ?? 0)
+    }
+
+    /// The changes committed after `token`, oldest first.
+    ///
+    /// Throws ``PHPhotosError/Code/persistentChangeTokenExpired`` when the history no longer
+    /// reaches back to the token (it keeps the newest ``persistentChangeHistoryLimit``
+    /// changes) or the token belongs to another library: fetch everything again, then keep
+    /// ``currentChangeToken``.
+    public func fetchPersistentChanges(since token: PHPersistentChangeToken) throws -> PHPersistentChangeFetchResult {
+        let identifier: String
+        let history: (floor: Int64, changes: [ChangeRecord])
+        do {
+            identifier = try store.libraryIdentifier()
+            history = try store.changes(after: token.position)
+        } catch {
+            throw PHPhotosError(error)
+        }
+        guard token.libraryIdentifier == identifier else {
+            throw PHPhotosError(.persistentChangeTokenExpired, "The change token belongs to another library")
+        }
+        guard token.position >= history.floor else {
+            throw PHPhotosError(
+                .persistentChangeTokenExpired,
+                "The change token (\(token.position)) is older than the library's history, which starts after change \(history.floor)")
+        }
+        return PHPersistentChangeFetchResult(
+            changes: history.changes.map { change in
+                PHPersistentChange(
+                    changeToken: PHPersistentChangeToken(libraryIdentifier: identifier, position: change.id), library: self)
+            })
+    }
+
+    /// How many changes the persistent history keeps; older ones are removed as new ones
+    /// commit, and tokens from before them expire.
+    ///
+    /// Linux addition; the default is 100,000 changes. It applies to the changes this process
+    /// commits.
+    public var persistentChangeHistoryLimit: Int {
+        get { store.historyLimit }
+        set { store.historyLimit = newValue }
+    }
+}

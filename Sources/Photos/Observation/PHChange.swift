@@ -1,0 +1,155 @@
+public import Foundation
+import PhotosStore
+import Synchronization
+
+/// What one delivered change did to the library, asked about object by object and fetch
+/// result by fetch result.
+///
+/// Every answer describes the same state of the library: the change holds a snapshot taken
+/// when it was delivered, so details stay consistent however many changes commit while the
+/// observer works. Hold a `PHChange` only as long as you need it; the snapshot is released
+/// with it.
+public final class PHChange: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: immutable apart from the details cache, which is behind a Mutex.
+    let library: PHPhotoLibrary
+    let snapshot: StoreSnapshot
+    /// The position delivered before this change; the change covers (start, snapshot.position].
+    let start: Int64
+    /// Folded journal entries by UUID; `nil` when the history no longer reaches `start`.
+    private let objects: [String: ObjectChange]?
+    private let details = Mutex<[ObjectIdentifier: (result: AnyObject, details: AnyObject?)]>([:])
+
+    init(library: PHPhotoLibrary, snapshot: StoreSnapshot, start: Int64, objectChanges: [ObjectChange]?) {
+        self.library = library
+        self.snapshot = snapshot
+        self.start = start
+        objects = objectChanges.map { changes in
+            Dictionary(changes.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+        super.init()
+    }
+
+    /// The library position after this change (Linux addition, for diagnostics and tests).
+    var position: Int64 { snapshot.position }
+
+    // MARK: - Objects
+
+    /// What the change did to `object`, or `nil` if the change didn't affect it.
+    ///
+    /// `objectAfterChanges` is the object as the change left it (`nil` when deleted; an
+    /// asset moved to Recently Deleted counts as deleted). An asset that only joined or left
+    /// an album is not affected: its own properties didn't change.
+    public func changeDetails<T: PHObject>(for object: T) -> PHObjectChangeDetails<T>? {
+        guard let (uuid, isAsset) = Self.uuid(of: object) else { return nil }
+        let change: ObjectChange
+        if let objects {
+            guard let found = objects[uuid], found.kind != .touched else { return nil }
+            change = found
+        } else {
+            // The history was pruned: compare with the library as it is.
+            change = ObjectChange(
+                entity: 0, objectID: 0, uuid: uuid, wasVisible: true, isVisible: true, flags: JournalFlags.updated)
+        }
+        let after = try? readObject(uuid: uuid, isAsset: isAsset)
+        let visibleAfter = after.flatMap { $0 }.map { object in
+            (object as? PHAsset).map { $0.record.trashedDate == nil } ?? true
+        } ?? false
+        let afterObject = visibleAfter ? after.flatMap { $0 } as? T : nil
+        return PHObjectChangeDetails(
+            before: object, after: afterObject, contentChanged: change.contentChanged,
+            wasDeleted: afterObject == nil)
+    }
+
+    private static func uuid(of object: PHObject) -> (String, isAsset: Bool)? {
+        if let uuid = LocalIdentifier.assetUUID(object.localIdentifier) { return (uuid, true) }
+        if let uuid = LocalIdentifier.collectionUUID(object.localIdentifier, isList: nil) { return (uuid, false) }
+        return nil
+    }
+
+    private func readObject(uuid: String, isAsset: Bool) throws -> PHObject? {
+        if isAsset {
+            return try snapshot.assets(uuids: [uuid]).first.map { PHAsset(record: $0, library: library) }
+        }
+        return try snapshot.collections(uuids: [uuid]).first.map { record in
+            record.isList
+                ? PHCollectionList(record: record, library: library) as PHObject
+                : PHAssetCollection(record: record, library: library)
+        }
+    }
+
+    // MARK: - Fetch results
+
+    /// How the change affects `fetchResult`, or `nil` if it doesn't.
+    ///
+    /// The details take the result you pass, however old, to the state of this change: pass
+    /// the result you display, then keep `fetchResultAfterChanges` for the next change. Asking
+    /// twice for one result returns the same details.
+    public func changeDetails<T: PHObject>(for fetchResult: PHFetchResult<T>) -> PHFetchResultChangeDetails<T>? {
+        let key = ObjectIdentifier(fetchResult)
+        if let cached = details.withLock({ $0[key] }) {
+            return cached.details as? PHFetchResultChangeDetails<T>
+        }
+        let computed = computeDetails(for: fetchResult)
+        details.withLock { $0[key] = (fetchResult, computed) }
+        return computed
+    }
+
+    private func computeDetails<T: PHObject>(for result: PHFetchResult<T>) -> PHFetchResultChangeDetails<T>? {
+        let diff: FetchDiff?
+        let after: FetchStorage
+        switch (result.query, result.storage) {
+        case (.assets(let query, _), .assets(let ids, let owner)) where owner === library:
+            guard let found = try? snapshot.diff(query, before: ids, since: result.position) else { return nil }
+            diff = found
+            after = .assets(ids: found.after, library: library)
+        case (.collections(let query, _, _), .collections(let ids, let owner)) where owner === library:
+            guard let found = try? snapshot.diff(query, before: ids, since: result.position) else { return nil }
+            diff = found
+            after = .collections(ids: found.after, library: library)
+        case (_, .objects(let held)):
+            guard let (found, objects) = diffHeldObjects(held) else { return nil }
+            diff = found
+            after = .objects(objects)
+        default:
+            return nil
+        }
+        guard let diff else { return nil }
+        let afterResult = PHFetchResult<T>(storage: after, query: result.query, position: snapshot.position)
+        return PHFetchResultChangeDetails(
+            before: result, after: afterResult, diff: diff, wantsIncremental: result.query.wantsIncrementalChangeDetails)
+    }
+
+    /// Objects held in memory (transient collection lists): deleted ones go, changed ones are
+    /// read again; nothing is inserted.
+    private func diffHeldObjects(_ held: [PHObject]) -> (FetchDiff, [PHObject])? {
+        guard let objects else { return nil }
+        var diff = FetchDiff(after: [])
+        var kept: [PHObject] = []
+        for (index, object) in held.enumerated() {
+            guard let (uuid, isAsset) = Self.uuid(of: object), let change = objects[uuid] else {
+                kept.append(object)
+                continue
+            }
+            switch change.kind {
+            case .deleted:
+                diff.removed.insert(index)
+            case .updated:
+                diff.changed.insert(kept.count)
+                kept.append(((try? readObject(uuid: uuid, isAsset: isAsset)) ?? nil) ?? object)
+            case .inserted, .touched:
+                kept.append(object)
+            }
+        }
+        return diff.isEmpty ? nil : (diff, kept)
+    }
+}
+
+extension FetchQuery {
+    var wantsIncrementalChangeDetails: Bool {
+        switch self {
+        case .assets(_, let options), .collections(_, _, let options), .objects(_, let options):
+            options.wantsIncrementalChangeDetails
+        case .empty: true
+        }
+    }
+}

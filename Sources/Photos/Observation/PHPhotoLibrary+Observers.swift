@@ -1,0 +1,36 @@
+import Foundation
+
+extension PHPhotoLibrary {
+    /// Starts telling `observer` about every change committed to this library, by this
+    /// process or another. The library doesn't keep the observer alive; unregister it (in
+    /// `deinit`, for instance) when done.
+    public func register(_ observer: any PHPhotoLibraryChangeObserver) {
+        dispatcher.register(observer)
+    }
+
+    /// Stops telling `observer` about changes.
+    public func unregisterChangeObserver(_ observer: any PHPhotoLibraryChangeObserver) {
+        dispatcher.unregister(observer)
+    }
+
+    /// Every change committed to the library from now on, for Swift concurrency.
+    ///
+    /// Linux addition. Each access starts a new sequence, registered at once; it ends when
+    /// the iterating task is cancelled or the sequence is released. The changes are those an
+    /// observer gets, in the same order.
+    ///
+    /// ```swift
+    /// for await change in library.changes {
+    ///     if let details = change.changeDetails(for: assets) { assets = details.fetchResultAfterChanges }
+    /// }
+    /// ```
+    public var changes: AsyncStream<PHChange> {
+        let (stream, continuation) = AsyncStream<PHChange>.makeStream()
+        let observer = StreamObserver(continuation)
+        dispatcher.register(observer, retain: true)
+        continuation.onTermination = { [weak dispatcher] _ in
+            dispatcher?.unregister(observer)
+        }
+        return stream
+    }
+}

@@ -1,0 +1,113 @@
+package import Foundation
+import GRDB
+
+/// Reads and writes of the change journal, on any connection (the pool, a snapshot).
+enum ChangeJournal {
+    /// The id of the newest change ever committed (0 for none): the library's position.
+    static func position(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change'") ?? 0
+    }
+
+    /// The newest change removed from the history: positions before it can't be replayed.
+    static func floor(_ db: Database) throws -> Int64 {
+        Int64(try String.fetchOne(db, sql: "SELECT value FROM libraryInfo WHERE key = 'historyFloor'") ?? "0") ?? 0
+    }
+
+    /// The objects changed after `position` up to `end`, folded per object.
+    static func objectChanges(
+        _ db: Database, after position: Int64, upTo end: Int64, entities: [Int]? = nil
+    ) throws -> [ObjectChange] {
+        var sql = """
+            SELECT entity, objectID, uuid, wasVisible, isVisible, flags FROM changedObject
+            WHERE changeID > ? AND changeID <= ?
+            """
+        let arguments: StatementArguments = [position, end]
+        if let entities {
+            sql += " AND entity IN (\(entities.map(String.init).joined(separator: ",")))"
+        }
+        sql += " ORDER BY changeID"
+        let rows = try db.decodedRows(sql, arguments: arguments) { row in
+            ObjectChange(
+                entity: row.int(0), objectID: row.int64(1), uuid: row.text(2), wasVisible: row.bool(3),
+                isVisible: row.bool(4), flags: row.int(5))
+        }
+        var folder = ObjectChangeFolder()
+        for row in rows { folder.add(row) }
+        return folder.changes
+    }
+
+    /// Opens a change: the triggers record into it until ``close(_:)``.
+    static func open(_ db: Database, date: Date) throws -> Int64 {
+        try db.execute(
+            sql: "INSERT INTO change (date, processID) VALUES (?, ?)",
+            arguments: [date.timeIntervalSince1970, ProcessInfo.processInfo.processIdentifier])
+        let id = db.lastInsertedRowID
+        try db.execute(sql: "INSERT INTO temp.journalCursor (changeID) VALUES (?)", arguments: [id])
+        return id
+    }
+
+    /// Closes a change; drops its row when it touched nothing (the position still advances).
+    static func close(_ db: Database, id: Int64) throws {
+        try db.execute(sql: "DELETE FROM temp.journalCursor")
+        try db.execute(
+            sql: "DELETE FROM change WHERE id = ? AND NOT EXISTS (SELECT 1 FROM changedObject WHERE changeID = ?)",
+            arguments: [id, id])
+    }
+
+    /// Keeps the newest `limit` changes, raising the floor over the ones removed.
+    static func prune(_ db: Database, keeping limit: Int) throws {
+        let cutoff = try position(db) - Int64(max(0, limit))
+        guard cutoff > (try floor(db)) else { return }
+        try db.execute(sql: "DELETE FROM changedObject WHERE changeID <= ?", arguments: [cutoff])
+        try db.execute(sql: "DELETE FROM change WHERE id <= ?", arguments: [cutoff])
+        try db.execute(sql: "UPDATE libraryInfo SET value = ? WHERE key = 'historyFloor'", arguments: [String(cutoff)])
+    }
+}
+
+/// One committed change, for persistent history.
+package struct ChangeRecord: Sendable, Hashable {
+    package var id: Int64
+    package var date: Date
+}
+
+extension LibraryDatabase {
+    /// The library's position: the id of the newest committed change.
+    package func currentPosition() throws(StoreError) -> Int64 {
+        try read { db in try ChangeJournal.position(db) }
+    }
+
+    /// A consistent, unchanging view of the library as it is now, for change details.
+    package func makeSnapshot() throws(StoreError) -> StoreSnapshot {
+        do {
+            return try StoreSnapshot(try pool.makeSnapshot())
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.database, "Can't take a snapshot of the library: \(error)")
+        }
+    }
+
+    /// The changes after `position`, oldest first, and the history floor (changes at or
+    /// before it are gone).
+    package func changes(after position: Int64) throws(StoreError) -> (floor: Int64, changes: [ChangeRecord]) {
+        try read { db in
+            let floor = try ChangeJournal.floor(db)
+            let changes = try Row.fetchAll(db, sql: "SELECT id, date FROM change WHERE id > ? ORDER BY id", arguments: [position])
+                .map { ChangeRecord(id: $0[0], date: Date(timeIntervalSince1970: $0[1])) }
+            return (floor, changes)
+        }
+    }
+
+    /// The objects one change touched, or `nil` when the change is no longer in the history.
+    package func objectChanges(inChange id: Int64) throws(StoreError) -> [ObjectChange]? {
+        try read { db in
+            guard try ChangeJournal.floor(db) < id else { return nil }
+            return try ChangeJournal.objectChanges(db, after: id - 1, upTo: id)
+        }
+    }
+
+    /// Removes all but the newest `limit` changes from the history.
+    package func pruneHistory(keeping limit: Int) throws(StoreError) {
+        try write { db in try ChangeJournal.prune(db, keeping: limit) }
+    }
+}

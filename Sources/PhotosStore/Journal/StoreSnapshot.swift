@@ -1,0 +1,149 @@
+import Foundation
+import GRDB
+
+/// The library frozen at one position: an open read transaction on its own connection.
+///
+/// A `PHChange` holds one, so every detail it gives describes the same state, however many
+/// changes commit while the observer works. Holding it keeps SQLite from recycling the WAL
+/// pages it reads; it is released with the last reference.
+package final class StoreSnapshot: @unchecked Sendable {
+    // @unchecked Sendable: `snapshot` serializes its reads; the rest is immutable.
+    private let snapshot: DatabaseSnapshot
+    /// The id of the newest change the snapshot sees.
+    package let position: Int64
+    /// Changes at or before this position are no longer in the journal.
+    package let historyFloor: Int64
+
+    init(_ snapshot: DatabaseSnapshot) throws {
+        self.snapshot = snapshot
+        (position, historyFloor) = try snapshot.read { db in
+            (try ChangeJournal.position(db), try ChangeJournal.floor(db))
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            return try snapshot.read(body)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.database, "Reading the library failed: \(error)")
+        }
+    }
+
+    /// The objects changed after `position` (up to the snapshot), folded per object; `nil`
+    /// when the journal no longer reaches back that far.
+    package func objectChanges(after position: Int64, entities: [Int]? = nil) throws(StoreError) -> [ObjectChange]? {
+        guard position >= historyFloor else { return nil }
+        guard position < self.position else { return [] }
+        return try read { db in
+            try ChangeJournal.objectChanges(db, after: position, upTo: self.position, entities: entities)
+        }
+    }
+
+    package func assets(uuids: [String]) throws(StoreError) -> [AssetRecord] {
+        try read { db in
+            try db.decodedRows(
+                "SELECT \(AssetRecord.selection) FROM asset WHERE asset.uuid IN (SELECT value FROM json_each(?))",
+                arguments: [StoreValue.jsonArray(uuids.map(StoreValue.text))], AssetRecord.init(columns:))
+        }
+    }
+
+    package func collections(uuids: [String]) throws(StoreError) -> [CollectionRecord] {
+        try read { db in
+            try db.decodedRows(
+                "SELECT \(CollectionRecord.selection) FROM collection WHERE collection.uuid IN (SELECT value FROM json_each(?))",
+                arguments: [StoreValue.jsonArray(uuids.map(StoreValue.text))], CollectionRecord.init(columns:))
+        }
+    }
+
+    package func assetIDs(_ query: AssetQuery) throws(StoreError) -> [Int64] {
+        try read { db in try Self.ids(db, query) }
+    }
+
+    package func collectionIDs(_ query: CollectionQuery) throws(StoreError) -> [Int64] {
+        try read { db in try Self.ids(db, query) }
+    }
+
+    private static func ids(_ db: Database, _ query: some DiffableQuery) throws -> [Int64] {
+        let (sql, arguments) = query.sql(selecting: query.idColumn, restrictedTo: nil)
+        return try db.decodedRows(sql, arguments: arguments) { $0.int64(0) }
+    }
+
+    // MARK: - Diffs
+
+    /// How to compute a diff; ``automatic`` picks by the size of the change.
+    package enum DiffStrategy: Sendable {
+        case automatic, incremental, full
+    }
+
+    /// How the result of `query` fetched at `position` (holding `before`) differs in this
+    /// snapshot; `nil` when the changes since then don't affect it.
+    package func diff(
+        _ query: AssetQuery, before: [Int64], since position: Int64, strategy: DiffStrategy = .automatic
+    ) throws(StoreError) -> FetchDiff? {
+        try diff(of: query, before: before, since: position, strategy: strategy)
+    }
+
+    package func diff(
+        _ query: CollectionQuery, before: [Int64], since position: Int64, strategy: DiffStrategy = .automatic
+    ) throws(StoreError) -> FetchDiff? {
+        try diff(of: query, before: before, since: position, strategy: strategy)
+    }
+
+    private func diff(
+        of query: some DiffableQuery, before: [Int64], since position: Int64, strategy: DiffStrategy
+    ) throws(StoreError) -> FetchDiff? {
+        guard position < self.position else { return nil }
+        guard let changes = try objectChanges(after: position, entities: query.journalEntities) else {
+            // The journal was pruned past the result: only the new result is known.
+            var diff = FetchDiff(after: try read { db in try Self.ids(db, query) })
+            diff.isIncremental = false
+            return diff
+        }
+        guard !changes.isEmpty else { return nil }
+        let updated = Set(changes.lazy.filter { $0.kind == .updated }.map(\.objectID))
+        let touched = Set(changes.map(\.objectID))
+        let incremental: Bool
+        switch strategy {
+        case .automatic: incremental = query.supportsIncrementalDiff && touched.count * 32 <= max(before.count, 8192)
+        case .incremental: incremental = query.supportsIncrementalDiff
+        case .full: incremental = false
+        }
+        let diff = try read { db in
+            if incremental {
+                return try Self.incrementalDiff(db, query, before: before, touched: touched, updated: updated)
+            }
+            let after = try Self.ids(db, query)
+            var diff = FetchDiff(after: after)
+            (diff.removed, diff.inserted, diff.changed, diff.moves) = IdentifierDiff.diff(
+                before: before, after: after, isChanged: updated.contains)
+            return diff
+        }
+        return diff.isEmpty ? nil : diff
+    }
+
+    private static func incrementalDiff(
+        _ db: Database, _ query: some DiffableQuery, before: [Int64], touched: Set<Int64>, updated: Set<Int64>
+    ) throws -> FetchDiff {
+        let terms = query.orderTerms
+        let keyColumns = terms.map(\.sql).joined(separator: ", ")
+        func decodeKeyed(_ row: Row) -> (id: Int64, key: SortKey) {
+            (row[0], SortKey(values: (1...terms.count).map { row[$0] as DatabaseValue }))
+        }
+        let (matchingSQL, matchingArguments) = query.sql(
+            selecting: "\(query.idColumn), \(keyColumns)", restrictedTo: Array(touched))
+        let matching = try Row.fetchAll(db, sql: matchingSQL, arguments: matchingArguments).map(decodeKeyed)
+        let probe = { (id: Int64) throws -> SortKey in
+            let (sql, arguments) = query.sql(selecting: "\(query.idColumn), \(keyColumns)", restrictedTo: [id])
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) else {
+                throw StoreError(.database, "An unchanged object \(id) left a result; the journal missed a change")
+            }
+            return decodeKeyed(row).key
+        }
+        return try IncrementalDiff(
+            before: before, touched: touched, matching: matching, terms: terms, sortKey: probe,
+            isChanged: updated.contains
+        ).run()
+    }
+}
