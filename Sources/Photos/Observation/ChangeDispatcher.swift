@@ -16,6 +16,8 @@ final class ChangeDispatcher: Sendable {
         var position: Int64
         var watcher: ChangeSignalWatcher?
         var checkScheduled = false
+        /// The newest change delivered: the only one keeping its snapshot.
+        var newest: PHChange?
     }
 
     private let queue = DispatchQueue(label: "PHPhotoLibrary.observers")
@@ -53,6 +55,8 @@ final class ChangeDispatcher: Sendable {
             state.observers.removeAll { $0.observer == nil || $0.identifier == identifier }
             state.retained[identifier] = nil
             guard state.observers.isEmpty else { return nil }
+            // The newest change holds the library; let both go.
+            state.newest = nil
             defer { state.watcher = nil }
             return state.watcher
         }
@@ -80,10 +84,12 @@ final class ChangeDispatcher: Sendable {
         state.withLock { $0.position = snapshot.position }
         if let changes, changes.isEmpty { return }
         let change = PHChange(library: library, snapshot: snapshot, start: start, objectChanges: changes)
-        let observers = state.withLock { state in
+        let (observers, previous) = state.withLock { state in
             state.observers.removeAll { $0.observer == nil }
-            return state.observers.compactMap(\.observer)
+            defer { state.newest = change }
+            return (state.observers.compactMap(\.observer), state.newest)
         }
+        previous?.releaseSnapshot()
         for observer in observers {
             observer.photoLibraryDidChange(change)
         }

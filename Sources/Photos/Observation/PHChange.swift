@@ -5,14 +5,19 @@ import Synchronization
 /// What one delivered change did to the library, asked about object by object and fetch
 /// result by fetch result.
 ///
-/// Every answer describes the same state of the library: the change holds a snapshot taken
-/// when it was delivered, so details stay consistent however many changes commit while the
-/// observer works. Hold a `PHChange` only as long as you need it; the snapshot is released
-/// with it.
+/// While it is the newest change delivered, every answer describes the same state of the
+/// library: the change holds a snapshot taken when it was delivered, so details stay
+/// consistent however many changes commit while the observer works.
+///
+/// Linux notes: when a newer change is delivered, an older `PHChange` lets its snapshot go
+/// (an open snapshot keeps SQLite from recycling its log) and answers from the library as it
+/// is then. Its details stay exact for the fetch result you pass, and may include the later
+/// changes; the next change then reports only what is left.
 public final class PHChange: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: immutable apart from the details cache, which is behind a Mutex.
+    // @unchecked Sendable: immutable apart from the snapshot and the details cache, which
+    // are behind Mutexes.
     let library: PHPhotoLibrary
-    let snapshot: StoreSnapshot
+    private let heldSnapshot: Mutex<StoreSnapshot?>
     /// The position delivered before this change; the change covers (start, snapshot.position].
     let start: Int64
     /// Folded journal entries by UUID; `nil` when the history no longer reaches `start`.
@@ -21,16 +26,34 @@ public final class PHChange: NSObject, @unchecked Sendable {
 
     init(library: PHPhotoLibrary, snapshot: StoreSnapshot, start: Int64, objectChanges: [ObjectChange]?) {
         self.library = library
-        self.snapshot = snapshot
+        heldSnapshot = Mutex(snapshot)
         self.start = start
+        position = snapshot.position
         objects = objectChanges.map { changes in
             Dictionary(changes.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
         }
         super.init()
     }
 
-    /// The library position after this change (Linux addition, for diagnostics and tests).
-    var position: Int64 { snapshot.position }
+    /// The library position after this change.
+    let position: Int64
+
+    /// The snapshot to answer from: the change's own while it is the newest, else a new one.
+    var snapshot: StoreSnapshot {
+        get throws {
+            if let held = heldSnapshot.withLock({ $0 }) { return held }
+            return try library.store.makeSnapshot()
+        }
+    }
+
+    /// Lets the snapshot go; called when a newer change is delivered.
+    func releaseSnapshot() {
+        let released = heldSnapshot.withLock { held in
+            defer { held = nil }
+            return held
+        }
+        _ = released  // closed here, outside the lock
+    }
 
     // MARK: - Objects
 
@@ -50,7 +73,8 @@ public final class PHChange: NSObject, @unchecked Sendable {
             change = ObjectChange(
                 entity: 0, objectID: 0, uuid: uuid, wasVisible: true, isVisible: true, flags: JournalFlags.updated)
         }
-        let after = try? readObject(uuid: uuid, isAsset: isAsset)
+        guard let snapshot = try? snapshot else { return nil }
+        let after = try? readObject(uuid: uuid, isAsset: isAsset, in: snapshot)
         let visibleAfter = after.flatMap { $0 }.map { object in
             (object as? PHAsset).map { $0.record.trashedDate == nil } ?? true
         } ?? false
@@ -66,7 +90,7 @@ public final class PHChange: NSObject, @unchecked Sendable {
         return nil
     }
 
-    private func readObject(uuid: String, isAsset: Bool) throws -> PHObject? {
+    private func readObject(uuid: String, isAsset: Bool, in snapshot: StoreSnapshot) throws -> PHObject? {
         if isAsset {
             return try snapshot.assets(uuids: [uuid]).first.map { PHAsset(record: $0, library: library) }
         }
@@ -95,6 +119,7 @@ public final class PHChange: NSObject, @unchecked Sendable {
     }
 
     private func computeDetails<T: PHObject>(for result: PHFetchResult<T>) -> PHFetchResultChangeDetails<T>? {
+        guard let snapshot = try? snapshot else { return nil }
         let diff: FetchDiff?
         let after: FetchStorage
         switch (result.query, result.storage) {
@@ -107,7 +132,7 @@ public final class PHChange: NSObject, @unchecked Sendable {
             diff = found
             after = .collections(ids: found.after, library: library)
         case (_, .objects(let held)):
-            guard let (found, objects) = diffHeldObjects(held) else { return nil }
+            guard let (found, objects) = diffHeldObjects(held, in: snapshot) else { return nil }
             diff = found
             after = .objects(objects)
         default:
@@ -121,7 +146,7 @@ public final class PHChange: NSObject, @unchecked Sendable {
 
     /// Objects held in memory (transient collection lists): deleted ones go, changed ones are
     /// read again; nothing is inserted.
-    private func diffHeldObjects(_ held: [PHObject]) -> (FetchDiff, [PHObject])? {
+    private func diffHeldObjects(_ held: [PHObject], in snapshot: StoreSnapshot) -> (FetchDiff, [PHObject])? {
         guard let objects else { return nil }
         var diff = FetchDiff(after: [])
         var kept: [PHObject] = []
@@ -135,7 +160,7 @@ public final class PHChange: NSObject, @unchecked Sendable {
                 diff.removed.insert(index)
             case .updated:
                 diff.changed.insert(kept.count)
-                kept.append(((try? readObject(uuid: uuid, isAsset: isAsset)) ?? nil) ?? object)
+                kept.append(((try? readObject(uuid: uuid, isAsset: isAsset, in: snapshot)) ?? nil) ?? object)
             case .inserted, .touched:
                 kept.append(object)
             }

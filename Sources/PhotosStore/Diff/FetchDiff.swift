@@ -38,32 +38,6 @@ package struct FetchDiff: Sendable, Equatable {
 
     /// The number of index entries the diff holds.
     package var size: Int { removed.count + inserted.count + changed.count + moves.count }
-
-    /// Applies the diff to `before` the way a batch update does; for tests and clients that
-    /// keep plain arrays.
-    package static func apply<Element>(
-        removed: IndexSet, inserted: [(Int, Element)], moves: [(Int, Int)], to before: [Element], count: Int
-    ) -> [Element?] {
-        var result = [Element?](repeating: nil, count: count)
-        var taken = Set<Int>()
-        for (index, element) in inserted where index < count {
-            result[index] = element
-            taken.insert(index)
-        }
-        let movedFrom = Set(moves.map(\.0))
-        for (from, to) in moves where from < before.count && to < count {
-            result[to] = before[from]
-            taken.insert(to)
-        }
-        var slot = 0
-        for (index, element) in before.enumerated() where !removed.contains(index) && !movedFrom.contains(index) {
-            while slot < count && taken.contains(slot) { slot += 1 }
-            guard slot < count else { break }
-            result[slot] = element
-            slot += 1
-        }
-        return result
-    }
 }
 
 /// Diffs of id arrays.

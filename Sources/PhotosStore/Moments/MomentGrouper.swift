@@ -66,7 +66,7 @@ struct MomentGrouper {
         let momentItems = try moments.items(from: clusterWindow.lowerBound, to: clusterWindow.upperBound)
         let clusters = Self.split(momentItems, gap: Self.clusterGap, distance: Self.clusterDistance)
         try write(clusters, reusing: touchedClusters.union(momentItems.compactMap(\.group)), table: .clusters)
-        try db.execute(
+        try db.run(
             sql: """
                 DELETE FROM collection WHERE isList = 1 AND type = 1 AND subtype = 1
                 AND NOT EXISTS (SELECT 1 FROM collection AS child WHERE child.parentID = collection.id)
@@ -136,13 +136,13 @@ struct MomentGrouper {
             let id: Int64
             if let existing = assigned[index] {
                 id = existing
-                try db.execute(
+                try db.run(
                     sql: "UPDATE collection SET startDate = ?, endDate = ?, latitude = ?, longitude = ? WHERE id = ?",
                     arguments: [start, end, latitude, longitude, id])
             } else {
                 let (isList, type, subtype) = table == .moments ? (0, CollectionKind.moment, CollectionKind.albumRegular)
                     : (1, CollectionKind.momentList, CollectionKind.momentListCluster)
-                try db.execute(
+                try db.run(
                     sql: """
                         INSERT INTO collection (uuid, isList, type, subtype, startDate, endDate, latitude, longitude, creationDate)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -155,13 +155,13 @@ struct MomentGrouper {
             let sql = table == .moments
                 ? "UPDATE asset SET momentID = ? WHERE id IN (SELECT value FROM json_each(?))"
                 : "UPDATE collection SET parentID = ? WHERE id IN (SELECT value FROM json_each(?))"
-            try db.execute(sql: sql, arguments: [id, StoreValue.jsonArray(members)])
+            try db.run(sql: sql, arguments: [id, StoreValue.jsonArray(members)])
         }
     }
 
     private func deleteEmptyMoments(_ candidates: Set<Int64>) throws {
         guard !candidates.isEmpty else { return }
-        try db.execute(
+        try db.run(
             sql: """
                 DELETE FROM collection WHERE id IN (SELECT value FROM json_each(?)) AND isList = 0 AND type = 3
                 AND NOT EXISTS (SELECT 1 FROM asset WHERE asset.momentID = collection.id)
@@ -189,14 +189,14 @@ struct MomentGrouper {
                 db, sql: "SELECT id FROM collection WHERE isList = 1 AND type = 1 AND subtype = 2 AND startDate = ?",
                 arguments: [yearStart.timeIntervalSince1970])
             if hasMoments && existing == nil {
-                try db.execute(
+                try db.run(
                     sql: """
                         INSERT INTO collection (uuid, isList, type, subtype, title, startDate, endDate, creationDate)
                         VALUES (?, 1, 1, 2, ?, ?, ?, ?)
                         """,
                     arguments: [UUID().uuidString, String(year)] + bounds + [now.timeIntervalSince1970])
             } else if !hasMoments, let existing {
-                try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [existing])
+                try db.run(sql: "DELETE FROM collection WHERE id = ?", arguments: [existing])
             }
         }
     }

@@ -18,10 +18,10 @@ extension ChangeApplier {
             let members = try OrderedMembership.apply(
                 full: full, view: view, operations: edit.operations, containerName: "album '\(album.title ?? uuid)'")
             guard members != full else { return }
-            try db.execute(sql: "DELETE FROM albumAsset WHERE albumID = ?", arguments: [album.id])
+            try db.run(sql: "DELETE FROM albumAsset WHERE albumID = ?", arguments: [album.id])
             for (position, member) in members.enumerated() {
                 let asset = try assetRow(member)
-                try db.execute(
+                try db.run(
                     sql: "INSERT INTO albumAsset (albumID, assetID, position) VALUES (?, ?, ?)",
                     arguments: [album.id, asset.id, position])
             }
@@ -61,7 +61,7 @@ extension ChangeApplier {
         for removed in children where !kept.contains(removed) {
             let position = try Int.fetchOne(
                 db, sql: "SELECT IFNULL(MAX(position) + 1, 0) FROM collection WHERE parentID IS NULL") ?? 0
-            try db.execute(
+            try db.run(
                 sql: "UPDATE collection SET parentID = NULL, position = ? WHERE uuid = ?", arguments: [position, removed])
         }
         for (position, member) in members.enumerated() {
@@ -70,7 +70,7 @@ extension ChangeApplier {
             if let parentID, try isAncestor(child.id, of: parentID) {
                 throw StoreError(.notAllowed, "Can't put '\(child.title ?? member)' inside \(name): that would put a folder inside itself")
             }
-            try db.execute(
+            try db.run(
                 sql: "UPDATE collection SET parentID = ?, position = ? WHERE id = ?",
                 arguments: [parentID, position, child.id])
         }

@@ -103,7 +103,7 @@ struct ChangeApplier {
         for collection in changes.newCollections {
             let position = try Int.fetchOne(
                 db, sql: "SELECT IFNULL(MAX(position) + 1, 0) FROM collection WHERE parentID IS NULL") ?? 0
-            try db.execute(
+            try db.run(
                 sql: """
                     INSERT INTO collection (uuid, isList, type, subtype, title, position, creationDate)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -120,7 +120,7 @@ struct ChangeApplier {
             let row = try collectionRow(uuid)
             try requireUserCollection(row, uuid: uuid, action: "rename")
             if let title = edit.title {
-                try db.execute(sql: "UPDATE collection SET title = ? WHERE id = ?", arguments: [title, row.id])
+                try db.run(sql: "UPDATE collection SET title = ? WHERE id = ?", arguments: [title, row.id])
             }
         }
     }
@@ -141,7 +141,7 @@ struct ChangeApplier {
             guard let row = try? collectionRow(uuid) else { continue }
             try requireUserCollection(row, uuid: uuid, action: "delete")
             // Children of a deleted folder go with it (ON DELETE CASCADE), as in Photos.
-            try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [row.id])
+            try db.run(sql: "DELETE FROM collection WHERE id = ?", arguments: [row.id])
         }
     }
 
@@ -149,12 +149,12 @@ struct ChangeApplier {
 
     mutating func insertAssets() throws {
         for asset in changes.newAssets {
-            try db.execute(
+            try db.run(
                 sql: "INSERT INTO asset (\(AssetRecord.insertColumns)) VALUES (\(Array(repeating: "?", count: 30).joined(separator: ",")))",
                 arguments: asset.record.insertArguments)
             let assetID = db.lastInsertedRowID
             for resource in asset.resources {
-                try db.execute(
+                try db.run(
                     sql: """
                         INSERT INTO resource (assetID, type, uniformTypeIdentifier, originalFilename, path, fileSize, pixelWidth, pixelHeight)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -202,7 +202,7 @@ struct ChangeApplier {
             guard !sets.isEmpty else { continue }
             sets.append("modificationDate = ?")
             arguments += [now, row.id]
-            try db.execute(sql: "UPDATE asset SET \(sets.joined(separator: ", ")) WHERE id = ?", arguments: arguments)
+            try db.run(sql: "UPDATE asset SET \(sets.joined(separator: ", ")) WHERE id = ?", arguments: arguments)
         }
     }
 
@@ -210,7 +210,7 @@ struct ChangeApplier {
         for uuid in changes.trashedAssets {
             let row = try assetRow(uuid)
             guard !row.trashed else { continue }
-            try db.execute(
+            try db.run(
                 sql: "UPDATE asset SET trashedDate = ?, momentID = NULL WHERE id = ?",
                 arguments: [changes.now.timeIntervalSince1970, row.id])
             if let date = row.creationDate { momentDates.append(date) }
@@ -222,7 +222,7 @@ struct ChangeApplier {
         for uuid in changes.recoveredAssets {
             let row = try assetRow(uuid)
             guard row.trashed else { continue }
-            try db.execute(sql: "UPDATE asset SET trashedDate = NULL WHERE id = ?", arguments: [row.id])
+            try db.run(sql: "UPDATE asset SET trashedDate = NULL WHERE id = ?", arguments: [row.id])
             if let date = row.creationDate { momentDates.append(date) }
         }
     }
@@ -231,7 +231,7 @@ struct ChangeApplier {
         for uuid in changes.expungedAssets {
             guard let row = try? assetRow(uuid) else { continue }
             expungedFiles += try String.fetchAll(db, sql: "SELECT path FROM resource WHERE assetID = ?", arguments: [row.id])
-            try db.execute(sql: "DELETE FROM asset WHERE id = ?", arguments: [row.id])
+            try db.run(sql: "DELETE FROM asset WHERE id = ?", arguments: [row.id])
             if let date = row.creationDate { momentDates.append(date) }
             if let moment = row.momentID { oldMoments.insert(moment) }
         }

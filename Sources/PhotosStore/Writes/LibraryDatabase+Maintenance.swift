@@ -26,7 +26,7 @@ extension LibraryDatabase {
     /// Sets when an asset was deleted; for tests of Recently Deleted expiry.
     package func setTrashedDate(_ date: Date?, forAsset uuid: String) throws(StoreError) {
         try write { db in
-            try db.execute(
+            try db.run(
                 sql: "UPDATE asset SET trashedDate = ? WHERE uuid = ?", arguments: [date?.timeIntervalSince1970, uuid])
         }
     }
