@@ -25,7 +25,7 @@ package final class LibraryDatabase: Sendable {
     package static let defaultHistoryLimit = 100_000
 
     /// How many changes persistent history keeps; older ones are removed as changes commit
-    /// (every 64th commit looks).
+    /// (in steps of 64 changes, or of the limit when it is smaller).
     package var historyLimit: Int {
         get { historyLimitValue.withLock { $0 } }
         set { historyLimitValue.withLock { $0 = newValue } }

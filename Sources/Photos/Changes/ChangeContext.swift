@@ -65,8 +65,14 @@ extension PHPhotoLibrary {
             for request in context.requests { try request.contribute(to: &changes, staging: staging) }
             normalize(&changes)
             guard !changes.isEmpty else { return }
-            try store.commit(changes)
-            dispatcher.poke()
+            dispatcher.willCommit()
+            do {
+                try store.commit(changes)
+            } catch {
+                dispatcher.didCommit(false)
+                throw error
+            }
+            dispatcher.didCommit(true)
         } catch let error as PHPhotosError {
             staging.rollBack()
             throw error

@@ -15,9 +15,11 @@ final class ChangeDispatcher: Sendable {
         var retained: [ObjectIdentifier: StrongObserver] = [:]
         var position: Int64
         var watcher: ChangeSignalWatcher?
-        var checkScheduled = false
         /// The newest change delivered: the only one keeping its snapshot.
         var newest: PHChange?
+        /// Commits of this library not yet delivered; while any is in flight, wake-ups from
+        /// the signal file wait, so each local transaction arrives as its own change.
+        var localCommitsInFlight = 0
     }
 
     private let queue = DispatchQueue(label: "PHPhotoLibrary.observers")
@@ -63,22 +65,39 @@ final class ChangeDispatcher: Sendable {
         watcher?.cancel()
     }
 
-    /// Looks for new changes soon; calls made before the look runs share it.
-    func poke() {
-        let schedule = state.withLock { state in
-            guard !state.checkScheduled && state.watcher != nil else { return false }
-            state.checkScheduled = true
-            return true
-        }
-        if schedule { queue.async { self.check() } }
+    /// Called on the change queue before this library commits.
+    func willCommit() {
+        state.withLock { $0.localCommitsInFlight += 1 }
     }
 
-    /// On `queue`: delivers the changes after the last delivered position, if any.
+    /// Called on the change queue after this library's commit (`committed` false when it
+    /// failed). The snapshot is taken before the next local commit can start, so the
+    /// change delivered covers this transaction alone (plus any another process committed
+    /// in between).
+    func didCommit(_ committed: Bool) {
+        let observed = state.withLock { $0.watcher != nil }
+        let snapshot = committed && observed ? try? store.makeSnapshot() : nil
+        queue.async {
+            if let snapshot { self.deliver(snapshot) }
+            self.state.withLock { $0.localCommitsInFlight -= 1 }
+        }
+    }
+
+    /// On `queue`: a wake-up from the signal file or the timer.
     private func check() {
-        state.withLock { $0.checkScheduled = false }
-        guard let library, let position = try? store.currentPosition() else { return }
+        guard state.withLock({ $0.localCommitsInFlight == 0 }),
+            let position = try? store.currentPosition(), position > state.withLock({ $0.position }),
+            let snapshot = try? store.makeSnapshot(),
+            state.withLock({ $0.localCommitsInFlight == 0 })
+        else { return }
+        deliver(snapshot)
+    }
+
+    /// On `queue`: delivers the changes between the last delivered position and `snapshot`.
+    private func deliver(_ snapshot: StoreSnapshot) {
+        guard let library else { return }
         let start = state.withLock { $0.position }
-        guard position > start, let snapshot = try? store.makeSnapshot() else { return }
+        guard snapshot.position > start else { return }
         // `nil`: the history was pruned past what we delivered; details can't be exact.
         let changes = try? snapshot.objectChanges(after: start)
         state.withLock { $0.position = snapshot.position }

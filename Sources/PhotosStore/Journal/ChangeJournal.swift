@@ -5,12 +5,12 @@ import GRDB
 enum ChangeJournal {
     /// The id of the newest change ever committed (0 for none): the library's position.
     static func position(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change'") ?? 0
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change'")) ?? 0
     }
 
     /// The newest change removed from the history: positions before it can't be replayed.
     static func floor(_ db: Database) throws -> Int64 {
-        Int64(try String.fetchOne(db, sql: "SELECT value FROM libraryInfo WHERE key = 'historyFloor'") ?? "0") ?? 0
+        Int64(try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM libraryInfo WHERE key = 'historyFloor'")) ?? "0") ?? 0
     }
 
     /// The objects changed after `position` up to `end`, folded per object.
@@ -54,10 +54,12 @@ enum ChangeJournal {
             arguments: [id, id])
     }
 
-    /// Keeps the newest `limit` changes, raising the floor over the ones removed.
+    /// Keeps the newest `limit` changes, raising the floor over the ones removed. Removes in
+    /// steps of at least 64 changes, so most commits only read the floor.
     static func prune(_ db: Database, keeping limit: Int) throws {
         let cutoff = try position(db) - Int64(max(0, limit))
-        guard cutoff > (try floor(db)) else { return }
+        let floor = try floor(db)
+        guard cutoff > floor, cutoff - floor >= min(64, Int64(max(1, limit))) else { return }
         try db.execute(sql: "DELETE FROM changedObject WHERE changeID <= ?", arguments: [cutoff])
         try db.execute(sql: "DELETE FROM change WHERE id <= ?", arguments: [cutoff])
         try db.execute(sql: "UPDATE libraryInfo SET value = ? WHERE key = 'historyFloor'", arguments: [String(cutoff)])

@@ -24,7 +24,7 @@ extension LibraryDatabase {
                 try applier.apply()
                 expungedFiles = applier.expungedFiles
                 try ChangeJournal.close(db, id: changeID)
-                if changeID % 64 == 0 { try ChangeJournal.prune(db, keeping: historyLimit) }
+                try ChangeJournal.prune(db, keeping: historyLimit)
                 Failpoint.hit(.beforeCommit)
                 return changeID
             }
