@@ -69,6 +69,15 @@ extension LibraryDatabase {
     enum RowKeys {
         case ids([Int64])
         case uuids([String])
+
+        /// The `SELECT` of the rows with these keys (bound as one JSON array, or one id).
+        func sql(_ selection: String, from table: String) -> String {
+            switch self {
+            case .ids(let ids) where ids.count == 1: "SELECT \(selection) FROM \(table) WHERE \(table).id = ?"
+            case .ids: "SELECT \(selection) FROM \(table) WHERE \(table).id IN (SELECT value FROM json_each(?))"
+            case .uuids: "SELECT \(selection) FROM \(table) WHERE \(table).uuid IN (SELECT value FROM json_each(?))"
+            }
+        }
     }
 
     /// Reads the rows of `table` whose id or uuid is among `keys`, on a direct connection
@@ -76,21 +85,18 @@ extension LibraryDatabase {
     private func directRows<Record>(
         _ selection: String, from table: String, matching keys: RowKeys, _ decode: (StatementColumns) -> Record
     ) throws(StoreError) -> [Record] {
-        let sql: String
         let bind: (OpaquePointer) -> Void
         switch keys {
         case .ids(let ids) where ids.count == 1:
-            sql = "SELECT \(selection) FROM \(table) WHERE \(table).id = ?"
             bind = { DirectBind.int64($0, 1, ids[0]) }
         case .ids(let ids):
             guard !ids.isEmpty else { return [] }
-            sql = "SELECT \(selection) FROM \(table) WHERE \(table).id IN (SELECT value FROM json_each(?))"
             bind = { DirectBind.jsonArray($0, 1, ids) }
         case .uuids(let uuids):
             guard !uuids.isEmpty else { return [] }
-            sql = "SELECT \(selection) FROM \(table) WHERE \(table).uuid IN (SELECT value FROM json_each(?))"
             bind = { DirectBind.jsonArray($0, 1, uuids) }
         }
+        let sql = keys.sql(selection, from: table)
         var rows: [Record] = []
         try direct.withConnection { connection throws(StoreError) in
             try connection.query(sql, bind: bind, row: { rows.append(decode($0)) })

@@ -112,24 +112,12 @@ package final class LibraryDatabase: Sendable {
 
     /// Runs a read in a snapshot of the database.
     func read<T: Sendable>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do {
-            return try pool.read(body)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(.database, "Reading the library failed: \(error)")
-        }
+        try StoreError.mapping("Reading the library failed") { try pool.read(body) }
     }
 
     /// Runs `body` in one `IMMEDIATE` transaction: all of it commits, or none of it.
     func write<T: Sendable>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do {
-            return try pool.write(body)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(.database, "Writing to the library failed: \(error)")
-        }
+        try StoreError.mapping("Writing to the library failed") { try pool.write(body) }
     }
 }
 

@@ -26,4 +26,16 @@ package struct StoreError: Error, Sendable, CustomStringConvertible {
     }
 
     package var description: String { message }
+
+    /// Runs `body`, passing a `StoreError` through and wrapping any other error (SQLite's) as
+    /// `.database` with "`failure`: error".
+    static func mapping<T>(_ failure: String, _ body: () throws -> T) throws(StoreError) -> T {
+        do {
+            return try body()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.database, "\(failure): \(error)")
+        }
+    }
 }

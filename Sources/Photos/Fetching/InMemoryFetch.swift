@@ -1,4 +1,5 @@
 import Foundation
+import PhotosStore
 
 /// Filtering and sorting objects held in memory, with the same rules the store uses.
 enum InMemoryFetch {
@@ -30,44 +31,25 @@ enum InMemoryFetch {
 }
 
 extension PredicateValue {
-    /// The order SQLite's `ORDER BY` gives: missing values first, then numbers (and dates),
-    /// then strings in binary (UTF-8) order.
+    /// The order SQLite's `ORDER BY` gives, so objects held in memory sort as the store's
+    /// rows do (the store's own rule, ``StoreValue/orderByComparison(_:_:)``).
     static func sortOrder(_ a: PredicateValue, _ b: PredicateValue) -> ComparisonResult {
-        func rank(_ value: PredicateValue) -> Int {
-            switch value {
-            case .null: 0
-            case .bool, .int, .double, .date: 1
-            case .string, .object: 2
-            case .array: 3
-            }
-        }
-        let ra = rank(a), rb = rank(b)
-        if ra != rb { return ra < rb ? .orderedAscending : .orderedDescending }
-        switch (a.number, b.number, a.text, b.text) {
-        case (let x?, let y?, _, _):
-            return x == y ? .orderedSame : (x < y ? .orderedAscending : .orderedDescending)
-        case (_, _, let x?, let y?):
-            let lhs = Array(x.utf8), rhs = Array(y.utf8)
-            return lhs == rhs ? .orderedSame : (lhs.lexicographicallyPrecedes(rhs) ? .orderedAscending : .orderedDescending)
-        default:
-            return .orderedSame
+        switch StoreValue.orderByComparison(a.sortValue, b.sortValue) {
+        case ..<0: .orderedAscending
+        case 0: .orderedSame
+        default: .orderedDescending
         }
     }
 
-    var number: Double? {
+    /// The value as the store would hold it. Arrays never sort: sort keys are scalar fields.
+    private var sortValue: StoreValue {
         switch self {
-        case .bool(let value): value ? 1 : 0
-        case .int(let value): Double(value)
-        case .double(let value): value
-        case .date(let value): value.timeIntervalSince1970
-        default: nil
-        }
-    }
-
-    var text: String? {
-        switch self {
-        case .string(let value), .object(let value): value
-        default: nil
+        case .null, .array: .null
+        case .bool(let value): .integer(value ? 1 : 0)
+        case .int(let value): .integer(Int64(value))
+        case .double(let value): .real(value)
+        case .date(let value): .real(value.timeIntervalSince1970)
+        case .string(let value), .object(let value): .text(value)
         }
     }
 }

@@ -30,18 +30,19 @@ final class ChangeDispatcher: Sendable {
     init(library: PHPhotoLibrary) {
         self.library = library
         store = library.store
-        state = Mutex(State(position: (try? library.store.currentPosition()) ?? 0))
+        state = Mutex(State(position: 0))
     }
 
     func register(_ observer: any PHPhotoLibraryChangeObserver, retain: Bool = false) {
         let identifier = ObjectIdentifier(observer)
         let weak = WeakObserver(observer: observer, identifier: identifier)
         let strong = retain ? StrongObserver(observer: observer) : nil
+        let now = try? store.currentPosition()
         state.withLock { state in
             state.observers.removeAll { $0.observer == nil || $0.identifier == identifier }
             if state.observers.isEmpty && state.watcher == nil {
                 // Start from now: changes committed before the first observer aren't news.
-                state.position = (try? store.currentPosition()) ?? state.position
+                state.position = now ?? state.position
                 state.watcher = ChangeSignalWatcher(store.changeSignal, queue: queue) { [weak self] in
                     self?.check()
                 }
@@ -102,7 +103,7 @@ final class ChangeDispatcher: Sendable {
         let changes = try? snapshot.objectChanges(after: start)
         state.withLock { $0.position = snapshot.position }
         if let changes, changes.isEmpty { return }
-        let change = PHChange(library: library, snapshot: snapshot, start: start, objectChanges: changes)
+        let change = PHChange(library: library, snapshot: snapshot, objectChanges: changes)
         let (observers, previous) = state.withLock { state in
             state.observers.removeAll { $0.observer == nil }
             defer { state.newest = change }

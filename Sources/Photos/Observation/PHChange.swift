@@ -18,16 +18,14 @@ public final class PHChange: NSObject, @unchecked Sendable {
     // are behind Mutexes.
     let library: PHPhotoLibrary
     private let heldSnapshot: Mutex<StoreSnapshot?>
-    /// The position delivered before this change; the change covers (start, snapshot.position].
-    let start: Int64
-    /// Folded journal entries by UUID; `nil` when the history no longer reaches `start`.
+    /// Folded journal entries by UUID, from the position delivered before to ``position``;
+    /// `nil` when the history no longer reaches back that far.
     private let objects: [String: ObjectChange]?
     private let details = Mutex<[ObjectIdentifier: (result: AnyObject, details: AnyObject?)]>([:])
 
-    init(library: PHPhotoLibrary, snapshot: StoreSnapshot, start: Int64, objectChanges: [ObjectChange]?) {
+    init(library: PHPhotoLibrary, snapshot: StoreSnapshot, objectChanges: [ObjectChange]?) {
         self.library = library
         heldSnapshot = Mutex(snapshot)
-        self.start = start
         position = snapshot.position
         objects = objectChanges.map { changes in
             Dictionary(changes.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })

@@ -80,13 +80,7 @@ extension LibraryDatabase {
 
     /// A consistent, unchanging view of the library as it is now, for change details.
     package func makeSnapshot() throws(StoreError) -> StoreSnapshot {
-        do {
-            return try StoreSnapshot(try pool.makeSnapshot())
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(.database, "Can't take a snapshot of the library: \(error)")
-        }
+        try StoreError.mapping("Can't take a snapshot of the library") { try StoreSnapshot(try pool.makeSnapshot()) }
     }
 
     /// The changes after `position`, oldest first, and the history floor (changes at or
@@ -106,10 +100,5 @@ extension LibraryDatabase {
             guard try ChangeJournal.floor(db) < id else { return nil }
             return try ChangeJournal.objectChanges(db, after: id - 1, upTo: id)
         }
-    }
-
-    /// Removes all but the newest `limit` changes from the history.
-    package func pruneHistory(keeping limit: Int) throws(StoreError) {
-        try write { db in try ChangeJournal.prune(db, keeping: limit) }
     }
 }

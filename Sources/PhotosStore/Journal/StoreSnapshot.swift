@@ -22,13 +22,7 @@ package final class StoreSnapshot: @unchecked Sendable {
     }
 
     private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do {
-            return try snapshot.read(body)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(.database, "Reading the library failed: \(error)")
-        }
+        try StoreError.mapping("Reading the library failed") { try snapshot.read(body) }
     }
 
     /// The objects changed after `position` (up to the snapshot), folded per object; `nil`
@@ -42,27 +36,21 @@ package final class StoreSnapshot: @unchecked Sendable {
     }
 
     package func assets(uuids: [String]) throws(StoreError) -> [AssetRecord] {
-        try read { db in
-            try db.decodedRows(
-                "SELECT \(AssetRecord.selection) FROM asset WHERE asset.uuid IN (SELECT value FROM json_each(?))",
-                arguments: [StoreValue.jsonArray(uuids.map(StoreValue.text))], AssetRecord.init(columns:))
-        }
+        try rows(AssetRecord.selection, from: "asset", uuids: uuids, AssetRecord.init(columns:))
     }
 
     package func collections(uuids: [String]) throws(StoreError) -> [CollectionRecord] {
+        try rows(CollectionRecord.selection, from: "collection", uuids: uuids, CollectionRecord.init(columns:))
+    }
+
+    private func rows<Record>(
+        _ selection: String, from table: String, uuids: [String], _ decode: (StatementColumns) -> Record
+    ) throws(StoreError) -> [Record] {
         try read { db in
             try db.decodedRows(
-                "SELECT \(CollectionRecord.selection) FROM collection WHERE collection.uuid IN (SELECT value FROM json_each(?))",
-                arguments: [StoreValue.jsonArray(uuids.map(StoreValue.text))], CollectionRecord.init(columns:))
+                LibraryDatabase.RowKeys.uuids(uuids).sql(selection, from: table),
+                arguments: [StoreValue.jsonArray(uuids.map(StoreValue.text))], decode)
         }
-    }
-
-    package func assetIDs(_ query: AssetQuery) throws(StoreError) -> [Int64] {
-        try read { db in try Self.ids(db, query) }
-    }
-
-    package func collectionIDs(_ query: CollectionQuery) throws(StoreError) -> [Int64] {
-        try read { db in try Self.ids(db, query) }
     }
 
     private static func ids(_ db: Database, _ query: some DiffableQuery) throws -> [Int64] {
@@ -72,27 +60,22 @@ package final class StoreSnapshot: @unchecked Sendable {
 
     // MARK: - Diffs
 
-    /// How to compute a diff; ``automatic`` picks by the size of the change.
-    package enum DiffStrategy: Sendable {
-        case automatic, incremental, full
-    }
-
     /// How the result of `query` fetched at `position` (holding `before`) differs in this
     /// snapshot; `nil` when the changes since then don't affect it.
     package func diff(
-        _ query: AssetQuery, before: [Int64], since position: Int64, strategy: DiffStrategy = .automatic
+        _ query: AssetQuery, before: [Int64], since position: Int64
     ) throws(StoreError) -> FetchDiff? {
-        try diff(of: query, before: before, since: position, strategy: strategy)
+        try diff(of: query, before: before, since: position)
     }
 
     package func diff(
-        _ query: CollectionQuery, before: [Int64], since position: Int64, strategy: DiffStrategy = .automatic
+        _ query: CollectionQuery, before: [Int64], since position: Int64
     ) throws(StoreError) -> FetchDiff? {
-        try diff(of: query, before: before, since: position, strategy: strategy)
+        try diff(of: query, before: before, since: position)
     }
 
     private func diff(
-        of query: some DiffableQuery, before: [Int64], since position: Int64, strategy: DiffStrategy
+        of query: some DiffableQuery, before: [Int64], since position: Int64
     ) throws(StoreError) -> FetchDiff? {
         guard position < self.position else { return nil }
         guard let changes = try objectChanges(after: position, entities: query.journalEntities) else {
@@ -104,12 +87,8 @@ package final class StoreSnapshot: @unchecked Sendable {
         guard !changes.isEmpty else { return nil }
         let updated = Set(changes.lazy.filter { $0.kind == .updated }.map(\.objectID))
         let touched = Set(changes.map(\.objectID))
-        let incremental: Bool
-        switch strategy {
-        case .automatic: incremental = query.supportsIncrementalDiff && touched.count * 32 <= max(before.count, 8192)
-        case .incremental: incremental = query.supportsIncrementalDiff
-        case .full: incremental = false
-        }
+        // Each touched row costs a few probes; past 1 in 32 of the result, one full query is cheaper.
+        let incremental = query.supportsIncrementalDiff && touched.count * 32 <= max(before.count, 8192)
         let diff = try read { db in
             if incremental {
                 return try Self.incrementalDiff(db, query, before: before, touched: touched, updated: updated)
@@ -131,12 +110,13 @@ package final class StoreSnapshot: @unchecked Sendable {
         func decodeKeyed(_ row: Row) -> (id: Int64, key: SortKey) {
             (row[0], SortKey(values: (1...terms.count).map { row[$0] as DatabaseValue }))
         }
-        let (matchingSQL, matchingArguments) = query.sql(
-            selecting: "\(query.idColumn), \(keyColumns)", restrictedTo: Array(touched))
+        let selection = "\(query.idColumn), \(keyColumns)"
+        let (matchingSQL, matchingArguments) = query.sql(selecting: selection, restrictedTo: .ids(Array(touched)))
         let matching = try Row.fetchAll(db, sql: matchingSQL, arguments: matchingArguments).map(decodeKeyed)
+        let (probeSQL, probeArguments) = query.sql(selecting: selection, restrictedTo: .idArgument)
+        let probeStatement = try db.cachedStatement(sql: probeSQL)
         let probe = { (id: Int64) throws -> SortKey in
-            let (sql, arguments) = query.sql(selecting: "\(query.idColumn), \(keyColumns)", restrictedTo: [id])
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) else {
+            guard let row = try Row.fetchOne(probeStatement, arguments: probeArguments + [id]) else {
                 throw StoreError(.database, "An unchanged object \(id) left a result; the journal missed a change")
             }
             return decodeKeyed(row).key

@@ -50,9 +50,9 @@ package struct AssetQuery: Sendable, Hashable {
     }
 
     /// The SQL selecting matching row ids in order, and its arguments; `restrictedTo` keeps
-    /// only the rows with those ids (change details re-run a query over the changed rows).
+    /// only some rows (change details re-run a query over the changed rows).
     func sql(
-        selecting columns: String = "asset.id", restrictedTo ids: [Int64]? = nil
+        selecting columns: String = "asset.id", restrictedTo restriction: RowRestriction? = nil
     ) -> (sql: String, arguments: StatementArguments) {
         var arguments = StatementArguments()
         var joins = ""
@@ -114,10 +114,7 @@ package struct AssetQuery: Sendable, Hashable {
             arguments += compiler.arguments
         }
 
-        if let ids {
-            conditions.append("asset.id IN (SELECT value FROM json_each(?))")
-            arguments += [StoreValue.jsonArray(ids.map(StoreValue.integer))]
-        }
+        restriction?.apply(to: "asset.id", conditions: &conditions, arguments: &arguments)
         let order = OrderTerm.order(sort: sort, natural: natural, id: "asset.id")
         var sql = "SELECT \(columns) FROM asset\(joins) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(OrderTerm.sql(order))"
         if limit > 0 {

@@ -37,7 +37,7 @@ package struct CollectionQuery: Sendable, Hashable {
     }
 
     func sql(
-        selecting columns: String = "collection.id", restrictedTo ids: [Int64]? = nil
+        selecting columns: String = "collection.id", restrictedTo restriction: RowRestriction? = nil
     ) -> (sql: String, arguments: StatementArguments) {
         var arguments = StatementArguments()
         var joins = ""
@@ -111,10 +111,7 @@ package struct CollectionQuery: Sendable, Hashable {
             conditions.append(compiler.compile(filter))
             arguments += compiler.arguments
         }
-        if let ids {
-            conditions.append("collection.id IN (SELECT value FROM json_each(?))")
-            arguments += [StoreValue.jsonArray(ids.map(StoreValue.integer))]
-        }
+        restriction?.apply(to: "collection.id", conditions: &conditions, arguments: &arguments)
         let whereClause = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
         var sql = "SELECT \(columns) FROM collection\(joins) WHERE \(whereClause) ORDER BY \(OrderTerm.sql(orderTerms))"
         if limit > 0 {

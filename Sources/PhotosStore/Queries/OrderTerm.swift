@@ -23,9 +23,8 @@ package struct OrderTerm: Sendable, Hashable {
 
 /// A query whose result a change can be diffed against incrementally (see ``FetchDiffer``).
 protocol DiffableQuery: Sendable {
-    /// The SQL selecting `columns` of the matching rows in order, optionally only those with
-    /// the given ids.
-    func sql(selecting columns: String, restrictedTo ids: [Int64]?) -> (sql: String, arguments: StatementArguments)
+    /// The SQL selecting `columns` of the matching rows in order, optionally only some rows.
+    func sql(selecting columns: String, restrictedTo restriction: RowRestriction?) -> (sql: String, arguments: StatementArguments)
     /// The `ORDER BY` terms, so rows can be placed by comparing their sort keys.
     var orderTerms: [OrderTerm] { get }
     /// `asset.id` or `collection.id`.
@@ -37,6 +36,25 @@ protocol DiffableQuery: Sendable {
     var supportsIncrementalDiff: Bool { get }
 }
 
+/// Which rows a query re-run for change details keeps.
+enum RowRestriction {
+    /// The rows with these ids.
+    case ids([Int64])
+    /// The one row whose id the caller appends as the last argument (queries without a
+    /// limit only): one compiled statement serves every probe of a diff.
+    case idArgument
+
+    func apply(to idColumn: String, conditions: inout [String], arguments: inout StatementArguments) {
+        switch self {
+        case .ids(let ids):
+            conditions.append("\(idColumn) IN (SELECT value FROM json_each(?))")
+            arguments += [StoreValue.jsonArray(ids.map(StoreValue.integer))]
+        case .idArgument:
+            conditions.append("\(idColumn) = ?")
+        }
+    }
+}
+
 /// The objects the journal records, numbered as `PHObjectType`.
 package enum JournalEntity {
     package static let asset = 1
@@ -44,48 +62,57 @@ package enum JournalEntity {
     package static let collectionList = 3
 }
 
-/// A row's sort key, compared as SQLite's `ORDER BY` compares: `NULL` first, then numbers,
-/// then text in binary (UTF-8) order, then blobs; each term ascending or descending.
+/// A row's sort key: its values for a query's ``OrderTerm``s.
 struct SortKey {
-    var values: [DatabaseValue]
+    var values: [StoreValue]
+
+    init(values: [DatabaseValue]) {
+        self.values = values.map(StoreValue.init)
+    }
 
     static func compare(_ a: SortKey, _ b: SortKey, terms: [OrderTerm]) -> Int {
         for (index, term) in terms.enumerated() {
-            let order = compareValues(a.values[index], b.values[index])
+            let order = StoreValue.orderByComparison(a.values[index], b.values[index])
             if order != 0 { return term.ascending ? order : -order }
         }
         return 0
     }
+}
 
-    private static func rank(_ value: DatabaseValue) -> Int {
+extension StoreValue {
+    init(_ value: DatabaseValue) {
         switch value.storage {
-        case .null: 0
-        case .int64, .double: 1
-        case .string: 2
-        case .blob: 3
+        case .null, .blob: self = .null
+        case .int64(let integer): self = .integer(integer)
+        case .double(let real): self = .real(real)
+        case .string(let text): self = .text(text)
         }
     }
 
-    static func compareValues(_ a: DatabaseValue, _ b: DatabaseValue) -> Int {
-        let ra = rank(a), rb = rank(b)
-        if ra != rb { return ra < rb ? -1 : 1 }
-        switch (a.storage, b.storage) {
-        case (.int64(let x), .int64(let y)): return x == y ? 0 : (x < y ? -1 : 1)
-        case (.int64(let x), .double(let y)): return compareNumbers(Double(x), y)
-        case (.double(let x), .int64(let y)): return compareNumbers(x, Double(y))
-        case (.double(let x), .double(let y)): return compareNumbers(x, y)
-        case (.string(let x), .string(let y)): return compareBytes(Array(x.utf8), Array(y.utf8))
-        case (.blob(let x), .blob(let y)): return compareBytes(Array(x), Array(y))
-        default: return 0
+    /// Compares as SQLite's `ORDER BY` does (ascending): `NULL` first, then numbers (integers
+    /// and reals by value), then text in binary (UTF-8) order. -1, 0 or 1.
+    package static func orderByComparison(_ a: StoreValue, _ b: StoreValue) -> Int {
+        switch (a, b) {
+        case (.null, .null): return 0
+        case (.null, _): return -1
+        case (_, .null): return 1
+        case (.text(let x), .text(let y)):
+            let lhs = Array(x.utf8), rhs = Array(y.utf8)
+            return lhs == rhs ? 0 : (lhs.lexicographicallyPrecedes(rhs) ? -1 : 1)
+        case (.text, _): return 1
+        case (_, .text): return -1
+        case (.integer(let x), .integer(let y)): return x == y ? 0 : (x < y ? -1 : 1)
+        default:
+            let x = a.number, y = b.number
+            return x == y ? 0 : (x < y ? -1 : 1)
         }
     }
 
-    private static func compareNumbers(_ x: Double, _ y: Double) -> Int {
-        x == y ? 0 : (x < y ? -1 : 1)
-    }
-
-    private static func compareBytes(_ x: [UInt8], _ y: [UInt8]) -> Int {
-        if x == y { return 0 }
-        return x.lexicographicallyPrecedes(y) ? -1 : 1
+    private var number: Double {
+        switch self {
+        case .integer(let value): Double(value)
+        case .real(let value): value
+        case .null, .text: 0
+        }
     }
 }
