@@ -4,9 +4,12 @@
 #
 #   Benchmarks/run-store-benchmark.sh                     # 1,000,000 assets; updates docs/performance.md
 #   Benchmarks/run-store-benchmark.sh --assets 100000     # quick run; prints the table only
+#   Benchmarks/run-store-benchmark.sh --only changes      # just the change-observation benchmark
 #
+# Two benchmarks run, each in a fresh process: `measure` (fetches against sqlite3) and `changes`
+# (observer latency in-process and from a child process, details against a reload, on a copy).
 # Options: --assets N, --repeats R (default 5), --random-reads K (default 100000),
-#          --docs FILE (write the table there), --no-docs (don't).
+#          --only store|changes, --docs FILE (write the tables there), --no-docs (don't).
 # The generated library is cached in Benchmarks/.data/library-N.photoslibrary (gitignored);
 # delete it to regenerate.
 set -euo pipefail
@@ -17,6 +20,7 @@ ASSETS=1000000
 REPEATS=5
 RANDOM_READS=100000
 DOCS=default
+ONLY=all
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -25,7 +29,8 @@ while [ $# -gt 0 ]; do
         --random-reads) RANDOM_READS="$2"; shift 2 ;;
         --docs) DOCS="$2"; shift 2 ;;
         --no-docs) DOCS=none; shift ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        --only) ONLY="$2"; shift 2 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         *) echo "unknown option: $1" >&2; exit 2 ;;
     esac
 done
@@ -45,8 +50,15 @@ BIN="$("${BUILD[@]}" --show-bin-path)/StoreBenchmark"
 export STORE_BENCHMARK_SWIFT_VERSION="$(swift --version 2>&1 | grep -m1 'Swift version')"
 
 "$BIN" prepare --assets "$ASSETS" --data "$HERE/.data"
-MEASURE=("$BIN" measure --assets "$ASSETS" --data "$HERE/.data" --repeats "$REPEATS" --random-reads "$RANDOM_READS")
-if [ "$DOCS" != none ]; then MEASURE+=(--docs "$DOCS"); fi
+DOCS_ARGS=()
+if [ "$DOCS" != none ]; then DOCS_ARGS=(--docs "$DOCS"); fi
 read -r LOAD _ < /proc/loadavg
-echo "Measuring in a fresh process (load average $LOAD on $(nproc) cores)…" >&2
-"${MEASURE[@]}"
+if [ "$ONLY" = all ] || [ "$ONLY" = store ]; then
+    echo "Measuring fetches in a fresh process (load average $LOAD on $(nproc) cores)…" >&2
+    "$BIN" measure --assets "$ASSETS" --data "$HERE/.data" --repeats "$REPEATS" --random-reads "$RANDOM_READS" "${DOCS_ARGS[@]}"
+fi
+if [ "$ONLY" = all ] || [ "$ONLY" = changes ]; then
+    read -r LOAD _ < /proc/loadavg
+    echo "Measuring change observation in a fresh process (load average $LOAD on $(nproc) cores)…" >&2
+    "$BIN" changes --assets "$ASSETS" --data "$HERE/.data" --repeats "$REPEATS" "${DOCS_ARGS[@]}"
+fi

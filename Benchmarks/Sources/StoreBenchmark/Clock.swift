@@ -73,6 +73,11 @@ enum ProcessMemory {
 enum Format {
     static func millis(_ nanos: UInt64) -> String { String(format: "%.1f ms", Double(nanos) / 1e6) }
     static func millis(_ nanos: Double) -> String { String(format: "%.1f ms", nanos / 1e6) }
+    /// Milliseconds with three significant digits, for figures from 0.01 to 1000 ms.
+    static func millis3(_ nanos: UInt64) -> String {
+        let ms = Double(nanos) / 1e6
+        return ms < 1 ? String(format: "%.3f ms", ms) : ms < 10 ? String(format: "%.2f ms", ms) : String(format: "%.1f ms", ms)
+    }
     static func micros(_ nanos: UInt64) -> String { micros(Double(nanos)) }
     static func micros(_ nanos: Double) -> String {
         nanos < 10_000 ? String(format: "%.2f µs", nanos / 1e3) : String(format: "%.1f µs", nanos / 1e3)

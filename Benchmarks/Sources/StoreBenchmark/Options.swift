@@ -6,15 +6,20 @@ import Foundation
 /// StoreBenchmark prepare [--assets N] [--data DIR]
 /// StoreBenchmark measure [--assets N] [--data DIR] [--repeats R] [--random-reads K] [--docs FILE]
 /// StoreBenchmark profile random|enumerate|fetch [--assets N] [--data DIR] [--random-reads K]
+/// StoreBenchmark changes [--assets N] [--data DIR] [--repeats R] [--docs FILE]
+/// StoreBenchmark change-writer --library DIR
 /// ```
 ///
 /// `prepare` generates (or finds cached) the library of N assets; `measure` runs every measure
 /// against it in a fresh process, side by side with the `sqlite3` command, prints the table
 /// and, with `--docs`, writes it into that Markdown file between the benchmark's markers.
 /// `profile` runs PhotoKit's side of one measure alone, for a profiler (see ``ProfiledWorkload``).
+/// `changes` runs the change-observation measures on a copy of the library (``ChangeMeasures``);
+/// `change-writer` is the other process they start (``ChangeWriter``).
 struct Options {
     enum Command: String {
-        case prepare, measure, profile
+        case prepare, measure, profile, changes
+        case changeWriter = "change-writer"
     }
 
     var command: Command
@@ -32,6 +37,8 @@ struct Options {
     var docsFile: URL?
     /// The `sqlite3` executable used as the peer.
     var sqlite3 = "sqlite3"
+    /// For `change-writer`: the library to change.
+    var library: URL?
 
     /// The library folder for this row count.
     var libraryFolder: URL {
@@ -42,9 +49,14 @@ struct Options {
         libraryFolder.appendingPathComponent("database/Photos.sqlite")
     }
 
+    /// The scratch copy the change measures write to, so the cached library stays as generated.
+    var changesLibraryFolder: URL {
+        dataFolder.appendingPathComponent("changes-\(assets).photoslibrary", isDirectory: true)
+    }
+
     static func parse(_ arguments: [String]) throws -> Options {
         guard let first = arguments.first, let command = Command(rawValue: first) else {
-            throw UsageError("expected `prepare`, `measure` or `profile` as the first argument")
+            throw UsageError("expected `prepare`, `measure`, `profile`, `changes` or `change-writer` as the first argument")
         }
         var options = Options(command: command)
         var rest = arguments.dropFirst().makeIterator()
@@ -61,6 +73,7 @@ struct Options {
             case "--data": options.dataFolder = URL(fileURLWithPath: value, isDirectory: true)
             case "--docs": options.docsFile = URL(fileURLWithPath: value)
             case "--sqlite3": options.sqlite3 = value
+            case "--library": options.library = URL(fileURLWithPath: value, isDirectory: true)
             default: throw UsageError("unknown option \(flag)")
             }
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The SQL the store runs for each measured fetch, with its bound values written in, for the
 /// `sqlite3` peer.
 ///
@@ -54,6 +56,13 @@ enum PeerQueries {
     /// every asset of the generated library, the 1M result.
     static func everything(selecting columns: String = "asset.id") -> String {
         query(columns, includingHiddenConditions)
+    }
+
+    /// ``everything(selecting:)`` with `creationDate < date` (`NSPredicate(format: "creationDate < %@")`
+    /// binds the date as seconds since 1970).
+    static func everything(before date: Date?) -> String {
+        guard let date else { return everything() }
+        return query("asset.id", includingHiddenConditions + ["(asset.creationDate < \(date.timeIntervalSince1970))"])
     }
 
     /// The store's single-row read (`LibraryDatabase.fetchAssets(_:ids:)` with one id).

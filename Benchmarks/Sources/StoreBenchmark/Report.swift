@@ -102,6 +102,22 @@ enum Report {
 
     /// Writes `table` between the markers in `file`, creating the file or the section if needed.
     static func update(_ file: URL, with table: String) throws {
+        try update(file, with: table, markers: (beginMarker, endMarker), heading: heading)
+    }
+
+    static let heading = """
+        ## Store: fetching from a large library
+
+        `Benchmarks/run-store-benchmark.sh` builds `Benchmarks/` in release, generates (once, then cached in
+        `Benchmarks/.data/`) a library of 1,000,000 asset rows with the `sqlite3` command, and in one process
+        measures PhotoKit's public API against `sqlite3` running the SQL the store runs, on the same file.
+        `--assets 100000` makes a quick run (which leaves this file alone unless `--docs` is given).
+        The section below is rewritten by each full run.
+        """
+
+    /// Writes `table` between `markers` in `file`; a missing section is appended after `heading`.
+    static func update(_ file: URL, with table: String, markers: (String, String), heading: String) throws {
+        let (beginMarker, endMarker) = markers
         let block = "\(beginMarker)\n\(table)\(endMarker)\n"
         var text = (try? String(contentsOf: file, encoding: .utf8)) ?? """
             # Performance
@@ -115,17 +131,7 @@ enum Report {
             text.replaceSubrange(begin.lowerBound..<upper, with: block)
         } else {
             if !text.hasSuffix("\n\n") { text += text.hasSuffix("\n") ? "\n" : "\n\n" }
-            text += """
-                ## Store: fetching from a large library
-
-                `Benchmarks/run-store-benchmark.sh` builds `Benchmarks/` in release, generates (once, then cached in
-                `Benchmarks/.data/`) a library of 1,000,000 asset rows with the `sqlite3` command, and in one process
-                measures PhotoKit's public API against `sqlite3` running the SQL the store runs, on the same file.
-                `--assets 100000` makes a quick run (which leaves this file alone unless `--docs` is given).
-                The section below is rewritten by each full run.
-
-
-                """ + block
+            text += heading + "\n\n" + block
         }
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: file)

@@ -81,6 +81,16 @@ do {
         }
     case .profile:
         try ProfiledWorkload.run(options, workload: options.workload)
+    case .changes:
+        let table = ChangeReport.markdown(try measureChanges(options))
+        print(table)
+        if let docs = options.docsFile {
+            try Report.update(docs, with: table, markers: ChangeReport.markers, heading: ChangeReport.heading)
+            log("wrote \(docs.path)")
+        }
+    case .changeWriter:
+        guard let library = options.library else { throw UsageError("change-writer needs --library") }
+        try ChangeWriter.run(library: library)
     }
 } catch {
     FileHandle.standardError.write(Data("StoreBenchmark: \(error)\n".utf8))

@@ -48,5 +48,25 @@ public final class PHPersistentChangeToken: NSObject, NSSecureCoding, NSCopying,
         (lhs.libraryIdentifier, lhs.position) < (rhs.libraryIdentifier, rhs.position)
     }
 
+    /// The token as text, for a command line, a URL or a file: the library's identifier and
+    /// the change's position, `"<library>:<position>"`.
+    ///
+    /// Linux addition (Apple's token is opaque and archived with `NSKeyedArchiver`). The text
+    /// is stable across versions; ``init(stringValue:)`` reads it back.
+    public var stringValue: String { "\(libraryIdentifier):\(position)" }
+
+    /// Reads a token written by ``stringValue``; nil when `stringValue` isn't one.
+    ///
+    /// Linux addition. A well-formed token of another library is accepted here and refused
+    /// by ``PHPhotoLibrary/fetchPersistentChanges(since:)`` as expired.
+    public convenience init?(stringValue: String) {
+        guard let colon = stringValue.lastIndex(of: ":"),
+            let position = Int64(stringValue[stringValue.index(after: colon)...]), position >= 0
+        else { return nil }
+        let library = String(stringValue[..<colon])
+        guard !library.isEmpty, !library.contains(where: \.isWhitespace) else { return nil }
+        self.init(libraryIdentifier: library, position: position)
+    }
+
     public override var description: String { "<PHPersistentChangeToken: \(position)>" }
 }

@@ -16,6 +16,11 @@ enum ObjectLookup {
         if let found = PHAsset.fetchAssets(withLocalIdentifiers: [exact], options: options).firstObject {
             return found
         }
+        if includeDeleted {
+            let deleted = PHFetchOptions()
+            deleted.predicate = NSPredicate(format: "localIdentifier == %@", exact)
+            if let found = PHAsset.fetchRecentlyDeletedAssets(with: deleted).firstObject { return found }
+        }
         let prefix = argument.uppercased()
         guard prefix.count >= 4, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
             throw CLIError("no asset with identifier '\(argument)'")

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// The objects the change did not touch keep their membership and their sort keys, so they
 /// stay in the result in the same relative order: the *base*. The touched objects that match
-/// now are read with their sort keys (one query over just them) and placed among the base by
-/// binary search, reading the sort keys of the few base objects each search probes. The
+/// now are read with their sort keys (one primary-key lookup each) and placed among the base
+/// by binary search (galloping from the previous object's place), reading the sort keys of
+/// the few base objects each search probes. The
 /// cost is a scan and a copy of the id array (about 1 ms per million results) plus work
 /// proportional to the change.
 struct IncrementalDiff {
@@ -51,6 +52,20 @@ struct IncrementalDiff {
             }
             if rank == nil {
                 var lower = low, upper = baseCount
+                if !ranks.isEmpty {
+                    // After the first, each object lands at or after the previous one, usually
+                    // near it: gallop from there (1, 2, 4, … places) before the binary search.
+                    var step = 1
+                    gallop: while lower < upper {
+                        let probe = min(lower + step - 1, upper - 1)
+                        guard try precedes(key(ofBase: probe), target) else {
+                            upper = probe
+                            break gallop
+                        }
+                        lower = probe + 1
+                        step *= 2
+                    }
+                }
                 while lower < upper {
                     let middle = (lower + upper) / 2
                     if try precedes(key(ofBase: middle), target) { lower = middle + 1 } else { upper = middle }

@@ -37,6 +37,12 @@ package struct ObjectChange: Sendable, Hashable {
 
     package var contentChanged: Bool { flags & JournalFlags.contentChanged != 0 }
 
+    /// Visible before and after, and only moved between containers (a moment, an album):
+    /// nothing a query over the object's own columns can see.
+    package var isMembershipOnly: Bool {
+        wasVisible && isVisible && flags & ~(JournalFlags.membership | JournalFlags.keepsVisibility) == 0
+    }
+
     /// Folds a later change of the same object into this one.
     mutating func fold(_ later: ObjectChange) {
         isVisible = later.isVisible

@@ -78,12 +78,15 @@ package final class StoreSnapshot: @unchecked Sendable {
         of query: some DiffableQuery, before: [Int64], since position: Int64
     ) throws(StoreError) -> FetchDiff? {
         guard position < self.position else { return nil }
-        guard let changes = try objectChanges(after: position, entities: query.journalEntities) else {
+        guard let journaled = try objectChanges(after: position, entities: query.journalEntities) else {
             // The journal was pruned past the result: only the new result is known.
             var diff = FetchDiff(after: try read { db in try Self.ids(db, query) })
             diff.isIncremental = false
             return diff
         }
+        // Regrouping moments after a date change reassigns many assets to other moments: news
+        // for a moment's fetch, not for one whose scope ignores memberships.
+        let changes = query.dependsOnMembership ? journaled : journaled.filter { !$0.isMembershipOnly }
         guard !changes.isEmpty else { return nil }
         let updated = Set(changes.lazy.filter { $0.kind == .updated }.map(\.objectID))
         let touched = Set(changes.map(\.objectID))
@@ -111,10 +114,15 @@ package final class StoreSnapshot: @unchecked Sendable {
             (row[0], SortKey(values: (1...terms.count).map { row[$0] as DatabaseValue }))
         }
         let selection = "\(query.idColumn), \(keyColumns)"
-        let (matchingSQL, matchingArguments) = query.sql(selecting: selection, restrictedTo: .ids(Array(touched)))
-        let matching = try Row.fetchAll(db, sql: matchingSQL, arguments: matchingArguments).map(decodeKeyed)
         let (probeSQL, probeArguments) = query.sql(selecting: selection, restrictedTo: .idArgument)
         let probeStatement = try db.cachedStatement(sql: probeSQL)
+        // The touched rows that match now, one primary-key lookup each: a single `IN` query
+        // lets SQLite pick another index (a 50,000-row favorites scan for one changed row).
+        var matching: [(id: Int64, key: SortKey)] = []
+        for id in touched {
+            if let row = try Row.fetchOne(probeStatement, arguments: probeArguments + [id]) { matching.append(decodeKeyed(row)) }
+        }
+        matching.sort { SortKey.compare($0.key, $1.key, terms: terms) < 0 }
         let probe = { (id: Int64) throws -> SortKey in
             guard let row = try Row.fetchOne(probeStatement, arguments: probeArguments + [id]) else {
                 throw StoreError(.database, "An unchanged object \(id) left a result; the journal missed a change")

@@ -145,4 +145,11 @@ extension AssetQuery: DiffableQuery {
         if case .ordered = scope { return false }
         return true
     }
+
+    package var dependsOnMembership: Bool {
+        switch scope {
+        case .album, .moment: true
+        case .library, .smartAlbum, .burst, .uuids, .ordered, .recentlyDeleted: false
+        }
+    }
 }

@@ -147,4 +147,8 @@ extension CollectionQuery: DiffableQuery {
         if case .ordered = scope { return false }
         return true
     }
+
+    /// Collections are ordered and filtered by their own columns and their parent: a changed
+    /// parent or position is membership, so every change counts.
+    package var dependsOnMembership: Bool { true }
 }

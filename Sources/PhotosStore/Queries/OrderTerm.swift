@@ -34,6 +34,9 @@ protocol DiffableQuery: Sendable {
     /// Whether a change can be applied to the old result without running the whole query
     /// again: not with a fetch limit (rows beyond the limit move in), nor for transient lists.
     var supportsIncrementalDiff: Bool { get }
+    /// Whether an object joining or leaving a container (an album, a moment, a folder) can
+    /// change the result even when none of its properties changed.
+    var dependsOnMembership: Bool { get }
 }
 
 /// Which rows a query re-run for change details keeps.

@@ -53,6 +53,13 @@ struct PersistentHistoryTests {
         let json = try JSONEncoder().encode(new)
         #expect(try JSONDecoder().decode(PHPersistentChangeToken.self, from: json) == new)
         #expect(Array(try library.fetchPersistentChanges(since: unarchived)).isEmpty)
+
+        let text = new.stringValue
+        #expect(PHPersistentChangeToken(stringValue: text) == new)
+        #expect(PHPersistentChangeToken(stringValue: old.stringValue).map { $0 < new } == true)
+        for bad in ["", "12", ":12", "\(new.libraryIdentifier):", "\(new.libraryIdentifier):-1", "\(new.libraryIdentifier):x1", "a b:3"] {
+            #expect(PHPersistentChangeToken(stringValue: bad) == nil, "accepted '\(bad)'")
+        }
     }
 
     @Test func aTokenOlderThanTheHistoryExpires() throws {

@@ -1,0 +1,78 @@
+import Foundation
+import GRDB
+import PhotosTestSupport
+import Testing
+
+@testable import PhotosStore
+
+/// The incremental diff against the obvious answer: sort everything that matches now.
+@Suite("Incremental fetch diff")
+struct IncrementalDiffTests {
+    /// Rows keyed by (date, id), as `ORDER BY creationDate, id` sorts them.
+    private static let terms = [OrderTerm("creationDate"), OrderTerm("id")]
+
+    private static func key(_ id: Int64, _ date: Int) -> SortKey {
+        SortKey(values: [DatabaseValue(value: Double(date))!, DatabaseValue(value: id)!])
+    }
+
+    /// Applies a diff as a batch update (removals at old indexes; insertions and moves at new
+    /// ones; the rest keep their order).
+    private static func apply(_ diff: FetchDiff, to before: [Int64]) -> [Int64] {
+        let count = before.count - diff.removed.count + diff.inserted.count
+        var after = [Int64?](repeating: nil, count: count)
+        for index in diff.inserted { after[index] = diff.after[index] }
+        for move in diff.moves { after[move.to] = before[move.from] }
+        let gone = Set(diff.removed).union(diff.moves.map(\.from))
+        var rest = before.enumerated().filter { !gone.contains($0.offset) }.map(\.element).makeIterator()
+        return after.map { $0 ?? rest.next() ?? -1 }
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func randomChangesMatchASortedRerun(seed: UInt64) throws {
+        var random = SeededGenerator(seed: 0xD1FF + seed)
+        for round in 0..<300 {
+            let count = Int.random(in: 0...400, using: &random)
+            var dates: [Int64: Int] = [:]
+            for id in 1...Int64(count + 50) where Bool.random(using: &random) || id <= Int64(count) {
+                dates[id] = Int.random(in: 0..<200, using: &random)  // ties broken by id
+            }
+            let members = dates.keys.filter { $0 <= Int64(count) }
+            let before = members.sorted { (dates[$0]!, $0) < (dates[$1]!, $1) }
+
+            // Touch a few rows: some change date (move), some leave, some arrive, some only change.
+            var now = dates
+            var matchesNow = Set(before)
+            var touched = Set<Int64>()
+            var updated = Set<Int64>()
+            for _ in 0..<Int.random(in: 1...max(1, count / 8 + 1), using: &random) {
+                guard let id = dates.keys.randomElement(using: &random) else { break }
+                touched.insert(id)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: now[id] = Int.random(in: 0..<200, using: &random); updated.insert(id)
+                case 1: matchesNow.remove(id)
+                case 2: matchesNow.insert(id)
+                default: updated.insert(id)
+                }
+            }
+            let expected = matchesNow.sorted { (now[$0]!, $0) < (now[$1]!, $1) }
+            let matching = touched.filter(matchesNow.contains).map { (id: $0, key: Self.key($0, now[$0]!)) }
+                .sorted { SortKey.compare($0.key, $1.key, terms: Self.terms) < 0 }
+            var probes = 0
+            let diff = try IncrementalDiff(
+                before: before, touched: touched, matching: matching, terms: Self.terms,
+                sortKey: { id in
+                    probes += 1
+                    #expect(!touched.contains(id), "probed a touched row")
+                    return Self.key(id, now[id]!)
+                },
+                isChanged: updated.contains
+            ).run()
+            #expect(diff.after == expected, "round \(round)")
+            #expect(Self.apply(diff, to: before) == expected, "round \(round): the batch update doesn't give the new order")
+            for index in diff.changed { #expect(updated.contains(diff.after[index])) }
+            #expect(Set(diff.removed.map { before[$0] }) == Set(before).subtracting(matchesNow))
+            // Proportional to the change: a few probes per touched row, never a scan.
+            #expect(probes <= touched.count * (2 * Int(log2(Double(max(count, 2)))) + 4) + 2, "round \(round): \(probes) probes")
+        }
+    }
+}
