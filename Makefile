@@ -22,7 +22,7 @@ deps:
 fixtures:
 	scripts/fetch-fixtures.sh
 
-## The 1,000,000-asset store benchmark against sqlite3 (release build).
+## The 1,000,000-asset store and change-observation benchmarks against sqlite3 (release build).
 bench: deps
 	Benchmarks/run-store-benchmark.sh
 

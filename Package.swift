@@ -42,6 +42,11 @@ let package = Package(
             dependencies: ["CVips"],
             swiftSettings: swiftSettings + [.unsafeFlags(glibHeaderFlags)]
         ),
+        // SHA-256 from OpenSSL's libcrypto (Debian's libssl-dev), for content hashes of originals.
+        .systemLibrary(
+            name: "CCrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // Stand-ins for the CoreLocation types PhotoKit's signatures use.
         .target(
             name: "CoreLocation",
@@ -50,7 +55,7 @@ let package = Package(
         // The library on disk: SQLite through GRDB, `package` access only.
         .target(
             name: "PhotosStore",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CCrypto", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         // The PhotoKit API with Apple's names.

@@ -14,7 +14,7 @@ struct PhotosCommand: ParsableCommand {
         subcommands: [
             ImportCommand.self, ListCommand.self, InfoCommand.self, AlbumsCommand.self, AlbumCommand.self,
             FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
-            DeleteCommand.self, DeletedCommand.self, RecoverCommand.self, WatchCommand.self, HistoryCommand.self,
+            DeleteCommand.self, DeletedCommand.self, RecoverCommand.self, CheckCommand.self, WatchCommand.self, HistoryCommand.self,
         ]
     )
 }

@@ -34,6 +34,28 @@ public enum TestImages {
         return url
     }
 
+    /// A small PNG whose header claims `width`×`height` pixels: a decompression bomb's header
+    /// without its memory cost (the IHDR fields and CRC rewritten).
+    public static func pngClaiming(width: Int, height: Int) throws -> Data {
+        var bytes = [UInt8](try png(width: 8, height: 8))
+        // Signature (8), IHDR length (4), "IHDR" (4), then width and height, big-endian.
+        let fields = [UInt32(width), UInt32(height)].flatMap { value in (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        bytes.replaceSubrange(16..<24, with: fields)
+        let crc = crc32(bytes[12..<29])
+        bytes.replaceSubrange(29..<33, with: (0..<4).map { UInt8(truncatingIfNeeded: crc >> (24 - 8 * $0)) })
+        return Data(bytes)
+    }
+
+    /// CRC-32 (ISO-HDLC), as PNG chunks use.
+    static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+
     /// The first `fraction` (0...1) of `data`, as a download cut short would leave it.
     public static func truncated(_ data: Data, keeping fraction: Double) -> Data {
         let count = Int((Double(data.count) * min(1, max(0, fraction))).rounded(.down))

@@ -8,16 +8,7 @@ import Testing
 @Suite("RAW and TIFF structure")
 struct RawTests {
     static func raw(orientation: Int = 1, dng: Bool = false) throws -> Data {
-        var exif = ExifBuilder(
-            make: "NIKON CORPORATION", model: "NIKON Z 6", orientation: orientation,
-            dateTimeOriginal: "2021:07:04 10:11:12", offsetTimeOriginal: "+02:00", latitude: 46.5, longitude: 7.9)
-        exif.imageWidth = 160
-        exif.imageLength = 120
-        exif.pixelXDimension = 6048
-        exif.pixelYDimension = 4024
-        exif.dngVersion = dng
-        exif.previewJPEG = try TestImages.jpeg(width: 600, height: 400)
-        return exif.tiffData()
+        try RawFiles.nef(orientation: orientation, dng: dng)
     }
 
     @Test("a NEF: EXIF from the file's own IFDs, size from PixelX/YDimension")

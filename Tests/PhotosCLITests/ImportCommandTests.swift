@@ -1,4 +1,5 @@
 import Foundation
+import Photos
 import PhotosTestSupport
 import Testing
 
@@ -73,5 +74,84 @@ struct ImportCommandTests {
         #expect(try cli.run(["import"] + files).status == 0)
         #expect(try cli.list().count == 4)
         #expect(temporary.originalFiles().count == 4)
+    }
+
+    @Test func importingAgainAddsNothingAndSaysSo() throws {
+        let temporary = try TemporaryLibrary()
+        let cli = CLIRunner(temporary)
+        let files = try Fixtures.kphotoalbum().prefix(3).map(\.path)
+        #expect(try cli.run(["import"] + files).status == 0)
+        let again = try cli.run(["import"] + files)
+        #expect(again.status == 0, "duplicates are not errors")
+        #expect(again.stdout.contains("Imported 0 photos and 0 videos"))
+        #expect(again.stdout.contains("Skipped 3 duplicates (already in the library):"))
+        #expect(again.stdout.contains("\(files[0]): same as "))
+        #expect(try cli.list().count == 3)
+
+        let forced = try cli.run(["import", "--allow-duplicates", "--json", files[0]])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(forced.stdout.utf8)) as? [String: Any])
+        #expect(json["imported"] as? Int == 1)
+        #expect(json["duplicates"] as? Int == 0)
+        let items = try #require(json["items"] as? [[String: Any]])
+        #expect(items.first?["outcome"] as? String == "imported")
+        #expect((items.first?["localIdentifier"] as? String)?.hasSuffix("/L0/001") == true)
+        #expect(try cli.list().count == 4)
+    }
+
+    /// Ctrl-C: what was read is committed, the exit status is 130, and importing again resumes.
+    @Test func anInterruptedImportResumes() throws {
+        let temporary = try TemporaryLibrary()
+        let folder = temporary.scratch.appendingPathComponent("many", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let count = 600
+        for index in 0..<count {
+            try TestImages.writeJPEG(to: folder.appendingPathComponent(String(format: "IMG_%04d.JPG", index)), width: 32 + index % 97, height: 24 + index / 97)
+        }
+        let process = Process()
+        process.executableURL = CLIRunner.executable
+        process.arguments = ["import", "--json", folder.path, "--library", temporary.url.path]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Interrupt once the first batch is in.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline && process.isRunning {
+            if temporary.library.withCurrent({ PHAsset.fetchAssets(with: nil).count }) > 0 { break }
+            usleep(5_000)
+        }
+        process.interrupt()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let json = try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
+        let imported = try #require(json["imported"] as? Int)
+        let committed = temporary.library.withCurrent { PHAsset.fetchAssets(with: nil).count }
+        #expect(committed == imported, "every asset the summary lists is in the library, and no other")
+        if process.terminationStatus == 130 {
+            #expect(json["wasCancelled"] as? Bool == true)
+            #expect(imported < count)
+        } else {
+            #expect(imported == count, "finished before the signal arrived")
+        }
+        #expect(temporary.temporaryFiles().isEmpty)
+
+        let resumed = try CLIRunner(temporary).run(["import", "--json", folder.path])
+        #expect(resumed.status == 0)
+        #expect(temporary.library.withCurrent { PHAsset.fetchAssets(with: nil).count } == count)
+    }
+
+    @Test func checkReportsAMissingOriginal() throws {
+        let temporary = try TemporaryLibrary()
+        let cli = CLIRunner(temporary)
+        #expect(try cli.run(["import"] + Fixtures.kphotoalbum().prefix(2).map(\.path)).status == 0)
+        let clean = try cli.run(["check", "--contents"])
+        #expect(clean.status == 0, "\(clean.stdout)")
+        #expect(clean.stdout.contains("The library is consistent: 2 assets, 2 files (contents compared)"))
+        let original = try #require(temporary.originalFiles().first)
+        try FileManager.default.removeItem(at: temporary.url.appendingPathComponent("originals").appendingPathComponent(original))
+        let broken = try cli.run(["check"])
+        #expect(broken.status == 1)
+        #expect(broken.stdout.contains("1 problem in 2 assets"))
+        #expect(broken.stdout.contains("missingFile: originals/\(original)"))
     }
 }

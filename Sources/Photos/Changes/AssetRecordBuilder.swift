@@ -57,8 +57,9 @@ enum AssetRecordBuilder {
                 originalFilename: resource.originalFilename, stagedFile: resource.stagedFile,
                 relativePath: "originals/\(uuid.prefix(1))/\(uuid)\(suffix).\(resource.fileExtension)",
                 fileSize: resource.fileSize, pixelWidth: resource.metadata.orientedPixelWidth,
-                pixelHeight: resource.metadata.orientedPixelHeight)
+                pixelHeight: resource.metadata.orientedPixelHeight, contentHash: resource.contentHash)
         }
-        return NewAsset(record: record, resources: files)
+        let camera = CameraInfo(make: metadata.make, model: metadata.model, lens: metadata.lensModel)
+        return NewAsset(record: record, resources: files, camera: camera)
     }
 }

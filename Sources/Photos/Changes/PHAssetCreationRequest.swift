@@ -30,6 +30,15 @@ public class PHAssetCreationRequest: PHAssetChangeRequest {
     }
 }
 
+extension PHAssetCreationRequest {
+    /// Adds a file the importer has already probed, hashed and staged.
+    func addPreparedResource(with type: PHAssetResourceType, file: PreparedFile) {
+        requireOpen("addResource(with:fileURL:options:)")
+        resources.append(
+            ResourceSpec(type: type, source: .prepared(file), options: ResourceOptions(originalFilename: file.source.lastPathComponent)))
+    }
+}
+
 /// Options for a resource added to a creation request.
 public final class PHAssetResourceCreationOptions: NSObject, NSCopying, @unchecked Sendable {
     // @unchecked Sendable: options are configured before use and copied when added.
@@ -58,6 +67,8 @@ struct ResourceSpec {
     enum Source {
         case file(URL)
         case data(Data)
+        /// Probed, hashed and copied into staging already (by ``PHAssetImporter``).
+        case prepared(PreparedFile)
     }
 
     let type: PHAssetResourceType

@@ -40,9 +40,21 @@ struct StagingArea {
     }
 
     private mutating func stage(_ spec: ResourceSpec) throws(PHPhotosError) -> StagedResource {
+        if case .prepared(let file) = spec.source {
+            // The importer owns the staged copy: it retries or removes it if this change fails.
+            try check(file.metadata, for: spec, name: file.source.lastPathComponent)
+            return StagedResource(
+                type: spec.type, metadata: file.metadata, stagedFile: file.stagedFile, fileSize: file.fileSize,
+                originalFilename: spec.options.originalFilename ?? file.source.lastPathComponent,
+                uniformTypeIdentifier: spec.options.uniformTypeIdentifier ?? file.metadata.format.uniformTypeIdentifier,
+                fileExtension: file.metadata.format.preferredFilenameExtension,
+                fileModificationDate: file.fileModificationDate, contentHash: file.contentHash)
+        }
         let metadata: MediaMetadata
         let name: String
         switch spec.source {
+        case .prepared:
+            preconditionFailure("handled above")
         case .file(let url):
             guard url.isFileURL else {
                 throw PHPhotosError(.invalidResource, "\(url.absoluteString) is not a file URL; download it first")
@@ -70,8 +82,12 @@ struct StagingArea {
         } catch {
             throw PHPhotosError(.internalError, error.message)
         }
+        var contentHash: String?
         switch spec.source {
+        case .prepared:
+            preconditionFailure("handled above")
         case .data(let data):
+            contentHash = ContentHash.sha256(of: data)
             do {
                 try data.write(to: destination)
             } catch {
@@ -92,6 +108,14 @@ struct StagingArea {
                 if spec.options.shouldMoveFile { copiedForMove.append(url) }
             }
         }
+        if contentHash == nil {
+            // Read back from the page cache the copy just filled.
+            do throws(StoreError) {
+                contentHash = try ContentHash.sha256(ofFileAt: destination)
+            } catch {
+                throw PHPhotosError(.internalError, error.message)
+            }
+        }
         let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.int64Value ?? 0
         let fileDate: Date? =
             if case .file(let url) = spec.source {
@@ -101,7 +125,7 @@ struct StagingArea {
             type: spec.type, metadata: metadata, stagedFile: destination, fileSize: size,
             originalFilename: spec.options.originalFilename ?? name,
             uniformTypeIdentifier: spec.options.uniformTypeIdentifier ?? metadata.format.uniformTypeIdentifier,
-            fileExtension: ext, fileModificationDate: fileDate)
+            fileExtension: ext, fileModificationDate: fileDate, contentHash: contentHash)
     }
 
     /// The file must be what its resource type says.
@@ -141,5 +165,19 @@ struct StagedResource {
     let originalFilename: String
     let uniformTypeIdentifier: String
     let fileExtension: String
+    let fileModificationDate: Date?
+    /// SHA-256 of the bytes, hex.
+    let contentHash: String?
+}
+
+/// A file an importer probed, hashed and copied into the library's staging folder, ready to
+/// be added to a creation request without reading it again.
+struct PreparedFile: Sendable {
+    /// Where it was imported from.
+    let source: URL
+    let metadata: MediaMetadata
+    let stagedFile: URL
+    let fileSize: Int64
+    let contentHash: String
     let fileModificationDate: Date?
 }

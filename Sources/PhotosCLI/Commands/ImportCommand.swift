@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
+import Synchronization
 
 /// `photos import PATH...`: adds photos and videos from files and folders.
 struct ImportCommand: ParsableCommand {
@@ -8,9 +9,13 @@ struct ImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import photos and videos from files and folders (folders are searched recursively).",
         discussion: """
-            Files are copied into the library in batches; a file that can't be read (unsupported, \
-            truncated, damaged) is listed and skipped, and the rest are imported. Exits with 1 \
-            if any file was skipped.
+            Files are read on every core and committed in batches. Same-named files in a folder \
+            become one asset: a photo and a short movie a Live Photo, a JPEG or HEIC and a RAW a \
+            photo with its RAW. A file whose bytes the library already holds is not imported \
+            again (--allow-duplicates to override). Files that can't be imported (unsupported, \
+            truncated, damaged, unreadable) are listed with the reason and the rest go on; the \
+            exit status is then 1. Ctrl-C stops after committing what was read; importing the \
+            same files again resumes, skipping those already in the library.
             """)
 
     @OptionGroup var options: LibraryOptions
@@ -21,57 +26,49 @@ struct ImportCommand: ParsableCommand {
     @Option(help: "Add the imported assets to this album (created if missing).")
     var album: String?
 
+    @Flag(help: "Import files even when the library already holds the same bytes.")
+    var allowDuplicates = false
+
+    @Flag(help: "Print a JSON summary on standard output instead of text.")
+    var json = false
+
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
-    /// Photos and videos committed per change block.
-    static let batchSize = 32
+    /// Duplicates listed in the text summary; the JSON lists all.
+    static let listedDuplicates = 10
 
     func run() throws {
+        let urls = try paths.map { path in
+            let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+            guard FileManager.default.fileExists(atPath: url.path) else { throw CLIError("\(path): no such file or folder") }
+            return url
+        }
         let library = try options.open()
-        let files = try MediaFileFinder.files(in: paths)
-        guard !files.isEmpty else { throw CLIError("no photos or videos found in \(paths.joined(separator: ", "))") }
-        let progress = Progress(total: files.count, quiet: quiet)
-        var report = ImportReport()
-
-        let albumID = try album.map { name in try library.withCurrent { try albumIdentifier(named: name, in: library) } }
-        for start in stride(from: 0, to: files.count, by: Self.batchSize) {
-            let batch = Array(files[start..<min(start + Self.batchSize, files.count)])
-            report.merge(importBatch(batch, into: library, albumID: albumID))
-            progress.update(done: start + batch.count, failed: report.failures.count)
+        var importOptions = PHAssetImporter.Options()
+        importOptions.allowsDuplicates = allowDuplicates
+        importOptions.albumLocalIdentifier = try album.map { name in
+            try library.withCurrent { try albumIdentifier(named: name, in: library) }
         }
-        progress.finish()
-        print(report.summary(library: library.url))
+        let importer = PHAssetImporter(library: library, options: importOptions)
+        let display = ImportProgressDisplay(mode: quiet || json ? .silent : .automatic)
+        let interruption = Interruption { importer.cancel() }
+        let report = importer.importFiles(at: urls) { display.update($0) }
+        display.finish()
+        withExtendedLifetime(interruption) {}
+
+        if report.items.isEmpty && report.notReached.isEmpty {
+            throw CLIError("no photos or videos found in \(paths.joined(separator: ", "))")
+        }
+        if json {
+            print(try AssetFormatting.json(ImportSummary.JSON(report)))
+        } else if !quiet {
+            print(ImportSummary.text(report, library: library.url, listedDuplicates: Self.listedDuplicates))
+        } else if !report.failures.isEmpty {
+            FileHandle.standardError.write(Data(ImportSummary.failures(report).utf8))
+        }
+        if report.wasCancelled { throw ExitCode(130) }
         if !report.failures.isEmpty { throw ExitCode(1) }
-    }
-
-    /// Commits a batch in one change; if that fails, each file alone, to find the bad ones.
-    private func importBatch(_ batch: [URL], into library: PHPhotoLibrary, albumID: String?) -> ImportReport {
-        var report = ImportReport()
-        do {
-            try library.performChangesAndWait { addRequests(for: batch, albumID: albumID) }
-            for file in batch { report.imported(file) }
-            return report
-        } catch where batch.count > 1 {
-            for file in batch { report.merge(importBatch([file], into: library, albumID: albumID)) }
-        } catch {
-            report.failed(batch[0], error.localizedDescription)
-        }
-        return report
-    }
-
-    private func addRequests(for files: [URL], albumID: String?) {
-        var placeholders: [PHObjectPlaceholder] = []
-        for file in files {
-            let request = PHAssetCreationRequest.forAsset()
-            let options = PHAssetResourceCreationOptions()
-            options.originalFilename = file.lastPathComponent
-            request.addResource(with: MediaFileFinder.isVideo(file) ? .video : .photo, fileURL: file, options: options)
-            if let placeholder = request.placeholderForCreatedAsset { placeholders.append(placeholder) }
-        }
-        if let albumID, let collection = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [albumID], options: nil).firstObject {
-            PHAssetCollectionChangeRequest(for: collection)?.addAssets(placeholders)
-        }
     }
 
     private func albumIdentifier(named name: String, in library: PHPhotoLibrary) throws -> String {
@@ -85,53 +82,32 @@ struct ImportCommand: ParsableCommand {
     }
 }
 
-/// What an import did.
-struct ImportReport {
-    var photos = 0
-    var videos = 0
-    var failures: [(file: URL, reason: String)] = []
+/// The first Ctrl-C (or SIGTERM) asks the import to stop after committing what it read; a
+/// second one ends the process at once.
+final class Interruption {
+    private let sources: [any DispatchSourceSignal]
 
-    mutating func imported(_ file: URL) {
-        if MediaFileFinder.isVideo(file) { videos += 1 } else { photos += 1 }
-    }
-
-    mutating func failed(_ file: URL, _ reason: String) {
-        failures.append((file, reason))
-    }
-
-    mutating func merge(_ other: ImportReport) {
-        photos += other.photos
-        videos += other.videos
-        failures += other.failures
-    }
-
-    func summary(library: URL) -> String {
-        var lines = ["Imported \(photos) photo\(photos == 1 ? "" : "s") and \(videos) video\(videos == 1 ? "" : "s") into \(library.path)."]
-        if !failures.isEmpty {
-            lines.append("Skipped \(failures.count) file\(failures.count == 1 ? "" : "s"):")
-            for failure in failures { lines.append("  \(failure.file.path): \(failure.reason)") }
+    init(_ handler: @escaping @Sendable () -> Void) {
+        let queue = DispatchQueue(label: "photos.import.signals")
+        let count = SignalCount()
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                if count.value.add(1, ordering: .relaxed).newValue > 1 { exit(130) }
+                FileHandle.standardError.write(Data("\nStopping after the files being read… (again to quit now)\n".utf8))
+                handler()
+            }
+            source.resume()
+            return source
         }
-        return lines.joined(separator: "\n")
-    }
-}
-
-/// A one-line progress counter on standard error, shown only on a terminal.
-final class Progress {
-    let total: Int
-    let enabled: Bool
-
-    init(total: Int, quiet: Bool) {
-        self.total = total
-        enabled = !quiet && isatty(STDERR_FILENO) == 1
     }
 
-    func update(done: Int, failed: Int) {
-        guard enabled else { return }
-        let failures = failed > 0 ? ", \(failed) skipped" : ""
-        FileHandle.standardError.write(Data("\rImporting \(done)/\(total)\(failures)\u{1B}[K".utf8))
+    deinit {
+        for source in sources { source.cancel() }
     }
 
-    func finish() {
-        if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    private final class SignalCount: Sendable {
+        let value = Atomic(0)
     }
 }

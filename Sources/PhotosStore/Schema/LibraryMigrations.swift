@@ -18,6 +18,9 @@ enum LibraryMigrations {
         migrator.registerMigration("v2-change-journal") { db in
             try createChangeJournal(db)
         }
+        migrator.registerMigration("v3-content-hash-camera") { db in
+            try addContentHashAndCamera(db)
+        }
         return migrator
     }
 
@@ -121,6 +124,21 @@ enum LibraryMigrations {
                 INSERT INTO libraryInfo (key, value) VALUES ('createdAt', ?);
                 """,
             arguments: [UUID().uuidString, ISO8601DateFormatter().string(from: Date())])
+    }
+
+    /// `resource.contentHash`: the SHA-256 of the file (NULL for files imported before it
+    /// existed; filled when a same-sized file is checked against them). The camera that took
+    /// an asset, for later use (lens-based selfies, search).
+    private static func addContentHashAndCamera(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE resource ADD COLUMN contentHash TEXT;
+                CREATE INDEX resource_by_contentHash ON resource(contentHash);
+                CREATE INDEX resource_by_fileSize ON resource(fileSize) WHERE contentHash IS NULL;
+                ALTER TABLE asset ADD COLUMN cameraMake TEXT;
+                ALTER TABLE asset ADD COLUMN cameraModel TEXT;
+                ALTER TABLE asset ADD COLUMN lensModel TEXT;
+                """)
     }
 
     /// The change journal (see `JournalTriggers`): one `change` row per committed change,

@@ -150,18 +150,24 @@ struct ChangeApplier {
     mutating func insertAssets() throws {
         for asset in changes.newAssets {
             try db.run(
-                sql: "INSERT INTO asset (\(AssetRecord.insertColumns)) VALUES (\(Array(repeating: "?", count: 30).joined(separator: ",")))",
-                arguments: asset.record.insertArguments)
+                sql: """
+                    INSERT INTO asset (\(AssetRecord.insertColumns), cameraMake, cameraModel, lensModel)
+                    VALUES (\(Array(repeating: "?", count: 33).joined(separator: ",")))
+                    """,
+                arguments: asset.record.insertArguments + [asset.camera.make, asset.camera.model, asset.camera.lens])
             let assetID = db.lastInsertedRowID
             for resource in asset.resources {
                 try db.run(
                     sql: """
-                        INSERT INTO resource (assetID, type, uniformTypeIdentifier, originalFilename, path, fileSize, pixelWidth, pixelHeight)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO resource (
+                            assetID, type, uniformTypeIdentifier, originalFilename, path, fileSize, pixelWidth, pixelHeight,
+                            contentHash)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         assetID, resource.type, resource.uniformTypeIdentifier, resource.originalFilename,
                         resource.relativePath, resource.fileSize, resource.pixelWidth, resource.pixelHeight,
+                        resource.contentHash,
                     ])
                 try moves.move(resource.stagedFile, to: resource.relativePath)
             }

@@ -35,10 +35,26 @@ package struct StoreChangeSet: Sendable {
 package struct NewAsset: Sendable {
     package var record: AssetRecord
     package var resources: [NewResource]
+    /// The camera that took it (EXIF Make, Model, LensModel), kept for later use.
+    package var camera: CameraInfo
 
-    package init(record: AssetRecord, resources: [NewResource]) {
+    package init(record: AssetRecord, resources: [NewResource], camera: CameraInfo = CameraInfo()) {
         self.record = record
         self.resources = resources
+        self.camera = camera
+    }
+}
+
+/// EXIF Make, Model and LensModel.
+package struct CameraInfo: Sendable, Hashable {
+    package var make: String?
+    package var model: String?
+    package var lens: String?
+
+    package init(make: String? = nil, model: String? = nil, lens: String? = nil) {
+        self.make = make
+        self.model = model
+        self.lens = lens
     }
 }
 
@@ -53,11 +69,14 @@ package struct NewResource: Sendable {
     package var fileSize: Int64
     package var pixelWidth: Int
     package var pixelHeight: Int
+    /// SHA-256 of the file, hex (``ContentHash``).
+    package var contentHash: String?
 
     package init(
         type: Int, uniformTypeIdentifier: String, originalFilename: String, stagedFile: URL,
-        relativePath: String, fileSize: Int64, pixelWidth: Int, pixelHeight: Int
+        relativePath: String, fileSize: Int64, pixelWidth: Int, pixelHeight: Int, contentHash: String? = nil
     ) {
+        self.contentHash = contentHash
         self.type = type
         self.uniformTypeIdentifier = uniformTypeIdentifier
         self.originalFilename = originalFilename

@@ -1,0 +1,124 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Finds the files an import looks at and groups those that may belong to one asset.
+///
+/// Named files are taken as they are; folders are searched recursively for known photo and
+/// video extensions, skipping hidden files and following symbolic links, each real folder
+/// once (a link back up the tree is noticed, not followed forever). Files sharing a folder and
+/// a name without extension (`IMG_0001.HEIC`, `IMG_0001.MOV`, `IMG_0001.DNG`) form one group;
+/// whether they become one asset is decided once they are read.
+struct ImportDiscovery {
+    static let photoExtensions: Set<String> = [
+        "jpg", "jpeg", "jpe", "png", "webp", "heic", "heif", "hif", "avif", "gif", "tif", "tiff", "jxl",
+        "cr2", "cr3", "nef", "nrw", "arw", "dng", "raf", "orf", "rw2",
+    ]
+    static let videoExtensions: Set<String> = ["mp4", "mov", "m4v", "3gp", "qt"]
+
+    /// Files that may make one asset, in a repeatable order.
+    struct Group: Sendable {
+        var files: [URL]
+    }
+
+    private(set) var groups: [Group] = []
+    /// Paths that could not be searched, with the reason.
+    private(set) var problems: [(url: URL, reason: String)] = []
+    private(set) var totalBytes: Int64 = 0
+    private var fileCount = 0
+    var totalFiles: Int { fileCount }
+
+    private var visitedFolders = Set<FileIdentity>()
+    private var seenFiles = Set<FileIdentity>()
+
+    private struct FileIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    init(_ urls: [URL]) {
+        for url in urls { add(url.standardizedFileURL, named: true) }
+    }
+
+    private static func identity(_ path: String) -> Result<(FileIdentity, stat), Errno> {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .failure(Errno(code: errno)) }
+        return .success((FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), info))
+    }
+
+    private struct Errno: Error {
+        var code: Int32
+    }
+
+    private mutating func add(_ url: URL, named: Bool) {
+        let identity: FileIdentity, info: stat
+        switch Self.identity(url.path) {
+        case .success(let found):
+            (identity, info) = found
+        case .failure(let error):
+            // Unnamed files are reported only when they look like media (or loop).
+            guard named || error.code == ELOOP || Self.isMedia(url) else { return }
+            let reason = error.code == ELOOP ? "a loop of symbolic links" : String(cString: strerror(error.code))
+            problems.append((url, "can't be read: \(reason)"))
+            return
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            guard visitedFolders.insert(identity).inserted else {
+                problems.append((url, "skipped: a link to a folder already searched (a loop of symbolic links?)"))
+                return
+            }
+            addFolder(url)
+        } else if info.st_mode & S_IFMT == S_IFREG {
+            guard named || Self.isMedia(url) else { return }
+            // The same file reached twice (a hard or symbolic link) is imported once.
+            guard seenFiles.insert(identity).inserted else { return }
+            fileCount += 1
+            totalBytes += Int64(info.st_size)
+            pending.append(url)
+        } else if named {
+            problems.append((url, "is not a regular file or folder"))
+        }
+    }
+
+    /// Files found, before grouping.
+    private var pending: [URL] = []
+
+    private mutating func addFolder(_ folder: URL) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        } catch {
+            problems.append((folder, "can't be searched: \(error.localizedDescription)"))
+            return
+        }
+        for name in names.sorted() where !name.hasPrefix(".") {
+            add(folder.appendingPathComponent(name), named: false)
+        }
+    }
+
+    static func isMedia(_ url: URL) -> Bool {
+        let ext = url.pathExtension.lowercased()
+        return photoExtensions.contains(ext) || videoExtensions.contains(ext)
+    }
+
+    static func isVideo(_ url: URL) -> Bool {
+        videoExtensions.contains(url.pathExtension.lowercased())
+    }
+
+    /// Groups the files found by folder and name without extension, keeping discovery order.
+    mutating func makeGroups() {
+        var index: [String: Int] = [:]
+        for url in pending {
+            let key = url.deletingPathExtension().path.lowercased()
+            if let at = index[key] {
+                groups[at].files.append(url)
+            } else {
+                index[key] = groups.count
+                groups.append(Group(files: [url]))
+            }
+        }
+        pending = []
+    }
+}

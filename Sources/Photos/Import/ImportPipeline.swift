@@ -1,0 +1,156 @@
+import Foundation
+import PhotosStore
+import Synchronization
+
+/// One run of ``PHAssetImporter``: workers prepare groups of files in parallel; this thread
+/// commits what they prepared in batches and reports progress.
+///
+/// Memory stays bounded: a worker takes a new group only while fewer than
+/// `4 × workers` prepared results wait for the committer.
+struct ImportPipeline {
+    let importer: PHAssetImporter
+    let urls: [URL]
+    let progressHandler: ((PHImportProgress) -> Void)?
+
+    init(importer: PHAssetImporter, urls: [URL], progress: ((PHImportProgress) -> Void)?) {
+        self.importer = importer
+        self.urls = urls
+        progressHandler = progress
+    }
+
+    /// What the workers hand over, with the bytes they read.
+    private final class Handoff: Sendable {
+        let results = Mutex<[(outcomes: [ImportPreparer.Outcome], bytes: Int64, files: Int)]>([])
+        let nextGroup = Mutex(0)
+        let available = DispatchSemaphore(value: 0)
+        let slots: DispatchSemaphore
+
+        init(slots: Int) {
+            self.slots = DispatchSemaphore(value: slots)
+        }
+    }
+
+    func run() -> PHImportReport {
+        let start = Date()
+        var report = PHImportReport()
+        var discovery = ImportDiscovery(urls)
+        discovery.makeGroups()
+        for problem in discovery.problems {
+            report.items.append(PHImportReport.Item(files: [problem.url], outcome: .failed(reason: problem.reason)))
+        }
+        var progress = PHImportProgress()
+        progress.totalFiles = discovery.totalFiles
+        progress.totalBytes = discovery.totalBytes
+        progress.failedFiles = discovery.problems.count
+
+        let groups = discovery.groups
+        let workers = max(1, min(importer.options.maximumConcurrentFiles, groups.count))
+        let handoff = Handoff(slots: workers * 4)
+        let preparer = ImportPreparer(store: importer.library.store, options: importer.options)
+        let finished = DispatchGroup()
+        for _ in 0..<workers {
+            DispatchQueue.global(qos: .userInitiated).async(group: finished) { [importer] in
+                while true {
+                    handoff.slots.wait()
+                    let index = handoff.nextGroup.withLock { next -> Int? in
+                        guard !importer.isCancelled, next < groups.count else { return nil }
+                        defer { next += 1 }
+                        return next
+                    }
+                    guard let index else {
+                        handoff.slots.signal()
+                        return
+                    }
+                    let group = groups[index]
+                    let outcomes = preparer.prepare(group)
+                    let bytes = group.files.reduce(Int64(0)) { total, url in
+                        total + ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0)
+                    }
+                    handoff.results.withLock { $0.append((outcomes, bytes, group.files.count)) }
+                    handoff.available.signal()
+                }
+            }
+        }
+
+        var pending: [ImportPreparer.ReadyItem] = []
+        func commitPending() {
+            guard !pending.isEmpty else { return }
+            report.items += commit(pending)
+            pending = []
+            progress.importedAssets = report.imported.count
+            progress.elapsed = Date().timeIntervalSince(start)
+            progressHandler?(progress)
+        }
+        while true {
+            guard handoff.available.wait(timeout: .now() + 0.25) == .success else {
+                // Nothing new for a while: commit what is ready, and stop once the workers are done.
+                commitPending()
+                if finished.wait(timeout: .now()) == .success, handoff.results.withLock({ $0.isEmpty }) { break }
+                continue
+            }
+            let (outcomes, bytes, files) = handoff.results.withLock { $0.removeFirst() }
+            handoff.slots.signal()
+            progress.processedFiles += files
+            progress.processedBytes += bytes
+            for outcome in outcomes {
+                switch outcome {
+                case .ready(let item): pending.append(item)
+                case .finished(let item):
+                    report.items.append(item)
+                    if case .failed = item.outcome { progress.failedFiles += item.files.count } else { progress.duplicateFiles += item.files.count }
+                }
+            }
+            progress.elapsed = Date().timeIntervalSince(start)
+            progressHandler?(progress)
+            if pending.count >= importer.options.batchSize { commitPending() }
+        }
+        commitPending()
+
+        let taken = handoff.nextGroup.withLock { $0 }
+        if taken < groups.count {
+            report.wasCancelled = true
+            report.notReached = groups[taken...].flatMap(\.files)
+        }
+        // Workers finish in any order; the report reads in file order.
+        report.items.sort { $0.files[0].path < $1.files[0].path }
+        report.elapsed = Date().timeIntervalSince(start)
+        return report
+    }
+
+    /// Commits items in one transaction; if that fails, each alone, to find the bad ones.
+    /// Staged copies of items that don't commit are removed.
+    private func commit(_ items: [ImportPreparer.ReadyItem]) -> [PHImportReport.Item] {
+        let library = importer.library
+        var identifiers: [String] = []
+        do {
+            try library.withCurrent {
+                try library.performChangesAndWait {
+                    identifiers = []
+                    var placeholders: [PHObjectPlaceholder] = []
+                    for item in items {
+                        let request = PHAssetCreationRequest.forAsset()
+                        for (type, file) in item.files { request.addPreparedResource(with: type, file: file) }
+                        if let placeholder = request.placeholderForCreatedAsset {
+                            placeholders.append(placeholder)
+                            identifiers.append(placeholder.localIdentifier)
+                        }
+                    }
+                    if let album = importer.options.albumLocalIdentifier,
+                        let collection = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [album], options: nil).firstObject
+                    {
+                        PHAssetCollectionChangeRequest(for: collection)?.addAssets(placeholders)
+                    }
+                }
+            }
+            return zip(items, identifiers).map { item, identifier in
+                PHImportReport.Item(
+                    files: item.files.map(\.file.source), outcome: .imported(localIdentifier: identifier, mediaType: item.mediaType))
+            }
+        } catch where items.count > 1 {
+            return items.flatMap { commit([$0]) }
+        } catch {
+            for (_, file) in items[0].files { try? FileManager.default.removeItem(at: file.stagedFile) }
+            return [PHImportReport.Item(files: items[0].files.map(\.file.source), outcome: .failed(reason: error.localizedDescription))]
+        }
+    }
+}

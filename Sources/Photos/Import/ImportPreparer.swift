@@ -1,0 +1,149 @@
+import Foundation
+import Imaging
+import PhotosStore
+import Synchronization
+
+/// Reads one group of same-named files, on a worker thread: probes each (header only),
+/// refuses what can't be imported, decides which files make one asset, drops duplicates,
+/// and copies the rest into the library's staging folder.
+final class ImportPreparer: Sendable {
+    let store: LibraryDatabase
+    let options: PHAssetImporter.Options
+    /// Hashes of the files this import is bringing in, and the first file with each.
+    private let claimed = Mutex<[String: URL]>([:])
+
+    init(store: LibraryDatabase, options: PHAssetImporter.Options) {
+        self.store = store
+        self.options = options
+    }
+
+    /// An asset's files, staged and ready for a creation request.
+    struct ReadyItem: Sendable {
+        var files: [(type: PHAssetResourceType, file: PreparedFile)]
+        var mediaType: PHAssetMediaType
+    }
+
+    enum Outcome: Sendable {
+        case ready(ReadyItem)
+        case finished(PHImportReport.Item)
+    }
+
+    private struct Probed {
+        var url: URL
+        var metadata: MediaMetadata
+        var size: Int64
+        var modified: Date?
+    }
+
+    func prepare(_ group: ImportDiscovery.Group) -> [Outcome] {
+        var outcomes: [Outcome] = []
+        var probed: [Probed] = []
+        for url in group.files {
+            do {
+                probed.append(try probe(url))
+            } catch {
+                outcomes.append(.finished(PHImportReport.Item(files: [url], outcome: .failed(reason: error.description))))
+            }
+        }
+        for item in Self.assets(from: probed, maximumLiveVideo: options.maximumLivePhotoVideoDuration) {
+            outcomes.append(stage(item))
+        }
+        return outcomes
+    }
+
+    private struct ProbeFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private func probe(_ url: URL) throws(ProbeFailure) -> Probed {
+        let metadata: MediaMetadata
+        do {
+            metadata = try MediaProbe.probe(fileAt: url)
+        } catch {
+            // The report names the file already.
+            let message = error.message.hasPrefix(url.path + " ") ? String(error.message.dropFirst(url.path.count + 1)) : error.message
+            throw ProbeFailure(description: message)
+        }
+        let pixels = metadata.pixelWidth.multipliedReportingOverflow(by: metadata.pixelHeight)
+        if pixels.overflow || pixels.partialValue > options.maximumPixelCount {
+            throw ProbeFailure(
+                description: "its header claims \(metadata.pixelWidth)×\(metadata.pixelHeight) pixels, more than the "
+                    + "\(options.maximumPixelCount / 1_000_000)-megapixel limit")
+        }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        return Probed(
+            url: url, metadata: metadata, size: (attributes?[.size] as? NSNumber)?.int64Value ?? 0,
+            modified: attributes?[.modificationDate] as? Date)
+    }
+
+    /// Which files make one asset: one photo (not RAW) takes a RAW as its alternate and a short
+    /// movie as its Live Photo video; everything else stands alone.
+    private static func assets(from files: [Probed], maximumLiveVideo: TimeInterval) -> [[(PHAssetResourceType, Probed)]] {
+        let photos = files.filter { !$0.metadata.isVideo && !$0.metadata.format.isRAW }
+        var raws = files.filter { $0.metadata.format.isRAW }
+        var videos = files.filter(\.metadata.isVideo)
+        guard photos.count == 1, let photo = photos.first else {
+            return files.map { [($0.metadata.isVideo ? .video : .photo, $0)] }
+        }
+        var asset: [(PHAssetResourceType, Probed)] = [(.photo, photo)]
+        if let index = videos.firstIndex(where: { $0.metadata.duration <= maximumLiveVideo }) {
+            asset.append((.pairedVideo, videos.remove(at: index)))
+        }
+        if !raws.isEmpty { asset.append((.alternatePhoto, raws.removeFirst())) }
+        return [asset] + raws.map { [(.photo, $0)] } + videos.map { [(.video, $0)] }
+    }
+
+    private func stage(_ asset: [(PHAssetResourceType, Probed)]) -> Outcome {
+        let urls = asset.map(\.1.url)
+        func failed(_ reason: String) -> Outcome {
+            .finished(PHImportReport.Item(files: urls, outcome: .failed(reason: reason)))
+        }
+        var hashes: [String] = []
+        for (_, file) in asset {
+            do throws(StoreError) {
+                hashes.append(try ContentHash.sha256(ofFileAt: file.url))
+            } catch {
+                return failed(error.message)
+            }
+        }
+        // The main file decides: its bytes in the library (or earlier in this import) mean a duplicate.
+        if !options.allowsDuplicates {
+            let matches: [ContentMatch]
+            do throws(StoreError) {
+                matches = try store.assets(withContentHash: hashes[0], fileSize: asset[0].1.size)
+            } catch {
+                return failed(error.message)
+            }
+            if let match = matches.first(where: { !$0.isTrashed }) ?? matches.first {
+                return .finished(
+                    PHImportReport.Item(
+                        files: urls,
+                        outcome: .duplicateOfAsset(
+                            localIdentifier: LocalIdentifier.asset(match.assetUUID), isInRecentlyDeleted: match.isTrashed)))
+            }
+            let first = claimed.withLock { claimed in
+                if let first = claimed[hashes[0]] { return first }
+                claimed[hashes[0]] = urls[0]
+                return urls[0]
+            }
+            if first != urls[0] {
+                return .finished(PHImportReport.Item(files: urls, outcome: .duplicateOfFile(first)))
+            }
+        }
+        var files: [(type: PHAssetResourceType, file: PreparedFile)] = []
+        for ((type, file), hash) in zip(asset, hashes) {
+            do {
+                let staged = try store.makeStagingURL(fileExtension: file.metadata.format.preferredFilenameExtension)
+                try FileManager.default.copyItem(at: file.url, to: staged)
+                files.append(
+                    (type, PreparedFile(
+                        source: file.url, metadata: file.metadata, stagedFile: staged, fileSize: file.size,
+                        contentHash: hash, fileModificationDate: file.modified)))
+            } catch {
+                for done in files { try? FileManager.default.removeItem(at: done.file.stagedFile) }
+                return failed("can't copy it into the library: \(error.localizedDescription)")
+            }
+        }
+        return .ready(ReadyItem(files: files, mediaType: asset[0].1.metadata.isVideo ? .video : .image))
+    }
+}

@@ -1,0 +1,68 @@
+public import Foundation
+import Synchronization
+
+/// Imports files and folders into a library: the photo importer a PhotoKit app would build
+/// on creation requests, done once.
+///
+/// Linux addition: Apple leaves importing to the Photos app and ImageCaptureCore. This type
+/// finds media files (recursively, following links, each folder once), reads their metadata
+/// without decoding pixels, hashes and copies them on every core, and commits them through
+/// ordinary ``PHAssetCreationRequest``s in batches, so observers see the new assets as usual.
+///
+/// - **Pairs**: files with the same name in one folder become one asset: a photo and a short
+///   movie (up to ``Options/maximumLivePhotoVideoDuration``) a Live Photo (`.photo` +
+///   `.pairedVideo`), a JPEG or HEIC and a RAW a photo with an `.alternatePhoto`.
+/// - **Duplicates**: a file whose SHA-256 the library already holds (under any name) is not
+///   imported again, unless ``Options/allowsDuplicates``; the report names the asset. Two
+///   copies in one import: whichever is read first is imported, the other reported as its
+///   duplicate.
+/// - **Bad files** (empty, truncated, damaged, unsupported, unreadable, a header claiming more
+///   than ``Options/maximumPixelCount`` pixels) are reported with the reason; the rest go on.
+/// - **Interruption**: each batch commits atomically. ``cancel()`` (or a crash) loses nothing
+///   committed and leaves no half-made asset; importing the same files again skips those
+///   already in the library, so an import resumes.
+public final class PHAssetImporter: Sendable {
+    /// How an import behaves.
+    public struct Options: Sendable {
+        /// Import files whose bytes the library already holds.
+        public var allowsDuplicates = false
+        /// Add every imported asset to this album (a user album's local identifier).
+        public var albumLocalIdentifier: String?
+        /// Files read at once; the number of cores by default.
+        public var maximumConcurrentFiles = ProcessInfo.processInfo.activeProcessorCount
+        /// Assets per transaction.
+        public var batchSize = 64
+        /// Files whose header claims more pixels are refused (decompression bombs). 250 MP
+        /// admits the largest phone sensors (200 MP).
+        public var maximumPixelCount = 250_000_000
+        /// A movie beside a same-named photo is its Live Photo video only if at most this long.
+        public var maximumLivePhotoVideoDuration: TimeInterval = 4
+
+        public init() {}
+    }
+
+    let library: PHPhotoLibrary
+    let options: Options
+    private let cancelled = Atomic<Bool>(false)
+
+    public init(library: PHPhotoLibrary, options: Options = Options()) {
+        self.library = library
+        self.options = options
+    }
+
+    /// Stops the import: files being read finish, what is ready commits, the rest is left
+    /// (``PHImportReport/notReached``). Safe from any thread, such as a signal handler's queue.
+    public func cancel() {
+        cancelled.store(true, ordering: .relaxed)
+    }
+
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    /// Imports the files and folders at `urls`, blocking until done or cancelled.
+    ///
+    /// - Parameter progress: called on the importing thread after each group of files is
+    ///   read and after each commit.
+    public func importFiles(at urls: [URL], progress: ((PHImportProgress) -> Void)? = nil) -> PHImportReport {
+        ImportPipeline(importer: self, urls: urls, progress: progress).run()
+    }
+}

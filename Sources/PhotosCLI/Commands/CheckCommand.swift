@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Photos
+
+/// `photos check`: is the library whole?
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check the library's database and files.",
+        discussion: """
+            Runs SQLite's integrity and foreign-key checks and compares every asset's files with \
+            the database: present, of the recorded size and, with --contents, of the recorded \
+            SHA-256 (reads every original). Lists what is wrong and exits with 1; changes nothing.
+            """)
+
+    @OptionGroup var options: LibraryOptions
+
+    @Flag(help: "Also compare every file's bytes with the hash recorded at import.")
+    var contents = false
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        let library = try options.open()
+        let report: PHLibraryCheckReport
+        do {
+            report = try library.checkConsistency(verifyingContents: contents)
+        } catch {
+            throw CLIError("checking the library failed: \(error.localizedDescription)")
+        }
+        if json {
+            struct Output: Encodable {
+                var consistent: Bool
+                var assets: Int
+                var files: Int
+                var bytesVerified: Int64
+                var problems: [[String: String]]
+            }
+            print(try AssetFormatting.json(Output(
+                consistent: report.isConsistent, assets: report.assetCount, files: report.fileCount,
+                bytesVerified: report.bytesVerified,
+                problems: report.problems.map { ["kind": $0.kind.rawValue, "detail": $0.detail] })))
+        } else {
+            let what = "\(report.assetCount) assets, \(report.fileCount) files\(contents ? " (contents compared)" : "")"
+            if report.isConsistent {
+                print("The library is consistent: \(what), database integrity ok.")
+            } else {
+                print("\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s") in \(what):")
+                for problem in report.problems { print("  \(problem)") }
+            }
+        }
+        if !report.isConsistent { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+
+/// One thing wrong with a library, found by ``LibraryDatabase/checkConsistency(verifyingContents:)``.
+package struct ConsistencyProblem: Sendable, Hashable {
+    package enum Kind: String, Sendable {
+        /// SQLite's own check failed.
+        case databaseIntegrity
+        /// A row points at a row that doesn't exist.
+        case foreignKey
+        /// A resource's file is missing.
+        case missingFile
+        /// A resource's file has another size than recorded.
+        case sizeMismatch
+        /// A resource's file has other bytes than recorded (only when contents are verified).
+        case contentMismatch
+        /// A file in `originals/` that no resource names.
+        case orphanFile
+        /// An asset with no photo or video file.
+        case assetWithoutFile
+    }
+
+    package var kind: Kind
+    /// What, where: a path relative to the library or an asset UUID, with details.
+    package var detail: String
+}
+
+/// What a consistency check looked at.
+package struct ConsistencyCheck: Sendable {
+    package var problems: [ConsistencyProblem] = []
+    package var assets = 0
+    package var files = 0
+    package var bytesVerified: Int64 = 0
+}
+
+extension LibraryDatabase {
+    /// Checks the database with SQLite (`PRAGMA integrity_check`, `foreign_key_check`) and
+    /// every resource row against its file: present, of the recorded size and, with
+    /// `verifyingContents`, of the recorded SHA-256. Files under `originals/` no row names are
+    /// reported too. Reads only; repairs nothing.
+    package func checkConsistency(verifyingContents: Bool) throws(StoreError) -> ConsistencyCheck {
+        var check = ConsistencyCheck()
+        let (integrity, foreignKeys, resources, assets, fileless) = try read { db in
+            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            let foreignKeys = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").map { row in
+                "\(row[0] as String? ?? "?") row \(row[1] as Int64? ?? -1) → \(row[2] as String? ?? "?")"
+            }
+            let resources = try Row.fetchAll(
+                db, sql: "SELECT resource.path, resource.fileSize, resource.contentHash, asset.uuid FROM resource JOIN asset ON asset.id = resource.assetID"
+            ).map { (path: $0[0] as String, size: $0[1] as Int64, hash: $0[2] as String?, asset: $0[3] as String) }
+            let assets = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset") ?? 0
+            let fileless = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT uuid FROM asset WHERE NOT EXISTS (
+                        SELECT 1 FROM resource WHERE resource.assetID = asset.id AND resource.type IN (1, 2))
+                    ORDER BY id LIMIT 1000
+                    """)
+            return (integrity, foreignKeys, resources, assets, fileless)
+        }
+        check.assets = assets
+        check.files = resources.count
+        if integrity != ["ok"] {
+            check.problems += integrity.map { ConsistencyProblem(kind: .databaseIntegrity, detail: $0) }
+        }
+        check.problems += foreignKeys.map { ConsistencyProblem(kind: .foreignKey, detail: $0) }
+        check.problems += fileless.map { ConsistencyProblem(kind: .assetWithoutFile, detail: "asset \($0) has no photo or video file") }
+
+        var named = Set<String>()
+        for resource in resources {
+            named.insert(resource.path)
+            let url = layout.url(forRelativePath: resource.path)
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
+                check.problems.append(ConsistencyProblem(kind: .missingFile, detail: "\(resource.path) (asset \(resource.asset)) is missing"))
+                continue
+            }
+            let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+            guard size == resource.size else {
+                check.problems.append(
+                    ConsistencyProblem(
+                        kind: .sizeMismatch,
+                        detail: "\(resource.path) (asset \(resource.asset)) has \(size) bytes, the library recorded \(resource.size)"))
+                continue
+            }
+            if verifyingContents, let expected = resource.hash {
+                let actual = try ContentHash.sha256(ofFileAt: url)
+                check.bytesVerified += size
+                if actual != expected {
+                    check.problems.append(
+                        ConsistencyProblem(
+                            kind: .contentMismatch, detail: "\(resource.path) (asset \(resource.asset)) has other bytes than imported"))
+                }
+            }
+        }
+        let originals = layout.originals
+        if let enumerator = FileManager.default.enumerator(at: originals, includingPropertiesForKeys: [.isRegularFileKey]) {
+            let prefix = layout.root.path + "/"
+            while let url = enumerator.nextObject() as? URL {
+                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
+                let path = url.standardizedFileURL.path
+                let relative = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+                if !named.contains(relative) {
+                    check.problems.append(ConsistencyProblem(kind: .orphanFile, detail: "\(relative) belongs to no asset"))
+                }
+            }
+        }
+        return check
+    }
+}
