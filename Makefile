@@ -18,9 +18,11 @@ build:
 deps:
 	scripts/install-deps.sh
 
-## Small real photos from Debian packages, for tests (into .fixtures/, not committed).
+## Small real photos from Debian packages, for tests (into .fixtures/, not committed), and the
+## real-photo corpus the metadata oracle test compares with exiftool (into .corpus/).
 fixtures:
 	scripts/fetch-fixtures.sh
+	scripts/fetch-corpus.sh .corpus --minimal >/dev/null
 
 ## The 1,000,000-asset store and change-observation benchmarks against sqlite3 (release build).
 bench: deps

@@ -91,7 +91,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosTests",
-            dependencies: ["Photos", "PhotosTestSupport"],
+            dependencies: ["Photos", "PhotosStore", "PhotosTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

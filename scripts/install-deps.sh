@@ -28,3 +28,4 @@ if ! command -v swift >/dev/null 2>&1; then
   echo "Swift 6 is not installed: see https://www.swift.org/install/linux/" >&2
   exit 1
 fi
+"$(dirname "${BASH_SOURCE[0]}")/fetch-gazetteer.sh" || echo "Gazetteer not fetched: moments will have no place names." >&2

@@ -60,15 +60,33 @@ struct ExifMetadata: Sendable, Equatable {
             (exif[Tag.dateTimeDigitized], exif[Tag.subSecTimeDigitized], exif[Tag.offsetTimeDigitized]),
             (ifd0[Tag.dateTime], exif[Tag.subSecTime], exif[Tag.offsetTime]),
         ]
+        location = Self.location(tiff.gps)
         for (date, subSec, offset) in candidates {
             guard let text = date?.string, let local = ExifDate.LocalDateTime(exif: text) else { continue }
-            let zone = (offset?.string ?? exif[Tag.offsetTime]?.string).flatMap(ExifDate.offsetSeconds)
+            var zone = (offset?.string ?? exif[Tag.offsetTime]?.string).flatMap(ExifDate.offsetSeconds)
+            if zone == nil, let gpsTime = location?.timestamp {
+                zone = Self.offset(local: local, utc: gpsTime)
+            }
             let fraction = subSec?.string.flatMap(ExifDate.subSeconds) ?? 0
             captureDate = local.date(offset: zone, defaultTimeZone: defaultTimeZone)?.addingTimeInterval(fraction)
             captureTimeZoneOffset = zone
             break
         }
-        location = Self.location(tiff.gps)
+        // No date but the GPS clock's: that, in UTC (its zone is unknown).
+        if captureDate == nil, let gpsTime = location?.timestamp { captureDate = gpsTime }
+    }
+
+    /// The zone a camera clock was in, from its local time and the GPS clock's UTC time taken
+    /// with it: their difference rounded to a quarter hour, when it is a plausible offset
+    /// (within ±14 h) and the clocks agree to 5 minutes once it is applied. Phones that write
+    /// no OffsetTime do write GPS time, so this keeps their zone instead of guessing.
+    static func offset(local: ExifDate.LocalDateTime, utc: Date) -> Int? {
+        guard let wall = local.date(offset: 0, defaultTimeZone: .gmt) else { return nil }
+        let difference = wall.timeIntervalSince(utc)
+        let quarters = (difference / 900).rounded()
+        let offset = quarters * 900
+        guard abs(offset) <= 14 * 3600, abs(difference - offset) <= 300 else { return nil }
+        return Int(offset)
     }
 
     /// UserComment: 8 bytes naming the character code, then the text.

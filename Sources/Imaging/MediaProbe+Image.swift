@@ -55,15 +55,37 @@ extension MediaProbe.Context {
             format: format, pixelWidth: image.width, pixelHeight: image.height,
             orientation: image.orientation, frameCount: image.pageCount, hasAlpha: image.hasAlpha)
         var exifBlob = image.exifData.map { [UInt8]($0) }
+        var png: PNGStructure?
         if format == .png {
-            let png = PNGStructure(source: source)
-            if exifBlob == nil { exifBlob = png.exif }
-            if let frames = png.animationFrames, frames > 0 { metadata.frameCount = frames }
+            png = PNGStructure(source: source)
+            if exifBlob == nil { exifBlob = png?.exif }
+            if let frames = png?.animationFrames, frames > 0 { metadata.frameCount = frames }
         }
         if let exifBlob, let tiff = TIFFParser.exifBlob(exifBlob) {
             apply(ExifMetadata(tiff, defaultTimeZone: defaultTimeZone), to: &metadata)
         }
+        if metadata.captureDate == nil { fillCaptureDate(&metadata, image: image, png: png, format: format) }
         return metadata
+    }
+
+    /// Files without an EXIF date: XMP's (editors' exports), an image sequence's movie header
+    /// (HEIF bursts, AVIF sequences, in UTC), then PNG's tIME (last modified, UTC).
+    private func fillCaptureDate(_ metadata: inout MediaMetadata, image: VipsImage, png: PNGStructure?, format: MediaFormat) {
+        if let xmp = image.xmpData, let found = XMPDates.captureDate(String(decoding: xmp, as: UTF8.self), defaultTimeZone: defaultTimeZone) {
+            metadata.captureDate = found.date
+            metadata.captureTimeZoneOffset = found.offset
+            return
+        }
+        if [.heic, .heif, .avif].contains(format) {
+            let parser = ISOBMFFParser(source: source)
+            if let moov = parser.topLevel().boxes.first(where: { $0.type == "moov" }),
+                let date = QuickTimeMetadata(parser: parser, moov: moov, defaultTimeZone: defaultTimeZone).creationDate
+            {
+                metadata.captureDate = date
+                return
+            }
+        }
+        if let time = png?.modificationTime { metadata.captureDate = time }
     }
 
     func apply(_ exif: ExifMetadata, to metadata: inout MediaMetadata) {

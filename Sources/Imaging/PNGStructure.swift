@@ -1,7 +1,11 @@
+import Foundation
+
 /// The chunks of a PNG file, walked without decoding: EXIF, animation and completeness.
 struct PNGStructure {
     /// The eXIf chunk's payload (a bare TIFF structure), if any.
     var exif: [UInt8]?
+    /// The tIME chunk: when the image was last modified, in UTC.
+    var modificationTime: Date?
     /// acTL's frame count for an APNG; `nil` for a still PNG.
     var animationFrames: Int?
     /// True when the IEND chunk was reached with every chunk inside the file.
@@ -32,6 +36,11 @@ struct PNGStructure {
                  "iTXt" where exif == nil && length <= 4 << 20:
                 if let body = source.bytes(at: offset + 8, count: Int(length)) {
                     exif = Self.rawProfileEXIF(chunk: String(decoding: type, as: UTF8.self), body)
+                }
+            case "tIME" where length == 7:
+                if let b = source.bytes(at: offset + 8, count: 7) {
+                    let text = String(format: "%04d:%02d:%02d %02d:%02d:%02d", Int(b[0]) << 8 | Int(b[1]), b[2], b[3], b[4], b[5], b[6])
+                    modificationTime = ExifDate.LocalDateTime(exif: text)?.date(offset: 0, defaultTimeZone: .gmt)
                 }
             case "acTL" where length >= 8:
                 animationFrames = source.u32be(offset + 8).map { Int($0) }

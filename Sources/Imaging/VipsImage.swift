@@ -179,6 +179,9 @@ public final class VipsImage: @unchecked Sendable {
     /// or `nil`.
     public var exifData: Data? { blob("exif-data") }
 
+    /// The raw XMP packet libvips found, if any.
+    public var xmpData: Data? { blob("xmp-data") }
+
     /// The embedded ICC profile, or `nil`.
     public var iccProfile: Data? { blob("icc-profile-data") }
 

@@ -47,7 +47,7 @@ public enum TestImages {
     }
 
     /// CRC-32 (ISO-HDLC), as PNG chunks use.
-    static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    public static func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)

@@ -20,7 +20,8 @@ struct ImportPipeline {
 
     /// What the workers hand over, with the bytes they read.
     private final class Handoff: Sendable {
-        let results = Mutex<[(outcomes: [ImportPreparer.Outcome], bytes: Int64, files: Int)]>([])
+        /// A group's outcomes, or nil when a worker has finished.
+        let results = Mutex<[(outcomes: [ImportPreparer.Outcome], bytes: Int64, files: Int)?]>([])
         let nextGroup = Mutex(0)
         let available = DispatchSemaphore(value: 0)
         let slots: DispatchSemaphore
@@ -59,6 +60,8 @@ struct ImportPipeline {
                     }
                     guard let index else {
                         handoff.slots.signal()
+                        handoff.results.withLock { $0.append(nil) }  // this worker is done
+                        handoff.available.signal()
                         return
                     }
                     let group = groups[index]
@@ -81,14 +84,17 @@ struct ImportPipeline {
             progress.elapsed = Date().timeIntervalSince(start)
             progressHandler?(progress)
         }
-        while true {
+        var workersDone = 0
+        while workersDone < workers {
             guard handoff.available.wait(timeout: .now() + 0.25) == .success else {
-                // Nothing new for a while: commit what is ready, and stop once the workers are done.
+                // Nothing new for a while (slow files): commit what is ready meanwhile.
                 commitPending()
-                if finished.wait(timeout: .now()) == .success, handoff.results.withLock({ $0.isEmpty }) { break }
                 continue
             }
-            let (outcomes, bytes, files) = handoff.results.withLock { $0.removeFirst() }
+            guard let (outcomes, bytes, files) = handoff.results.withLock({ $0.removeFirst() }) else {
+                workersDone += 1
+                continue
+            }
             handoff.slots.signal()
             progress.processedFiles += files
             progress.processedBytes += bytes
@@ -105,6 +111,7 @@ struct ImportPipeline {
             if pending.count >= importer.options.batchSize { commitPending() }
         }
         commitPending()
+        finished.wait()
 
         let taken = handoff.nextGroup.withLock { $0 }
         if taken < groups.count {

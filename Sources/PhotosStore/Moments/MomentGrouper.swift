@@ -11,6 +11,10 @@ import GRDB
 /// Because splits depend only on neighbouring pairs, a change only needs the run of assets
 /// between the nearest splits before and after the changed capture times to be regrouped;
 /// everything outside that window keeps its moments (and their identifiers).
+///
+/// Each moment written gets place names from the offline gazetteer (`Places/`): its
+/// `locationNames` are its assets' towns, most frequent first, and its `title` names the main
+/// one ("Lisbon", "Lisbon - Alfama", "Lisbon & Sintra"); a cluster lists its moments' places.
 struct MomentGrouper {
     let db: Database
     let now: Date
@@ -55,7 +59,7 @@ struct MomentGrouper {
             try Int64.fetchAll(
                 db, sql: "SELECT parentID FROM collection WHERE id IN (SELECT value FROM json_each(?)) AND parentID IS NOT NULL",
                 arguments: [StoreValue.jsonArray(previous.map(StoreValue.integer))]))
-        try write(groups, reusing: previous, table: .moments)
+        try write(groups, reusing: previous, table: .moments, namer: MomentPlaceNamer(db: db))
         try deleteEmptyMoments(previous)
 
         // Clusters: the same rule one level up, over the moments around the window.
@@ -65,7 +69,9 @@ struct MomentGrouper {
             distance: Self.clusterDistance)
         let momentItems = try moments.items(from: clusterWindow.lowerBound, to: clusterWindow.upperBound)
         let clusters = Self.split(momentItems, gap: Self.clusterGap, distance: Self.clusterDistance)
-        try write(clusters, reusing: touchedClusters.union(momentItems.compactMap(\.group)), table: .clusters)
+        try write(
+            clusters, reusing: touchedClusters.union(momentItems.compactMap(\.group)), table: .clusters,
+            namer: nil)
         try db.run(
             sql: """
                 DELETE FROM collection WHERE isList = 1 AND type = 1 AND subtype = 1
@@ -114,8 +120,8 @@ struct MomentGrouper {
     enum Table { case moments, clusters }
 
     /// Writes groups as moments (or clusters), keeping the identifier of the old group that
-    /// shares most members with each new one.
-    private func write(_ groups: [[Item]], reusing old: Set<Int64>, table: Table) throws {
+    /// shares most members with each new one, with their place names.
+    private func write(_ groups: [[Item]], reusing old: Set<Int64>, table: Table, namer: MomentPlaceNamer?) throws {
         var available = old
         let ranked = groups.indices.sorted { groups[$0].count > groups[$1].count }
         var assigned: [Int: Int64] = [:]
@@ -127,7 +133,17 @@ struct MomentGrouper {
                 available.remove(best)
             }
         }
+        let momentNames = table == .clusters ? try locationNames(ofMoments: groups.flatMap { $0.map(\.id) }) : [:]
         for (index, group) in groups.enumerated() {
+            let names: MomentPlaceNames
+            if let namer {
+                names = namer.names(for: group)
+            } else {
+                // A cluster lists its moments' places; it has no title (as in Photos).
+                names = MomentPlaceNames(
+                    locationNames: MomentPlaceNames.byFrequency(group.flatMap { momentNames[$0.id] ?? [] }))
+            }
+            let locationNames = MomentPlaceNames.encode(names.locationNames)
             let start = group.map(\.start).min() ?? 0
             let end = group.map(\.end).max() ?? 0
             let located = group.filter { $0.latitude != nil && $0.longitude != nil }
@@ -137,17 +153,25 @@ struct MomentGrouper {
             if let existing = assigned[index] {
                 id = existing
                 try db.run(
-                    sql: "UPDATE collection SET startDate = ?, endDate = ?, latitude = ?, longitude = ? WHERE id = ?",
-                    arguments: [start, end, latitude, longitude, id])
+                    sql: """
+                        UPDATE collection SET startDate = ?, endDate = ?, latitude = ?, longitude = ?, title = ?,
+                        locationNames = ? WHERE id = ?
+                        """,
+                    arguments: [start, end, latitude, longitude, names.title, locationNames, id])
             } else {
                 let (isList, type, subtype) = table == .moments ? (0, CollectionKind.moment, CollectionKind.albumRegular)
                     : (1, CollectionKind.momentList, CollectionKind.momentListCluster)
                 try db.run(
                     sql: """
-                        INSERT INTO collection (uuid, isList, type, subtype, startDate, endDate, latitude, longitude, creationDate)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO collection (
+                            uuid, isList, type, subtype, title, startDate, endDate, latitude, longitude, locationNames,
+                            creationDate)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
-                    arguments: [UUID().uuidString, isList, type, subtype, start, end, latitude, longitude, now.timeIntervalSince1970])
+                    arguments: [
+                        UUID().uuidString, isList, type, subtype, names.title, start, end, latitude, longitude,
+                        locationNames, now.timeIntervalSince1970,
+                    ])
                 id = db.lastInsertedRowID
             }
             let members = group.filter { $0.group != id }.map { StoreValue.integer($0.id) }
@@ -157,6 +181,21 @@ struct MomentGrouper {
                 : "UPDATE collection SET parentID = ? WHERE id IN (SELECT value FROM json_each(?))"
             try db.run(sql: sql, arguments: [id, StoreValue.jsonArray(members)])
         }
+    }
+
+    /// The place names already written for these moments.
+    private func locationNames(ofMoments ids: [Int64]) throws -> [Int64: [String]] {
+        guard !ids.isEmpty else { return [:] }
+        var names: [Int64: [String]] = [:]
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT id, locationNames FROM collection
+                WHERE id IN (SELECT value FROM json_each(?)) AND locationNames IS NOT NULL
+                """,
+            arguments: [StoreValue.jsonArray(ids.map(StoreValue.integer))])
+        for row in rows { names[row[0]] = MomentPlaceNames.decode(row[1]) }
+        return names
     }
 
     private func deleteEmptyMoments(_ candidates: Set<Int64>) throws {

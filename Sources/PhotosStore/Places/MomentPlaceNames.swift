@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+
+/// Names moments from the places of their assets, for one regroup.
+///
+/// The gazetteer is resolved on first need (so a regroup without located assets never loads
+/// it), and each distinct coordinate, rounded to about 100 m, is looked up once.
+final class MomentPlaceNamer {
+    private let db: Database
+    private var resolved = false
+    private var gazetteer: Gazetteer?
+    private var cache: [Coordinate: Place?] = [:]
+
+    private struct Coordinate: Hashable {
+        var latitude: Int32
+        var longitude: Int32
+    }
+
+    init(db: Database) {
+        self.db = db
+    }
+
+    /// The title and location names of a moment with these members.
+    func names(for items: [MomentGrouper.Item]) -> MomentPlaceNames {
+        var places: [Place] = []
+        for item in items {
+            guard let latitude = item.latitude, let longitude = item.longitude else { continue }
+            if !resolved {
+                gazetteer = Gazetteer.forLibrary(of: db)
+                resolved = true
+            }
+            guard let gazetteer else { return MomentPlaceNames() }
+            let key = Coordinate(latitude: Int32((latitude * 1000).rounded()), longitude: Int32((longitude * 1000).rounded()))
+            let place: Place?
+            if let cached = cache[key] {
+                place = cached
+            } else {
+                place = gazetteer.nearestPlace(latitude: latitude, longitude: longitude)
+                cache[key] = .some(place)
+            }
+            if let place { places.append(place) }
+        }
+        return MomentPlaceNames(places: places)
+    }
+}
+
+/// A moment's `title` and `locationNames`, as Photos shows them: the places of its assets,
+/// most frequent first, and a title naming the main one ("Lisbon"), with its district when
+/// most located assets are in the same one ("Lisbon - Alfama"), or the two main places of a
+/// moment that spans several ("Lisbon & Sintra").
+struct MomentPlaceNames: Equatable {
+    var title: String?
+    var locationNames: [String] = []
+
+    init(title: String? = nil, locationNames: [String] = []) {
+        self.title = title
+        self.locationNames = locationNames
+    }
+
+    /// Names for the places of a moment's located assets, in capture order.
+    init(places: [Place]) {
+        locationNames = Self.byFrequency(places.map(\.name))
+        guard let main = locationNames.first else { return }
+        if locationNames.count > 1 {
+            title = "\(main) & \(locationNames[1])"
+            return
+        }
+        let districts = Self.byFrequency(places.compactMap(\.district))
+        if let district = districts.first,
+            places.filter({ $0.district == district }).count * 2 > places.count
+        {
+            title = "\(main) - \(district)"
+        } else {
+            title = main
+        }
+    }
+
+    /// Distinct values, most frequent first (ties: first seen first).
+    static func byFrequency(_ values: [String]) -> [String] {
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for value in values {
+            if counts[value] == nil { order.append(value) }
+            counts[value, default: 0] += 1
+        }
+        return order.enumerated()
+            .sorted { (counts[$0.element]!, -$0.offset) > (counts[$1.element]!, -$1.offset) }
+            .map(\.element)
+    }
+
+    /// The `locationNames` column's value: a JSON array, or `NULL` when empty.
+    static func encode(_ names: [String]) -> String? {
+        guard !names.isEmpty else { return nil }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        guard let data = try? encoder.encode(names) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Decodes the `locationNames` column.
+    static func decode(_ text: String?) -> [String] {
+        guard let text, let names = try? JSONDecoder().decode([String].self, from: Data(text.utf8)) else { return [] }
+        return names
+    }
+}
