@@ -12,6 +12,10 @@ struct ExifMetadata: Sendable, Equatable {
     var captureDate: Date?
     var captureTimeZoneOffset: Int?
     var location: GPSCoordinate?
+    /// EXIF CustomRendered: iOS writes 2 or 3 for HDR, 6 for a panorama, 7 or 8 for Portrait.
+    var customRendered: Int?
+    /// The iPhone maker note, when there is one.
+    var apple: AppleMakerNote?
     /// PixelXDimension / PixelYDimension from the Exif IFD.
     var pixelXDimension: Int?
     var pixelYDimension: Int?
@@ -28,6 +32,7 @@ struct ExifMetadata: Sendable, Equatable {
         static let userComment: UInt16 = 0x9286
         static let pixelXDimension: UInt16 = 0xA002, pixelYDimension: UInt16 = 0xA003
         static let lensModel: UInt16 = 0xA434
+        static let customRendered: UInt16 = 0xA401, makerNote: UInt16 = 0x927C
     }
 
     enum GPSTag {
@@ -50,6 +55,8 @@ struct ExifMetadata: Sendable, Equatable {
         lensModel = exif[Tag.lensModel]?.string
         if let o = ifd0[Tag.orientation]?.int, (1 ... 8).contains(o) { orientation = o }
         if let value = exif[Tag.userComment] { userComment = Self.userComment(value, bigEndian: tiff.bigEndian) }
+        customRendered = exif[Tag.customRendered]?.int
+        apple = exif[Tag.makerNote].flatMap(AppleMakerNote.init)
         pixelXDimension = exif[Tag.pixelXDimension]?.int.flatMap { $0 > 0 ? $0 : nil }
         pixelYDimension = exif[Tag.pixelYDimension]?.int.flatMap { $0 > 0 ? $0 : nil }
 

@@ -39,6 +39,19 @@ public struct MediaMetadata: Sendable, Equatable {
     public var frameCount: Int
     /// True when the image has an alpha channel.
     public var hasAlpha: Bool
+    /// An HDR merge: Apple's maker note (HDRImageType 3) or EXIF CustomRendered 2, 3 or 7.
+    public var isHDR = false
+    /// A panorama: CustomRendered 6, or XMP `GPano` projection / panorama-viewer flags.
+    public var isPanorama = false
+    /// A depth-effect (Portrait) photo: Apple's ImageCaptureType 2, or CustomRendered 7 or 8.
+    public var isPortrait = false
+    /// Taken with the front camera: Apple's maker note, or a lens model naming it.
+    public var isFrontCamera = false
+    /// The burst it belongs to: Apple's BurstUUID.
+    public var burstIdentifier: String?
+    /// The key pairing a Live Photo's still and movie: Apple's ContentIdentifier (maker note
+    /// tag 0x0011 in the still, `com.apple.quicktime.content.identifier` in the movie).
+    public var contentIdentifier: String?
 
     /// Creates metadata; every optional field defaults to absent.
     public init(

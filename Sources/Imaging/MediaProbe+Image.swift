@@ -64,14 +64,16 @@ extension MediaProbe.Context {
         if let exifBlob, let tiff = TIFFParser.exifBlob(exifBlob) {
             apply(ExifMetadata(tiff, defaultTimeZone: defaultTimeZone), to: &metadata)
         }
-        if metadata.captureDate == nil { fillCaptureDate(&metadata, image: image, png: png, format: format) }
+        let xmp = image.xmpData.map { String(decoding: $0, as: UTF8.self) }
+        if let xmp, XMPDates.isPanorama(xmp) { metadata.isPanorama = true }
+        if metadata.captureDate == nil { fillCaptureDate(&metadata, xmp: xmp, png: png, format: format) }
         return metadata
     }
 
     /// Files without an EXIF date: XMP's (editors' exports), an image sequence's movie header
     /// (HEIF bursts, AVIF sequences, in UTC), then PNG's tIME (last modified, UTC).
-    private func fillCaptureDate(_ metadata: inout MediaMetadata, image: VipsImage, png: PNGStructure?, format: MediaFormat) {
-        if let xmp = image.xmpData, let found = XMPDates.captureDate(String(decoding: xmp, as: UTF8.self), defaultTimeZone: defaultTimeZone) {
+    private func fillCaptureDate(_ metadata: inout MediaMetadata, xmp: String?, png: PNGStructure?, format: MediaFormat) {
+        if let xmp, let found = XMPDates.captureDate(xmp, defaultTimeZone: defaultTimeZone) {
             metadata.captureDate = found.date
             metadata.captureTimeZoneOffset = found.offset
             return
@@ -97,6 +99,14 @@ extension MediaProbe.Context {
         metadata.captureDate = exif.captureDate
         metadata.captureTimeZoneOffset = exif.captureTimeZoneOffset
         metadata.location = exif.location
+        let rendered = exif.customRendered
+        metadata.isHDR = exif.apple?.isHDR == true || [2, 3, 7].contains(rendered ?? 0)
+        metadata.isPanorama = rendered == 6
+        metadata.isPortrait = exif.apple?.isPortrait == true || [7, 8].contains(rendered ?? 0)
+        metadata.isFrontCamera = exif.apple?.isFrontCamera == true
+            || exif.lensModel?.range(of: "front", options: .caseInsensitive) != nil
+        metadata.burstIdentifier = exif.apple?.burstUUID
+        metadata.contentIdentifier = exif.apple?.contentIdentifier
     }
 
     /// TIFF and TIFF-based RAW: the file's own IFDs, parsed in Swift; libvips is not used (it

@@ -19,10 +19,12 @@ extension MediaProbe.Context {
         guard movie.hasVideoTrack else {
             throw ImagingError(.unsupportedFormat, "\(name) has no video track (audio-only \(format.rawValue) is not supported)", url: url)
         }
-        return MediaMetadata(
+        var metadata = MediaMetadata(
             format: format, pixelWidth: movie.width, pixelHeight: movie.height, orientation: movie.orientation,
             captureDate: movie.creationDate, captureTimeZoneOffset: movie.creationTimeZoneOffset,
             location: movie.location, make: movie.make, model: movie.model, software: movie.software,
             duration: movie.duration, frameRate: movie.frameRate, frameCount: movie.frameCount ?? 1, hasAlpha: false)
+        metadata.contentIdentifier = movie.contentIdentifier
+        return metadata
     }
 }

@@ -14,6 +14,8 @@ struct QuickTimeMetadata: Equatable {
     var make: String?
     var model: String?
     var software: String?
+    /// Apple's Live Photo pairing key (`com.apple.quicktime.content.identifier`).
+    var contentIdentifier: String?
     var hasVideoTrack = false
 
     /// Seconds between 1904-01-01 (the QuickTime epoch) and 1970-01-01.
@@ -88,6 +90,7 @@ struct QuickTimeMetadata: Equatable {
         make = items["com.apple.quicktime.make"]
         model = items["com.apple.quicktime.model"]
         software = items["com.apple.quicktime.software"]
+        contentIdentifier = items["com.apple.quicktime.content.identifier"]?.uppercased()
     }
 
     /// Classic QuickTime user-data atoms, named like their `mdta` key equivalents.

@@ -153,7 +153,12 @@ struct TIFFParser {
         for i in 0 ..< usable {
             let entry = position + 2 + Int64(i) * 12
             guard let tag = u16(entry), let type = u16(entry + 2), let n = u32(entry + 4) else { break }
-            if tag == Self.makerNoteTag { continue }
+            // Maker notes are skipped (large, proprietary), except Apple's (see AppleMakerNote).
+            if tag == Self.makerNoteTag {
+                guard type == 7, n > 16, n <= 64 * 1024, let pointer = u32(entry + 8),
+                    source.bytes(at: base + Int64(pointer), count: 10).map({ Array($0) }) == AppleMakerNote.signature
+                else { continue }
+            }
             if let value = readValue(type: type, count: Int(n), entry: entry) {
                 directory.entries[tag] = value
             }

@@ -16,6 +16,12 @@ enum XMPDates {
         return nil
     }
 
+    /// Google's photo-sphere tags, which panorama apps and cameras write.
+    static func isPanorama(_ packet: String) -> Bool {
+        if let projection = value(of: "GPano:ProjectionType", in: packet), projection.lowercased() == "equirectangular" { return true }
+        return value(of: "GPano:UsePanoramaViewer", in: packet)?.lowercased() == "true"
+    }
+
     static func value(of property: String, in packet: String) -> String? {
         if let range = packet.range(of: property + "=\"") {
             let rest = packet[range.upperBound...]

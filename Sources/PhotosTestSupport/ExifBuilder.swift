@@ -65,6 +65,51 @@ public struct ExifBuilder: Sendable, Equatable {
     public var imageLength: Int?
     /// Writes IFD0 DNGVersion 1.4.0.0, which marks a TIFF as a DNG.
     public var dngVersion = false
+    /// EXIF CustomRendered (0xA401): iOS writes 2/3 for HDR, 6 for a panorama, 8 for Portrait.
+    public var customRendered: Int?
+    /// An Apple ("Apple iOS") maker note with these fields.
+    public var appleMakerNote: AppleMakerNote?
+
+    /// The Apple maker note fields the library reads (tag numbers as exiftool names them).
+    public struct AppleMakerNote: Sendable, Equatable {
+        /// 0x000A HDRImageType: 3 = HDR image, 4 = the original kept beside it.
+        public var hdrImageType: Int?
+        /// 0x000B BurstUUID.
+        public var burstUUID: String?
+        /// 0x0011 ContentIdentifier: the Live Photo pairing key.
+        public var contentIdentifier: String?
+        /// 0x0014 ImageCaptureType: 2 = Portrait.
+        public var imageCaptureType: Int?
+        /// 0x0045 FrontFacingCamera.
+        public var frontFacingCamera: Bool?
+
+        public init(
+            hdrImageType: Int? = nil, burstUUID: String? = nil, contentIdentifier: String? = nil,
+            imageCaptureType: Int? = nil, frontFacingCamera: Bool? = nil
+        ) {
+            self.hdrImageType = hdrImageType
+            self.burstUUID = burstUUID
+            self.contentIdentifier = contentIdentifier
+            self.imageCaptureType = imageCaptureType
+            self.frontFacingCamera = frontFacingCamera
+        }
+
+        /// "Apple iOS\0", version 1, "MM", then a big-endian IFD at offset 14 whose value
+        /// offsets count from the start of the note.
+        func bytes() -> [UInt8] {
+            func int32(_ tag: UInt16, _ value: Int) -> Entry {
+                Entry(tag: tag, type: 9, count: 1, payload: Entry.littleEndian(UInt32(bitPattern: Int32(value))), unitSize: 4)
+            }
+            var entries: [Entry] = [int32(0x0001, 14)]
+            if let hdrImageType { entries.append(int32(0x000A, hdrImageType)) }
+            if let burstUUID { entries.append(.ascii(0x000B, burstUUID)) }
+            if let contentIdentifier { entries.append(.ascii(0x0011, contentIdentifier)) }
+            if let imageCaptureType { entries.append(int32(0x0014, imageCaptureType)) }
+            if let frontFacingCamera { entries.append(int32(0x0045, frontFacingCamera ? 1 : 0)) }
+            let header = Array("Apple iOS\0".utf8) + [0, 1] + Array("MM".utf8)
+            return header + ExifBuilder(byteOrder: .bigEndian).directory(entries, at: header.count)
+        }
+    }
     /// A JPEG stored after the directories and pointed at by IFD0's JPEGInterchangeFormat and
     /// JPEGInterchangeFormatLength, as camera RAW files embed their previews. With this,
     /// `tiffData()` is a minimal TIFF-based RAW file.
@@ -126,6 +171,11 @@ public struct ExifBuilder: Sendable, Equatable {
         if let pixelXDimension { exif.append(.long(0xA002, UInt32(clamping: pixelXDimension))) }
         if let pixelYDimension { exif.append(.long(0xA003, UInt32(clamping: pixelYDimension))) }
         if let lensModel { exif.append(.ascii(0xA434, lensModel)) }
+        if let customRendered { exif.append(.short(0xA401, [UInt16(clamping: customRendered)])) }
+        if let appleMakerNote {
+            let note = appleMakerNote.bytes()
+            exif.append(Entry(tag: 0x927C, type: 7, count: UInt32(note.count), payload: note))
+        }
 
         if latitude != nil || longitude != nil || altitude != nil || gpsTimestamp != nil {
             gps.append(Entry(tag: 0x0000, type: 1, count: 4, payload: [2, 3, 0, 0]))

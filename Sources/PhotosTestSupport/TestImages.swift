@@ -34,6 +34,19 @@ public enum TestImages {
         return url
     }
 
+    /// A JPEG with `exif` spliced in as an APP1 segment right after SOI, byte for byte as the
+    /// builder made it (libvips re-encodes EXIF through libexif, which drops maker notes).
+    public static func jpegWithRawExif(_ exif: ExifBuilder, width: Int = 64, height: Int = 48) throws -> Data {
+        let plain = try jpeg(width: width, height: height)
+        let payload = exif.exifData()
+        let length = payload.count + 2
+        precondition(length <= 0xFFFF, "EXIF too large for one APP1 segment")
+        var bytes = Data(plain.prefix(2))  // FF D8
+        bytes += Data([0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)]) + payload
+        bytes += plain.dropFirst(2)
+        return bytes
+    }
+
     /// A small PNG whose header claims `width`×`height` pixels: a decompression bomb's header
     /// without its memory cost (the IHDR fields and CRC rewritten).
     public static func pngClaiming(width: Int, height: Int) throws -> Data {

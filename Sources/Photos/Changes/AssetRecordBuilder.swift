@@ -20,14 +20,14 @@ enum AssetRecordBuilder {
             playback = .livePhoto
         }
         if isVideo, let rate = metadata.frameRate, rate >= 100 { subtypes.insert(.videoHighFrameRate) }
-        if !isVideo, metadata.userComment?.trimmingCharacters(in: .whitespacesAndNewlines) == "Screenshot" {
-            subtypes.insert(.photoScreenshot)
+        if !isVideo {
+            subtypes.formUnion(MediaSubtypeEvidence.photoSubtypes(metadata))
         }
         if !isVideo, metadata.isAnimated {
             traits.insert(.animated)
             playback = .imageAnimated
         }
-        if metadata.lensModel?.localizedCaseInsensitiveContains("front") == true { traits.insert(.selfPortrait) }
+        if metadata.isFrontCamera { traits.insert(.selfPortrait) }
         if resources.contains(where: { $0.metadata.format.isRAW }) { traits.insert(.raw) }
 
         let location = metadata.location.map {

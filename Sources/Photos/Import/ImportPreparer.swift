@@ -76,8 +76,9 @@ final class ImportPreparer: Sendable {
             modified: attributes?[.modificationDate] as? Date)
     }
 
-    /// Which files make one asset: one photo (not RAW) takes a RAW as its alternate and a short
-    /// movie as its Live Photo video; everything else stands alone.
+    /// Which files make one asset: one photo (not RAW) takes a RAW as its alternate and its
+    /// Live Photo movie (the same Apple content identifier, or without identifiers a movie of
+    /// at most `maximumLiveVideo` seconds); everything else stands alone.
     private static func assets(from files: [Probed], maximumLiveVideo: TimeInterval) -> [[(PHAssetResourceType, Probed)]] {
         let photos = files.filter { !$0.metadata.isVideo && !$0.metadata.format.isRAW }
         var raws = files.filter { $0.metadata.format.isRAW }
@@ -86,7 +87,12 @@ final class ImportPreparer: Sendable {
             return files.map { [($0.metadata.isVideo ? .video : .photo, $0)] }
         }
         var asset: [(PHAssetResourceType, Probed)] = [(.photo, photo)]
-        if let index = videos.firstIndex(where: { $0.metadata.duration <= maximumLiveVideo }) {
+        // Apple's content identifier decides when both files carry one; else a short movie.
+        func isPairedVideo(_ video: Probed) -> Bool {
+            if let still = photo.metadata.contentIdentifier, let movie = video.metadata.contentIdentifier { return still == movie }
+            return video.metadata.duration <= maximumLiveVideo
+        }
+        if let index = videos.firstIndex(where: isPairedVideo) {
             asset.append((.pairedVideo, videos.remove(at: index)))
         }
         if !raws.isEmpty { asset.append((.alternatePhoto, raws.removeFirst())) }

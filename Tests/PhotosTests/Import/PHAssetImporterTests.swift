@@ -200,4 +200,69 @@ struct PHAssetImporterTests {
         #expect(final.importedAssets == 12)
         #expect(final.failedFiles == 1)
     }
+
+    @Test func subtypesComeFromWhatTheFilesSay() throws {
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        let folder = try Folder(temporary)
+        func apple(_ note: ExifBuilder.AppleMakerNote) -> ExifBuilder {
+            var exif = ExifBuilder(make: "Apple", model: "iPhone 15")
+            exif.appleMakerNote = note
+            return exif
+        }
+        try folder.write(TestImages.jpegWithRawExif(apple(.init(hdrImageType: 3))), "hdr.jpg")
+        try folder.write(TestImages.jpegWithRawExif(apple(.init(imageCaptureType: 2)), width: 66), "portrait.jpg")
+        try folder.write(TestImages.jpegWithRawExif(apple(.init(frontFacingCamera: true)), width: 68), "selfie.jpg")
+        try folder.write(TestImages.jpeg(width: 300, height: 100, exif: ExifBuilder(make: "Canon", model: "EOS R6")), "sweep.jpg")
+        try folder.write(TestImages.png(width: 90, height: 60), "screen.png")
+        try folder.write(TestImages.jpeg(width: 70, height: 50, exif: ExifBuilder(make: "Canon", model: "EOS R6")), "plain.jpg")
+        #expect(PHAssetImporter(library: library).importFiles(at: [folder.url]).imported.count == 6)
+
+        let byName = Dictionary(uniqueKeysWithValues: library.withCurrent {
+            Self.assets(library).map { (PHAssetResource.assetResources(for: $0)[0].originalFilename, $0) }
+        })
+        #expect(byName["hdr.jpg"]?.mediaSubtypes == .photoHDR)
+        #expect(byName["portrait.jpg"]?.mediaSubtypes == .photoDepthEffect)
+        #expect(byName["sweep.jpg"]?.mediaSubtypes == .photoPanorama)
+        #expect(byName["screen.png"]?.mediaSubtypes == .photoScreenshot)
+        #expect(byName["plain.jpg"]?.mediaSubtypes == [])
+        #expect(byName["selfie.jpg"]?.mediaSubtypes == [])
+        let selfies = library.withCurrent { () -> [String] in
+            guard let album = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumSelfPortraits, options: nil).firstObject
+            else { return [] }
+            return PHAsset.fetchAssets(in: album, options: nil).map(\.localIdentifier)
+        }
+        #expect(selfies == [byName["selfie.jpg"]?.localIdentifier])
+    }
+
+    @Test func appleContentIdentifiersDecideLivePhotoPairs() throws {
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        let folder = try Folder(temporary)
+        func still(_ identifier: String, seed: Int) throws -> Data {
+            var exif = ExifBuilder(make: "Apple", model: "iPhone 15")
+            exif.appleMakerNote = .init(contentIdentifier: identifier)
+            return try TestImages.jpegWithRawExif(exif, width: 64 + seed)
+        }
+        func movie(_ identifier: String, seconds: TimeInterval) -> Data {
+            var movie = TestMovie()
+            movie.brand = .mov
+            movie.duration = seconds
+            movie.appleKeys = ["com.apple.quicktime.content.identifier": identifier]
+            return movie.data()
+        }
+        let a = "AAAAAAAA-0000-4000-8000-000000000001", b = "BBBBBBBB-0000-4000-8000-000000000002"
+        try folder.write(try still(a, seed: 1), "IMG_0001.JPG")
+        try folder.write(movie(a, seconds: 6), "IMG_0001.MOV")  // long, but the same key: paired
+        try folder.write(try still(a, seed: 2), "IMG_0002.JPG")
+        try folder.write(movie(b, seconds: 2), "IMG_0002.MOV")  // short, but another key: apart
+        let report = PHAssetImporter(library: library).importFiles(at: [folder.url])
+        #expect(report.failures.isEmpty, "\(report.failures)")
+        let assets = Self.assets(library)
+        #expect(assets.count == 3)
+        let live = assets.filter { $0.mediaSubtypes.contains(.photoLive) }
+        #expect(live.count == 1)
+        let names = library.withCurrent { live.first.map { PHAssetResource.assetResources(for: $0).map(\.originalFilename) } }
+        #expect(names == ["IMG_0001.JPG", "IMG_0001.MOV"])
+    }
 }
