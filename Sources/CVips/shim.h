@@ -131,6 +131,17 @@ static inline int cvips_linear_float(VipsImage *in, VipsImage **out,
     return vips_linear(in, out, a, b, n, NULL);
 }
 
+/* One 8-bit grey band (colour converted to B_W, alpha dropped). */
+static inline int cvips_grey_uchar(VipsImage *in, VipsImage **out) {
+    VipsImage *flat = NULL, *grey = NULL;
+    int status = vips_extract_band(in, &flat, 0, "n", vips_image_hasalpha(in) ? in->Bands - 1 : in->Bands, NULL);
+    if (status == 0) status = vips_colourspace(flat, &grey, VIPS_INTERPRETATION_B_W, NULL);
+    if (status == 0) status = vips_cast_uchar(grey, out, NULL);
+    if (flat) g_object_unref(flat);
+    if (grey) g_object_unref(grey);
+    return status;
+}
+
 /* --- saving ------------------------------------------------------------------------------ */
 
 static inline int cvips_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, int strip) {

@@ -37,14 +37,15 @@ public enum TestImages {
     /// A JPEG with `exif` spliced in as an APP1 segment right after SOI, byte for byte as the
     /// builder made it (libvips re-encodes EXIF through libexif, which drops maker notes).
     public static func jpegWithRawExif(_ exif: ExifBuilder, width: Int = 64, height: Int = 48) throws -> Data {
-        let plain = try jpeg(width: width, height: height)
+        splice(exif, into: try jpeg(width: width, height: height))
+    }
+
+    /// `jpeg` with `exif` inserted as an APP1 segment right after SOI.
+    public static func splice(_ exif: ExifBuilder, into jpeg: Data) -> Data {
         let payload = exif.exifData()
         let length = payload.count + 2
         precondition(length <= 0xFFFF, "EXIF too large for one APP1 segment")
-        var bytes = Data(plain.prefix(2))  // FF D8
-        bytes += Data([0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)]) + payload
-        bytes += plain.dropFirst(2)
-        return bytes
+        return Data(jpeg.prefix(2)) + Data([0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)]) + payload + jpeg.dropFirst(2)
     }
 
     /// A small PNG whose header claims `width`×`height` pixels: a decompression bomb's header

@@ -49,6 +49,9 @@ enum AssetRecordBuilder {
         if let location = edit.location { record.location = location }
         if let isFavorite = edit.isFavorite { record.isFavorite = isFavorite }
         if let isHidden = edit.isHidden { record.isHidden = isHidden }
+        if let burstIdentifier = edit.burstIdentifier { record.burstIdentifier = burstIdentifier }
+        if let representsBurst = edit.representsBurst { record.representsBurst = representsBurst }
+        if let selection = edit.burstSelectionTypes { record.burstSelectionTypes = selection }
 
         let files = resources.map { resource in
             let suffix = resource.type == primary.type ? "" : "_\(resource.type.rawValue)"

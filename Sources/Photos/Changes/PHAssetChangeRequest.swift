@@ -160,6 +160,30 @@ public class PHAssetChangeRequest: PHChangeRequest, ChangeContributing {
         }
     }
 
+    /// How the asset was picked from its burst: add `.userPick` to keep a burst photo (it then
+    /// shows in fetches without `includeAllBurstAssets`, as the Photos app's "Keep" does).
+    ///
+    /// Linux addition: on Apple's platforms only the Photos app sets picks.
+    public var burstSelectionTypes: PHAssetBurstSelectionType {
+        get {
+            if let value = edit.burstSelectionTypes { return PHAssetBurstSelectionType(rawValue: UInt(value)) }
+            if case .existing(let asset) = target { return asset.burstSelectionTypes }
+            return []
+        }
+        set {
+            requireOpen("PHAssetChangeRequest.burstSelectionTypes")
+            edit.burstSelectionTypes = Int(newValue.rawValue)
+        }
+    }
+
+    /// Puts the asset in a burst (or takes it out, with nil); for the importer.
+    func setBurst(_ identifier: String?, represents: Bool, selection: PHAssetBurstSelectionType) {
+        requireOpen("burst membership")
+        edit.burstIdentifier = .some(identifier)
+        edit.representsBurst = represents
+        edit.burstSelectionTypes = Int(selection.rawValue)
+    }
+
     // MARK: - Commit
 
     func stage(into staging: inout StagingArea) throws(PHPhotosError) {
@@ -186,6 +210,9 @@ extension AssetEdit {
         if let value = later.location { result.location = value }
         if let value = later.isFavorite { result.isFavorite = value }
         if let value = later.isHidden { result.isHidden = value }
+        if let value = later.burstIdentifier { result.burstIdentifier = value }
+        if let value = later.representsBurst { result.representsBurst = value }
+        if let value = later.burstSelectionTypes { result.burstSelectionTypes = value }
         return result
     }
 }

@@ -76,9 +76,12 @@ struct ImportPipeline {
         }
 
         var pending: [ImportPreparer.ReadyItem] = []
+        var photos: [ImportBursts.Member] = []
         func commitPending() {
             guard !pending.isEmpty else { return }
-            report.items += commit(pending)
+            let (items, members) = commit(pending)
+            report.items += items
+            photos += members
             pending = []
             progress.importedAssets = report.imported.count
             progress.elapsed = Date().timeIntervalSince(start)
@@ -112,6 +115,11 @@ struct ImportPipeline {
         }
         commitPending()
         finished.wait()
+        do {
+            report.burstCount = try ImportBursts.assign(ImportBursts.group(photos), in: importer.library)
+        } catch {
+            report.burstProblem = "bursts were not grouped: \(error.localizedDescription)"
+        }
 
         let taken = handoff.nextGroup.withLock { $0 }
         if taken < groups.count {
@@ -126,7 +134,7 @@ struct ImportPipeline {
 
     /// Commits items in one transaction; if that fails, each alone, to find the bad ones.
     /// Staged copies of items that don't commit are removed.
-    private func commit(_ items: [ImportPreparer.ReadyItem]) -> [PHImportReport.Item] {
+    private func commit(_ items: [ImportPreparer.ReadyItem]) -> ([PHImportReport.Item], [ImportBursts.Member]) {
         let library = importer.library
         var identifiers: [String] = []
         do {
@@ -149,15 +157,21 @@ struct ImportPipeline {
                     }
                 }
             }
-            return zip(items, identifiers).map { item, identifier in
+            let reported = zip(items, identifiers).map { item, identifier in
                 PHImportReport.Item(
                     files: item.files.map(\.file.source), outcome: .imported(localIdentifier: identifier, mediaType: item.mediaType))
             }
+            let photos = zip(items, identifiers).compactMap { item, identifier -> ImportBursts.Member? in
+                guard item.mediaType == .image, let main = item.files.first?.file else { return nil }
+                return ImportBursts.Member(localIdentifier: identifier, source: main.source, metadata: main.metadata, contentHash: main.contentHash)
+            }
+            return (reported, photos)
         } catch where items.count > 1 {
-            return items.flatMap { commit([$0]) }
+            let each = items.map { commit([$0]) }
+            return (each.flatMap(\.0), each.flatMap(\.1))
         } catch {
             for (_, file) in items[0].files { try? FileManager.default.removeItem(at: file.stagedFile) }
-            return [PHImportReport.Item(files: items[0].files.map(\.file.source), outcome: .failed(reason: error.localizedDescription))]
+            return ([PHImportReport.Item(files: items[0].files.map(\.file.source), outcome: .failed(reason: error.localizedDescription))], [])
         }
     }
 }

@@ -12,6 +12,11 @@ import Synchronization
 /// - **Pairs**: files with the same name in one folder become one asset: a photo and a short
 ///   movie (up to ``Options/maximumLivePhotoVideoDuration``) a Live Photo (`.photo` +
 ///   `.pairedVideo`), a JPEG or HEIC and a RAW a photo with an `.alternatePhoto`.
+/// - **Bursts**: photos with one Apple BurstUUID, or runs of 3+ frames from one camera less
+///   than a second apart, become a burst whose sharpest frame is the auto pick and
+///   representative (see `ImportBursts`).
+/// - **Evidence, not names**: HDR, panorama, screenshot, Portrait and selfie come from the
+///   files' metadata (Apple's maker note, CustomRendered, XMP), see ``PHAssetMediaSubtype``.
 /// - **Duplicates**: a file whose SHA-256 the library already holds (under any name) is not
 ///   imported again, unless ``Options/allowsDuplicates``; the report names the asset. Two
 ///   copies in one import: whichever is read first is imported, the other reported as its

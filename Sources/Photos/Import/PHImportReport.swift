@@ -30,6 +30,10 @@ public struct PHImportReport: Sendable {
     /// Files found but not read because the import was cancelled.
     public internal(set) var notReached: [URL] = []
     public internal(set) var elapsed: TimeInterval = 0
+    /// Bursts formed (or joined) by the imported photos.
+    public internal(set) var burstCount = 0
+    /// Why bursts could not be grouped, if they couldn't (the photos are imported regardless).
+    public internal(set) var burstProblem: String?
 
     public var imported: [Item] { items.filter { if case .imported = $0.outcome { true } else { false } } }
     public var duplicates: [Item] {

@@ -9,7 +9,10 @@ enum ImportSummary {
         let photos = imported.count - videos
         let live = imported.filter { $0.files.count > 1 && $0.files.contains(where: isMovie) }.count
         var first = "Imported \(plural(photos, "photo")) and \(plural(videos, "video"))"
-        if live > 0 { first += " (\(plural(live, "Live Photo")))" }
+        var extras: [String] = []
+        if live > 0 { extras.append(plural(live, "Live Photo")) }
+        if report.burstCount > 0 { extras.append(plural(report.burstCount, "burst")) }
+        if !extras.isEmpty { first += " (\(extras.joined(separator: ", ")))" }
         first += " into \(library.path) in \(String(format: "%.1f", report.elapsed)) s."
         var lines = [first]
         let duplicates = report.duplicates
@@ -19,6 +22,7 @@ enum ImportSummary {
             if duplicates.count > listedDuplicates { lines.append("  … and \(duplicates.count - listedDuplicates) more (--json lists all)") }
         }
         if !report.failures.isEmpty { lines.append(failures(report).trimmingCharacters(in: .newlines)) }
+        if let problem = report.burstProblem { lines.append("Note: \(problem)") }
         if report.wasCancelled {
             lines.append("Stopped before reading \(plural(report.notReached.count, "file")); import again to resume.")
         }
@@ -63,6 +67,7 @@ enum ImportSummary {
         var imported: Int
         var duplicates: Int
         var failed: Int
+        var bursts: Int
         var wasCancelled: Bool
         var notReached: [String]
         var seconds: Double
@@ -72,6 +77,7 @@ enum ImportSummary {
             imported = report.imported.count
             duplicates = report.duplicates.count
             failed = report.failures.count
+            bursts = report.burstCount
             wasCancelled = report.wasCancelled
             notReached = report.notReached.map(\.path)
             seconds = (report.elapsed * 1000).rounded() / 1000

@@ -205,6 +205,18 @@ struct ChangeApplier {
                 sets.append("isHidden = ?")
                 arguments += [isHidden]
             }
+            if let burstIdentifier = edit.burstIdentifier {
+                sets.append("burstIdentifier = ?")
+                arguments += [burstIdentifier]
+            }
+            if let representsBurst = edit.representsBurst {
+                sets.append("representsBurst = ?")
+                arguments += [representsBurst]
+            }
+            if let burstSelectionTypes = edit.burstSelectionTypes {
+                sets.append("burstSelectionTypes = ?")
+                arguments += [burstSelectionTypes]
+            }
             guard !sets.isEmpty else { continue }
             sets.append("modificationDate = ?")
             arguments += [now, row.id]

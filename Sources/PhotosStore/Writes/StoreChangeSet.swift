@@ -94,6 +94,11 @@ package struct AssetEdit: Sendable {
     package var location: LocationRecord??
     package var isFavorite: Bool?
     package var isHidden: Bool?
+    /// The burst the asset belongs to (nil: none), set together with the two below.
+    package var burstIdentifier: String??
+    package var representsBurst: Bool?
+    /// `PHAssetBurstSelectionType` raw value.
+    package var burstSelectionTypes: Int?
 
     package init() {}
 }

@@ -265,4 +265,65 @@ struct PHAssetImporterTests {
         let names = library.withCurrent { live.first.map { PHAssetResource.assetResources(for: $0).map(\.originalFilename) } }
         #expect(names == ["IMG_0001.JPG", "IMG_0001.MOV"])
     }
+
+    @Test func appleBurstsCollapseToTheirSharpestFrame() throws {
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        let folder = try Folder(temporary)
+        let burst = "5E1C0F3A-1111-4222-8333-944455556666"
+        for index in 0..<4 {
+            var exif = ExifBuilder(make: "Apple", model: "iPhone 15", dateTimeOriginal: "2024:06:01 10:00:0\(index)")
+            exif.appleMakerNote = .init(burstUUID: burst)
+            // Frame 2 is the sharp one: noise has far more edges than a smooth gradient.
+            let image = try TestImages.image(width: 200, height: 150, noisy: index == 2).jpegData(quality: 90 - index)
+            try folder.write(TestImages.splice(exif, into: image), "IMG_000\(index).JPG")
+        }
+        let report = PHAssetImporter(library: library).importFiles(at: [folder.url])
+        #expect(report.imported.count == 4)
+        #expect(report.burstCount == 1)
+
+        let shown = library.withCurrent { Array(PHAsset.fetchAssets(with: nil)) }
+        #expect(shown.count == 1, "a burst shows as its representative")
+        let representative = try #require(shown.first)
+        #expect(representative.representsBurst)
+        #expect(representative.burstIdentifier == burst)
+        #expect(representative.burstSelectionTypes == .autoPick)
+        #expect(library.withCurrent { PHAssetResource.assetResources(for: representative)[0].originalFilename } == "IMG_0002.JPG")
+
+        let all = PHFetchOptions()
+        all.includeAllBurstAssets = true
+        let members = library.withCurrent { Array(PHAsset.fetchAssets(withBurstIdentifier: burst, options: all)) }
+        #expect(members.count == 4)
+        // Keeping another frame (a user pick) shows it too.
+        let other = try #require(members.first { !$0.representsBurst })
+        try library.performChangesAndWait { PHAssetChangeRequest(for: other).burstSelectionTypes = .userPick }
+        #expect(library.withCurrent { PHAsset.fetchAssets(with: nil).count } == 2)
+    }
+
+    @Test func quickFramesFromOneCameraAreDetectedAsABurst() throws {
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        let folder = try Folder(temporary)
+        func frame(_ name: String, time: String, subSeconds: String, model: String = "EOS R6", seed: Int) throws {
+            let exif = ExifBuilder(make: "Canon", model: model, dateTimeOriginal: "2024:06:01 \(time)", subSecTimeOriginal: subSeconds)
+            try folder.write(try TestImages.jpeg(width: 120, height: 80, exif: exif, quality: 80 + seed), name)
+        }
+        try frame("A1.JPG", time: "10:00:00", subSeconds: "10", seed: 1)
+        try frame("A2.JPG", time: "10:00:00", subSeconds: "30", seed: 2)
+        try frame("A3.JPG", time: "10:00:00", subSeconds: "55", seed: 3)
+        try frame("A4.JPG", time: "10:00:09", subSeconds: "00", seed: 4)  // 8.5 s later: not in the burst
+        try frame("B1.JPG", time: "10:00:00", subSeconds: "20", model: "EOS R5", seed: 5)  // another camera
+        let report = PHAssetImporter(library: library).importFiles(at: [folder.url])
+        #expect(report.imported.count == 5)
+        #expect(report.burstCount == 1)
+        let all = PHFetchOptions()
+        all.includeAllBurstAssets = true
+        let assets = library.withCurrent { Array(PHAsset.fetchAssets(with: all)) }
+        let names = library.withCurrent { Dictionary(uniqueKeysWithValues: assets.map { (PHAssetResource.assetResources(for: $0)[0].originalFilename, $0) }) }
+        let identifier = try #require(names["A1.JPG"]?.burstIdentifier)
+        #expect(names["A2.JPG"]?.burstIdentifier == identifier && names["A3.JPG"]?.burstIdentifier == identifier)
+        #expect(names["A4.JPG"]?.burstIdentifier == nil && names["B1.JPG"]?.burstIdentifier == nil)
+        #expect(assets.filter(\.representsBurst).count == 1)
+        #expect(library.withCurrent { PHAsset.fetchAssets(with: nil).count } == 3, "the burst's representative, A4 and B1")
+    }
 }
