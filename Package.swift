@@ -91,7 +91,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosTests",
-            dependencies: ["Photos", "PhotosStore", "PhotosTestSupport"],
+            dependencies: ["Photos", "PhotosStore", "Imaging", "PhotosTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

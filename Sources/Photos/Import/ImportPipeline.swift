@@ -157,6 +157,9 @@ struct ImportPipeline {
                     }
                 }
             }
+            for (item, identifier) in zip(items, identifiers) {
+                item.derivatives.install(assetUUID: String(identifier.prefix { $0 != "/" }), layout: library.store.layout)
+            }
             let reported = zip(items, identifiers).map { item, identifier in
                 PHImportReport.Item(
                     files: item.files.map(\.file.source), outcome: .imported(localIdentifier: identifier, mediaType: item.mediaType))
@@ -171,6 +174,7 @@ struct ImportPipeline {
             return (each.flatMap(\.0), each.flatMap(\.1))
         } catch {
             for (_, file) in items[0].files { try? FileManager.default.removeItem(at: file.stagedFile) }
+            items[0].derivatives.discard()
             return ([PHImportReport.Item(files: items[0].files.map(\.file.source), outcome: .failed(reason: error.localizedDescription))], [])
         }
     }

@@ -21,6 +21,7 @@ final class ImportPreparer: Sendable {
     struct ReadyItem: Sendable {
         var files: [(type: PHAssetResourceType, file: PreparedFile)]
         var mediaType: PHAssetMediaType
+        var derivatives = StagedDerivatives()
     }
 
     enum Outcome: Sendable {
@@ -150,6 +151,12 @@ final class ImportPreparer: Sendable {
                 return failed("can't copy it into the library: \(error.localizedDescription)")
             }
         }
-        return .ready(ReadyItem(files: files, mediaType: asset[0].1.metadata.isVideo ? .video : .image))
+        var item = ReadyItem(files: files, mediaType: asset[0].1.metadata.isVideo ? .video : .image)
+        if options.makesThumbnails && item.mediaType == .image {
+            // From the source (still in the page cache after hashing); a photo libvips can't
+            // decode is imported all the same, its derivatives left for later.
+            item.derivatives = (try? StagedDerivatives.render(StandardDerivative.madeAtImport, photoAt: asset[0].1.url, store: store)) ?? StagedDerivatives()
+        }
+        return .ready(item)
     }
 }

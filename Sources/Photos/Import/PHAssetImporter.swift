@@ -40,6 +40,10 @@ public final class PHAssetImporter: Sendable {
         /// Files whose header claims more pixels are refused (decompression bombs). 250 MP
         /// admits the largest phone sensors (200 MP).
         public var maximumPixelCount = 250_000_000
+        /// Render each photo's grid thumbnail (256 × 256, JPEG) while importing, on the same
+        /// workers, so a gallery shows the import at once. Screen-size previews are made when
+        /// first asked for.
+        public var makesThumbnails = false
         /// A movie beside a same-named photo is its Live Photo video only if at most this long.
         public var maximumLivePhotoVideoDuration: TimeInterval = 4
 

@@ -29,6 +29,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Import files even when the library already holds the same bytes.")
     var allowDuplicates = false
 
+    @Flag(help: "Also make each photo's grid thumbnail (256 × 256), as a gallery shows them.")
+    var thumbnails = false
+
     @Flag(help: "Print a JSON summary on standard output instead of text.")
     var json = false
 
@@ -47,6 +50,7 @@ struct ImportCommand: ParsableCommand {
         let library = try options.open()
         var importOptions = PHAssetImporter.Options()
         importOptions.allowsDuplicates = allowDuplicates
+        importOptions.makesThumbnails = thumbnails
         importOptions.albumLocalIdentifier = try album.map { name in
             try library.withCurrent { try albumIdentifier(named: name, in: library) }
         }

@@ -1,5 +1,6 @@
 import Foundation
-import Photos
+import Imaging
+@testable import Photos
 import PhotosTestSupport
 import Testing
 
@@ -325,5 +326,37 @@ struct PHAssetImporterTests {
         #expect(names["A4.JPG"]?.burstIdentifier == nil && names["B1.JPG"]?.burstIdentifier == nil)
         #expect(assets.filter(\.representsBurst).count == 1)
         #expect(library.withCurrent { PHAsset.fetchAssets(with: nil).count } == 3, "the burst's representative, A4 and B1")
+    }
+
+    @Test func gridThumbnailsAreMadeWhileImporting() throws {
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        let folder = try Folder(temporary)
+        // Stored 900×600 with orientation 6: upright it is 600×900.
+        let file = try folder.write(TestImages.jpeg(width: 900, height: 600, exif: ExifBuilder(orientation: 6), noisy: true), "portrait.jpg")
+        var options = PHAssetImporter.Options()
+        options.makesThumbnails = true
+        let report = PHAssetImporter(library: library, options: options).importFiles(at: [folder.url])
+        guard case .imported(let identifier, _) = try #require(report.imported.first).outcome else { return }
+        let uuid = String(identifier.prefix(36))
+        let derivatives = temporary.url.appendingPathComponent("derivatives/\(uuid.prefix(1))")
+        let thumbnail = try VipsImage(contentsOf: derivatives.appendingPathComponent("\(uuid)_thumbnail.jpg"))
+        #expect((thumbnail.width, thumbnail.height) == (256, 256))
+        #expect(thumbnail.exifData == nil)
+        #expect(!FileManager.default.fileExists(atPath: derivatives.appendingPathComponent("\(uuid)_preview.jpg").path))
+        #expect(temporary.temporaryFiles().isEmpty)
+
+        // Both kinds from one decode: the preview upright and not enlarged.
+        let both = try StandardDerivative.render([.preview, .thumbnail], photoAt: file)
+        let preview = try VipsImage(data: try #require(both[.preview]))
+        #expect((preview.width, preview.height) == (600, 900))
+        let square = try VipsImage(data: try #require(both[.thumbnail]))
+        #expect((square.width, square.height) == (256, 256))
+
+        // Without the option, none.
+        let plain = try TemporaryLibrary()
+        _ = PHAssetImporter(library: plain.library).importFiles(at: [folder.url])
+        let made = FileManager.default.enumerator(atPath: plain.url.appendingPathComponent("derivatives").path)?.allObjects ?? []
+        #expect(made.compactMap { $0 as? String }.filter { $0.hasSuffix(".jpg") }.isEmpty)
     }
 }
