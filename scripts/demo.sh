@@ -8,7 +8,7 @@ rm -rf .demo/Library.photoslibrary
 scripts/fetch-samples.sh .demo/samples
 "$photos" --help >/dev/null
 export PHOTOS_LIBRARY="$PWD/.demo/Library.photoslibrary"
-"$photos" import .demo/samples --album "KPhotoAlbum demo"
+"$photos" import .demo/samples --album "KPhotoAlbum demo" --thumbnails
 echo
 echo "== Albums =="
 "$photos" albums --smart
