@@ -1,7 +1,7 @@
 # The task index. `make demo` and `make test` are the two commands a newcomer needs.
 SWIFT ?= swift
 
-.PHONY: demo test build deps fixtures bench sanitize clean
+.PHONY: demo test build deps fixtures bench bench-import sanitize clean
 
 ## Install what is missing, build, import real sample photos into a fresh library, summarise.
 demo: deps
@@ -27,6 +27,11 @@ fixtures:
 ## The 1,000,000-asset store and change-observation benchmarks against sqlite3 (release build).
 bench: deps
 	Benchmarks/run-store-benchmark.sh
+
+## 1,000 12-megapixel JPEGs imported side by side with digiKam, Shotwell and an exiftool +
+## vipsthumbnail pipeline (~25 min; installs the peers with apt).
+bench-import: deps
+	Benchmarks/run-import-benchmark.sh
 
 clean:
 	rm -rf .build Benchmarks/.build .demo
