@@ -79,7 +79,12 @@ enum ExifDate {
     /// ISO 8601 as QuickTime writes it: "2019-12-20T17:08:34-0300", "2024-04-22T14:38:09+02:00",
     /// "2021-12-06T15:52:31Z", or without offset. Returns the instant and the offset if given.
     static func iso8601(_ text: String, defaultTimeZone: TimeZone) -> (Date, Int?)? {
-        let t = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var t = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // "YYYY-MM-DDThh:mm" without seconds (XMP allows it): seconds 00.
+        let utf8 = Array(t.utf8)
+        if utf8.count >= 16, utf8.count == 16 || utf8[16] != UInt8(ascii: ":") {
+            t = String(decoding: utf8[..<16], as: UTF8.self) + ":00" + String(decoding: utf8[16...], as: UTF8.self)
+        }
         guard let local = LocalDateTime(exif: t) else { return nil }
         var rest = Substring(String(decoding: Array(t.utf8).dropFirst(19), as: UTF8.self))
         var fraction: TimeInterval = 0

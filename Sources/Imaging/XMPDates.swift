@@ -33,27 +33,8 @@ enum XMPDates {
         return nil
     }
 
-    /// "YYYY-MM-DDThh:mm[:ss[.fff]][Z|±hh:mm]".
+    /// "YYYY-MM-DDThh:mm[:ss[.fff]][Z|±hh:mm]", as QuickTime's creation dates are read.
     static func parse(_ text: String, defaultTimeZone: TimeZone) -> (date: Date, offset: Int?)? {
-        let characters = Array(text.trimmingCharacters(in: .whitespaces))
-        guard characters.count >= 16 else { return nil }
-        let date = String(characters[0..<10])
-        var time = Array(characters[11...])
-        var offset: Int?
-        if let zone = time.firstIndex(where: { $0 == "Z" || $0 == "+" || $0 == "-" }) {
-            guard let seconds = ExifDate.offsetSeconds(String(time[zone...])) else { return nil }
-            offset = seconds
-            time = Array(time[..<zone])
-        }
-        var fraction: TimeInterval = 0
-        if let dot = time.firstIndex(of: ".") {
-            fraction = ExifDate.subSeconds(String(time[(dot + 1)...])) ?? 0
-            time = Array(time[..<dot])
-        }
-        if time.count == 5 { time += Array(":00") }
-        guard let local = ExifDate.LocalDateTime(exif: date + " " + String(time)),
-            let instant = local.date(offset: offset, defaultTimeZone: defaultTimeZone)
-        else { return nil }
-        return (instant.addingTimeInterval(fraction), offset)
+        ExifDate.iso8601(text, defaultTimeZone: defaultTimeZone).map { (date: $0.0, offset: $0.1) }
     }
 }
