@@ -21,6 +21,8 @@ struct ImportDiscovery {
     /// Files that may make one asset, in a repeatable order.
     struct Group: Sendable {
         var files: [URL]
+        /// Their total size, from the walk's `stat`.
+        var bytes: Int64 = 0
     }
 
     private(set) var groups: [Group] = []
@@ -76,14 +78,14 @@ struct ImportDiscovery {
             guard seenFiles.insert(identity).inserted else { return }
             fileCount += 1
             totalBytes += Int64(info.st_size)
-            pending.append(url)
+            pending.append((url, Int64(info.st_size)))
         } else if named {
             problems.append((url, "is not a regular file or folder"))
         }
     }
 
-    /// Files found, before grouping.
-    private var pending: [URL] = []
+    /// Files found, with their sizes, before grouping.
+    private var pending: [(url: URL, size: Int64)] = []
 
     private mutating func addFolder(_ folder: URL) {
         let names: [String]
@@ -110,13 +112,14 @@ struct ImportDiscovery {
     /// Groups the files found by folder and name without extension, keeping discovery order.
     mutating func makeGroups() {
         var index: [String: Int] = [:]
-        for url in pending {
+        for (url, size) in pending {
             let key = url.deletingPathExtension().path.lowercased()
             if let at = index[key] {
                 groups[at].files.append(url)
+                groups[at].bytes += size
             } else {
                 index[key] = groups.count
-                groups.append(Group(files: [url]))
+                groups.append(Group(files: [url], bytes: size))
             }
         }
         pending = []

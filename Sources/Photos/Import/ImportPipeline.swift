@@ -66,10 +66,7 @@ struct ImportPipeline {
                     }
                     let group = groups[index]
                     let outcomes = preparer.prepare(group)
-                    let bytes = group.files.reduce(Int64(0)) { total, url in
-                        total + ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0)
-                    }
-                    handoff.results.withLock { $0.append((outcomes, bytes, group.files.count)) }
+                    handoff.results.withLock { $0.append((outcomes, group.bytes, group.files.count)) }
                     handoff.available.signal()
                 }
             }
@@ -83,7 +80,8 @@ struct ImportPipeline {
             report.items += items
             photos += members
             pending = []
-            progress.importedAssets = report.imported.count
+            // Counted per batch: filtering every item so far at each commit grows with the import.
+            progress.importedAssets += items.filter { if case .imported = $0.outcome { true } else { false } }.count
             progress.elapsed = Date().timeIntervalSince(start)
             progressHandler?(progress)
         }
