@@ -7,19 +7,6 @@ import Testing
 /// What a file says about how it was taken: Apple's maker note, CustomRendered, XMP.
 @Suite("Capture evidence")
 struct CaptureEvidenceTests {
-    static func exiftool(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
-
     @Test("an iPhone maker note: HDR, burst, Live Photo key, Portrait, front camera — read as exiftool reads it")
     func appleMakerNote() throws {
         let folder = try TestImages.temporaryDirectory("evidence")
@@ -40,7 +27,7 @@ struct CaptureEvidenceTests {
 
         // The oracle reads the same note the same way (so the note is laid out as Apple's are).
         // (Debian 12's exiftool 12.57 has no name for tags 0x0011 and 0x0014 yet.)
-        let printed = try Self.exiftool(["-s3", "-n", "-HDRImageType", "-BurstUUID", "-FrontFacingCamera", url.path])
+        let printed = try ExternalTool.exiftool(["-s3", "-n", "-HDRImageType", "-BurstUUID", "-FrontFacingCamera", url.path])
         #expect(printed.split(separator: "\n") == ["3", "0d6c3e9b-8f0e-4c55-9d3f-3a1c0c2f1e77", "1"])
     }
 
@@ -66,7 +53,7 @@ struct CaptureEvidenceTests {
         let folder = try TestImages.temporaryDirectory("evidence-xmp")
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = try TestImages.writeJPEG(to: folder.appendingPathComponent("sphere.jpg"), width: 96, height: 48)
-        _ = try Self.exiftool([
+        _ = try ExternalTool.exiftool([
             "-q", "-overwrite_original", "-XMP-GPano:ProjectionType=equirectangular",
             "-XMP-xmp:CreateDate=2019:07:14 18:30:00+02:00", url.path,
         ])

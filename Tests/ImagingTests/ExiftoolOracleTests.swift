@@ -17,17 +17,10 @@ struct ExiftoolOracleTests {
 
     /// exiftool's tags for each file, keyed "Group:Tag" (`-json -n -G1`).
     static func exiftool(_ files: [URL]) throws -> [String: [String: Any]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
-        process.arguments = ["-json", "-n", "-G1", "-a", "-q", "-q", "-FileType", "-time:all", "-gps:all", "-Orientation", "-Composite:GPSDateTime",
-            "-Composite:GPSLatitude", "-Composite:GPSLongitude", "-Composite:GPSAltitude"]
-            + files.map(\.path)
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try ExternalTool.output(
+            "/usr/bin/exiftool",
+            ["-json", "-n", "-G1", "-a", "-q", "-q", "-FileType", "-time:all", "-gps:all", "-Orientation", "-Composite:GPSDateTime",
+             "-Composite:GPSLatitude", "-Composite:GPSLongitude", "-Composite:GPSAltitude"] + files.map(\.path))
         let entries = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
         return Dictionary(entries.map { ($0["SourceFile"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
     }

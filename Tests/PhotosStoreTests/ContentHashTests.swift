@@ -16,14 +16,7 @@ struct ContentHashTests {
         var random = SeededGenerator(seed: UInt64(size) + 7)
         try Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }).write(to: file)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = [file.path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let printed = String(decoding: try ExternalTool.output("/usr/bin/sha256sum", [file.path]), as: UTF8.self)
         let expected = String(printed.prefix(64))
         #expect(expected.count == 64)
         #expect(try ContentHash.sha256(ofFileAt: file) == expected)

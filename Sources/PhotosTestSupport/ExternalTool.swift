@@ -1,0 +1,23 @@
+public import Foundation
+
+/// Runs a command-line tool the tests use as an oracle (exiftool, sha256sum) and returns what
+/// it printed on standard output.
+public enum ExternalTool {
+    public static func output(_ path: String, _ arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
+    /// `exiftool ARGUMENTS`, as text.
+    public static func exiftool(_ arguments: [String]) throws -> String {
+        String(decoding: try output("/usr/bin/exiftool", arguments), as: UTF8.self)
+    }
+}
