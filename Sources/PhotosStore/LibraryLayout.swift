@@ -5,7 +5,8 @@ package import Foundation
 /// ```
 /// <library>/
 ///   database/Photos.sqlite     SQLite, WAL mode (+ -wal, -shm)
-///   originals/<A>/<UUID>.<ext> imported files, sharded by the first UUID character
+///   originals/<A>/<UUID>.<ext> imported files, sharded by the first UUID character (originals
+///                              referenced in place are not here: their rows hold absolute paths)
 ///   derivatives/               thumbnails and previews (image-manager issue)
 ///   renders/                   edited versions (content-editing issue)
 ///   tmp/                       staging on the same file system, so renames are atomic
@@ -41,8 +42,16 @@ package struct LibraryLayout: Sendable, Hashable {
         return "originals/\(shard)/\(uuid)\(ext)"
     }
 
-    /// The absolute URL of a path relative to the library root.
+    /// The absolute URL of a resource path: relative to the library root, or absolute for an
+    /// original referenced where it is (see ``isReferenced(path:)``).
     package func url(forRelativePath path: String) -> URL {
-        root.appendingPathComponent(path, isDirectory: false)
+        if Self.isReferenced(path: path) { return URL(fileURLWithPath: path, isDirectory: false) }
+        return root.appendingPathComponent(path, isDirectory: false)
+    }
+
+    /// Whether a resource path names a file outside the library (absolute), which the library
+    /// reads but never moves, changes or deletes.
+    package static func isReferenced(path: String) -> Bool {
+        path.hasPrefix("/")
     }
 }

@@ -154,4 +154,26 @@ struct ImportCommandTests {
         #expect(broken.stdout.contains("1 problem in 2 assets"))
         #expect(broken.stdout.contains("missingFile: originals/\(original)"))
     }
+
+    @Test func inPlaceLeavesTheFilesWhereTheyAre() throws {
+        let temporary = try TemporaryLibrary()
+        let cli = CLIRunner(temporary)
+        let source = temporary.scratch.appendingPathComponent("card", isDirectory: true)
+        try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+        for (index, photo) in try Fixtures.kphotoalbum().prefix(3).enumerated() {
+            try FileManager.default.copyItem(at: photo, to: source.appendingPathComponent("IMG_\(index).jpg"))
+        }
+        let output = try cli.run(["import", "--in-place", source.path])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("Imported 3 photos"))
+        #expect(temporary.originalFiles().isEmpty)
+        #expect(try cli.run(["import", "--in-place", source.path]).stdout.contains("Skipped 3 duplicates"))
+        #expect(try cli.run(["check", "--contents"]).status == 0)
+
+        let moved = source.appendingPathComponent("IMG_0.jpg")
+        try FileManager.default.moveItem(at: moved, to: temporary.scratch.appendingPathComponent("elsewhere.jpg"))
+        let broken = try cli.run(["check"])
+        #expect(broken.status == 1)
+        #expect(broken.stdout.contains("missingFile: referenced original \(moved.standardizedFileURL.path)"), "\(broken.stdout)")
+    }
 }

@@ -58,9 +58,10 @@ enum AssetRecordBuilder {
             return NewResource(
                 type: resource.type.rawValue, uniformTypeIdentifier: resource.uniformTypeIdentifier,
                 originalFilename: resource.originalFilename, stagedFile: resource.stagedFile,
-                relativePath: "originals/\(uuid.prefix(1))/\(uuid)\(suffix).\(resource.fileExtension)",
+                relativePath: resource.referencedFile?.path ?? "originals/\(uuid.prefix(1))/\(uuid)\(suffix).\(resource.fileExtension)",
                 fileSize: resource.fileSize, pixelWidth: resource.metadata.orientedPixelWidth,
-                pixelHeight: resource.metadata.orientedPixelHeight, contentHash: resource.contentHash)
+                pixelHeight: resource.metadata.orientedPixelHeight, contentHash: resource.contentHash,
+                contentSignature: resource.contentSignature)
         }
         let camera = CameraInfo(make: metadata.make, model: metadata.model, lens: metadata.lensModel)
         return NewAsset(record: record, resources: files, camera: camera)

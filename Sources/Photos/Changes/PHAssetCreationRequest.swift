@@ -48,6 +48,14 @@ public final class PHAssetResourceCreationOptions: NSObject, NSCopying, @uncheck
     public var uniformTypeIdentifier: String?
     /// Move the file into the library instead of copying it.
     public var shouldMoveFile: Bool = false
+    /// Leave the file where it is and refer to it, instead of copying it into the library.
+    ///
+    /// Linux addition: Photos for Mac offers this as "Copy items to the Photos library" turned
+    /// off; iOS has no referenced files. The library reads a referenced file but never moves,
+    /// changes or deletes it: deleting the asset (even from Recently Deleted) leaves the file
+    /// on disk, and `photos check` reports it if it goes missing. Takes precedence over
+    /// ``shouldMoveFile``; ignored for resources added from data.
+    public var shouldReferenceFile: Bool = false
 
     public override init() {
         super.init()
@@ -58,6 +66,7 @@ public final class PHAssetResourceCreationOptions: NSObject, NSCopying, @uncheck
         copy.originalFilename = originalFilename
         copy.uniformTypeIdentifier = uniformTypeIdentifier
         copy.shouldMoveFile = shouldMoveFile
+        copy.shouldReferenceFile = shouldReferenceFile
         return copy
     }
 }
@@ -67,7 +76,8 @@ struct ResourceSpec {
     enum Source {
         case file(URL)
         case data(Data)
-        /// Probed, hashed and copied into staging already (by ``PHAssetImporter``).
+        /// Probed, fingerprinted and copied into staging (or to be referenced) already, by
+    /// ``PHAssetImporter``.
         case prepared(PreparedFile)
     }
 
@@ -89,6 +99,7 @@ struct ResourceOptions {
     var originalFilename: String?
     var uniformTypeIdentifier: String?
     var shouldMoveFile = false
+    var shouldReferenceFile = false
 
     init(originalFilename: String? = nil, uniformTypeIdentifier: String? = nil, shouldMoveFile: Bool = false) {
         self.originalFilename = originalFilename
@@ -100,5 +111,6 @@ struct ResourceOptions {
         originalFilename = options?.originalFilename
         uniformTypeIdentifier = options?.uniformTypeIdentifier
         shouldMoveFile = options?.shouldMoveFile ?? false
+        shouldReferenceFile = options?.shouldReferenceFile ?? false
     }
 }

@@ -44,11 +44,13 @@ struct StagingArea {
             // The importer owns the staged copy: it retries or removes it if this change fails.
             try check(file.metadata, for: spec, name: file.source.lastPathComponent)
             return StagedResource(
-                type: spec.type, metadata: file.metadata, stagedFile: file.stagedFile, fileSize: file.fileSize,
+                type: spec.type, metadata: file.metadata, stagedFile: file.stagedFile,
+                referencedFile: file.stagedFile == nil ? file.source.standardizedFileURL : nil, fileSize: file.fileSize,
                 originalFilename: spec.options.originalFilename ?? file.source.lastPathComponent,
                 uniformTypeIdentifier: spec.options.uniformTypeIdentifier ?? file.metadata.format.uniformTypeIdentifier,
                 fileExtension: file.metadata.format.preferredFilenameExtension,
-                fileModificationDate: file.fileModificationDate, contentHash: file.contentHash)
+                fileModificationDate: file.fileModificationDate, contentHash: file.contentHash,
+                contentSignature: file.contentSignature)
         }
         let metadata: MediaMetadata
         let name: String
@@ -74,8 +76,11 @@ struct StagingArea {
             }
         }
         try check(metadata, for: spec, name: name)
-
         let ext = metadata.format.preferredFilenameExtension
+        if case .file(let url) = spec.source, spec.options.shouldReferenceFile {
+            return try reference(url, spec: spec, metadata: metadata)
+        }
+
         let destination: URL
         do throws(StoreError) {
             destination = try store.makeStagingURL(fileExtension: ext)
@@ -98,18 +103,17 @@ struct StagingArea {
             if spec.options.shouldMoveFile, rename(url.path, destination.path) == 0 {
                 moved.append((url, destination))
             } else {
-                do {
-                    try FileManager.default.copyItem(at: url, to: destination)
+                do throws(StoreError) {
+                    contentHash = try ContentHash.copyHashing(from: url, to: destination)
                 } catch {
-                    try? FileManager.default.removeItem(at: destination)
-                    throw PHPhotosError(.notEnoughSpace, "Can't copy \(url.path) into the library: \(error.localizedDescription)")
+                    throw PHPhotosError(.notEnoughSpace, "Can't copy \(url.path) into the library: \(error.message)")
                 }
                 created.append(destination)
                 if spec.options.shouldMoveFile { copiedForMove.append(url) }
             }
         }
         if contentHash == nil {
-            // Read back from the page cache the copy just filled.
+            // A moved file: read back (from the page cache when the move was a rename).
             do throws(StoreError) {
                 contentHash = try ContentHash.sha256(ofFileAt: destination)
             } catch {
@@ -121,11 +125,35 @@ struct StagingArea {
             if case .file(let url) = spec.source {
                 (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? nil
             } else { nil }
+        let signature: String
+        do throws(StoreError) {
+            signature = try ContentSignature.signature(ofFileAt: destination, size: size)
+        } catch {
+            throw PHPhotosError(.internalError, error.message)
+        }
         return StagedResource(
-            type: spec.type, metadata: metadata, stagedFile: destination, fileSize: size,
+            type: spec.type, metadata: metadata, stagedFile: destination, referencedFile: nil, fileSize: size,
             originalFilename: spec.options.originalFilename ?? name,
             uniformTypeIdentifier: spec.options.uniformTypeIdentifier ?? metadata.format.uniformTypeIdentifier,
-            fileExtension: ext, fileModificationDate: fileDate, contentHash: contentHash)
+            fileExtension: ext, fileModificationDate: fileDate, contentHash: contentHash, contentSignature: signature)
+    }
+
+    /// A file left where it is: only its size, date and signature are read.
+    private func reference(_ url: URL, spec: ResourceSpec, metadata: MediaMetadata) throws(PHPhotosError) -> StagedResource {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+        let signature: String
+        do throws(StoreError) {
+            signature = try ContentSignature.signature(ofFileAt: url, size: size)
+        } catch {
+            throw PHPhotosError(.invalidResource, error.message)
+        }
+        return StagedResource(
+            type: spec.type, metadata: metadata, stagedFile: nil, referencedFile: url.standardizedFileURL, fileSize: size,
+            originalFilename: spec.options.originalFilename ?? url.lastPathComponent,
+            uniformTypeIdentifier: spec.options.uniformTypeIdentifier ?? metadata.format.uniformTypeIdentifier,
+            fileExtension: metadata.format.preferredFilenameExtension, fileModificationDate: attributes?[.modificationDate] as? Date,
+            contentHash: nil, contentSignature: signature)
     }
 
     /// The file must be what its resource type says.
@@ -156,28 +184,37 @@ struct StagingArea {
     }
 }
 
-/// A resource read and copied into staging.
+/// A resource read and copied into staging, or referenced where it is.
 struct StagedResource {
     let type: PHAssetResourceType
     let metadata: MediaMetadata
-    let stagedFile: URL
+    /// The staged copy; nil when the original stays where it is (`referencedFile`).
+    let stagedFile: URL?
+    /// The original referenced in place (absolute), instead of a copy in the library.
+    let referencedFile: URL?
     let fileSize: Int64
     let originalFilename: String
     let uniformTypeIdentifier: String
     let fileExtension: String
     let fileModificationDate: Date?
-    /// SHA-256 of the bytes, hex.
+    /// SHA-256 of the bytes, hex; nil for a referenced original (not read whole).
     let contentHash: String?
+    /// ``ContentSignature`` of the bytes.
+    let contentSignature: String?
 }
 
-/// A file an importer probed, hashed and copied into the library's staging folder, ready to
-/// be added to a creation request without reading it again.
+/// A file an importer probed, fingerprinted and copied into the library's staging folder (or
+/// chose to reference in place), ready to be added to a creation request without reading it
+/// again.
 struct PreparedFile: Sendable {
     /// Where it was imported from.
     let source: URL
     let metadata: MediaMetadata
-    let stagedFile: URL
+    /// The copy in staging; nil when `source` is referenced in place.
+    let stagedFile: URL?
     let fileSize: Int64
-    let contentHash: String
+    /// SHA-256 of the whole file; nil when referenced (only the signature was read).
+    let contentHash: String?
+    let contentSignature: String
     let fileModificationDate: Date?
 }

@@ -17,7 +17,8 @@ enum ImportBursts {
         let localIdentifier: String
         let source: URL
         let metadata: MediaMetadata
-        let contentHash: String
+        /// ``ContentSignature`` of the file: stable, unique among the library's files.
+        let fingerprint: String
     }
 
     struct Burst {
@@ -54,9 +55,9 @@ enum ImportBursts {
         return bursts
     }
 
-    /// A stable identifier for a detected burst: its first frame's hash, shaped as a UUID.
+    /// A stable identifier for a detected burst: its first frame's fingerprint, shaped as a UUID.
     static func identifier(for first: Member) -> String {
-        let hex = Array(first.contentHash.uppercased().prefix(32))
+        let hex = Array(first.fingerprint.uppercased().prefix(32))
         guard hex.count == 32 else { return UUID().uuidString }
         return [hex[0..<8], hex[8..<12], hex[12..<16], hex[16..<20], hex[20..<32]].map { String($0) }.joined(separator: "-")
     }

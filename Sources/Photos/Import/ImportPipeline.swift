@@ -164,14 +164,14 @@ struct ImportPipeline {
             }
             let photos = zip(items, identifiers).compactMap { item, identifier -> ImportBursts.Member? in
                 guard item.mediaType == .image, let main = item.files.first?.file else { return nil }
-                return ImportBursts.Member(localIdentifier: identifier, source: main.source, metadata: main.metadata, contentHash: main.contentHash)
+                return ImportBursts.Member(localIdentifier: identifier, source: main.source, metadata: main.metadata, fingerprint: main.contentSignature)
             }
             return (reported, photos)
         } catch where items.count > 1 {
             let each = items.map { commit([$0]) }
             return (each.flatMap(\.0), each.flatMap(\.1))
         } catch {
-            for (_, file) in items[0].files { try? FileManager.default.removeItem(at: file.stagedFile) }
+            for case let staged? in items[0].files.map(\.file.stagedFile) { try? FileManager.default.removeItem(at: staged) }
             items[0].derivatives.discard()
             return ([PHImportReport.Item(files: items[0].files.map(\.file.source), outcome: .failed(reason: error.localizedDescription))], [])
         }

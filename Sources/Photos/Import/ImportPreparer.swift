@@ -5,12 +5,12 @@ import Synchronization
 
 /// Reads one group of same-named files, on a worker thread: probes each (header only),
 /// refuses what can't be imported, decides which files make one asset, drops duplicates,
-/// and copies the rest into the library's staging folder.
+/// and copies the rest into the library's staging folder (or leaves them, to reference).
 final class ImportPreparer: Sendable {
     let store: LibraryDatabase
     let options: PHAssetImporter.Options
-    /// Hashes of the files this import is bringing in, and the first file with each.
-    private let claimed = Mutex<[String: URL]>([:])
+    /// The files this import is bringing in, by size and signature.
+    private let claimed = Mutex<[String: [URL]]>([:])
 
     init(store: LibraryDatabase, options: PHAssetImporter.Options) {
         self.store = store
@@ -105,58 +105,72 @@ final class ImportPreparer: Sendable {
         func failed(_ reason: String) -> Outcome {
             .finished(PHImportReport.Item(files: urls, outcome: .failed(reason: reason)))
         }
-        var hashes: [String] = []
+        var signatures: [String] = []
         for (_, file) in asset {
             do throws(StoreError) {
-                hashes.append(try ContentHash.sha256(ofFileAt: file.url))
+                signatures.append(try ContentSignature.signature(ofFileAt: file.url, size: file.size))
             } catch {
                 return failed(error.message)
             }
         }
         // The main file decides: its bytes in the library (or earlier in this import) mean a duplicate.
         if !options.allowsDuplicates {
-            let matches: [ContentMatch]
-            do throws(StoreError) {
-                matches = try store.assets(withContentHash: hashes[0], fileSize: asset[0].1.size)
-            } catch {
-                return failed(error.message)
-            }
-            if let match = matches.first(where: { !$0.isTrashed }) ?? matches.first {
-                return .finished(
-                    PHImportReport.Item(
-                        files: urls,
-                        outcome: .duplicateOfAsset(
-                            localIdentifier: LocalIdentifier.asset(match.assetUUID), isInRecentlyDeleted: match.isTrashed)))
-            }
-            let first = claimed.withLock { claimed in
-                if let first = claimed[hashes[0]] { return first }
-                claimed[hashes[0]] = urls[0]
-                return urls[0]
-            }
-            if first != urls[0] {
-                return .finished(PHImportReport.Item(files: urls, outcome: .duplicateOfFile(first)))
-            }
+            if let duplicate = findDuplicate(of: asset[0].1, signature: signatures[0], urls: urls) { return duplicate }
         }
         var files: [(type: PHAssetResourceType, file: PreparedFile)] = []
-        for ((type, file), hash) in zip(asset, hashes) {
-            do {
-                let staged = try store.makeStagingURL(fileExtension: file.metadata.format.preferredFilenameExtension)
-                try FileManager.default.copyItem(at: file.url, to: staged)
-                files.append(
-                    (type, PreparedFile(
-                        source: file.url, metadata: file.metadata, stagedFile: staged, fileSize: file.size,
-                        contentHash: hash, fileModificationDate: file.modified)))
-            } catch {
-                for done in files { try? FileManager.default.removeItem(at: done.file.stagedFile) }
-                return failed("can't copy it into the library: \(error.localizedDescription)")
+        for ((type, file), signature) in zip(asset, signatures) {
+            var staged: URL?
+            var hash: String?
+            if !options.referencesFiles {
+                do throws(StoreError) {
+                    let destination = try store.makeStagingURL(fileExtension: file.metadata.format.preferredFilenameExtension)
+                    hash = try ContentHash.copyHashing(from: file.url, to: destination)
+                    staged = destination
+                } catch {
+                    for case let done? in files.map(\.file.stagedFile) { try? FileManager.default.removeItem(at: done) }
+                    return failed("can't copy it into the library: \(error.message)")
+                }
             }
+            files.append(
+                (type, PreparedFile(
+                    source: file.url, metadata: file.metadata, stagedFile: staged, fileSize: file.size,
+                    contentHash: hash, contentSignature: signature, fileModificationDate: file.modified)))
         }
         var item = ReadyItem(files: files, mediaType: asset[0].1.metadata.isVideo ? .video : .image)
         if options.makesThumbnails && item.mediaType == .image {
-            // From the source (still in the page cache after hashing); a photo libvips can't
+            // From the source (in the page cache after copying); a photo libvips can't
             // decode is imported all the same, its derivatives left for later.
             item.derivatives = (try? StagedDerivatives.render(StandardDerivative.madeAtImport, photoAt: asset[0].1.url, store: store)) ?? StagedDerivatives()
         }
         return .ready(item)
+    }
+
+    /// The report of a duplicate when the library, or this import so far, holds the file's bytes.
+    private func findDuplicate(of file: Probed, signature: String, urls: [URL]) -> Outcome? {
+        let matches: [ContentMatch]
+        do throws(StoreError) {
+            matches = try store.duplicates(of: ContentQuery(url: file.url, fileSize: file.size, signature: signature))
+        } catch {
+            return .finished(PHImportReport.Item(files: urls, outcome: .failed(reason: error.message)))
+        }
+        if let match = matches.first(where: { !$0.isTrashed }) ?? matches.first {
+            return .finished(
+                PHImportReport.Item(
+                    files: urls,
+                    outcome: .duplicateOfAsset(
+                        localIdentifier: LocalIdentifier.asset(match.assetUUID), isInRecentlyDeleted: match.isTrashed)))
+        }
+        // Same size and signature as a file claimed earlier in this import: compare the bytes.
+        let key = "\(file.size):\(signature)"
+        let earlier: [URL] = claimed.withLock { claimed in
+            let earlier = claimed[key, default: []]
+            claimed[key, default: []].append(file.url)
+            return earlier
+        }
+        for other in earlier where (try? ContentSignature.sameBytes(other, file.url)) == true {
+            claimed.withLock { claimed in claimed[key]?.removeAll { $0 == file.url } }
+            return .finished(PHImportReport.Item(files: urls, outcome: .duplicateOfFile(other)))
+        }
+        return nil
     }
 }

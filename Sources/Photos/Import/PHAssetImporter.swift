@@ -6,7 +6,8 @@ import Synchronization
 ///
 /// Linux addition: Apple leaves importing to the Photos app and ImageCaptureCore. This type
 /// finds media files (recursively, following links, each folder once), reads their metadata
-/// without decoding pixels, hashes and copies them on every core, and commits them through
+/// without decoding pixels, fingerprints and copies them (or references them in place) on every
+/// core, and commits them through
 /// ordinary ``PHAssetCreationRequest``s in batches, so observers see the new assets as usual.
 ///
 /// - **Pairs**: files with the same name in one folder become one asset: a photo and a short
@@ -17,10 +18,14 @@ import Synchronization
 ///   representative (see `ImportBursts`).
 /// - **Evidence, not names**: HDR, panorama, screenshot, Portrait and selfie come from the
 ///   files' metadata (Apple's maker note, CustomRendered, XMP), see ``PHAssetMediaSubtype``.
-/// - **Duplicates**: a file whose SHA-256 the library already holds (under any name) is not
-///   imported again, unless ``Options/allowsDuplicates``; the report names the asset. Two
-///   copies in one import: whichever is read first is imported, the other reported as its
-///   duplicate.
+/// - **Duplicates**: a file whose bytes the library already holds (under any name) is not
+///   imported again, unless ``Options/allowsDuplicates``; the report names the asset. Files are
+///   looked up by size and a signature of their first and last 64 KiB, and a match is
+///   confirmed (same file, same SHA-256, or the bytes compared) before it counts. Two copies in
+///   one import: whichever is read first is imported, the other reported as its duplicate.
+/// - **In place**: with ``Options/referencesFiles`` the originals stay where they are (Photos
+///   for Mac's "Copy items to the Photos library" turned off): an import reads each file's
+///   headers and 128 KiB, not the whole file, and never moves or deletes them.
 /// - **Bad files** (empty, truncated, damaged, unsupported, unreadable, a header claiming more
 ///   than ``Options/maximumPixelCount`` pixels) are reported with the reason; the rest go on.
 /// - **Interruption**: each batch commits atomically. ``cancel()`` (or a crash) loses nothing
@@ -44,6 +49,12 @@ public final class PHAssetImporter: Sendable {
         /// workers, so a gallery shows the import at once. Screen-size previews are made when
         /// first asked for.
         public var makesThumbnails = false
+        /// Leave the files where they are and refer to them instead of copying them into the
+        /// library (see ``PHAssetResourceCreationOptions/shouldReferenceFile``). Only the
+        /// headers and a 128 KiB signature of each file are read, so an import runs at the
+        /// disk's seek rate, not its bandwidth; the library holds no SHA-256 of such files, and
+        /// `photos check --contents` verifies their signatures.
+        public var referencesFiles = false
         /// A movie beside a same-named photo is its Live Photo video only if at most this long.
         public var maximumLivePhotoVideoDuration: TimeInterval = 4
 

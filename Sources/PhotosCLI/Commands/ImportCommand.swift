@@ -15,7 +15,9 @@ struct ImportCommand: ParsableCommand {
             again (--allow-duplicates to override). Files that can't be imported (unsupported, \
             truncated, damaged, unreadable) are listed with the reason and the rest go on; the \
             exit status is then 1. Ctrl-C stops after committing what was read; importing the \
-            same files again resumes, skipping those already in the library.
+            same files again resumes, skipping those already in the library. With --in-place the \
+            files stay where they are and the library refers to them (only their headers and \
+            128 KiB each are read); deleting such an asset never deletes the file.
             """)
 
     @OptionGroup var options: LibraryOptions
@@ -28,6 +30,9 @@ struct ImportCommand: ParsableCommand {
 
     @Flag(help: "Import files even when the library already holds the same bytes.")
     var allowDuplicates = false
+
+    @Flag(help: "Leave the files where they are and refer to them instead of copying them into the library.")
+    var inPlace = false
 
     @Flag(help: "Also make each photo's grid thumbnail (256 × 256), as a gallery shows them.")
     var thumbnails = false
@@ -51,6 +56,7 @@ struct ImportCommand: ParsableCommand {
         var importOptions = PHAssetImporter.Options()
         importOptions.allowsDuplicates = allowDuplicates
         importOptions.makesThumbnails = thumbnails
+        importOptions.referencesFiles = inPlace
         importOptions.albumLocalIdentifier = try album.map { name in
             try library.withCurrent { try albumIdentifier(named: name, in: library) }
         }

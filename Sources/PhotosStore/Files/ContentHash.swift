@@ -34,6 +34,50 @@ package enum ContentHash {
         return digest.finish()
     }
 
+    /// Copies the file at `source` to `destination` (created, must not exist) and hashes it in
+    /// the same pass: the bytes are read once, for the hash and for the copy.
+    package static func copyHashing(from source: URL, to destination: URL) throws(StoreError) -> String {
+        let input = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            throw StoreError(.fileOperation, "Can't read \(source.path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(input) }
+        posix_fadvise(input, 0, 0, POSIX_FADV_SEQUENTIAL)
+        let output = open(destination.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard output >= 0 else {
+            throw StoreError(.fileOperation, "Can't create \(destination.path): \(String(cString: strerror(errno)))")
+        }
+        var finished = false
+        defer {
+            close(output)
+            if !finished { unlink(destination.path) }
+        }
+        let digest = Digest()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 64)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(input, buffer.baseAddress, chunkSize)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw StoreError(.fileOperation, "Can't read \(source.path): \(String(cString: strerror(errno)))")
+            }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+            digest.update(chunk)
+            var written = 0
+            while written < count {
+                let result = write(output, chunk.baseAddress! + written, count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw StoreError(.fileOperation, "Can't write \(destination.path): \(String(cString: strerror(errno)))")
+                }
+                written += result
+            }
+        }
+        finished = true
+        return digest.finish()
+    }
+
     /// Hashes bytes in memory.
     package static func sha256(of data: Data) -> String {
         let digest = Digest()
@@ -42,7 +86,7 @@ package enum ContentHash {
     }
 
     /// A running SHA-256 over libcrypto's EVP interface.
-    private final class Digest {
+    final class Digest {
         private let context: OpaquePointer
 
         init() {

@@ -36,7 +36,8 @@ package struct ConsistencyCheck: Sendable {
 extension LibraryDatabase {
     /// Checks the database with SQLite (`PRAGMA integrity_check`, `foreign_key_check`) and
     /// every resource row against its file: present, of the recorded size and, with
-    /// `verifyingContents`, of the recorded SHA-256. Files under `originals/` no row names are
+    /// `verifyingContents`, of the recorded SHA-256 (or, for originals referenced in place, of the
+    /// recorded ``ContentSignature``). Files under `originals/` no row names are
     /// reported too. Reads only; repairs nothing.
     package func checkConsistency(verifyingContents: Bool) throws(StoreError) -> ConsistencyCheck {
         var check = ConsistencyCheck()
@@ -46,8 +47,8 @@ extension LibraryDatabase {
                 "\(row[0] as String? ?? "?") row \(row[1] as Int64? ?? -1) → \(row[2] as String? ?? "?")"
             }
             let resources = try Row.fetchAll(
-                db, sql: "SELECT resource.path, resource.fileSize, resource.contentHash, asset.uuid FROM resource JOIN asset ON asset.id = resource.assetID"
-            ).map { (path: $0[0] as String, size: $0[1] as Int64, hash: $0[2] as String?, asset: $0[3] as String) }
+                db, sql: "SELECT resource.path, resource.fileSize, resource.contentHash, asset.uuid, resource.contentSignature FROM resource JOIN asset ON asset.id = resource.assetID"
+            ).map { (path: $0[0] as String, size: $0[1] as Int64, hash: $0[2] as String?, asset: $0[3] as String, signature: $0[4] as String?) }
             let assets = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset") ?? 0
             let fileless = try String.fetchAll(
                 db,
@@ -71,7 +72,8 @@ extension LibraryDatabase {
             named.insert(resource.path)
             let url = layout.url(forRelativePath: resource.path)
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
-                check.problems.append(ConsistencyProblem(kind: .missingFile, detail: "\(resource.path) (asset \(resource.asset)) is missing"))
+                let what = LibraryLayout.isReferenced(path: resource.path) ? "referenced original \(resource.path)" : resource.path
+                check.problems.append(ConsistencyProblem(kind: .missingFile, detail: "\(what) (asset \(resource.asset)) is missing"))
                 continue
             }
             let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
@@ -82,14 +84,22 @@ extension LibraryDatabase {
                         detail: "\(resource.path) (asset \(resource.asset)) has \(size) bytes, the library recorded \(resource.size)"))
                 continue
             }
-            if verifyingContents, let expected = resource.hash {
-                let actual = try ContentHash.sha256(ofFileAt: url)
+            guard verifyingContents else { continue }
+            // Copies carry a full hash; originals referenced in place only a signature.
+            let matches: Bool
+            if let expected = resource.hash {
+                matches = try ContentHash.sha256(ofFileAt: url) == expected
                 check.bytesVerified += size
-                if actual != expected {
-                    check.problems.append(
-                        ConsistencyProblem(
-                            kind: .contentMismatch, detail: "\(resource.path) (asset \(resource.asset)) has other bytes than imported"))
-                }
+            } else if let expected = resource.signature {
+                matches = try ContentSignature.signature(ofFileAt: url, size: size) == expected
+                check.bytesVerified += min(size, Int64(2 * ContentSignature.edgeSize))
+            } else {
+                continue
+            }
+            if !matches {
+                check.problems.append(
+                    ConsistencyProblem(
+                        kind: .contentMismatch, detail: "\(resource.path) (asset \(resource.asset)) has other bytes than imported"))
             }
         }
         let originals = layout.originals

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import GRDB
 
 /// An asset already holding a file with the same content.
@@ -10,45 +10,86 @@ package struct ContentMatch: Sendable, Hashable {
     package var isTrashed: Bool
 }
 
+/// A file about to be imported, as the duplicate check sees it.
+package struct ContentQuery: Sendable {
+    package var url: URL
+    package var fileSize: Int64
+    /// ``ContentSignature`` of the file.
+    package var signature: String
+
+    package init(url: URL, fileSize: Int64, signature: String) {
+        self.url = url
+        self.fileSize = fileSize
+        self.signature = signature
+    }
+}
+
 extension LibraryDatabase {
-    /// The assets holding a file whose SHA-256 is `hash`.
+    /// The assets holding a file with the same bytes as `file`.
     ///
-    /// Files imported before hashes were kept have none; those of the same size are hashed
-    /// now (and the hash stored), so a library made by an older version still finds its
-    /// duplicates.
-    package func assets(withContentHash hash: String, fileSize: Int64) throws(StoreError) -> [ContentMatch] {
-        let (matches, unhashed) = try read { db -> ([ContentMatch], [(id: Int64, path: String)]) in
-            let matches = try Self.matches(db, hash)
-            let unhashed = try Row.fetchAll(
-                db, sql: "SELECT id, path FROM resource WHERE contentHash IS NULL AND fileSize = ?", arguments: [fileSize]
-            ).map { (id: $0[0] as Int64, path: $0[1] as String) }
-            return (matches, unhashed)
-        }
-        guard !unhashed.isEmpty else { return matches }
-        var filled: [(Int64, String)] = []
-        for resource in unhashed {
-            // A missing or unreadable original can't be a duplicate; `photos check` reports it.
-            if let value = try? ContentHash.sha256(ofFileAt: layout.url(forRelativePath: resource.path)) {
-                filled.append((resource.id, value))
+    /// Candidates are files of the same size and ``ContentSignature``; each is confirmed before
+    /// it counts: the very same file (an original referenced in place, imported again), the
+    /// recorded SHA-256 of a copied original against the file's, or else the bytes compared.
+    /// Files imported before signatures were kept have none; those of the same size get one
+    /// now (stored), so a library made by an older version still finds its duplicates.
+    package func duplicates(of file: ContentQuery) throws(StoreError) -> [ContentMatch] {
+        let rows = try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT resource.id, resource.path, resource.contentHash, resource.contentSignature,
+                           asset.uuid, resource.type, asset.trashedDate IS NOT NULL
+                    FROM resource JOIN asset ON asset.id = resource.assetID
+                    WHERE resource.fileSize = ? AND (resource.contentSignature = ? OR resource.contentSignature IS NULL)
+                    """,
+                arguments: [file.fileSize, file.signature]
+            ).map { row in
+                Candidate(
+                    id: row[0], path: row[1], contentHash: row[2], contentSignature: row[3],
+                    match: ContentMatch(assetUUID: row[4], resourceType: row[5], isTrashed: row[6]))
             }
         }
-        try write { db in
-            for (id, value) in filled {
-                try db.run(sql: "UPDATE resource SET contentHash = ? WHERE id = ? AND contentHash IS NULL", arguments: [value, id])
+        guard !rows.isEmpty else { return [] }
+        var signed: [(Int64, String)] = []
+        var matches: [ContentMatch] = []
+        var fileHash: String?
+        let source = file.url.resolvingSymlinksInPath().path
+        for row in rows {
+            let url = layout.url(forRelativePath: row.path)
+            if row.contentSignature == nil {
+                // A missing or unreadable original can't be a duplicate; `photos check` reports it.
+                guard let signature = try? ContentSignature.signature(ofFileAt: url, size: file.fileSize) else { continue }
+                signed.append((row.id, signature))
+                guard signature == file.signature else { continue }
+            }
+            let same: Bool
+            if url.resolvingSymlinksInPath().path == source {
+                same = true
+            } else if let recorded = row.contentHash {
+                if fileHash == nil { fileHash = try ContentHash.sha256(ofFileAt: file.url) }
+                same = recorded == fileHash
+            } else {
+                same = (try? ContentSignature.sameBytes(file.url, url)) ?? false
+            }
+            if same { matches.append(row.match) }
+        }
+        if !signed.isEmpty {
+            try write { db in
+                for (id, signature) in signed {
+                    try db.run(
+                        sql: "UPDATE resource SET contentSignature = ? WHERE id = ? AND contentSignature IS NULL",
+                        arguments: [signature, id])
+                }
             }
         }
-        guard filled.contains(where: { $0.1 == hash }) else { return matches }
-        return try read { db in try Self.matches(db, hash) }
+        return matches
     }
 
-    private static func matches(_ db: Database, _ hash: String) throws -> [ContentMatch] {
-        try Row.fetchAll(
-            db,
-            sql: """
-                SELECT asset.uuid, resource.type, asset.trashedDate IS NOT NULL FROM resource
-                JOIN asset ON asset.id = resource.assetID WHERE resource.contentHash = ?
-                """,
-            arguments: [hash]
-        ).map { ContentMatch(assetUUID: $0[0], resourceType: $0[1], isTrashed: $0[2]) }
+    private struct Candidate: Sendable {
+        var id: Int64
+        var path: String
+        var contentHash: String?
+        var contentSignature: String?
+        var match: ContentMatch
     }
 }

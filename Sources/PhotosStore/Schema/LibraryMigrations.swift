@@ -21,6 +21,9 @@ enum LibraryMigrations {
         migrator.registerMigration("v3-content-hash-camera") { db in
             try addContentHashAndCamera(db)
         }
+        migrator.registerMigration("v4-content-signature") { db in
+            try addContentSignature(db)
+        }
         return migrator
     }
 
@@ -138,6 +141,19 @@ enum LibraryMigrations {
                 ALTER TABLE asset ADD COLUMN cameraMake TEXT;
                 ALTER TABLE asset ADD COLUMN cameraModel TEXT;
                 ALTER TABLE asset ADD COLUMN lensModel TEXT;
+                """)
+    }
+
+    /// `resource.contentSignature`: the ``ContentSignature`` (size, first and last 64 KiB) the
+    /// duplicate check looks files up by (NULL for files imported before it existed; filled
+    /// when a same-sized file is checked against them). `resource.path` may now also be
+    /// absolute: an original referenced where it is instead of copied in.
+    private static func addContentSignature(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                ALTER TABLE resource ADD COLUMN contentSignature TEXT;
+                DROP INDEX resource_by_fileSize;
+                CREATE INDEX resource_by_size_signature ON resource(fileSize, contentSignature);
                 """)
     }
 

@@ -17,7 +17,7 @@ extension LibraryDatabase {
         let position: Int64
         let historyLimit = self.historyLimit
         do {
-            try moves.recordIntent(changes.newAssets.flatMap(\.resources).map(\.relativePath))
+            try moves.recordIntent(changes.newAssets.flatMap(\.resources).filter { $0.stagedFile != nil }.map(\.relativePath))
             position = try pool.write { db in
                 let changeID = try ChangeJournal.open(db, date: changes.now)
                 var applier = ChangeApplier(db: db, changes: changes, moves: moves)
@@ -37,8 +37,9 @@ extension LibraryDatabase {
         moves.clearIntent()
         changeSignal.post(position: position)
         // Rows are gone for good; now their files may go. A crash here leaves stray files
-        // that nothing references, which is harmless.
-        for path in expungedFiles {
+        // that nothing references, which is harmless. Originals referenced in place are the
+        // user's files: only their rows go.
+        for path in expungedFiles where !LibraryLayout.isReferenced(path: path) {
             try? FileManager.default.removeItem(at: layout.url(forRelativePath: path))
         }
         return position
@@ -161,15 +162,15 @@ struct ChangeApplier {
                     sql: """
                         INSERT INTO resource (
                             assetID, type, uniformTypeIdentifier, originalFilename, path, fileSize, pixelWidth, pixelHeight,
-                            contentHash)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            contentHash, contentSignature)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         assetID, resource.type, resource.uniformTypeIdentifier, resource.originalFilename,
                         resource.relativePath, resource.fileSize, resource.pixelWidth, resource.pixelHeight,
-                        resource.contentHash,
+                        resource.contentHash, resource.contentSignature,
                     ])
-                try moves.move(resource.stagedFile, to: resource.relativePath)
+                if let staged = resource.stagedFile { try moves.move(staged, to: resource.relativePath) }
             }
             if let date = asset.record.creationDate { momentDates.append(date.timeIntervalSince1970) }
         }

@@ -58,25 +58,32 @@ package struct CameraInfo: Sendable, Hashable {
     }
 }
 
-/// A file for a new asset, staged inside the library and renamed into place at commit.
+/// A file for a new asset: staged inside the library and renamed into place at commit, or
+/// referenced where it is.
 package struct NewResource: Sendable {
     package var type: Int
     package var uniformTypeIdentifier: String
     package var originalFilename: String
-    package var stagedFile: URL
-    /// Where it goes, relative to the library root.
+    /// The staged copy to rename to `relativePath`; nil for an original referenced in place
+    /// (`relativePath` is then its absolute path, see ``LibraryLayout/isReferenced(path:)``).
+    package var stagedFile: URL?
+    /// Where it goes, relative to the library root (or absolute, when referenced).
     package var relativePath: String
     package var fileSize: Int64
     package var pixelWidth: Int
     package var pixelHeight: Int
-    /// SHA-256 of the file, hex (``ContentHash``).
+    /// SHA-256 of the file, hex (``ContentHash``); nil when the whole file was not read.
     package var contentHash: String?
+    /// ``ContentSignature`` of the file.
+    package var contentSignature: String?
 
     package init(
-        type: Int, uniformTypeIdentifier: String, originalFilename: String, stagedFile: URL,
-        relativePath: String, fileSize: Int64, pixelWidth: Int, pixelHeight: Int, contentHash: String? = nil
+        type: Int, uniformTypeIdentifier: String, originalFilename: String, stagedFile: URL?,
+        relativePath: String, fileSize: Int64, pixelWidth: Int, pixelHeight: Int, contentHash: String? = nil,
+        contentSignature: String? = nil
     ) {
         self.contentHash = contentHash
+        self.contentSignature = contentSignature
         self.type = type
         self.uniformTypeIdentifier = uniformTypeIdentifier
         self.originalFilename = originalFilename
