@@ -85,6 +85,7 @@ package final class LibraryDatabase: Sendable {
         let database = LibraryDatabase(layout: layout, pool: pool)
         database.removeStaleStagingFolders()
         _ = try? database.purgeExpiredTrash()
+        _ = try? database.nameUnnamedMoments()
         return database
     }
 

@@ -141,4 +141,33 @@ struct MomentPlaceNameTests {
         try temporary.seed([Self.asset(0, Self.lisbon), Self.asset(600, Self.alfama)])
         #expect(Self.names(temporary) == [Names(nil, [])])
     }
+
+    /// Moments written while no gazetteer was installed get their names when the library next
+    /// opens with one; a moment looked up with no town near is not looked up again.
+    @available(*, deprecated, message: "exercises the deprecated moment API")
+    @Test func momentsMadeBeforeTheGazetteerAreNamedAtTheNextOpen() throws {
+        let temporary = try TemporaryLibrary()
+        Gazetteer.use(nil, forLibraryAt: temporary.url)
+        defer { Gazetteer.removeOverride(forLibraryAt: temporary.url) }
+        try temporary.seed([
+            Self.asset(0, Self.lisbon), Self.asset(600, Self.alfama), Self.asset(Self.day, Self.sintra),
+            Self.asset(3 * Self.day, (30, -40)), Self.asset(5 * Self.day),
+        ])
+        #expect(Self.names(temporary) == Array(repeating: Names(nil, []), count: 4))
+        #expect(try LibraryDatabase.open(at: temporary.url).nameUnnamedMoments() == 0, "still no gazetteer")
+
+        let file = temporary.scratch.appendingPathComponent("gazetteer.tsv")
+        try Data(Self.gazetteer.utf8).write(to: file)
+        Gazetteer.use(try Gazetteer(contentsOf: file), forLibraryAt: temporary.url)
+        let reopened = try LibraryDatabase.open(at: temporary.url)
+        #expect(
+            Self.names(temporary) == [
+                Names("Lisbon", ["Lisbon"]), Names("Sintra", ["Sintra"]), Names(nil, []), Names(nil, []),
+            ])
+        #expect(try reopened.nameUnnamedMoments() == 0, "named once; the moment at sea is not looked up again")
+        let cluster = temporary.library.withCurrent {
+            PHCollectionList.fetchCollectionLists(with: .momentList, subtype: .momentListCluster, options: nil).firstObject
+        }
+        #expect(cluster?.localizedLocationNames == ["Lisbon", "Sintra"])
+    }
 }

@@ -143,7 +143,7 @@ struct MomentGrouper {
                 names = MomentPlaceNames(
                     locationNames: MomentPlaceNames.byFrequency(group.flatMap { momentNames[$0.id] ?? [] }))
             }
-            let locationNames = MomentPlaceNames.encode(names.locationNames)
+            let locationNames = table == .moments ? names.columnValue : MomentPlaceNames.encode(names.locationNames)
             let start = group.map(\.start).min() ?? 0
             let end = group.map(\.end).max() ?? 0
             let located = group.filter { $0.latitude != nil && $0.longitude != nil }

@@ -20,7 +20,9 @@ final class MomentPlaceNamer {
         self.db = db
     }
 
-    /// The title and location names of a moment with these members.
+    /// The title and location names of a moment with these members; `lookedUp` is false when
+    /// some are located but no gazetteer is installed (the moment is named once there is one,
+    /// see `LibraryDatabase.nameUnnamedMoments()`).
     func names(for items: [MomentGrouper.Item]) -> MomentPlaceNames {
         var places: [Place] = []
         for item in items {
@@ -29,7 +31,7 @@ final class MomentPlaceNamer {
                 gazetteer = Gazetteer.forLibrary(of: db)
                 resolved = true
             }
-            guard let gazetteer else { return MomentPlaceNames() }
+            guard let gazetteer else { return MomentPlaceNames(lookedUp: false) }
             let key = Coordinate(latitude: Int32((latitude * 1000).rounded()), longitude: Int32((longitude * 1000).rounded()))
             let place: Place?
             if let cached = cache[key] {
@@ -40,7 +42,9 @@ final class MomentPlaceNamer {
             }
             if let place { places.append(place) }
         }
-        return MomentPlaceNames(places: places)
+        var names = MomentPlaceNames(places: places)
+        names.located = items.contains { $0.latitude != nil && $0.longitude != nil }
+        return names
     }
 }
 
@@ -51,10 +55,27 @@ final class MomentPlaceNamer {
 struct MomentPlaceNames: Equatable {
     var title: String?
     var locationNames: [String] = []
+    /// Whether the moment has located assets, looked up in a gazetteer.
+    var located = false
+    /// False when it has located assets but no gazetteer was there to name them.
+    var lookedUp = true
 
     init(title: String? = nil, locationNames: [String] = []) {
         self.title = title
         self.locationNames = locationNames
+    }
+
+    init(lookedUp: Bool) {
+        self.lookedUp = lookedUp
+        located = true
+    }
+
+    /// The `locationNames` column's value: `NULL` for a moment without located assets or not
+    /// looked up yet, `[]` for one looked up with no town near.
+    var columnValue: String? {
+        guard lookedUp else { return nil }
+        if locationNames.isEmpty { return located ? "[]" : nil }
+        return Self.encode(locationNames)
     }
 
     /// Names for the places of a moment's located assets, in capture order.

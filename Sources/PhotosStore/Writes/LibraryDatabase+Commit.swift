@@ -16,6 +16,13 @@ extension LibraryDatabase {
         var expungedFiles: [String] = []
         let position: Int64
         let historyLimit = self.historyLimit
+        // Moment naming looks places up inside the transaction: load the gazetteer (~0.2 s, once
+        // per process) before taking the write lock.
+        if changes.newAssets.contains(where: { $0.record.location != nil })
+            || changes.assetEdits.values.contains(where: { $0.location != nil })
+        {
+            _ = Gazetteer.shared
+        }
         do {
             try moves.recordIntent(changes.newAssets.flatMap(\.resources).filter { $0.stagedFile != nil }.map(\.relativePath))
             position = try pool.write { db in

@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+
+extension LibraryDatabase {
+    /// Names the moments written while no gazetteer was installed (located assets,
+    /// `locationNames` still `NULL`), and their clusters; returns how many moments it named.
+    ///
+    /// Runs when a library opens. Finding none costs one query on the moments; otherwise the
+    /// gazetteer is loaded before the write transaction, so the writer waits only for the
+    /// lookups. Moments looked up with no town near hold `[]` and are not looked up again.
+    @discardableResult
+    package func nameUnnamedMoments() throws(StoreError) -> Int {
+        let gazetteer = try read { db -> Gazetteer? in
+            let unnamed = try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM collection WHERE isList = 0 AND type = \(CollectionKind.moment)
+                    AND locationNames IS NULL AND latitude IS NOT NULL)
+                    """) ?? false
+            return unnamed ? Gazetteer.forLibrary(of: db) : nil
+        }
+        guard gazetteer != nil else { return 0 }
+        // One journaled change, so observers and history see the new titles.
+        let (named, position) = try write { db -> (Int, Int64?) in
+            let changeID = try ChangeJournal.open(db, date: Date())
+            let moments = try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT id FROM collection WHERE isList = 0 AND type = \(CollectionKind.moment)
+                    AND locationNames IS NULL AND latitude IS NOT NULL
+                    """)
+            let namer = MomentPlaceNamer(db: db)
+            var clusters = Set<Int64>()
+            for moment in moments {
+                let items = try Row.fetchAll(
+                    db,
+                    sql: "SELECT \(AssetSequence.columns) FROM asset WHERE momentID = ? AND \(AssetSequence.live) ORDER BY creationDate, id",
+                    arguments: [moment]
+                ).map(AssetSequence.decode)
+                let names = namer.names(for: items)
+                guard names.lookedUp else { continue }
+                try db.run(
+                    sql: "UPDATE collection SET title = ?, locationNames = ? WHERE id = ?",
+                    arguments: [names.title, names.columnValue ?? "[]", moment])
+                if let parent = try Int64.fetchOne(db, sql: "SELECT parentID FROM collection WHERE id = ?", arguments: [moment]) {
+                    clusters.insert(parent)
+                }
+            }
+            // A cluster lists its moments' places, most frequent first.
+            for cluster in clusters {
+                let names = try String?.fetchAll(
+                    db, sql: "SELECT locationNames FROM collection WHERE parentID = ? ORDER BY startDate", arguments: [cluster])
+                let merged = MomentPlaceNames.byFrequency(names.flatMap { MomentPlaceNames.decode($0) })
+                try db.run(
+                    sql: "UPDATE collection SET locationNames = ? WHERE id = ?",
+                    arguments: [MomentPlaceNames.encode(merged), cluster])
+            }
+            try ChangeJournal.close(db, id: changeID)
+            return (moments.count, moments.isEmpty ? nil : changeID)
+        }
+        if let position { changeSignal.post(position: position) }
+        return named
+    }
+}
