@@ -39,6 +39,8 @@ static inline VipsImage *cvips_image_new_from_source(VipsSource *source, int acc
 }
 
 /* --- thumbnails and geometry ------------------------------------------------------------ */
+/* Thumbnails are colour-managed to sRGB ("export_profile"): an embedded profile (Display P3,
+ * Adobe RGB, CMYK) is converted; images without one are taken as sRGB already. */
 
 static inline int cvips_thumbnail(const char *path, VipsImage **out, int width, int height,
                                   int crop, int size, int fail_on) {
@@ -47,6 +49,7 @@ static inline int cvips_thumbnail(const char *path, VipsImage **out, int width, 
         "crop", (VipsInteresting) crop,
         "size", (VipsSize) size,
         "fail_on", (VipsFailOn) fail_on,
+        "export_profile", "srgb",
         NULL);
 }
 
@@ -57,6 +60,7 @@ static inline int cvips_thumbnail_source(VipsSource *source, VipsImage **out, in
         "crop", (VipsInteresting) crop,
         "size", (VipsSize) size,
         "fail_on", (VipsFailOn) fail_on,
+        "export_profile", "srgb",
         NULL);
 }
 
@@ -66,6 +70,7 @@ static inline int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int widt
         "height", height,
         "crop", (VipsInteresting) crop,
         "size", (VipsSize) size,
+        "export_profile", "srgb",
         NULL);
 }
 

@@ -6,8 +6,9 @@ extension VipsImage {
         Int32(crop ? VIPS_INTERESTING_CENTRE.rawValue : VIPS_INTERESTING_NONE.rawValue)
     }
 
-    static func size(_ upscale: Bool) -> Int32 {
-        Int32(upscale ? VIPS_SIZE_BOTH.rawValue : VIPS_SIZE_DOWN.rawValue)
+    static func size(_ upscale: Bool, exact: Bool = false) -> Int32 {
+        if exact { return Int32(VIPS_SIZE_FORCE.rawValue) }
+        return Int32(upscale ? VIPS_SIZE_BOTH.rawValue : VIPS_SIZE_DOWN.rawValue)
     }
 
     static func checkBox(width: Int, height: Int, url: URL?) throws(ImagingError) {
@@ -25,10 +26,12 @@ extension VipsImage {
 
     /// The image scaled to fit inside `width` x `height` keeping its aspect ratio, or to fill it
     /// exactly when `crop` is true (cropping the centre). Applies the EXIF orientation first.
-    public func resized(toFit width: Int, height: Int, crop: Bool = false, upscale: Bool = true) throws(ImagingError) -> VipsImage {
+    public func resized(
+        toFit width: Int, height: Int, crop: Bool = false, upscale: Bool = true, exact: Bool = false
+    ) throws(ImagingError) -> VipsImage {
         try Self.checkBox(width: width, height: height, url: sourceURL)
         return try derive("resize") {
-            cvips_thumbnail_image(pointer, $0, Int32(width), Int32(height), Self.interesting(crop), Self.size(upscale))
+            cvips_thumbnail_image(pointer, $0, Int32(width), Int32(height), Self.interesting(crop), Self.size(upscale, exact: exact))
         }
     }
 
@@ -47,24 +50,27 @@ extension VipsImage {
     /// A thumbnail of an image file, decoded with shrink-on-load (a JPEG is decoded at 1/2, 1/4 or
     /// 1/8 scale, a HEIC from its embedded thumbnail when big enough) and turned upright.
     ///
-    /// Fits inside `width` x `height`, or fills it exactly when `crop` is true. TIFF-based RAW
+    /// Fits inside `width` x `height`, or fills it exactly when `crop` is true; with `exact`, is
+    /// exactly `width` x `height` (the aspect ratio stretched to it: pass a box of the image's
+    /// own aspect, rounded). Colour-managed to sRGB from an embedded profile. TIFF-based RAW
     /// files that libvips cannot decode are thumbnailed from their largest embedded JPEG preview.
     /// - Throws: `.unreadable`, `.unsupportedFormat`, `.corrupt` (including truncated pixel data),
     ///   `.decodeFailed`; every message names the file.
     public static func thumbnail(
-        fileAt url: URL, width: Int, height: Int, crop: Bool = false, upscale: Bool = true
+        fileAt url: URL, width: Int, height: Int, crop: Bool = false, upscale: Bool = true, exact: Bool = false
     ) throws(ImagingError) -> VipsImage {
         VipsRuntime.ensureInitialized()
         try checkBox(width: width, height: height, url: url)
         let source = try FileSource(url: url)
         let format = try admit(head: source.prefix(at: 0, maxCount: MediaFormat.sniffLength), size: source.size, url: url)
         if format.isRAW, let preview = RawPreview.largestJPEG(in: source, format: format) {
-            let image = try thumbnail(data: preview.jpeg, width: width, height: height, crop: crop, upscale: upscale, url: url)
+            let image = try thumbnail(
+                data: preview.jpeg, width: width, height: height, crop: crop, upscale: upscale, exact: exact, url: url)
             return try image.applyingOrientation(preview.orientation)
         }
         var out: UnsafeMutablePointer<CVips.VipsImage>?
         let status = url.path.withCString {
-            cvips_thumbnail($0, &out, Int32(width), Int32(height), interesting(crop), size(upscale), failOnTruncated)
+            cvips_thumbnail($0, &out, Int32(width), Int32(height), interesting(crop), size(upscale, exact: exact), failOnTruncated)
         }
         guard status == 0, let out else {
             if let out { g_object_unref(out) }
@@ -84,13 +90,13 @@ extension VipsImage {
 
     /// A thumbnail of an image held in memory; see `thumbnail(fileAt:width:height:crop:upscale:)`.
     public static func thumbnail(
-        data: Data, width: Int, height: Int, crop: Bool = false, upscale: Bool = true
+        data: Data, width: Int, height: Int, crop: Bool = false, upscale: Bool = true, exact: Bool = false
     ) throws(ImagingError) -> VipsImage {
-        try thumbnail(data: data, width: width, height: height, crop: crop, upscale: upscale, url: nil)
+        try thumbnail(data: data, width: width, height: height, crop: crop, upscale: upscale, exact: exact, url: nil)
     }
 
     static func thumbnail(
-        data: Data, width: Int, height: Int, crop: Bool, upscale: Bool, url: URL?
+        data: Data, width: Int, height: Int, crop: Bool, upscale: Bool, exact: Bool = false, url: URL?
     ) throws(ImagingError) -> VipsImage {
         VipsRuntime.ensureInitialized()
         try checkBox(width: width, height: height, url: url)
@@ -102,7 +108,7 @@ extension VipsImage {
         defer { g_object_unref(source) }
         var out: UnsafeMutablePointer<CVips.VipsImage>?
         let status = cvips_thumbnail_source(
-            source, &out, Int32(width), Int32(height), interesting(crop), size(upscale), failOnTruncated)
+            source, &out, Int32(width), Int32(height), interesting(crop), size(upscale, exact: exact), failOnTruncated)
         guard status == 0, let out else {
             if let out { g_object_unref(out) }
             let detail = VipsRuntime.takeErrorBuffer()
@@ -119,7 +125,7 @@ extension VipsImage {
 
     /// Decodes every pixel now (into memory), so truncation or damage is reported here rather
     /// than when the image is later encoded. Thumbnails are small, so this is cheap for them.
-    func materialized() throws(ImagingError) -> VipsImage {
+    public func materialized() throws(ImagingError) -> VipsImage {
         guard let out = vips_image_copy_memory(pointer) else {
             throw ImagingError.vips(.corrupt, "cannot decode the pixels of", url: sourceURL)
         }

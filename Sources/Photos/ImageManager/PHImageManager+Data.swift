@@ -1,0 +1,81 @@
+public import Foundation
+import Imaging
+import PhotosStore
+
+/// The EXIF orientation of image data: how to turn the stored pixels to show them upright.
+/// Raw values are the EXIF (and Apple's) values.
+///
+/// Linux: ImageIO is not available; this enum stands in for `CGImagePropertyOrientation`.
+public enum CGImagePropertyOrientation: UInt32, Sendable, CaseIterable {
+    case up = 1
+    case upMirrored = 2
+    case down = 3
+    case downMirrored = 4
+    case leftMirrored = 5
+    case right = 6
+    case rightMirrored = 7
+    case left = 8
+}
+
+extension PHImageManager {
+    /// Requests the bytes of an asset's image: the original file's data, its uniform type
+    /// identifier (such as `public.jpeg`, `public.heic`) and EXIF orientation. Calls
+    /// `resultHandler` exactly once; `deliveryMode` and the size options don't apply.
+    ///
+    /// Linux: edits (rendered versions for `.current`) arrive with content editing; until then
+    /// every version is the original's bytes.
+    @discardableResult
+    public func requestImageDataAndOrientation(
+        for asset: PHAsset, options: PHImageRequestOptions?,
+        resultHandler: @escaping @Sendable (Data?, String?, CGImagePropertyOrientation, [AnyHashable: Any]?) -> Void
+    ) -> PHImageRequestID {
+        let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
+        let requestID = Self.makeRequestID()
+        if options.isSynchronous {
+            let result = Self.readResult(of: asset, requestID: requestID)
+            resultHandler(result.data, result.type, result.orientation, result.info.value)
+        } else {
+            Self.dataQueue.async { [deliveryQueue] in
+                // Read off the delivery queue, then deliver on it.
+                let result = Self.readResult(of: asset, requestID: requestID)
+                deliveryQueue.async { resultHandler(result.data, result.type, result.orientation, result.info.value) }
+            }
+        }
+        return requestID
+    }
+
+    private static let dataQueue = DispatchQueue(label: "PHImageManager.data", qos: .userInitiated, attributes: .concurrent)
+
+    private struct DataResult: Sendable {
+        var data: Data?
+        var type: String?
+        var orientation: CGImagePropertyOrientation
+        var info: UncheckedInfo
+    }
+
+    private static func readResult(of asset: PHAsset, requestID: PHImageRequestID) -> DataResult {
+        do throws(PHPhotosError) {
+            let (data, type, orientation) = try imageData(of: asset)
+            return DataResult(data: data, type: type, orientation: orientation, info: UncheckedInfo(value: info(requestID, degraded: false)))
+        } catch {
+            return DataResult(data: nil, type: nil, orientation: .up, info: UncheckedInfo(value: info(requestID, degraded: false, error: error)))
+        }
+    }
+
+    static func imageData(of asset: PHAsset) throws(PHPhotosError) -> (Data, String, CGImagePropertyOrientation) {
+        guard let library = asset.library, let records = try? library.store.resources(assetID: asset.rowID),
+            let photo = records.first(where: { $0.type == PHAssetResourceType.photo.rawValue })
+        else {
+            throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no photo file")
+        }
+        let url = library.store.layout.url(forRelativePath: photo.path)
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            throw PHPhotosError(.missingResource, "Can't read \(url.path): \(error.localizedDescription)")
+        }
+        let orientation = (try? MediaProbe.probe(data: data)).flatMap { CGImagePropertyOrientation(rawValue: UInt32($0.orientation)) } ?? .up
+        return (data, photo.uniformTypeIdentifier, orientation)
+    }
+}

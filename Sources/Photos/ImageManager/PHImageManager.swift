@@ -1,0 +1,212 @@
+public import Foundation
+import Imaging
+import PhotosStore
+import Synchronization
+
+/// Loads images of assets at any size: decoded with shrink-on-load, upright, sRGB, cached in
+/// memory and shared by requests.
+///
+/// Delivery follows Apple's contract (see ``PHImageRequestOptionsDeliveryMode``):
+/// `.opportunistic` delivers a degraded image first when the final one is not cached and a
+/// cheaper one is at hand (another size of the same asset in the memory cache), then the
+/// final one; `.highQualityFormat` exactly one final image; `.fastFormat` exactly one, the
+/// cheaper one (marked degraded) when at hand. `isSynchronous` delivers exactly one image on
+/// the calling thread before returning. Identical requests in flight share one decode; decodes
+/// run on a pool the size of the machine's cores; cancelling stops a decode nobody else waits
+/// for.
+///
+/// Linux: result handlers of asynchronous requests run on the manager's serial
+/// ``deliveryQueue``, never the main thread (Apple calls them on the main thread; a server has
+/// no main run loop to wait on). Handlers of one request run in order.
+public class PHImageManager: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: the request table sits behind a Mutex; the rest is immutable.
+    private static let shared = PHImageManager()
+    /// The memory cache and decode pool every manager shares.
+    static let loader = ImageLoader(cache: ImageMemoryCache(costLimit: defaultCacheBytes))
+
+    /// Bytes of decoded pixels kept in memory: a quarter of physical memory, at most 512 MiB.
+    static var defaultCacheBytes: Int {
+        Int(min(ProcessInfo.processInfo.physicalMemory / 4, 512 << 20))
+    }
+
+    /// Where asynchronous requests' result handlers are called, one at a time. Linux addition.
+    public let deliveryQueue: DispatchQueue
+
+    private struct Pending {
+        var key: ImageKey
+        var handler: @Sendable (UIImage?, [AnyHashable: Any]?) -> Void
+    }
+
+    /// Asynchronous requests waiting for their final image.
+    private let requests = Mutex<[PHImageRequestID: Pending]>([:])
+    private static let nextRequestID = Atomic<Int32>(1)
+
+    /// A new request identifier, never `PHInvalidImageRequestID`.
+    static func makeRequestID() -> PHImageRequestID {
+        while true {
+            let id = nextRequestID.wrappingAdd(1, ordering: .relaxed).oldValue
+            if id > 0 { return id }
+        }
+    }
+
+    /// The shared manager.
+    public class func `default`() -> PHImageManager { shared }
+
+    public override init() {
+        deliveryQueue = DispatchQueue(label: "PHImageManager.delivery", qos: .userInitiated)
+        super.init()
+    }
+
+    /// Requests an image of `asset` for `targetSize` pixels (``PHImageManagerMaximumSize`` for
+    /// the full size); `resultHandler` gets the image and an info dictionary with Apple's keys
+    /// (``PHImageResultIsDegradedKey``, ``PHImageResultRequestIDKey``, ``PHImageErrorKey``,
+    /// ``PHImageCancelledKey``, ``PHImageResultIsInCloudKey``).
+    @discardableResult
+    public func requestImage(
+        for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?,
+        resultHandler: @escaping @Sendable (UIImage?, [AnyHashable: Any]?) -> Void
+    ) -> PHImageRequestID {
+        let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
+        let requestID = Self.makeRequestID()
+        let plan: ImageRequestPlan
+        do throws(PHPhotosError) {
+            plan = try ImageRequestPlan(asset: asset, targetSize: targetSize, contentMode: contentMode, options: options)
+        } catch {
+            deliver(nil, info: Self.info(requestID, degraded: false, error: error), synchronously: options.isSynchronous, resultHandler)
+            return requestID
+        }
+        if options.isSynchronous {
+            requestSynchronously(plan, requestID: requestID, options: options, resultHandler: resultHandler)
+            return requestID
+        }
+        let loader = Self.loader
+        if let cached = loader.cache.image(for: plan.key) {
+            deliver(cached, info: Self.info(requestID, degraded: false), synchronously: false, resultHandler)
+            return requestID
+        }
+        if options.deliveryMode != .highQualityFormat, let stand_in = plan.degradedImage(from: loader.cache) {
+            deliver(stand_in, info: Self.info(requestID, degraded: true), synchronously: false, resultHandler)
+            if options.deliveryMode == .fastFormat { return requestID }
+        }
+        requests.withLock { $0[requestID] = Pending(key: plan.key, handler: resultHandler) }
+        loader.load(plan.key, requestID: requestID, priority: .visible, render: plan.render) { [weak self] result in
+            guard let self else { return }
+            let wanted = self.requests.withLock { $0.removeValue(forKey: requestID) != nil }
+            guard wanted else { return }
+            switch result {
+            case .success(let image):
+                self.deliver(image, info: Self.info(requestID, degraded: false), synchronously: false, resultHandler)
+            case .failure(let error):
+                self.deliver(nil, info: Self.info(requestID, degraded: false, error: error), synchronously: false, resultHandler)
+            }
+        }
+        return requestID
+    }
+
+    private func requestSynchronously(
+        _ plan: ImageRequestPlan, requestID: PHImageRequestID, options: PHImageRequestOptions,
+        resultHandler: @Sendable (UIImage?, [AnyHashable: Any]?) -> Void
+    ) {
+        let cache = Self.loader.cache
+        if let cached = cache.image(for: plan.key) {
+            resultHandler(cached, Self.info(requestID, degraded: false))
+            return
+        }
+        if options.deliveryMode == .fastFormat, let stand_in = plan.degradedImage(from: cache) {
+            resultHandler(stand_in, Self.info(requestID, degraded: true))
+            return
+        }
+        do throws(PHPhotosError) {
+            let image = try plan.render()
+            cache.insert(image, for: plan.key)
+            resultHandler(image, Self.info(requestID, degraded: false))
+        } catch {
+            resultHandler(nil, Self.info(requestID, degraded: false, error: error))
+        }
+    }
+
+    /// Cancels a request: a decode nobody else waits for stops before it starts, and the
+    /// handler is called once more with ``PHImageCancelledKey`` (unless the final image was
+    /// already delivered). Synchronous requests can't be cancelled.
+    public func cancelImageRequest(_ requestID: PHImageRequestID) {
+        guard let pending = requests.withLock({ $0.removeValue(forKey: requestID) }) else { return }
+        Self.loader.cancel(requestID: requestID, key: pending.key)
+        var info = Self.info(requestID, degraded: false)
+        info[PHImageCancelledKey] = NSNumber(value: true)
+        deliver(nil, info: info, synchronously: false, pending.handler)
+    }
+
+    // MARK: Delivery
+
+    static func info(_ requestID: PHImageRequestID, degraded: Bool, error: PHPhotosError? = nil) -> [AnyHashable: Any] {
+        var info: [AnyHashable: Any] = [
+            PHImageResultRequestIDKey: NSNumber(value: requestID),
+            PHImageResultIsDegradedKey: NSNumber(value: degraded),
+            PHImageResultIsInCloudKey: NSNumber(value: false),
+        ]
+        if let error { info[PHImageErrorKey] = error }
+        return info
+    }
+
+    private func deliver(
+        _ image: UIImage?, info: [AnyHashable: Any], synchronously: Bool,
+        _ handler: @escaping @Sendable (UIImage?, [AnyHashable: Any]?) -> Void
+    ) {
+        if synchronously {
+            handler(image, info)
+            return
+        }
+        let info = UncheckedInfo(value: info)
+        deliveryQueue.async { handler(image, info.value) }
+    }
+}
+
+/// An info dictionary crossing to the delivery queue (its values are NSNumbers and errors).
+struct UncheckedInfo: @unchecked Sendable {
+    let value: [AnyHashable: Any]
+}
+
+/// One request resolved against its asset: the key, the file, the geometry.
+struct ImageRequestPlan: Sendable {
+    let key: ImageKey
+    let fileURL: URL
+    let sourceWidth: Int
+    let sourceHeight: Int
+    let contentMode: PHImageContentMode
+
+    init(asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions) throws(PHPhotosError) {
+        guard asset.mediaType == .image else {
+            throw PHPhotosError(
+                .requestNotSupportedForAsset, "\(asset.localIdentifier) is a \(asset.mediaType) asset; video poster frames are not supported yet")
+        }
+        guard let library = asset.library, let records = try? library.store.resources(assetID: asset.rowID),
+            let photo = records.first(where: { $0.type == PHAssetResourceType.photo.rawValue })
+        else {
+            throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no photo file")
+        }
+        fileURL = library.store.layout.url(forRelativePath: photo.path)
+        sourceWidth = asset.pixelWidth > 0 ? asset.pixelWidth : photo.pixelWidth
+        sourceHeight = asset.pixelHeight > 0 ? asset.pixelHeight : photo.pixelHeight
+        self.contentMode = contentMode
+        let geometry = ImageGeometry.plan(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, target: targetSize, contentMode: contentMode,
+            resizeMode: options.resizeMode, normalizedCrop: options.normalizedCropRect)
+        key = ImageKey(assetUUID: asset.uuid, version: options.version, geometry: geometry)
+    }
+
+    /// Renders the image (on whichever thread calls it).
+    var render: @Sendable () throws(PHPhotosError) -> UIImage {
+        let (url, width, height, geometry) = (fileURL, sourceWidth, sourceHeight, key.geometry)
+        return { () throws(PHPhotosError) -> UIImage in
+            try ImageRenderer.render(fileAt: url, sourceWidth: width, sourceHeight: height, geometry: geometry)
+        }
+    }
+
+    /// A smaller image of the same asset and version already in memory, to show meanwhile.
+    func degradedImage(from cache: ImageMemoryCache) -> UIImage? {
+        let wanted = key.geometry.width * key.geometry.height
+        return cache.images(ofAsset: key.assetUUID, version: key.version).first {
+            Int($0.size.width * $0.size.height) < wanted
+        }
+    }
+}
