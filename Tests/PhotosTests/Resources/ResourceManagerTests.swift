@@ -54,12 +54,14 @@ struct ResourceManagerTests {
         let requestID = Mutex<PHAssetResourceDataRequestID>(0)
         let error: (any Error)? = await withCheckedContinuation { continuation in
             let id = manager.requestData(for: resource, options: nil, dataReceivedHandler: { _ in
-                // Cancel from inside the first chunk: the next chunk must not come.
+                // Cancel from inside the first chunk: the next chunk must not come. The chunk may
+                // arrive before `requestData` has returned the ID on a busy machine: wait for it.
+                let deadline = Date().addingTimeInterval(10)
+                while requestID.withLock({ $0 }) == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
                 manager.cancelDataRequest(requestID.withLock { $0 })
             }, completionHandler: { continuation.resume(returning: $0) })
             requestID.withLock { $0 = id }
         }
-        // The first chunk may arrive before the ID is stored; then the cancel in a later chunk wins.
         let photosError = try #require(error as? PHPhotosError)
         #expect(photosError.code == .userCancelled)
     }

@@ -1,0 +1,72 @@
+public import Foundation
+import Synchronization
+
+/// An image manager that also prepares images ahead of need: a gallery starts caching the
+/// images around the visible ones (and stops as it scrolls away), so requesting them later
+/// returns from memory without decoding.
+///
+/// Preheated images are keyed exactly as requests are (asset, target size, content mode and
+/// options, as on Apple platforms): a later request hits only with the same arguments. They are
+/// decoded at a lower priority than requests for visible images, on the same pool.
+///
+/// Linux: preheated images live in the memory cache every manager shares (bounded by bytes,
+/// least recently used first out), not in a per-manager store; `stopCachingImages` drops
+/// preheats that have not started and leaves decoded images to the cache's eviction.
+public class PHCachingImageManager: PHImageManager, @unchecked Sendable {
+    // @unchecked Sendable: the preheated set sits behind a Mutex.
+    /// Apple: prepare high-quality images (true, the default) or faster, lower-quality ones.
+    /// Linux: images are always decoded with shrink-on-load at the size asked for, which is both;
+    /// the value is kept but changes nothing.
+    public var allowsCachingHighQualityImages = true
+
+    private let preheated = Mutex<[ImageKey: Int]>([:])
+
+    public override init() {
+        super.init()
+    }
+
+    /// Starts preparing images of `assets` for requests with these arguments. Assets whose
+    /// images can't be made (videos, missing files) are skipped; their requests report why.
+    public func startCachingImages(
+        for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?
+    ) {
+        let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
+        for asset in assets {
+            guard let plan = try? ImageRequestPlan(asset: asset, targetSize: targetSize, contentMode: contentMode, options: options) else {
+                continue
+            }
+            preheated.withLock { $0[plan.key, default: 0] += 1 }
+            Self.loader.preheat(plan.key, render: plan.render)
+        }
+    }
+
+    /// Stops preparing images of `assets` for these arguments (a decode already running
+    /// finishes and stays cached).
+    public func stopCachingImages(
+        for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?
+    ) {
+        let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
+        for asset in assets {
+            guard let plan = try? ImageRequestPlan(asset: asset, targetSize: targetSize, contentMode: contentMode, options: options) else {
+                continue
+            }
+            let held = preheated.withLock { preheated -> Bool in
+                guard let count = preheated[plan.key] else { return false }
+                preheated[plan.key] = count > 1 ? count - 1 : nil
+                return true
+            }
+            if held { Self.loader.stopPreheating(plan.key) }
+        }
+    }
+
+    /// Stops every preparation this manager started.
+    public func stopCachingImagesForAllAssets() {
+        let held = preheated.withLock { preheated in
+            defer { preheated.removeAll() }
+            return preheated
+        }
+        for (key, count) in held {
+            for _ in 0..<count { Self.loader.stopPreheating(key) }
+        }
+    }
+}
