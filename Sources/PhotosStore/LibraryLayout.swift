@@ -42,6 +42,21 @@ package struct LibraryLayout: Sendable, Hashable {
         return "originals/\(shard)/\(uuid)\(ext)"
     }
 
+    /// The folder of an asset's derivatives (`derivatives/<first UUID character>/`); each file
+    /// in it is named `<UUID>_<kind>.<ext>`.
+    package func derivativesFolder(assetUUID: String) -> URL {
+        derivatives.appendingPathComponent(String(assetUUID.prefix(1)), isDirectory: true)
+    }
+
+    /// Removes every derivative of an asset (thumbnails and previews, made again on demand).
+    package func removeDerivatives(assetUUID: String) {
+        let folder = derivativesFolder(assetUUID: assetUUID)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(assetUUID + "_") {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+    }
+
     /// The absolute URL of a resource path: relative to the library root, or absolute for an
     /// original referenced where it is (see ``isReferenced(path:)``).
     package func url(forRelativePath path: String) -> URL {

@@ -30,7 +30,6 @@ struct ImageGeometry: Hashable, Sendable {
     var height: Int
 
     var cropsAfterScaling: Bool { width != scaledWidth || height != scaledHeight }
-    var isWholeSource: Bool { region.x == 0 && region.y == 0 }
 
     static func plan(
         sourceWidth: Int, sourceHeight: Int, target: CGSize, contentMode: PHImageContentMode,
@@ -87,5 +86,24 @@ struct ImageGeometry: Hashable, Sendable {
         guard !clamped.isNull, clamped.width > 0, clamped.height > 0 else { return nil }
         if clamped == CGRect(x: 0, y: 0, width: 1, height: 1) { return nil }
         return clamped
+    }
+
+    /// The same delivery from a copy of the source scaled by `factor` (a preview): the region
+    /// in the copy's pixels, the delivered size unchanged.
+    func regionScaled(by factor: Double, sourceWidth: Int, sourceHeight: Int) -> ImageGeometry {
+        var scaled = self
+        let width = max(1, Int((Double(sourceWidth) * factor).rounded()))
+        let height = max(1, Int((Double(sourceHeight) * factor).rounded()))
+        let x = min(width - 1, Int((Double(region.x) * factor).rounded(.down)))
+        let y = min(height - 1, Int((Double(region.y) * factor).rounded(.down)))
+        scaled.region = Rect(
+            x: x, y: y, width: max(1, min(width - x, Int((Double(region.width) * factor).rounded()))),
+            height: max(1, min(height - y, Int((Double(region.height) * factor).rounded()))))
+        return scaled
+    }
+
+    /// How much of the source's resolution the delivery needs (1: full size).
+    var scale: Double {
+        max(Double(scaledWidth) / Double(region.width), Double(scaledHeight) / Double(region.height))
     }
 }

@@ -1,56 +1,126 @@
 import Foundation
 import Imaging
+import PhotosStore
 
 /// Decodes and scales one image for an ``ImageGeometry``, with libvips: shrink-on-load (a
 /// JPEG decoded at 1/2, 1/4 or 1/8 scale, a HEIC from its embedded thumbnail when that is big
 /// enough), EXIF orientation applied, colour converted to sRGB from an embedded profile, and
 /// the result kept in memory.
-enum ImageRenderer {
-    static func render(
-        fileAt url: URL, sourceWidth: Int, sourceHeight: Int, geometry: ImageGeometry
-    ) throws(PHPhotosError) -> UIImage {
+///
+/// The cheapest good source is used: the asset's 256 px grid thumbnail for a square
+/// `aspectFill` + `.exact` request it covers; its 1440 px preview for any request that needs no
+/// more resolution than the preview has (made from the original on first need and kept in
+/// `derivatives/`, so later sizes, later processes and other requests decode 2 MP, not 12);
+/// else the original.
+struct ImageRenderer: Sendable {
+    let originalURL: URL
+    let sourceWidth: Int
+    let sourceHeight: Int
+    let geometry: ImageGeometry
+    /// Where the asset's derivatives are (nil: don't use or make them).
+    let derivatives: Derivatives?
+
+    struct Derivatives: Sendable {
+        let thumbnail: URL
+        let preview: URL
+    }
+
+    private enum Source {
+        case file(URL)
+        case image(VipsImage)
+    }
+
+    func render() throws(PHPhotosError) -> UIImage {
         do throws(ImagingError) {
-            let image: VipsImage
-            let whole = geometry.region == ImageGeometry.Rect(x: 0, y: 0, width: sourceWidth, height: sourceHeight)
-            if whole {
-                if geometry.cropsAfterScaling {
-                    image = try VipsImage.thumbnail(fileAt: url, width: geometry.width, height: geometry.height, crop: true)
-                } else {
-                    image = try VipsImage.thumbnail(
-                        fileAt: url, width: geometry.scaledWidth, height: geometry.scaledHeight, exact: true)
-                }
-            } else {
-                image = try region(of: url, sourceWidth: sourceWidth, sourceHeight: sourceHeight, geometry: geometry)
-            }
-            return UIImage(decoded: image)
+            return UIImage(decoded: try renderImage())
         } catch {
             throw PHPhotosError(error.code == .unreadable ? .missingResource : .invalidResource, "Can't load the image: \(error)")
         }
     }
 
-    /// The whole image scaled to at least the region's scale (so shrink-on-load still
-    /// applies), the region cut out of it, then scaled to the delivered size.
-    private static func region(
-        of url: URL, sourceWidth: Int, sourceHeight: Int, geometry: ImageGeometry
-    ) throws(ImagingError) -> VipsImage {
-        let region = geometry.region
-        let scale = max(
-            Double(geometry.scaledWidth) / Double(region.width), Double(geometry.scaledHeight) / Double(region.height))
-        let wholeWidth = max(1, Int((Double(sourceWidth) * scale).rounded(.up)))
-        let wholeHeight = max(1, Int((Double(sourceHeight) * scale).rounded(.up)))
-        let scaled = try VipsImage.thumbnail(fileAt: url, width: wholeWidth, height: wholeHeight, exact: true)
-        let sx = Double(scaled.width) / Double(sourceWidth), sy = Double(scaled.height) / Double(sourceHeight)
-        let x = min(scaled.width - 1, Int((Double(region.x) * sx).rounded(.down)))
-        let y = min(scaled.height - 1, Int((Double(region.y) * sy).rounded(.down)))
-        let width = max(1, min(scaled.width - x, Int((Double(region.width) * sx).rounded())))
-        let height = max(1, min(scaled.height - y, Int((Double(region.height) * sy).rounded())))
-        let cut = try scaled.cropped(x: x, y: y, width: width, height: height)
-        let resized: VipsImage
-        if geometry.cropsAfterScaling {
-            resized = try cut.resized(toFit: geometry.width, height: geometry.height, crop: true)
-        } else {
-            resized = try cut.resized(toFit: geometry.width, height: geometry.height, exact: true)
+    private func renderImage() throws(ImagingError) -> VipsImage {
+        let thumbnailSize = StandardDerivative.thumbnail.pixelSize
+        if let derivatives, geometry.cropsAfterScaling, geometry.isWhole(sourceWidth, sourceHeight),
+            geometry.width == geometry.height, geometry.width <= thumbnailSize,
+            FileManager.default.fileExists(atPath: derivatives.thumbnail.path)
+        {
+            let square = ImageGeometry.plan(
+                sourceWidth: thumbnailSize, sourceHeight: thumbnailSize,
+                target: CGSize(width: geometry.width, height: geometry.height), contentMode: .aspectFill,
+                resizeMode: .exact, normalizedCrop: .zero)
+            return try Self.render(.file(derivatives.thumbnail), width: thumbnailSize, height: thumbnailSize, geometry: square)
         }
+        let previewSize = StandardDerivative.preview.pixelSize
+        let previewScale = Double(previewSize) / Double(max(sourceWidth, sourceHeight))
+        if let derivatives, previewScale < 1, geometry.scale <= previewScale,
+            max(geometry.scaledWidth, geometry.scaledHeight) > thumbnailSize
+        {
+            let width = max(1, Int((Double(sourceWidth) * previewScale).rounded()))
+            let height = max(1, Int((Double(sourceHeight) * previewScale).rounded()))
+            let scaled = geometry.regionScaled(by: previewScale, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+            if FileManager.default.fileExists(atPath: derivatives.preview.path) {
+                return try Self.render(.file(derivatives.preview), width: width, height: height, geometry: scaled)
+            }
+            let preview = try VipsImage.thumbnail(fileAt: originalURL, width: previewSize, height: previewSize, upscale: false)
+            Self.store(preview, at: derivatives.preview)
+            return try Self.render(.image(preview), width: preview.width, height: preview.height, geometry: scaled)
+        }
+        return try Self.render(.file(originalURL), width: sourceWidth, height: sourceHeight, geometry: geometry)
+    }
+
+    /// Writes a derivative beside the others through a temporary file and a rename, so no
+    /// reader sees a torn file; a failure only means it is made again next time.
+    private static func store(_ image: VipsImage, at url: URL) {
+        guard let data = try? image.jpegData(quality: StandardDerivative.quality, keepMetadata: false) else { return }
+        let folder = url.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let temporary = folder.appendingPathComponent(".\(UUID().uuidString).tmp")
+        do {
+            try data.write(to: temporary)
+            if rename(temporary.path, url.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+        }
+    }
+
+    /// `source` (`width` × `height`, upright) scaled and cut as `geometry` says.
+    private static func render(_ source: Source, width: Int, height: Int, geometry: ImageGeometry) throws(ImagingError) -> VipsImage {
+        func scaled(_ boxWidth: Int, _ boxHeight: Int, crop: Bool) throws(ImagingError) -> VipsImage {
+            switch source {
+            case .file(let url):
+                try VipsImage.thumbnail(fileAt: url, width: boxWidth, height: boxHeight, crop: crop, exact: !crop)
+            case .image(let image):
+                try image.resized(toFit: boxWidth, height: boxHeight, crop: crop, exact: !crop).materialized()
+            }
+        }
+        if geometry.isWhole(width, height) {
+            return geometry.cropsAfterScaling
+                ? try scaled(geometry.width, geometry.height, crop: true)
+                : try scaled(geometry.scaledWidth, geometry.scaledHeight, crop: false)
+        }
+        // The whole image scaled to at least the region's scale (so shrink-on-load still
+        // applies), the region cut out of it, then scaled to the delivered size.
+        let region = geometry.region
+        let scale = geometry.scale
+        let whole = try scaled(
+            max(1, Int((Double(width) * scale).rounded(.up))), max(1, Int((Double(height) * scale).rounded(.up))), crop: false)
+        let sx = Double(whole.width) / Double(width), sy = Double(whole.height) / Double(height)
+        let x = min(whole.width - 1, Int((Double(region.x) * sx).rounded(.down)))
+        let y = min(whole.height - 1, Int((Double(region.y) * sy).rounded(.down)))
+        let cut = try whole.cropped(
+            x: x, y: y, width: max(1, min(whole.width - x, Int((Double(region.width) * sx).rounded()))),
+            height: max(1, min(whole.height - y, Int((Double(region.height) * sy).rounded()))))
+        let resized =
+            geometry.cropsAfterScaling
+            ? try cut.resized(toFit: geometry.width, height: geometry.height, crop: true)
+            : try cut.resized(toFit: geometry.width, height: geometry.height, exact: true)
         return try resized.materialized()
+    }
+}
+
+extension ImageGeometry {
+    /// Whether the region is all of a `width` × `height` source.
+    func isWhole(_ width: Int, _ height: Int) -> Bool {
+        region == Rect(x: 0, y: 0, width: width, height: height)
     }
 }

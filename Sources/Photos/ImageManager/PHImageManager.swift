@@ -173,6 +173,7 @@ struct ImageRequestPlan: Sendable {
     let sourceWidth: Int
     let sourceHeight: Int
     let contentMode: PHImageContentMode
+    let derivatives: ImageRenderer.Derivatives?
 
     init(asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions) throws(PHPhotosError) {
         guard asset.mediaType == .image else {
@@ -188,6 +189,10 @@ struct ImageRequestPlan: Sendable {
         sourceWidth = asset.pixelWidth > 0 ? asset.pixelWidth : photo.pixelWidth
         sourceHeight = asset.pixelHeight > 0 ? asset.pixelHeight : photo.pixelHeight
         self.contentMode = contentMode
+        let layout = library.store.layout
+        derivatives = ImageRenderer.Derivatives(
+            thumbnail: layout.url(forRelativePath: StandardDerivative.thumbnail.relativePath(assetUUID: asset.uuid)),
+            preview: layout.url(forRelativePath: StandardDerivative.preview.relativePath(assetUUID: asset.uuid)))
         let geometry = ImageGeometry.plan(
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, target: targetSize, contentMode: contentMode,
             resizeMode: options.resizeMode, normalizedCrop: options.normalizedCropRect)
@@ -196,10 +201,10 @@ struct ImageRequestPlan: Sendable {
 
     /// Renders the image (on whichever thread calls it).
     var render: @Sendable () throws(PHPhotosError) -> UIImage {
-        let (url, width, height, geometry) = (fileURL, sourceWidth, sourceHeight, key.geometry)
-        return { () throws(PHPhotosError) -> UIImage in
-            try ImageRenderer.render(fileAt: url, sourceWidth: width, sourceHeight: height, geometry: geometry)
-        }
+        let renderer = ImageRenderer(
+            originalURL: fileURL, sourceWidth: sourceWidth, sourceHeight: sourceHeight, geometry: key.geometry,
+            derivatives: derivatives)
+        return { () throws(PHPhotosError) -> UIImage in try renderer.render() }
     }
 
     /// A smaller image of the same asset and version already in memory, to show meanwhile.

@@ -14,6 +14,7 @@ extension LibraryDatabase {
     package func commit(_ changes: StoreChangeSet) throws(StoreError) -> Int64 {
         let moves = FileMoves(layout: layout, staging: stagingFolder)
         var expungedFiles: [String] = []
+        var expungedAssets: [String] = []
         let position: Int64
         let historyLimit = self.historyLimit
         // Moment naming looks places up inside the transaction: load the gazetteer (~0.2 s, once
@@ -30,6 +31,7 @@ extension LibraryDatabase {
                 var applier = ChangeApplier(db: db, changes: changes, moves: moves)
                 try applier.apply()
                 expungedFiles = applier.expungedFiles
+                expungedAssets = applier.expungedAssets
                 try ChangeJournal.close(db, id: changeID)
                 try ChangeJournal.prune(db, keeping: historyLimit)
                 Failpoint.hit(.beforeCommit)
@@ -49,6 +51,7 @@ extension LibraryDatabase {
         for path in expungedFiles where !LibraryLayout.isReferenced(path: path) {
             try? FileManager.default.removeItem(at: layout.url(forRelativePath: path))
         }
+        for uuid in expungedAssets { layout.removeDerivatives(assetUUID: uuid) }
         return position
     }
 }
@@ -59,6 +62,8 @@ struct ChangeApplier {
     let changes: StoreChangeSet
     let moves: FileMoves
     var expungedFiles: [String] = []
+    /// UUIDs of the assets expunged, whose derivatives go after the commit.
+    var expungedAssets: [String] = []
     var momentDates: [Double] = []
     var oldMoments: Set<Int64> = []
 
@@ -257,6 +262,7 @@ struct ChangeApplier {
         for uuid in changes.expungedAssets {
             guard let row = try? assetRow(uuid) else { continue }
             expungedFiles += try String.fetchAll(db, sql: "SELECT path FROM resource WHERE assetID = ?", arguments: [row.id])
+            expungedAssets.append(uuid)
             try db.run(sql: "DELETE FROM asset WHERE id = ?", arguments: [row.id])
             if let date = row.creationDate { momentDates.append(date) }
             if let moment = row.momentID { oldMoments.insert(moment) }
