@@ -6,8 +6,8 @@ import PhotosStore
 ///
 /// Linux notes: creating from a `UIImage` stores its encoded bytes as the original.
 /// ``recoverAssets(_:)`` and ``deleteAssetsPermanently(_:)`` are Linux additions for the
-/// Recently Deleted area. Content editing (`contentEditingOutput`,
-/// `revertAssetContentToOriginal()`) arrives with the image manager.
+/// Recently Deleted area. Content editing: see `contentEditingOutput` and
+/// `revertAssetContentToOriginal()`.
 public class PHAssetChangeRequest: PHChangeRequest, ChangeContributing {
     enum Target {
         case existing(PHAsset)
@@ -17,6 +17,8 @@ public class PHAssetChangeRequest: PHChangeRequest, ChangeContributing {
     let target: Target
     var resources: [ResourceSpec] = []
     private var edit = AssetEdit()
+    /// An edit to commit or a revert (see `PHAssetChangeRequest+ContentEditing.swift`).
+    var contentEdit: ContentEditRequest?
 
     required init(context: ChangeContext, target: Target) {
         self.target = target
@@ -187,14 +189,27 @@ public class PHAssetChangeRequest: PHChangeRequest, ChangeContributing {
     // MARK: - Commit
 
     func stage(into staging: inout StagingArea) throws(PHPhotosError) {
-        guard case .created = target else { return }
-        try staging.stage(resources, for: self)
+        switch target {
+        case .created:
+            try staging.stage(resources, for: self)
+            if case .apply = contentEdit {
+                throw PHPhotosError(
+                    .requestNotSupportedForAsset, "An edit shipped with a creation request is not supported yet; create, then edit")
+            }
+        case .existing(let asset):
+            if case .apply(let output) = contentEdit { try staging.stageContent(output, for: self, asset: asset) }
+        }
     }
 
     func contribute(to changes: inout StoreChangeSet, staging: StagingArea) throws(PHPhotosError) {
         switch target {
         case .existing(let asset):
             changes.assetEdits[asset.uuid] = changes.assetEdits[asset.uuid].map { $0.merged(with: edit) } ?? edit
+            switch contentEdit {
+            case .apply: if let content = staging.content(for: self) { changes.contentEdits[asset.uuid] = .apply(content) }
+            case .revert: changes.contentEdits[asset.uuid] = .revert
+            case nil: break
+            }
         case .created(let uuid):
             let staged = staging.resources(for: self)
             changes.newAssets.append(try AssetRecordBuilder.newAsset(uuid: uuid, resources: staged, edit: edit, now: changes.now))

@@ -11,6 +11,8 @@ import PhotosStore
 struct StagingArea {
     let store: LibraryDatabase
     private var staged: [ObjectIdentifier: [StagedResource]] = [:]
+    /// Edits' rendered files and adjustment data, by change request.
+    private var contents: [ObjectIdentifier: RenderedContent] = [:]
     /// Files created in staging (deleted on rollback).
     private var created: [URL] = []
     /// Sources moved into staging (moved back on rollback).
@@ -169,6 +171,55 @@ struct StagingArea {
             }
         case .audio, .adjustmentData:
             throw PHPhotosError(.invalidResource, "\(name): resources of type \(spec.type) are not supported yet")
+        }
+    }
+
+    func content(for request: AnyObject) -> RenderedContent? {
+        contents[ObjectIdentifier(request)]
+    }
+
+    /// Checks an edit's output (adjustment data set, rendered file present and an image) and
+    /// copies its files into staging.
+    mutating func stageContent(_ output: PHContentEditingOutput, for request: AnyObject, asset: PHAsset) throws(PHPhotosError) {
+        guard let adjustment = output.adjustmentData else {
+            throw PHPhotosError(.invalidResource, "The content editing output for \(asset.localIdentifier) has no adjustmentData; set it before committing")
+        }
+        guard output.assetUUID == asset.uuid else {
+            throw PHPhotosError(.invalidResource, "The content editing output was made for another asset than \(asset.localIdentifier)")
+        }
+        let rendered = output.renderedContentURL
+        guard FileManager.default.fileExists(atPath: rendered.path) else {
+            throw PHPhotosError(
+                .invalidResource, "The rendered content \(rendered.path) is missing: write the edited image there before committing")
+        }
+        let metadata: MediaMetadata
+        do {
+            metadata = try MediaProbe.probe(fileAt: rendered)
+        } catch {
+            throw PHPhotosError(.invalidResource, "The rendered content \(rendered.path) is not an image: \(error)")
+        }
+        guard !metadata.format.isVideo else {
+            throw PHPhotosError(.invalidResource, "The rendered content \(rendered.path) is a video; a photo's edit must be an image")
+        }
+        do throws(StoreError) {
+            let ext = metadata.format.preferredFilenameExtension
+            let renderedCopy = try store.makeStagingURL(fileExtension: ext)
+            _ = try ContentHash.copyHashing(from: rendered, to: renderedCopy)
+            created.append(renderedCopy)
+            let adjustmentCopy = try store.makeStagingURL(fileExtension: "aae")
+            do {
+                try adjustment.propertyList().write(to: adjustmentCopy)
+            } catch {
+                throw StoreError(.fileOperation, "Can't write the adjustment data: \(error.localizedDescription)")
+            }
+            created.append(adjustmentCopy)
+            let size = (try? FileManager.default.attributesOfItem(atPath: renderedCopy.path)[.size] as? NSNumber)?.int64Value ?? 0
+            contents[ObjectIdentifier(request)] = RenderedContent(
+                renderedFile: renderedCopy, adjustmentFile: adjustmentCopy, formatIdentifier: adjustment.formatIdentifier,
+                uniformTypeIdentifier: metadata.format.uniformTypeIdentifier, fileExtension: ext, fileSize: size,
+                pixelWidth: metadata.orientedPixelWidth, pixelHeight: metadata.orientedPixelHeight)
+        } catch {
+            throw PHPhotosError(.notEnoughSpace, "Can't copy the edit into the library: \(error.message)")
         }
     }
 

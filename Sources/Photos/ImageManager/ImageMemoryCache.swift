@@ -107,4 +107,7 @@ struct ImageKey: Hashable, Sendable {
     var assetUUID: String
     var version: PHImageRequestOptionsVersion
     var geometry: ImageGeometry
+    /// The file rendered from: an edit writes a new one, so images of the old version are
+    /// never served again (and age out of the cache).
+    var sourcePath: String
 }

@@ -22,8 +22,8 @@ extension PHImageManager {
     /// identifier (such as `public.jpeg`, `public.heic`) and EXIF orientation. Calls
     /// `resultHandler` exactly once; `deliveryMode` and the size options don't apply.
     ///
-    /// Linux: edits (rendered versions for `.current`) arrive with content editing; until then
-    /// every version is the original's bytes.
+    /// `.current` delivers an edited asset's rendered version; `.unadjusted` and `.original` the
+    /// original file.
     @discardableResult
     public func requestImageDataAndOrientation(
         for asset: PHAsset, options: PHImageRequestOptions?,
@@ -32,12 +32,12 @@ extension PHImageManager {
         let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
         let requestID = Self.makeRequestID()
         if options.isSynchronous {
-            let result = Self.readResult(of: asset, requestID: requestID)
+            let result = Self.readResult(of: asset, version: options.version, requestID: requestID)
             resultHandler(result.data, result.type, result.orientation, result.info.value)
         } else {
             Self.dataQueue.async { [deliveryQueue] in
                 // Read off the delivery queue, then deliver on it.
-                let result = Self.readResult(of: asset, requestID: requestID)
+                let result = Self.readResult(of: asset, version: options.version, requestID: requestID)
                 deliveryQueue.async { resultHandler(result.data, result.type, result.orientation, result.info.value) }
             }
         }
@@ -53,21 +53,25 @@ extension PHImageManager {
         var info: UncheckedInfo
     }
 
-    private static func readResult(of asset: PHAsset, requestID: PHImageRequestID) -> DataResult {
+    private static func readResult(of asset: PHAsset, version: PHImageRequestOptionsVersion, requestID: PHImageRequestID) -> DataResult {
         do throws(PHPhotosError) {
-            let (data, type, orientation) = try imageData(of: asset)
+            let (data, type, orientation) = try imageData(of: asset, version: version)
             return DataResult(data: data, type: type, orientation: orientation, info: UncheckedInfo(value: info(requestID, degraded: false)))
         } catch {
             return DataResult(data: nil, type: nil, orientation: .up, info: UncheckedInfo(value: info(requestID, degraded: false, error: error)))
         }
     }
 
-    static func imageData(of asset: PHAsset) throws(PHPhotosError) -> (Data, String, CGImagePropertyOrientation) {
+    static func imageData(
+        of asset: PHAsset, version: PHImageRequestOptionsVersion
+    ) throws(PHPhotosError) -> (Data, String, CGImagePropertyOrientation) {
         guard let library = asset.library, let records = try? library.store.resources(assetID: asset.rowID),
-            let photo = records.first(where: { $0.type == PHAssetResourceType.photo.rawValue })
+            let original = records.first(where: { $0.type == PHAssetResourceType.photo.rawValue })
         else {
             throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no photo file")
         }
+        let rendered = records.first { $0.type == PHAssetResourceType.fullSizePhoto.rawValue }
+        let photo = version == .current ? rendered ?? original : original
         let url = library.store.layout.url(forRelativePath: photo.path)
         let data: Data
         do {

@@ -185,18 +185,25 @@ struct ImageRequestPlan: Sendable {
         else {
             throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no photo file")
         }
-        fileURL = library.store.layout.url(forRelativePath: photo.path)
-        sourceWidth = asset.pixelWidth > 0 ? asset.pixelWidth : photo.pixelWidth
-        sourceHeight = asset.pixelHeight > 0 ? asset.pixelHeight : photo.pixelHeight
-        self.contentMode = contentMode
+        // `.current` is the edit's rendered version when there is one; the others the original.
+        let rendered = records.first { $0.type == PHAssetResourceType.fullSizePhoto.rawValue }
+        let source = options.version == .current ? rendered ?? photo : photo
         let layout = library.store.layout
-        derivatives = ImageRenderer.Derivatives(
-            thumbnail: layout.url(forRelativePath: StandardDerivative.thumbnail.relativePath(assetUUID: asset.uuid)),
-            preview: layout.url(forRelativePath: StandardDerivative.preview.relativePath(assetUUID: asset.uuid)))
+        fileURL = layout.url(forRelativePath: source.path)
+        let isCurrent = source.id == (rendered ?? photo).id
+        sourceWidth = isCurrent && asset.pixelWidth > 0 ? asset.pixelWidth : source.pixelWidth
+        sourceHeight = isCurrent && asset.pixelHeight > 0 ? asset.pixelHeight : source.pixelHeight
+        self.contentMode = contentMode
+        // Derivatives show the current version.
+        derivatives = isCurrent
+            ? ImageRenderer.Derivatives(
+                thumbnail: layout.url(forRelativePath: StandardDerivative.thumbnail.relativePath(assetUUID: asset.uuid)),
+                preview: layout.url(forRelativePath: StandardDerivative.preview.relativePath(assetUUID: asset.uuid)))
+            : nil
         let geometry = ImageGeometry.plan(
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, target: targetSize, contentMode: contentMode,
             resizeMode: options.resizeMode, normalizedCrop: options.normalizedCropRect)
-        key = ImageKey(assetUUID: asset.uuid, version: options.version, geometry: geometry)
+        key = ImageKey(assetUUID: asset.uuid, version: options.version, geometry: geometry, sourcePath: source.path)
     }
 
     /// Renders the image (on whichever thread calls it).

@@ -45,10 +45,10 @@ enum JournalTriggers {
         "creationTimeZoneOffset", "modificationDate", "latitude", "longitude", "altitude",
         "horizontalAccuracy", "verticalAccuracy", "locationTimestamp", "duration", "isFavorite", "isHidden",
         "burstIdentifier", "burstSelectionTypes", "representsBurst", "playbackStyle", "hasAdjustments",
-        "adjustmentFormatIdentifier", "uniformTypeIdentifier", "originalFilename", "traits",
+        "adjustmentFormatIdentifier", "uniformTypeIdentifier", "originalFilename", "traits", "contentVersion",
     ]
     /// Columns whose change means the pixels changed (an edit or a revert).
-    private static let assetContent = ["hasAdjustments", "adjustmentFormatIdentifier"]
+    private static let assetContent = ["hasAdjustments", "adjustmentFormatIdentifier", "contentVersion"]
     private static let collectionProperties = ["title", "startDate", "endDate", "latitude", "longitude", "locationNames"]
 
     private static func differs(_ columns: [String]) -> String {

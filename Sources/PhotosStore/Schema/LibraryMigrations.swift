@@ -24,6 +24,11 @@ enum LibraryMigrations {
         migrator.registerMigration("v4-content-signature") { db in
             try addContentSignature(db)
         }
+        migrator.registerMigration("v5-content-version") { db in
+            // Bumped by every edit and revert, so observers see `assetContentChanged` even when
+            // an edit keeps the same adjustment format.
+            try db.execute(sql: "ALTER TABLE asset ADD COLUMN contentVersion INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 

@@ -25,13 +25,15 @@ extension LibraryDatabase {
             _ = Gazetteer.shared
         }
         do {
-            try moves.recordIntent(changes.newAssets.flatMap(\.resources).filter { $0.stagedFile != nil }.map(\.relativePath))
+            try moves.recordIntent(
+                changes.newAssets.flatMap(\.resources).filter { $0.stagedFile != nil }.map(\.relativePath)
+                    + changes.contentEdits.flatMap { uuid, edit in ChangeApplier.contentPaths(uuid: uuid, edit: edit, at: changes.now) })
             position = try pool.write { db in
                 let changeID = try ChangeJournal.open(db, date: changes.now)
                 var applier = ChangeApplier(db: db, changes: changes, moves: moves)
                 try applier.apply()
                 expungedFiles = applier.expungedFiles
-                expungedAssets = applier.expungedAssets
+                expungedAssets = applier.expungedAssets + applier.changedContent
                 try ChangeJournal.close(db, id: changeID)
                 try ChangeJournal.prune(db, keeping: historyLimit)
                 Failpoint.hit(.beforeCommit)
@@ -64,6 +66,8 @@ struct ChangeApplier {
     var expungedFiles: [String] = []
     /// UUIDs of the assets expunged, whose derivatives go after the commit.
     var expungedAssets: [String] = []
+    /// UUIDs of the assets whose content changed: their derivatives are stale after the commit.
+    var changedContent: [String] = []
     var momentDates: [Double] = []
     var oldMoments: Set<Int64> = []
 
@@ -77,6 +81,7 @@ struct ChangeApplier {
         try insertCollections()
         try insertAssets()
         try editAssets()
+        try applyContentEdits()
         try editCollections()
         for edit in changes.membershipEdits { try applyMembership(edit) }
         try trashAssets()

@@ -9,6 +9,8 @@ package struct StoreChangeSet: Sendable {
     package var newCollections: [NewCollection] = []
     package var newAssets: [NewAsset] = []
     package var assetEdits: [String: AssetEdit] = [:]
+    /// Edited content (a rendered version and its adjustment data) or a revert, by asset UUID.
+    package var contentEdits: [String: ContentEdit] = [:]
     package var collectionEdits: [String: CollectionEdit] = [:]
     package var membershipEdits: [MembershipEdit] = []
     /// Assets moved to Recently Deleted.
@@ -166,5 +168,38 @@ package struct MembershipEdit: Sendable {
         self.container = container
         self.view = view
         self.operations = operations
+    }
+}
+
+/// A change to an asset's content: a new rendered version, or back to the original.
+package enum ContentEdit: Sendable {
+    case apply(RenderedContent)
+    case revert
+}
+
+/// An edit's files, staged: the rendered image and the adjustment data (an AAE-style property
+/// list) that lets an editor resume it.
+package struct RenderedContent: Sendable {
+    package var renderedFile: URL
+    package var adjustmentFile: URL
+    package var formatIdentifier: String
+    package var uniformTypeIdentifier: String
+    package var fileExtension: String
+    package var fileSize: Int64
+    package var pixelWidth: Int
+    package var pixelHeight: Int
+
+    package init(
+        renderedFile: URL, adjustmentFile: URL, formatIdentifier: String, uniformTypeIdentifier: String, fileExtension: String,
+        fileSize: Int64, pixelWidth: Int, pixelHeight: Int
+    ) {
+        self.renderedFile = renderedFile
+        self.adjustmentFile = adjustmentFile
+        self.formatIdentifier = formatIdentifier
+        self.uniformTypeIdentifier = uniformTypeIdentifier
+        self.fileExtension = fileExtension
+        self.fileSize = fileSize
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
     }
 }

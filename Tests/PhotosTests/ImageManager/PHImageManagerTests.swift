@@ -203,11 +203,10 @@ struct PHImageManagerTests {
         let again = Self.request(asset, CGSize(width: 333, height: 333)) { $0.deliveryMode = .highQualityFormat }
         #expect(again.first?.image === images[0], "a cache hit")
         #expect(loader.renderCount - before >= 1)
-        #expect(loader.cache.image(for: ImageKey(
-            assetUUID: asset.uuid, version: .current,
-            geometry: ImageGeometry.plan(
-                sourceWidth: 1600, sourceHeight: 1200, target: CGSize(width: 333, height: 333), contentMode: .aspectFit,
-                resizeMode: .fast, normalizedCrop: .zero))) === images[0])
+        let key = try ImageRequestPlan(
+            asset: asset, targetSize: CGSize(width: 333, height: 333), contentMode: .aspectFit, options: PHImageRequestOptions()
+        ).key
+        #expect(loader.cache.image(for: key) === images[0])
     }
 
     @Test func aCancelledRequestSaysSoAndDeliversNothingElse() throws {

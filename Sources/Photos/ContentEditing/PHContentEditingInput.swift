@@ -1,0 +1,70 @@
+public import CoreLocation
+public import Foundation
+
+/// Identifies a content-editing input request so it can be cancelled.
+public typealias PHContentEditingInputRequestID = Int
+
+/// Info key: `true` when the original is not on this machine and network access was not allowed.
+public let PHContentEditingInputResultIsInCloudKey = "PHContentEditingInputResultIsInCloudKey"
+/// Info key: `true` when the request was cancelled.
+public let PHContentEditingInputCancelledKey = "PHContentEditingInputCancelledKey"
+/// Info key: the `Error` that stopped the request.
+public let PHContentEditingInputErrorKey = "PHContentEditingInputErrorKey"
+
+/// Options for ``PHAsset/requestContentEditingInput(with:completionHandler:)``.
+public final class PHContentEditingInputRequestOptions: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: configured before the request starts.
+    /// Whether the editor can resume an edit made in this format: if so, the input is the
+    /// unedited image with the stored adjustment data; if not, the current rendered image.
+    public var canHandleAdjustmentData: @Sendable (PHAdjustmentData) -> Bool = { _ in false }
+    public var isNetworkAccessAllowed = false
+    public var progressHandler: (@Sendable (Double, UnsafeMutablePointer<ObjCBool>) -> Void)?
+
+    public override init() {
+        super.init()
+    }
+}
+
+/// What an editor starts from: an image file (the original, or the current version) and, when
+/// it resumes an edit, the adjustment data of that edit.
+public final class PHContentEditingInput: NSObject, @unchecked Sendable {
+    // @unchecked Sendable: immutable.
+    public let mediaType: PHAssetMediaType
+    public let mediaSubtypes: PHAssetMediaSubtype
+    public let creationDate: Date?
+    public let location: CLLocation?
+    public let uniformTypeIdentifier: String?
+    public let playbackStyle: PHAsset.PlaybackStyle
+    /// The adjustment data to resume, or nil (the image is the current version then).
+    public let adjustmentData: PHAdjustmentData?
+    /// The image to edit, full size: the original when resuming, else the current version.
+    public let fullSizeImageURL: URL?
+    /// The EXIF orientation of `fullSizeImageURL`'s pixels.
+    public let fullSizeImageOrientation: Int32
+    /// The same image at display size (fits 1440 × 1440), upright.
+    public let displaySizeImage: UIImage?
+
+    /// The asset it was made for.
+    let assetUUID: String
+    /// Whether the image is the unedited original (resuming an edit, or nothing to resume).
+    let baseIsOriginal: Bool
+
+    init(
+        asset: PHAsset, adjustmentData: PHAdjustmentData?, fullSizeImageURL: URL?, orientation: Int32, displaySizeImage: UIImage?,
+        uniformTypeIdentifier: String?, baseIsOriginal: Bool
+    ) {
+        mediaType = asset.mediaType
+        mediaSubtypes = asset.mediaSubtypes
+        creationDate = asset.creationDate
+        location = asset.location
+        playbackStyle = asset.playbackStyle
+        self.uniformTypeIdentifier = uniformTypeIdentifier
+        self.adjustmentData = adjustmentData
+        self.fullSizeImageURL = fullSizeImageURL
+        fullSizeImageOrientation = orientation
+        self.displaySizeImage = displaySizeImage
+        assetUUID = asset.uuid
+        self.baseIsOriginal = baseIsOriginal
+        super.init()
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+extension ChangeApplier {
+    /// `renders/<A>/<UUID>_<stamp>.<ext>` and `…_<stamp>.aae`: a new name per edit, so the
+    /// previous version's files (removed after the commit) are never overwritten in place.
+    static func contentPaths(uuid: String, edit: ContentEdit, at date: Date) -> [String] {
+        guard case .apply(let content) = edit else { return [] }
+        let base = "renders/\(uuid.prefix(1))/\(uuid)_\(Int64(date.timeIntervalSince1970 * 1000))"
+        return ["\(base).\(content.fileExtension)", "\(base).aae"]
+    }
+
+    /// Applies edits and reverts: the rendered version becomes the asset's `.fullSizePhoto`
+    /// resource and its adjustment data its `.adjustmentData` resource (replacing earlier
+    /// ones, whose files go after the commit); a revert removes both. Either way the asset's
+    /// size follows its current version and `contentVersion` goes up.
+    mutating func applyContentEdits() throws {
+        let now = changes.now.timeIntervalSince1970
+        for (uuid, edit) in changes.contentEdits.sorted(by: { $0.key < $1.key }) {
+            let row = try assetRow(uuid)
+            if case .revert = edit,
+                try Bool.fetchOne(db, sql: "SELECT hasAdjustments FROM asset WHERE id = ?", arguments: [row.id]) != true
+            {
+                continue  // nothing to revert
+            }
+            let adjusted = [5, 7]  // PHAssetResourceType.fullSizePhoto, .adjustmentData
+            expungedFiles += try String.fetchAll(
+                db, sql: "SELECT path FROM resource WHERE assetID = ? AND type IN (5, 7)", arguments: [row.id])
+            try db.run(sql: "DELETE FROM resource WHERE assetID = ? AND type IN (5, 7)", arguments: [row.id])
+            switch edit {
+            case .apply(let content):
+                let paths = Self.contentPaths(uuid: uuid, edit: edit, at: changes.now)
+                let adjustmentSize = (try? FileManager.default.attributesOfItem(atPath: content.adjustmentFile.path)[.size] as? NSNumber)?
+                    .int64Value ?? 0
+                let files: [(type: Int, uti: String, name: String, path: String, size: Int64, width: Int, height: Int, staged: URL)] = [
+                    (adjusted[0], content.uniformTypeIdentifier, "FullSizeRender.\(content.fileExtension)", paths[0], content.fileSize,
+                     content.pixelWidth, content.pixelHeight, content.renderedFile),
+                    (adjusted[1], "com.apple.photos.adjustment-data", "Adjustments.aae", paths[1], adjustmentSize, 0, 0, content.adjustmentFile),
+                ]
+                for file in files {
+                    try db.run(
+                        sql: """
+                            INSERT INTO resource (assetID, type, uniformTypeIdentifier, originalFilename, path, fileSize, pixelWidth, pixelHeight)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                            """,
+                        arguments: [row.id, file.type, file.uti, file.name, file.path, file.size, file.width, file.height])
+                    try moves.move(file.staged, to: file.path)
+                }
+                try db.run(
+                    sql: """
+                        UPDATE asset SET hasAdjustments = 1, adjustmentFormatIdentifier = ?, pixelWidth = ?, pixelHeight = ?,
+                        contentVersion = contentVersion + 1, modificationDate = ? WHERE id = ?
+                        """,
+                    arguments: [content.formatIdentifier, content.pixelWidth, content.pixelHeight, now, row.id])
+            case .revert:
+                // Back to the original's (upright) size, as recorded for its `.photo` resource.
+                try db.run(
+                    sql: """
+                        UPDATE asset SET hasAdjustments = 0, adjustmentFormatIdentifier = NULL,
+                        pixelWidth = COALESCE((SELECT pixelWidth FROM resource WHERE assetID = asset.id AND type IN (1, 2) ORDER BY type LIMIT 1), pixelWidth),
+                        pixelHeight = COALESCE((SELECT pixelHeight FROM resource WHERE assetID = asset.id AND type IN (1, 2) ORDER BY type LIMIT 1), pixelHeight),
+                        contentVersion = contentVersion + 1, modificationDate = ? WHERE id = ?
+                        """,
+                    arguments: [now, row.id])
+            }
+            changedContent.append(uuid)
+        }
+    }
+}
