@@ -136,6 +136,31 @@ static inline int cvips_linear_float(VipsImage *in, VipsImage **out,
     return vips_linear(in, out, a, b, n, NULL);
 }
 
+/* --- colour and geometry for edits ----------------------------------------------------- */
+
+static inline int cvips_rot(VipsImage *in, VipsImage **out, int quarter_turns) {
+    VipsAngle angle = quarter_turns == 1 ? VIPS_ANGLE_D90 : quarter_turns == 2 ? VIPS_ANGLE_D180
+        : quarter_turns == 3 ? VIPS_ANGLE_D270 : VIPS_ANGLE_D0;
+    return vips_rot(in, out, angle, NULL);
+}
+
+static inline int cvips_colourspace(VipsImage *in, VipsImage **out, int space) {
+    return vips_colourspace(in, out, (VipsInterpretation) space, NULL);
+}
+
+/* Drops an alpha band (flattened onto white) so edits work on 3-band colour. */
+static inline int cvips_flatten_white(VipsImage *in, VipsImage **out) {
+    double white[3] = { 255, 255, 255 };
+    VipsArrayDouble *background = vips_array_double_new(white, 3);
+    int status = vips_flatten(in, out, "background", background, NULL);
+    vips_area_unref(VIPS_AREA(background));
+    return status;
+}
+
+static inline int cvips_cast_uchar(VipsImage *in, VipsImage **out) {
+    return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
+}
+
 /* One 8-bit grey band (colour converted to B_W, alpha dropped). */
 static inline int cvips_grey_uchar(VipsImage *in, VipsImage **out) {
     VipsImage *flat = NULL, *grey = NULL;
