@@ -15,7 +15,7 @@ struct PhotosCommand: ParsableCommand {
             ImportCommand.self, ListCommand.self, InfoCommand.self, AlbumsCommand.self, AlbumCommand.self,
             FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
             DeleteCommand.self, DeletedCommand.self, RecoverCommand.self, CheckCommand.self, WatchCommand.self, HistoryCommand.self,
-            ThumbnailCommand.self, EditCommand.self, RevertCommand.self,
+            ThumbnailCommand.self, EditCommand.self, RevertCommand.self, CacheCommand.self,
         ]
     )
 }

@@ -23,6 +23,7 @@ struct ImageRenderer: Sendable {
     struct Derivatives: Sendable {
         let thumbnail: URL
         let preview: URL
+        let layout: LibraryLayout
     }
 
     private enum Source {
@@ -59,28 +60,17 @@ struct ImageRenderer: Sendable {
             let height = max(1, Int((Double(sourceHeight) * previewScale).rounded()))
             let scaled = geometry.regionScaled(by: previewScale, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
             if FileManager.default.fileExists(atPath: derivatives.preview.path) {
+                DerivativeCache.noteUsed(derivatives.preview)
                 return try Self.render(.file(derivatives.preview), width: width, height: height, geometry: scaled)
             }
             let preview = try VipsImage.thumbnail(fileAt: originalURL, width: previewSize, height: previewSize, upscale: false)
-            Self.store(preview, at: derivatives.preview)
+            if let data = try? preview.jpegData(quality: StandardDerivative.quality, keepMetadata: false) {
+                DerivativeCache.write(data, to: derivatives.preview)
+                DerivativeCache.notePreviewWritten(data.count, layout: derivatives.layout)
+            }
             return try Self.render(.image(preview), width: preview.width, height: preview.height, geometry: scaled)
         }
         return try Self.render(.file(originalURL), width: sourceWidth, height: sourceHeight, geometry: geometry)
-    }
-
-    /// Writes a derivative beside the others through a temporary file and a rename, so no
-    /// reader sees a torn file; a failure only means it is made again next time.
-    private static func store(_ image: VipsImage, at url: URL) {
-        guard let data = try? image.jpegData(quality: StandardDerivative.quality, keepMetadata: false) else { return }
-        let folder = url.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let temporary = folder.appendingPathComponent(".\(UUID().uuidString).tmp")
-        do {
-            try data.write(to: temporary)
-            if rename(temporary.path, url.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
-        } catch {
-            try? FileManager.default.removeItem(at: temporary)
-        }
     }
 
     /// `source` (`width` × `height`, upright) scaled and cut as `geometry` says.

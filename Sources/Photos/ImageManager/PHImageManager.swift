@@ -198,7 +198,7 @@ struct ImageRequestPlan: Sendable {
         derivatives = isCurrent
             ? ImageRenderer.Derivatives(
                 thumbnail: layout.url(forRelativePath: StandardDerivative.thumbnail.relativePath(assetUUID: asset.uuid)),
-                preview: layout.url(forRelativePath: StandardDerivative.preview.relativePath(assetUUID: asset.uuid)))
+                preview: layout.url(forRelativePath: StandardDerivative.preview.relativePath(assetUUID: asset.uuid)), layout: layout)
             : nil
         let geometry = ImageGeometry.plan(
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, target: targetSize, contentMode: contentMode,

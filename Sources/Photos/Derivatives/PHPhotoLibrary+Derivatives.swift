@@ -1,0 +1,151 @@
+import Foundation
+import Imaging
+import PhotosStore
+import Synchronization
+
+/// What the library's derivative cache holds.
+///
+/// Linux addition, with the methods below: Apple's Photos manages its thumbnail tables itself.
+public struct PHDerivativeCacheStatus: Sendable, Equatable {
+    /// Grid thumbnails (256 px squares), one per photo once made; never evicted.
+    public var thumbnails = 0
+    /// Previews (fit 1440 px), made when first needed; evicted least recently used first.
+    public var previews = 0
+    public var thumbnailBytes: Int64 = 0
+    public var previewBytes: Int64 = 0
+}
+
+extension PHPhotoLibrary {
+    /// Makes the derivatives that are missing for every photo (its current version), on every
+    /// core; returns how many were made and how many photos failed (unreadable, unsupported).
+    /// Each file is written to a temporary name and renamed, so readers never see a torn one.
+    ///
+    /// Linux addition (`photos cache warm`).
+    @discardableResult
+    public func makeDerivatives(previews: Bool = false) throws -> (made: Int, failed: Int) {
+        let files = try store.currentImageFiles()
+        let layout = store.layout
+        let made = Atomic<Int>(0), failed = Atomic<Int>(0)
+        let kinds: [StandardDerivative] = previews ? [.thumbnail, .preview] : [.thumbnail]
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let file = files[index]
+            let missing = Set(kinds.filter { kind in
+                !FileManager.default.fileExists(atPath: layout.url(forRelativePath: kind.relativePath(assetUUID: file.assetUUID)).path)
+            })
+            guard !missing.isEmpty else { return }
+            do {
+                for (kind, data) in try StandardDerivative.render(missing, photoAt: layout.url(forRelativePath: file.path)) {
+                    DerivativeCache.write(data, to: layout.url(forRelativePath: kind.relativePath(assetUUID: file.assetUUID)))
+                    made.add(1, ordering: .relaxed)
+                }
+            } catch {
+                failed.add(1, ordering: .relaxed)
+            }
+        }
+        return (made.load(ordering: .relaxed), failed.load(ordering: .relaxed))
+    }
+
+    /// Counts the derivatives on disk. Linux addition.
+    public func derivativeCacheStatus() -> PHDerivativeCacheStatus {
+        DerivativeCache.status(of: store.layout)
+    }
+
+    /// Removes previews, least recently used first, until they take at most `bytes`
+    /// (thumbnails stay: a grid needs every one). Returns how many files went. Linux addition;
+    /// the image manager trims to ``PHImageManager/previewCacheLimit`` on its own.
+    @discardableResult
+    public func trimDerivativeCache(toBytes bytes: Int64) -> Int {
+        DerivativeCache.trim(store.layout, toBytes: bytes)
+    }
+}
+
+extension PHImageManager {
+    /// The most bytes of previews a library keeps (4 GiB by default); the image manager trims
+    /// the least recently used when it has written more. Linux addition.
+    public static var previewCacheLimit: Int64 {
+        get { DerivativeCache.limit.load(ordering: .relaxed) }
+        set { DerivativeCache.limit.store(newValue, ordering: .relaxed) }
+    }
+}
+
+/// The derivatives folder as a cache: atomic writes, use stamps, trimming.
+enum DerivativeCache {
+    static let limit = Atomic<Int64>(4 << 30)
+    /// Bytes of previews written per library since its last trim check.
+    private static let written = Mutex<[String: Int64]>([:])
+    /// A check runs after this many bytes of new previews.
+    static let checkInterval: Int64 = 64 << 20
+
+    static func write(_ data: Data, to url: URL) {
+        let folder = url.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let temporary = folder.appendingPathComponent(".\(UUID().uuidString).tmp")
+        do {
+            try data.write(to: temporary)
+            if rename(temporary.path, url.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+        }
+    }
+
+    /// A preview was written: trims the library's previews when enough has been written since
+    /// the last check.
+    static func notePreviewWritten(_ bytes: Int, layout: LibraryLayout) {
+        let due = written.withLock { written -> Bool in
+            let total = written[layout.root.path, default: 0] + Int64(bytes)
+            written[layout.root.path] = total >= checkInterval ? 0 : total
+            return total >= checkInterval
+        }
+        if due { DispatchQueue.global(qos: .utility).async { trim(layout, toBytes: limit.load(ordering: .relaxed)) } }
+    }
+
+    /// Marks a derivative as used (its modification time), at most once an hour, for LRU trimming.
+    static func noteUsed(_ url: URL) {
+        guard let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
+            Date().timeIntervalSince(modified) > 3600
+        else { return }
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
+    }
+
+    private static func files(of layout: LibraryLayout) -> [(url: URL, preview: Bool, size: Int64, used: Date)] {
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
+        guard let enumerator = FileManager.default.enumerator(at: layout.derivatives, includingPropertiesForKeys: keys) else { return [] }
+        var found: [(URL, Bool, Int64, Date)] = []
+        while let url = enumerator.nextObject() as? URL {
+            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true,
+                !url.lastPathComponent.hasPrefix(".")
+            else { continue }
+            found.append(
+                (url, url.lastPathComponent.hasSuffix("_preview.jpg"), Int64(values.fileSize ?? 0), values.contentModificationDate ?? .distantPast))
+        }
+        return found
+    }
+
+    static func status(of layout: LibraryLayout) -> PHDerivativeCacheStatus {
+        var status = PHDerivativeCacheStatus()
+        for file in files(of: layout) {
+            if file.preview {
+                status.previews += 1
+                status.previewBytes += file.size
+            } else {
+                status.thumbnails += 1
+                status.thumbnailBytes += file.size
+            }
+        }
+        return status
+    }
+
+    @discardableResult
+    static func trim(_ layout: LibraryLayout, toBytes bytes: Int64) -> Int {
+        let previews = files(of: layout).filter(\.preview).sorted { $0.used < $1.used }
+        var total = previews.reduce(0) { $0 + $1.size }
+        var removed = 0
+        for preview in previews where total > bytes {
+            if (try? FileManager.default.removeItem(at: preview.url)) != nil {
+                total -= preview.size
+                removed += 1
+            }
+        }
+        return removed
+    }
+}

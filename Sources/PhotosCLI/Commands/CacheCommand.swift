@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import Photos
+
+/// `photos cache warm|status|trim`: the library's derivatives (grid thumbnails, previews).
+struct CacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache", abstract: "Make, count or trim the thumbnails and previews the library keeps.",
+        subcommands: [CacheWarmCommand.self, CacheStatusCommand.self, CacheTrimCommand.self])
+}
+
+struct CacheWarmCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "warm", abstract: "Make the missing grid thumbnails (and with --previews, previews) on every core.")
+
+    @OptionGroup var options: LibraryOptions
+    @Flag(help: "Also make the 1440 px previews (otherwise made when first shown).") var previews = false
+
+    func run() throws {
+        let library = try options.open()
+        let start = Date()
+        let (made, failed) = try library.makeDerivatives(previews: previews)
+        let seconds = Date().timeIntervalSince(start)
+        print(String(format: "Made %d derivative%@ in %.1f s%@.", made, made == 1 ? "" : "s", seconds,
+                     failed > 0 ? " (\(failed) photo\(failed == 1 ? "" : "s") could not be read)" : ""))
+        if failed > 0 { throw ExitCode(1) }
+    }
+}
+
+struct CacheStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Count the thumbnails and previews on disk.")
+
+    @OptionGroup var options: LibraryOptions
+
+    func run() throws {
+        let status = try options.open().derivativeCacheStatus()
+        print("Thumbnails  \(status.thumbnails)  (\(CacheTrimCommand.format(status.thumbnailBytes)))")
+        print("Previews    \(status.previews)  (\(CacheTrimCommand.format(status.previewBytes)))")
+    }
+}
+
+struct CacheTrimCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trim", abstract: "Remove the least recently used previews until they fit the limit.")
+
+    @OptionGroup var options: LibraryOptions
+    @Option(help: "Bytes the previews may take: 500M, 2G, 0 ...") var limit: String
+
+    func run() throws {
+        guard let bytes = Self.parse(limit) else { throw CLIError("--limit \(limit): give a size like 500M or 2G") }
+        let library = try options.open()
+        let removed = library.trimDerivativeCache(toBytes: bytes)
+        let status = library.derivativeCacheStatus()
+        print("Removed \(removed) preview\(removed == 1 ? "" : "s"); \(status.previews) left (\(Self.format(status.previewBytes))).")
+    }
+
+    static func parse(_ text: String) -> Int64? {
+        let units: [Character: Int64] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40]
+        var digits = text.uppercased()
+        var factor: Int64 = 1
+        if digits.hasSuffix("B") { digits.removeLast() }
+        if let last = digits.last, let unit = units[last] {
+            factor = unit
+            digits.removeLast()
+        }
+        guard let value = Double(digits), value >= 0 else { return nil }
+        return Int64(value * Double(factor))
+    }
+
+    static func format(_ bytes: Int64) -> String {
+        ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)
+    }
+}
