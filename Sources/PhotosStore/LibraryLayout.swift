@@ -48,20 +48,36 @@ package struct LibraryLayout: Sendable, Hashable {
         derivatives.appendingPathComponent(String(assetUUID.prefix(1)), isDirectory: true)
     }
 
-    /// Removes every derivative of an asset (thumbnails and previews, made again on demand).
+    /// Removes every derivative of an asset (thumbnails and previews, made again on demand)
+    /// and its local copies of remote originals.
     package func removeDerivatives(assetUUID: String) {
-        let folder = derivativesFolder(assetUUID: assetUUID)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
-        for name in names where name.hasPrefix(assetUUID + "_") {
-            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        let folders = [derivativesFolder(assetUUID: assetUUID), root.appendingPathComponent("cache/remote/\(assetUUID.prefix(1))")]
+        for folder in folders {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
+            for name in names where name.hasPrefix(assetUUID + "_") {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
         }
     }
 
-    /// The absolute URL of a resource path: relative to the library root, or absolute for an
-    /// original referenced where it is (see ``isReferenced(path:)``).
+    /// The absolute URL of a resource path: relative to the library root, absolute for an
+    /// original referenced where it is (see ``isReferenced(path:)``), or an `http(s)` URL for
+    /// one in a remote store (see ``isRemote(path:)``).
     package func url(forRelativePath path: String) -> URL {
         if Self.isReferenced(path: path) { return URL(fileURLWithPath: path, isDirectory: false) }
+        if Self.isRemote(path: path), let url = URL(string: path) { return url }
         return root.appendingPathComponent(path, isDirectory: false)
+    }
+
+    /// Whether a resource path is a URL in a remote store (`http://`, `https://`): read through
+    /// a local copy under `cache/remote/`, fetched only when a request allows network access.
+    package static func isRemote(path: String) -> Bool {
+        path.hasPrefix("http://") || path.hasPrefix("https://")
+    }
+
+    /// Local copies of remote originals: `cache/remote/<A>/<UUID>_<type>.<ext>`.
+    package func remoteCopy(assetUUID: String, resourceType: Int, fileExtension: String) -> URL {
+        root.appendingPathComponent("cache/remote/\(assetUUID.prefix(1))/\(assetUUID)_\(resourceType).\(fileExtension)")
     }
 
     /// Whether a resource path names a file outside the library (absolute), which the library

@@ -58,7 +58,7 @@ enum AssetRecordBuilder {
             return NewResource(
                 type: resource.type.rawValue, uniformTypeIdentifier: resource.uniformTypeIdentifier,
                 originalFilename: resource.originalFilename, stagedFile: resource.stagedFile,
-                relativePath: resource.referencedFile?.path ?? "originals/\(uuid.prefix(1))/\(uuid)\(suffix).\(resource.fileExtension)",
+                relativePath: resource.referencedFile.map { $0.isFileURL ? $0.path : $0.absoluteString } ?? "originals/\(uuid.prefix(1))/\(uuid)\(suffix).\(resource.fileExtension)",
                 fileSize: resource.fileSize, pixelWidth: resource.metadata.orientedPixelWidth,
                 pixelHeight: resource.metadata.orientedPixelHeight, contentHash: resource.contentHash,
                 contentSignature: resource.contentSignature)

@@ -60,8 +60,13 @@ struct StagingArea {
         case .prepared:
             preconditionFailure("handled above")
         case .file(let url):
+            if !url.isFileURL, spec.options.shouldReferenceFile, ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
+                return try referenceRemote(url, spec: spec)
+            }
             guard url.isFileURL else {
-                throw PHPhotosError(.invalidResource, "\(url.absoluteString) is not a file URL; download it first")
+                throw PHPhotosError(
+                    .invalidResource,
+                    "\(url.absoluteString) is not a file URL; download it first, or reference an http(s) original with shouldReferenceFile")
             }
             name = url.lastPathComponent
             do {
@@ -138,6 +143,29 @@ struct StagingArea {
             originalFilename: spec.options.originalFilename ?? name,
             uniformTypeIdentifier: spec.options.uniformTypeIdentifier ?? metadata.format.uniformTypeIdentifier,
             fileExtension: ext, fileModificationDate: fileDate, contentHash: contentHash, contentSignature: signature)
+    }
+
+    /// An original in a remote store: fetched once into a temporary file to read what it is,
+    /// then referenced by its URL (not kept: it is fetched again when a request allows it).
+    private func referenceRemote(_ url: URL, spec: ResourceSpec) throws(PHPhotosError) -> StagedResource {
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("photokit-remote-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        try RemoteOriginals.fetch(url, to: temporary)
+        let metadata: MediaMetadata
+        do {
+            metadata = try MediaProbe.probe(fileAt: temporary)
+        } catch {
+            throw PHPhotosError(.invalidResource, "Can't add \(url.absoluteString): \(error)")
+        }
+        try check(metadata, for: spec, name: url.lastPathComponent)
+        let size = (try? FileManager.default.attributesOfItem(atPath: temporary.path)[.size] as? NSNumber)?.int64Value ?? 0
+        let signature = try? ContentSignature.signature(ofFileAt: temporary, size: size)
+        return StagedResource(
+            type: spec.type, metadata: metadata, stagedFile: nil, referencedFile: url, fileSize: size,
+            originalFilename: spec.options.originalFilename ?? url.lastPathComponent,
+            uniformTypeIdentifier: spec.options.uniformTypeIdentifier ?? metadata.format.uniformTypeIdentifier,
+            fileExtension: metadata.format.preferredFilenameExtension, fileModificationDate: nil, contentHash: nil,
+            contentSignature: signature)
     }
 
     /// A file left where it is: only its size, date and signature are read.

@@ -32,12 +32,12 @@ extension PHImageManager {
         let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
         let requestID = Self.makeRequestID()
         if options.isSynchronous {
-            let result = Self.readResult(of: asset, version: options.version, requestID: requestID)
+            let result = Self.readResult(of: asset, options: options, requestID: requestID)
             resultHandler(result.data, result.type, result.orientation, result.info.value)
         } else {
             Self.dataQueue.async { [deliveryQueue] in
                 // Read off the delivery queue, then deliver on it.
-                let result = Self.readResult(of: asset, version: options.version, requestID: requestID)
+                let result = Self.readResult(of: asset, options: options, requestID: requestID)
                 deliveryQueue.async { resultHandler(result.data, result.type, result.orientation, result.info.value) }
             }
         }
@@ -53,9 +53,10 @@ extension PHImageManager {
         var info: UncheckedInfo
     }
 
-    private static func readResult(of asset: PHAsset, version: PHImageRequestOptionsVersion, requestID: PHImageRequestID) -> DataResult {
+    private static func readResult(of asset: PHAsset, options: PHImageRequestOptions, requestID: PHImageRequestID) -> DataResult {
+        let version = options.version
         do throws(PHPhotosError) {
-            let (data, type, orientation) = try imageData(of: asset, version: version)
+            let (data, type, orientation) = try imageData(of: asset, version: version, options: options)
             return DataResult(data: data, type: type, orientation: orientation, info: UncheckedInfo(value: info(requestID, degraded: false)))
         } catch {
             return DataResult(data: nil, type: nil, orientation: .up, info: UncheckedInfo(value: info(requestID, degraded: false, error: error)))
@@ -63,7 +64,7 @@ extension PHImageManager {
     }
 
     static func imageData(
-        of asset: PHAsset, version: PHImageRequestOptionsVersion
+        of asset: PHAsset, version: PHImageRequestOptionsVersion, options: PHImageRequestOptions
     ) throws(PHPhotosError) -> (Data, String, CGImagePropertyOrientation) {
         guard let library = asset.library, let records = try? library.store.resources(assetID: asset.rowID),
             let original = records.first(where: { $0.type == PHAssetResourceType.photo.rawValue })
@@ -72,7 +73,10 @@ extension PHImageManager {
         }
         let rendered = records.first { $0.type == PHAssetResourceType.fullSizePhoto.rawValue }
         let photo = version == .current ? rendered ?? original : original
-        let url = library.store.layout.url(forRelativePath: photo.path)
+        let (url, fetch) = try ImageRequestPlan.localFile(
+            of: photo, asset: asset, layout: library.store.layout, networkAllowed: options.isNetworkAccessAllowed,
+            progress: options.progressHandler)
+        try fetch?.run(to: url)
         let data: Data
         do {
             data = try Data(contentsOf: url, options: .mappedIfSafe)

@@ -144,7 +144,11 @@ public class PHImageManager: NSObject, @unchecked Sendable {
             PHImageResultIsDegradedKey: NSNumber(value: degraded),
             PHImageResultIsInCloudKey: NSNumber(value: false),
         ]
-        if let error { info[PHImageErrorKey] = error }
+        if let error {
+            info[PHImageErrorKey] = error
+            // Not on this machine: Apple's "in iCloud" flag, for any remote store.
+            if error.code == .networkAccessRequired || error.code == .networkError { info[PHImageResultIsInCloudKey] = NSNumber(value: true) }
+        }
         return info
     }
 
@@ -174,6 +178,43 @@ struct ImageRequestPlan: Sendable {
     let sourceHeight: Int
     let contentMode: PHImageContentMode
     let derivatives: ImageRenderer.Derivatives?
+    /// A remote original to fetch into `fileURL` before rendering.
+    let remoteFetch: RemoteFetch?
+
+    struct RemoteFetch: Sendable {
+        let url: URL
+        let progress: PHAssetImageProgressHandler?
+
+        /// Fetches into `destination` unless a copy is there already.
+        func run(to destination: URL) throws(PHPhotosError) {
+            guard !FileManager.default.fileExists(atPath: destination.path) else { return }
+            let handler = progress
+            try RemoteOriginals.fetch(url, to: destination) { fraction in
+                guard let handler else { return false }
+                var stop: ObjCBool = false
+                handler(fraction, nil, &stop, nil)
+                return stop.boolValue
+            }
+        }
+    }
+
+    /// Where a resource's bytes are read from: its file, or for a remote original its local
+    /// copy (fetched first when allowed).
+    static func localFile(
+        of resource: ResourceRecord, asset: PHAsset, layout: LibraryLayout, networkAllowed: Bool, progress: PHAssetImageProgressHandler?
+    ) throws(PHPhotosError) -> (URL, RemoteFetch?) {
+        let url = layout.url(forRelativePath: resource.path)
+        guard LibraryLayout.isRemote(path: resource.path) else { return (url, nil) }
+        let ext = url.pathExtension.isEmpty ? "bin" : url.pathExtension.lowercased()
+        let copy = layout.remoteCopy(assetUUID: asset.uuid, resourceType: resource.type, fileExtension: ext)
+        if FileManager.default.fileExists(atPath: copy.path) { return (copy, nil) }
+        guard networkAllowed else {
+            throw PHPhotosError(
+                .networkAccessRequired,
+                "The original of \(asset.localIdentifier) is in a remote store (\(url.absoluteString)); allow network access to fetch it")
+        }
+        return (copy, RemoteFetch(url: url, progress: progress))
+    }
 
     init(asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions) throws(PHPhotosError) {
         guard asset.mediaType == .image else {
@@ -189,7 +230,8 @@ struct ImageRequestPlan: Sendable {
         let rendered = records.first { $0.type == PHAssetResourceType.fullSizePhoto.rawValue }
         let source = options.version == .current ? rendered ?? photo : photo
         let layout = library.store.layout
-        fileURL = layout.url(forRelativePath: source.path)
+        (fileURL, remoteFetch) = try Self.localFile(
+            of: source, asset: asset, layout: layout, networkAllowed: options.isNetworkAccessAllowed, progress: options.progressHandler)
         let isCurrent = source.id == (rendered ?? photo).id
         sourceWidth = isCurrent && asset.pixelWidth > 0 ? asset.pixelWidth : source.pixelWidth
         sourceHeight = isCurrent && asset.pixelHeight > 0 ? asset.pixelHeight : source.pixelHeight
@@ -211,7 +253,11 @@ struct ImageRequestPlan: Sendable {
         let renderer = ImageRenderer(
             originalURL: fileURL, sourceWidth: sourceWidth, sourceHeight: sourceHeight, geometry: key.geometry,
             derivatives: derivatives)
-        return { () throws(PHPhotosError) -> UIImage in try renderer.render() }
+        let (fetch, copy) = (remoteFetch, fileURL)
+        return { () throws(PHPhotosError) -> UIImage in
+            try fetch?.run(to: copy)
+            return try renderer.render()
+        }
     }
 
     /// A smaller image of the same asset and version already in memory, to show meanwhile.

@@ -70,6 +70,8 @@ extension LibraryDatabase {
         var named = Set<String>()
         for resource in resources {
             named.insert(resource.path)
+            // A remote store's files are its own to keep; only their local copies are ours.
+            if LibraryLayout.isRemote(path: resource.path) { continue }
             let url = layout.url(forRelativePath: resource.path)
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
                 let what = LibraryLayout.isReferenced(path: resource.path) ? "referenced original \(resource.path)" : resource.path

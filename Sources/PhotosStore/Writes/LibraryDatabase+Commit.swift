@@ -50,7 +50,7 @@ extension LibraryDatabase {
         // Rows are gone for good; now their files may go. A crash here leaves stray files
         // that nothing references, which is harmless. Originals referenced in place are the
         // user's files: only their rows go.
-        for path in expungedFiles where !LibraryLayout.isReferenced(path: path) {
+        for path in expungedFiles where !LibraryLayout.isReferenced(path: path) && !LibraryLayout.isRemote(path: path) {
             try? FileManager.default.removeItem(at: layout.url(forRelativePath: path))
         }
         for uuid in expungedAssets { layout.removeDerivatives(assetUUID: uuid) }

@@ -1,0 +1,84 @@
+import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+import Synchronization
+
+/// Fetches originals kept in a remote store (`http`/`https` resource paths) into local
+/// copies, reporting progress; a copy appears complete or not at all (temporary file, rename).
+enum RemoteOriginals {
+    /// Downloads `url` to `destination`. `progress` gets 0...1 as bytes arrive (when the
+    /// server says how many) and returns true to stop.
+    static func fetch(_ url: URL, to destination: URL, progress: (@Sendable (Double) -> Bool)? = nil) throws(PHPhotosError) {
+        let folder = destination.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let temporary = folder.appendingPathComponent(".\(UUID().uuidString).download")
+        let download = Download(destination: temporary, progress: progress)
+        let session = URLSession(configuration: .ephemeral, delegate: download, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        session.dataTask(with: url).resume()
+        download.done.wait()
+        if let failure = download.failure {
+            try? FileManager.default.removeItem(at: temporary)
+            throw PHPhotosError(failure.cancelled ? .userCancelled : .networkError, "Can't fetch \(url.absoluteString): \(failure.message)")
+        }
+        guard rename(temporary.path, destination.path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            throw PHPhotosError(.notEnoughSpace, "Can't keep the fetched original at \(destination.path)")
+        }
+    }
+
+    private final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        // @unchecked Sendable: the delegate queue calls one method at a time.
+        struct Failure {
+            var message: String
+            var cancelled = false
+        }
+
+        let destination: URL
+        let progress: (@Sendable (Double) -> Bool)?
+        let done = DispatchSemaphore(value: 0)
+        var handle: FileHandle?
+        var expected: Int64 = -1
+        var received: Int64 = 0
+        var failure: Failure?
+
+        init(destination: URL, progress: (@Sendable (Double) -> Bool)?) {
+            self.destination = destination
+            self.progress = progress
+        }
+
+        func urlSession(
+            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+        ) {
+            if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+                failure = Failure(message: "the server answered \(http.statusCode)")
+                completionHandler(.cancel)
+                return
+            }
+            expected = response.expectedContentLength
+            _ = FileManager.default.createFile(atPath: destination.path, contents: nil)
+            handle = try? FileHandle(forWritingTo: destination)
+            completionHandler(handle == nil ? .cancel : .allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            handle?.write(data)
+            received += Int64(data.count)
+            if expected > 0, let progress, progress(min(1, Double(received) / Double(expected))) {
+                failure = Failure(message: "stopped by the progress handler", cancelled: true)
+                dataTask.cancel()
+            }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            try? handle?.close()
+            if failure == nil, let error { failure = Failure(message: error.localizedDescription) }
+            if failure == nil, expected > 0, received != expected {
+                failure = Failure(message: "got \(received) of \(expected) bytes")
+            }
+            done.signal()
+        }
+    }
+}
