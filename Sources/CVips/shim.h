@@ -108,6 +108,10 @@ static inline int cvips_xyz(VipsImage **out, int width, int height) {
     return vips_xyz(out, width, height, NULL);
 }
 
+static inline int cvips_black(VipsImage **out, int width, int height, int bands) {
+    return vips_black(out, width, height, "bands", bands, NULL);
+}
+
 static inline int cvips_gaussnoise(VipsImage **out, int width, int height, double mean, double sigma) {
     return vips_gaussnoise(out, width, height, "mean", mean, "sigma", sigma, NULL);
 }
@@ -155,6 +159,11 @@ static inline int cvips_flatten_white(VipsImage *in, VipsImage **out) {
     int status = vips_flatten(in, out, "background", background, NULL);
     vips_area_unref(VIPS_AREA(background));
     return status;
+}
+
+/* Converts to a colour profile ("srgb", "p3", "cmyk" built in, or a file) and attaches it. */
+static inline int cvips_icc_transform(VipsImage *in, VipsImage **out, const char *profile) {
+    return vips_icc_transform(in, out, profile, "embedded", TRUE, NULL);
 }
 
 static inline int cvips_cast_uchar(VipsImage *in, VipsImage **out) {

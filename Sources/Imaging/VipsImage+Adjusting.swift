@@ -51,4 +51,12 @@ extension VipsImage {
         let b = [0.0, 0, 0]
         return try three.derive("linear") { out in cvips_linear_uchar(three.pointer, out, tint, b, 3) }
     }
+
+    /// Converted to a colour profile (`"srgb"`, `"p3"`, `"cmyk"` are built into libvips; else
+    /// a profile file's path), which is attached to the result: how tests make photos that
+    /// carry Display P3 or CMYK.
+    public func converted(toProfile profile: String) throws(ImagingError) -> VipsImage {
+        let converted = try derive("icc_transform") { out in profile.withCString { cvips_icc_transform(pointer, out, $0) } }
+        return try converted.derive("cast") { cvips_cast_uchar(converted.pointer, $0) }
+    }
 }

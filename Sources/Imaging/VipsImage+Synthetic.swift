@@ -13,6 +13,22 @@ extension VipsImage {
         try synthetic(width: width, height: height, noise: sigma, blue: 128)
     }
 
+    /// One sRGB colour everywhere (8-bit values).
+    public static func solid(width: Int, height: Int, rgb: [Double]) throws(ImagingError) -> VipsImage {
+        VipsRuntime.ensureInitialized()
+        try checkBox(width: width, height: height, url: nil)
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        guard cvips_black(&out, Int32(width), Int32(height), 3) == 0, let out else {
+            throw ImagingError(.decodeFailed, "cannot make a \(width)x\(height) test image: \(VipsRuntime.takeErrorBuffer())")
+        }
+        let black = VipsImage(owning: out, sourceURL: nil)
+        let a = [0.0, 0, 0], b = Array(rgb.prefix(3))
+        let coloured = try black.derive("linear") { cvips_linear_uchar(black.pointer, $0, a, b, 3) }
+        return try coloured.derive("interpretation") {
+            cvips_copy_interpretation(coloured.pointer, $0, Int32(VIPS_INTERPRETATION_sRGB.rawValue))
+        }
+    }
+
     private static func synthetic(width: Int, height: Int, noise: Double, blue: Double) throws(ImagingError) -> VipsImage {
         VipsRuntime.ensureInitialized()
         try checkBox(width: width, height: height, url: nil)
