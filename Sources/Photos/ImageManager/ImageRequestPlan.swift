@@ -1,0 +1,129 @@
+import Foundation
+import PhotosStore
+import Synchronization
+
+/// One request resolved against its asset: the key, the file, the geometry.
+struct ImageRequestPlan: Sendable {
+    let key: ImageKey
+    let fileURL: URL
+    let sourceWidth: Int
+    let sourceHeight: Int
+    let contentMode: PHImageContentMode
+    let derivatives: ImageRenderer.Derivatives?
+    /// A remote original to fetch into `fileURL` before rendering.
+    let remoteFetch: RemoteFetch?
+
+    struct RemoteFetch: Sendable {
+        let url: URL
+        let progress: PHAssetImageProgressHandler?
+
+        /// Fetches into `destination` unless a copy is there already.
+        func run(to destination: URL) throws(PHPhotosError) {
+            guard !FileManager.default.fileExists(atPath: destination.path) else { return }
+            let handler = progress
+            try RemoteOriginals.fetch(url, to: destination) { fraction in
+                guard let handler else { return false }
+                var stop: ObjCBool = false
+                handler(fraction, nil, &stop, nil)
+                return stop.boolValue
+            }
+        }
+    }
+
+    /// Where a resource's bytes are read from: its file, or for a remote original its local
+    /// copy (fetched first when allowed).
+    static func localFile(
+        of resource: ResourceRecord, asset: PHAsset, layout: LibraryLayout, networkAllowed: Bool, progress: PHAssetImageProgressHandler?
+    ) throws(PHPhotosError) -> (URL, RemoteFetch?) {
+        let url = layout.url(forRelativePath: resource.path)
+        guard LibraryLayout.isRemote(path: resource.path) else { return (url, nil) }
+        let ext = url.pathExtension.isEmpty ? "bin" : url.pathExtension.lowercased()
+        let copy = layout.remoteCopy(assetUUID: asset.uuid, resourceType: resource.type, fileExtension: ext)
+        if FileManager.default.fileExists(atPath: copy.path) { return (copy, nil) }
+        guard networkAllowed else {
+            throw PHPhotosError(
+                .networkAccessRequired,
+                "The original of \(asset.localIdentifier) is in a remote store (\(url.absoluteString)); allow network access to fetch it")
+        }
+        return (copy, RemoteFetch(url: url, progress: progress))
+    }
+
+    init(asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions) throws(PHPhotosError) {
+        guard asset.mediaType == .image else {
+            throw PHPhotosError(
+                .requestNotSupportedForAsset, "\(asset.localIdentifier) is a \(asset.mediaType) asset; video poster frames are not supported yet")
+        }
+        guard let library = asset.library, let (photo, rendered) = ImageSourceCache.shared.sources(of: asset, in: library) else {
+            throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no photo file")
+        }
+        // `.current` is the edit's rendered version when there is one; the others the original.
+        let source = options.version == .current ? rendered ?? photo : photo
+        let layout = library.store.layout
+        (fileURL, remoteFetch) = try Self.localFile(
+            of: source, asset: asset, layout: layout, networkAllowed: options.isNetworkAccessAllowed, progress: options.progressHandler)
+        let isCurrent = source.id == (rendered ?? photo).id
+        sourceWidth = isCurrent && asset.pixelWidth > 0 ? asset.pixelWidth : source.pixelWidth
+        sourceHeight = isCurrent && asset.pixelHeight > 0 ? asset.pixelHeight : source.pixelHeight
+        self.contentMode = contentMode
+        // Derivatives show the current version.
+        derivatives = isCurrent
+            ? ImageRenderer.Derivatives(
+                thumbnail: layout.url(forRelativePath: StandardDerivative.thumbnail.relativePath(assetUUID: asset.uuid)),
+                preview: layout.url(forRelativePath: StandardDerivative.preview.relativePath(assetUUID: asset.uuid)), layout: layout)
+            : nil
+        let geometry = ImageGeometry.plan(
+            sourceWidth: sourceWidth, sourceHeight: sourceHeight, target: targetSize, contentMode: contentMode,
+            resizeMode: options.resizeMode, normalizedCrop: options.normalizedCropRect)
+        key = ImageKey(assetUUID: asset.uuid, version: options.version, geometry: geometry, sourcePath: source.path)
+    }
+
+    /// Renders the image (on whichever thread calls it).
+    var render: @Sendable () throws(PHPhotosError) -> UIImage {
+        let renderer = ImageRenderer(
+            originalURL: fileURL, sourceWidth: sourceWidth, sourceHeight: sourceHeight, geometry: key.geometry,
+            derivatives: derivatives)
+        let (fetch, copy) = (remoteFetch, fileURL)
+        return { () throws(PHPhotosError) -> UIImage in
+            try fetch?.run(to: copy)
+            return try renderer.render()
+        }
+    }
+
+    /// A smaller image of the same asset and version already in memory, to show meanwhile.
+    func degradedImage(from cache: ImageMemoryCache) -> UIImage? {
+        let wanted = key.geometry.width * key.geometry.height
+        return cache.images(ofAsset: key.assetUUID, version: key.version).first {
+            Int($0.size.width * $0.size.height) < wanted
+        }
+    }
+}
+
+/// The photo and rendered-edit resources of assets, remembered per asset snapshot (its library,
+/// UUID and modification date, which every edit and revert changes), so a request served from
+/// the memory cache reads no database rows.
+final class ImageSourceCache: Sendable {
+    static let shared = ImageSourceCache()
+
+    private struct Key: Hashable {
+        var library: ObjectIdentifier
+        var uuid: String
+        var modified: Date?
+    }
+
+    private let entries = Mutex<[Key: (photo: ResourceRecord, rendered: ResourceRecord?)]>([:])
+    private static let limit = 20_000
+
+    func sources(of asset: PHAsset, in library: PHPhotoLibrary) -> (photo: ResourceRecord, rendered: ResourceRecord?)? {
+        let key = Key(library: ObjectIdentifier(library), uuid: asset.uuid, modified: asset.modificationDate)
+        if let found = entries.withLock({ $0[key] }) { return found }
+        guard let records = try? library.store.resources(assetID: asset.rowID),
+            let photo = records.first(where: { $0.type == PHAssetResourceType.photo.rawValue })
+        else { return nil }
+        let value = (photo: photo, rendered: records.first { $0.type == PHAssetResourceType.fullSizePhoto.rawValue })
+        entries.withLock { entries in
+            if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
+            entries[key] = value
+        }
+        return value
+    }
+}
