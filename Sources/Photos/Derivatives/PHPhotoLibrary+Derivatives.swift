@@ -121,6 +121,22 @@ enum DerivativeCache {
         return found
     }
 
+    /// Temporary files a crashed writer left (`.<UUID>.tmp`, `.<UUID>.download`), an hour old.
+    private static func removeAbandonedTemporaries(_ layout: LibraryLayout) {
+        for folder in [layout.derivatives, layout.root.appendingPathComponent("cache/remote")] {
+            guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.contentModificationDateKey])
+            else { continue }
+            while let url = enumerator.nextObject() as? URL {
+                let name = url.lastPathComponent
+                guard name.hasPrefix("."), name.hasSuffix(".tmp") || name.hasSuffix(".download"),
+                    let modified = try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate,
+                    Date().timeIntervalSince(modified) > 3600
+                else { continue }
+                try? FileManager.default.removeItem(at: url)
+            }
+        }
+    }
+
     static func status(of layout: LibraryLayout) -> PHDerivativeCacheStatus {
         var status = PHDerivativeCacheStatus()
         for file in files(of: layout) {
@@ -137,6 +153,7 @@ enum DerivativeCache {
 
     @discardableResult
     static func trim(_ layout: LibraryLayout, toBytes bytes: Int64) -> Int {
+        removeAbandonedTemporaries(layout)
         let previews = files(of: layout).filter(\.preview).sorted { $0.used < $1.used }
         var total = previews.reduce(0) { $0 + $1.size }
         var removed = 0

@@ -50,5 +50,15 @@ struct DerivativeCacheTests {
         #expect(previews.map { FileManager.default.fileExists(atPath: $0.path) } == [false, true, false])
         #expect(library.trimDerivativeCache(toBytes: 0) == 1)
         #expect(library.derivativeCacheStatus().thumbnails == 3, "thumbnails are never trimmed")
+
+        // A crashed writer's temporary file goes once it is an hour old; a fresh one (being written) stays.
+        let folder = DerivativeUseTests.derivative(temporary, assets[0], .thumbnail).deletingLastPathComponent()
+        let abandoned = folder.appendingPathComponent(".\(UUID().uuidString).tmp")
+        let fresh = folder.appendingPathComponent(".\(UUID().uuidString).tmp")
+        try Data([1]).write(to: abandoned)
+        try Data([2]).write(to: fresh)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: abandoned.path)
+        library.trimDerivativeCache(toBytes: 0)
+        #expect(!FileManager.default.fileExists(atPath: abandoned.path) && FileManager.default.fileExists(atPath: fresh.path))
     }
 }
