@@ -39,8 +39,9 @@ static inline VipsImage *cvips_image_new_from_source(VipsSource *source, int acc
 }
 
 /* --- thumbnails and geometry ------------------------------------------------------------ */
-/* Thumbnails are colour-managed to sRGB ("export_profile"): an embedded profile (Display P3,
- * Adobe RGB, CMYK) is converted; images without one are taken as sRGB already. */
+/* Thumbnails keep the source's colour space (CMYK is turned into sRGB by libvips itself);
+ * VipsImage+Colour.swift converts the few with an embedded non-sRGB profile afterwards,
+ * since "export_profile" would build a colour transform for every file (~12 ms). */
 
 static inline int cvips_thumbnail(const char *path, VipsImage **out, int width, int height,
                                   int crop, int size, int fail_on) {
@@ -49,7 +50,6 @@ static inline int cvips_thumbnail(const char *path, VipsImage **out, int width, 
         "crop", (VipsInteresting) crop,
         "size", (VipsSize) size,
         "fail_on", (VipsFailOn) fail_on,
-        "export_profile", "srgb",
         NULL);
 }
 
@@ -60,7 +60,6 @@ static inline int cvips_thumbnail_source(VipsSource *source, VipsImage **out, in
         "crop", (VipsInteresting) crop,
         "size", (VipsSize) size,
         "fail_on", (VipsFailOn) fail_on,
-        "export_profile", "srgb",
         NULL);
 }
 
@@ -70,7 +69,6 @@ static inline int cvips_thumbnail_image(VipsImage *in, VipsImage **out, int widt
         "height", height,
         "crop", (VipsInteresting) crop,
         "size", (VipsSize) size,
-        "export_profile", "srgb",
         NULL);
 }
 

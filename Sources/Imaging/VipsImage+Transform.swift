@@ -85,7 +85,7 @@ extension VipsImage {
             }
             throw ImagingError(.decodeFailed, "cannot make a thumbnail of \(url.path): \(failure.message)", url: url)
         }
-        return try VipsImage(owning: out, sourceURL: url).materialized()
+        return try VipsImage(owning: out, sourceURL: url).materialized().managedToSRGB()
     }
 
     /// A thumbnail of an image held in memory; see `thumbnail(fileAt:width:height:crop:upscale:)`.
@@ -120,7 +120,7 @@ extension VipsImage {
             }
             throw ImagingError(.decodeFailed, "cannot make a thumbnail of \(name) (\(data.count) bytes): \(detail)", url: url)
         }
-        return try VipsImage(owning: out, sourceURL: url).materialized()
+        return try VipsImage(owning: out, sourceURL: url).materialized().managedToSRGB()
     }
 
     /// Decodes every pixel now (into memory), so truncation or damage is reported here rather

@@ -105,7 +105,8 @@ final class ImageSourceCache: Sendable {
     static let shared = ImageSourceCache()
 
     private struct Key: Hashable {
-        var library: ObjectIdentifier
+        /// The library folder (not the object, whose address a later library may reuse).
+        var library: String
         var uuid: String
         var modified: Date?
     }
@@ -114,7 +115,7 @@ final class ImageSourceCache: Sendable {
     private static let limit = 20_000
 
     func sources(of asset: PHAsset, in library: PHPhotoLibrary) -> (photo: ResourceRecord, rendered: ResourceRecord?)? {
-        let key = Key(library: ObjectIdentifier(library), uuid: asset.uuid, modified: asset.modificationDate)
+        let key = Key(library: library.store.layout.root.path, uuid: asset.uuid, modified: asset.modificationDate)
         if let found = entries.withLock({ $0[key] }) { return found }
         guard let records = try? library.store.resources(assetID: asset.rowID),
             let photo = records.first(where: { $0.type == PHAssetResourceType.photo.rawValue })

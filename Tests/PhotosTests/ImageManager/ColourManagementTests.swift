@@ -1,5 +1,5 @@
 import Foundation
-import Imaging
+@testable import Imaging
 import PhotosTestSupport
 import Testing
 
@@ -34,5 +34,15 @@ struct ColourManagementTests {
         let pixel = try #require(image.pixel(x: 75, y: 50)).map(Int.init)
         // CMYK's round trip loses a little (its gamut and black generation): 15 levels.
         #expect(abs(pixel[0] - 200) <= 15 && abs(pixel[1] - 30) <= 15 && abs(pixel[2] - 30) <= 15, "\(profile): \(pixel)")
+    }
+
+    /// Only non-sRGB profiles cost a colour transform: sRGB ones are recognised by their description.
+    @Test func sRGBProfilesAreRecognised() throws {
+        let red = try VipsImage.solid(width: 8, height: 8, rgb: [200, 30, 30])
+        let srgb = try #require(try red.converted(toProfile: "srgb").iccProfile)
+        let p3 = try #require(try red.converted(toProfile: "p3").iccProfile)
+        #expect(VipsImage.isSRGB(srgb))
+        #expect(!VipsImage.isSRGB(p3))
+        #expect(!VipsImage.isSRGB(Data(count: 200)))
     }
 }
