@@ -107,7 +107,8 @@ struct ImageKey: Hashable, Sendable {
     var assetUUID: String
     var version: PHImageRequestOptionsVersion
     var geometry: ImageGeometry
-    /// The file rendered from: an edit writes a new one, so images of the old version are
-    /// never served again (and age out of the cache).
-    var sourcePath: String
+    /// ``PHPhotoLibrary/instanceNumber`` and the resource row rendered from: an edit makes a
+    /// new row, so images of the old version are never served again (and age out of the cache).
+    var library: Int
+    var sourceID: Int64
 }

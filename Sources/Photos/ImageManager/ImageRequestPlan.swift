@@ -74,7 +74,8 @@ struct ImageRequestPlan: Sendable {
         let geometry = ImageGeometry.plan(
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, target: targetSize, contentMode: contentMode,
             resizeMode: options.resizeMode, normalizedCrop: options.normalizedCropRect)
-        key = ImageKey(assetUUID: asset.uuid, version: options.version, geometry: geometry, sourcePath: source.path)
+        key = ImageKey(
+            assetUUID: asset.uuid, version: options.version, geometry: geometry, library: library.instanceNumber, sourceID: source.id)
     }
 
     /// Renders the image (on whichever thread calls it).
@@ -105,9 +106,9 @@ final class ImageSourceCache: Sendable {
     static let shared = ImageSourceCache()
 
     private struct Key: Hashable {
-        /// The library folder (not the object, whose address a later library may reuse).
-        var library: String
-        var uuid: String
+        /// ``PHPhotoLibrary/instanceNumber`` (an object address could be reused).
+        var library: Int
+        var assetID: Int64
         var modified: Date?
     }
 
@@ -115,7 +116,7 @@ final class ImageSourceCache: Sendable {
     private static let limit = 20_000
 
     func sources(of asset: PHAsset, in library: PHPhotoLibrary) -> (photo: ResourceRecord, rendered: ResourceRecord?)? {
-        let key = Key(library: library.store.layout.root.path, uuid: asset.uuid, modified: asset.modificationDate)
+        let key = Key(library: library.instanceNumber, assetID: asset.rowID, modified: asset.modificationDate)
         if let found = entries.withLock({ $0[key] }) { return found }
         guard let records = try? library.store.resources(assetID: asset.rowID),
             let photo = records.first(where: { $0.type == PHAssetResourceType.photo.rawValue })

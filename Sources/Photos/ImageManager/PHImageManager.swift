@@ -41,6 +41,9 @@ public class PHImageManager: NSObject, @unchecked Sendable {
     private let requests = Mutex<[PHImageRequestID: Pending]>([:])
     private static let nextRequestID = Atomic<Int32>(1)
 
+    /// The options of a request that passes none (never modified).
+    private static let defaultOptions = PHImageRequestOptions()
+
     /// A new request identifier, never `PHInvalidImageRequestID`.
     static func makeRequestID() -> PHImageRequestID {
         while true {
@@ -66,7 +69,8 @@ public class PHImageManager: NSObject, @unchecked Sendable {
         for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?,
         resultHandler: @escaping @Sendable (UIImage?, [AnyHashable: Any]?) -> Void
     ) -> PHImageRequestID {
-        let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
+        // Read now, never after returning: no copy needed (a memory-cache hit allocates nothing more).
+        let options = options ?? Self.defaultOptions
         let requestID = Self.makeRequestID()
         let plan: ImageRequestPlan
         do throws(PHPhotosError) {

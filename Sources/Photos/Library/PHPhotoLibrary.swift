@@ -26,6 +26,9 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     let changeQueue: DispatchQueue
     /// Completion handlers run here, in commit order, never on the main thread.
     let callbackQueue: DispatchQueue
+    /// Tells library objects apart in caches (unlike an object address, never reused).
+    let instanceNumber = PHPhotoLibrary.instances.wrappingAdd(1, ordering: .relaxed).oldValue
+    private static let instances = Atomic<Int>(0)
     /// Delivers changes to observers; set once, right after init.
     private(set) var dispatcher: ChangeDispatcher!
 
