@@ -17,7 +17,9 @@ import Synchronization
 ///
 /// Linux: result handlers of asynchronous requests run on the manager's serial
 /// ``deliveryQueue``, never the main thread (Apple calls them on the main thread; a server has
-/// no main run loop to wait on). Handlers of one request run in order.
+/// no main run loop to wait on). Handlers of one request run in order. As on Apple platforms,
+/// an `.opportunistic` request whose image is already in memory is answered synchronously,
+/// before `requestImage` returns, on the calling thread, unless that is the main thread.
 public class PHImageManager: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the request table sits behind a Mutex; the rest is immutable.
     private static let shared = PHImageManager()
@@ -85,7 +87,10 @@ public class PHImageManager: NSObject, @unchecked Sendable {
         }
         let loader = Self.loader
         if let cached = loader.cache.image(for: plan.key) {
-            deliver(cached, info: Self.info(requestID, degraded: false), synchronously: false, resultHandler)
+            // As on Apple platforms, an opportunistic request whose image is in memory gets it
+            // before `requestImage` returns, on the calling thread (unless that is the main thread).
+            let now = options.deliveryMode == .opportunistic && !Thread.isMainThread
+            deliver(cached, info: Self.info(requestID, degraded: false), synchronously: now, resultHandler)
             return requestID
         }
         if options.deliveryMode != .highQualityFormat, let stand_in = plan.degradedImage(from: loader.cache) {

@@ -154,6 +154,16 @@ struct PHImageManagerTests {
         // Cached now: exactly one, final.
         #expect(Self.request(asset, CGSize(width: 600, height: 600)).map(\.degraded) == [false])
 
+        // In memory, an opportunistic request is answered before requestImage returns, on the
+        // calling thread (this test's, not the main one); highQualityFormat still goes to the queue.
+        let answeredOn = Mutex<pthread_t?>(nil)
+        PHImageManager.default().requestImage(for: asset, targetSize: CGSize(width: 600, height: 600), contentMode: .aspectFit, options: nil) {
+            _, _ in answeredOn.withLock { $0 = pthread_self() }
+        }
+        let thread = answeredOn.withLock { $0 }
+        #expect(thread != nil, "answered before requestImage returned")
+        #expect(thread == pthread_self())
+
         // highQualityFormat: one final image even when a smaller one is cached.
         let high = Self.request(asset, CGSize(width: 700, height: 700)) { $0.deliveryMode = .highQualityFormat }
         #expect(high.map(\.degraded) == [false] && high.first?.image?.size.width == 700)
