@@ -3,9 +3,11 @@ import PackageDescription
 
 /// Benchmarks for PhotoKit for Linux, kept out of the main package so that its dependencies and
 /// release builds never touch the library's own build. Each executable measures the public
-/// `Photos` API side by side with a peer (here the `sqlite3` command) and reports ratios.
+/// `Photos` API side by side with a peer (the `sqlite3` command; for images vipsthumbnail,
+/// ImageMagick, Pillow and a libjpeg-turbo decode floor) and reports ratios.
 ///
-/// Run `Benchmarks/run-store-benchmark.sh`; see `docs/performance.md` for the figures.
+/// Run `Benchmarks/run-store-benchmark.sh` or `Benchmarks/run-image-benchmark.sh`; see
+/// `docs/performance.md` for the figures.
 let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v15)],
@@ -22,7 +24,15 @@ let package = Package(
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("InternalImportsByDefault"),
             ]
-        )
+        ),
+        .executableTarget(
+            name: "ImageBenchmark",
+            dependencies: [.product(name: "Photos", package: "PhotoKit")],
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Command-line options.
+///
+/// ```
+/// ImageBenchmark --photos DIR [--work DIR] [--size PX] [--threads T] [--warm-seconds S]
+///                [--async-window W] [--keep-caches]
+/// ```
+///
+/// `--photos` is a folder of JPEGs (the benchmark set); they are imported into a fresh library
+/// under `--work` (default: the temporary directory; put it on the same disk as the photos, not
+/// a tmpfs, or the cold run reads from memory), which is deleted at the end.
+struct Options {
+    /// The folder of photos to import and load.
+    var photos: URL?
+    /// Where the temporary library goes.
+    var work = FileManager.default.temporaryDirectory
+    /// The target size, square, in pixels.
+    var size = 256
+    /// Threads asking for cached images at once in the warm runs.
+    var threads = 2
+    /// How long each warm run lasts (it stops at the end of the request under way).
+    var warmSeconds = 3.0
+    /// Asynchronous requests each warm thread keeps in flight.
+    var asyncWindow = 16
+    /// Drop the page cache (`/proc/sys/vm/drop_caches`, needs root) between the import and
+    /// the cold run.
+    var dropsCaches = true
+
+    static let usage = """
+        usage: ImageBenchmark --photos DIR [--work DIR] [--size PX] [--threads T] [--warm-seconds S]
+                              [--async-window W] [--keep-caches]
+        """
+
+    static func parse(_ arguments: [String]) throws -> Options {
+        var options = Options()
+        var rest = arguments.makeIterator()
+        while let flag = rest.next() {
+            if flag == "--keep-caches" {
+                options.dropsCaches = false
+                continue
+            }
+            if flag == "-h" || flag == "--help" { throw UsageError(usage) }
+            guard let value = rest.next() else { throw UsageError("\(flag) needs a value\n\(usage)") }
+            switch flag {
+            case "--photos": options.photos = URL(fileURLWithPath: value, isDirectory: true)
+            case "--work": options.work = URL(fileURLWithPath: value, isDirectory: true)
+            case "--size": options.size = try positive(value, flag)
+            case "--threads": options.threads = try positive(value, flag)
+            case "--async-window": options.asyncWindow = try positive(value, flag)
+            case "--warm-seconds":
+                guard let seconds = Double(value), seconds > 0 else { throw UsageError("--warm-seconds needs a positive number") }
+                options.warmSeconds = seconds
+            default: throw UsageError("unknown option \(flag)\n\(usage)")
+            }
+        }
+        guard options.photos != nil else { throw UsageError("--photos DIR is required\n\(usage)") }
+        return options
+    }
+
+    private static func positive(_ text: String, _ flag: String) throws -> Int {
+        guard let value = Int(text.replacingOccurrences(of: "_", with: "")), value > 0 else {
+            throw UsageError("\(flag) needs a positive number")
+        }
+        return value
+    }
+}
+
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A failure that must stop the benchmark: an import that lost files, images that didn't load.
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

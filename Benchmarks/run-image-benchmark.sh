@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# Image-loading benchmark: PHImageManager.requestImage for 256 × 256 aspect-fit images of 66 real
+# photos (≥ 8 MP JPEGs), side by side with the peers, run one after another in this script on the
+# same files, in a release build.
+#
+#   Benchmarks/run-image-benchmark.sh                 # 3 runs; updates docs/performance.md
+#   Benchmarks/run-image-benchmark.sh --runs 1 --no-docs   # quick run; prints the table only
+#
+# Runs, each --runs times (default 3), medians compared, the page cache dropped before every cold
+# run: ours (ImageBenchmark: import into a fresh library, untimed; cold, every request in flight at
+# once on the manager's core-sized pool; warm, memory-cache hits from 2 threads, isSynchronous and
+# async), then on the same files with 2 parallel jobs (xargs -P2, batches of 6): vipsthumbnail
+# -s 256x256, ImageMagick mogrify -define jpeg:size=512x512 -thumbnail 256x256, Pillow draft() +
+# thumbnail(), and the decode floor (libjpeg-turbo decoding every file at 1/8 scale, 2 jobs).
+# Options: --runs R, --warm-seconds S (each warm run; default 3), --docs FILE (write the table
+#          there), --no-docs (don't; the default writes docs/performance.md for a full run: 3+ runs).
+# Installs the Debian packages it needs when missing (apt-get, as root or with sudo); dropping the
+# page cache needs root. The benchmark set is built once (the real-photo corpus from Debian and
+# PyPI packages, scripts/fetch-corpus.sh, then Benchmarks/peers/make-bench-set.sh) into
+# Benchmarks/.data/bench-set/ (gitignored, as is the rest of Benchmarks/.data/); ImageBenchmark is
+# built in Benchmarks/.build-image. Peers and their provenance: Benchmarks/peers/README.md.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(dirname "$HERE")"
+PEERS="$HERE/peers"
+RUNS=3
+WARM_SECONDS=3
+DOCS=default
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --runs) RUNS="$2"; shift 2 ;;
+        --warm-seconds) WARM_SECONDS="$2"; shift 2 ;;
+        --docs) DOCS="$2"; shift 2 ;;
+        --no-docs) DOCS=none; shift ;;
+        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
+        *) echo "unknown option: $1" >&2; exit 2 ;;
+    esac
+done
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "--runs needs a positive number" >&2; exit 2; }
+if [ "$DOCS" = default ]; then
+    if [ "$RUNS" -ge 3 ]; then DOCS="$ROOT/docs/performance.md"; else DOCS=none; fi
+fi
+
+DATA="$HERE/.data"
+CORPUS="$DATA/corpus"
+SET="$DATA/bench-set"
+WORK="$DATA/image-work"
+SCRATCH="$HERE/.build-image"
+LOG="$WORK/logs"
+RESULTS="$WORK/results.txt"
+MACHINE="$WORK/machine.tsv"
+JOBS=2          # parallel jobs for every peer, as the manager's pool has one render per core here
+BATCH=6         # files per peer process (xargs -n), as in the peer study's 2-process rows
+SYSTEM_PYTHON=/usr/bin/python3   # Debian's python3-pil is installed for this one, not for a pyenv python3
+OUT="$(mktemp -d /dev/shm/image-benchmark.XXXXXX 2>/dev/null || mktemp -d)"   # peers' thumbnails, in memory
+trap 'rm -rf "$OUT"' EXIT
+
+say() { echo "== $*" >&2; }
+load1() { cut -d' ' -f1 /proc/loadavg; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.4f", b-a}'; }
+
+# Page cache: every cold run starts with nothing of the photos in memory.
+drop_caches() {
+    sync
+    echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
+}
+
+# --- set-up -----------------------------------------------------------------------------------
+
+install_packages() {
+    # vips, exiftool, dcraw, python3-pip: make-bench-set.sh and fetch-corpus.sh (its HEIC photos
+    # come from a PyPI sdist); the rest: the peers and GNU time for their peak RSS.
+    local packages=(libvips-tools imagemagick python3 python3-pil python3-pip libjpeg62-turbo-dev gcc
+        libimage-exiftool-perl dcraw time)
+    local missing=() package
+    for package in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    say "Installing ${missing[*]}"
+    local sudo=""
+    if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+build_set() {   # once: the corpus, then the 66-photo set, renamed into place only when complete
+    if [ -d "$SET" ]; then return 0; fi
+    say "Building the benchmark set (once) into ${SET#"$ROOT"/}"
+    "$ROOT/scripts/fetch-corpus.sh" "$CORPUS" > "$LOG/fetch-corpus.log" 2>&1 \
+        || { tail -20 "$LOG/fetch-corpus.log" >&2; exit 1; }
+    rm -rf "$SET.partial"
+    "$PEERS/make-bench-set.sh" "$CORPUS" "$SET.partial" >&2
+    mv "$SET.partial" "$SET"
+}
+
+build_ours() {
+    say "Building ImageBenchmark in release (scratch path ${SCRATCH#"$ROOT"/})"
+    local build=(swift build -c release --product ImageBenchmark --package-path "$HERE" --scratch-path "$SCRATCH")
+    "${build[@]}" > "$LOG/build.log" 2>&1 || { cat "$LOG/build.log" >&2; exit 1; }
+    OURS="$("${build[@]}" --show-bin-path)/ImageBenchmark"
+}
+
+build_floor() {
+    FLOOR="$WORK/decode_floor"
+    cc -O2 -o "$FLOOR" "$PEERS/decode_floor.c" -ljpeg
+}
+
+version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "?"; }
+
+machine_info() {
+    local cpu memory os rev dirty progressive megabytes pillow
+    cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+    memory="$(awk '/^MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
+    os="$(. /etc/os-release && echo "$PRETTY_NAME")"
+    rev="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "?")"
+    dirty=""; [ -n "$(git -C "$ROOT" status --porcelain -- Sources Package.swift 2>/dev/null)" ] && dirty=" plus uncommitted changes"
+    progressive=0
+    for f in "${FILES[@]}"; do
+        [ "$(vipsheader -f interlaced "$f" 2>/dev/null)" = 1 ] && progressive=$((progressive + 1))
+    done
+    megabytes="$(du -cm "${FILES[@]}" | tail -1 | cut -f1)"
+    pillow="$("$SYSTEM_PYTHON" -c 'import PIL; from PIL import features; print(PIL.__version__, "with libjpeg-turbo", features.version("libjpeg_turbo"))' 2>/dev/null || echo "?")"
+    {
+        printf 'Date\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+        printf 'CPU\t%s, nproc %s\n' "${cpu:-?}" "$(nproc)"
+        printf 'Memory\t%s\n' "$memory"
+        printf 'Kernel\t%s, %s\n' "$(uname -r)" "$os"
+        printf 'Photos\t%s real photos as JPEG, ≥ 8 MP (make-bench-set.sh: 14 native camera/wallpaper JPEGs, 4 from camera HEIC, 1 from a CR2, 47 upscaled to ~12 MP), %s progressive, %s MiB\n' "$N" "$progressive" "$megabytes"
+        printf 'ours\tImageBenchmark, swift build -c release, %s, commit %s%s\n' "$(swift --version 2>&1 | grep -m1 -o 'Swift version [^ ]*')" "$rev" "$dirty"
+        printf 'Peers\tlibvips-tools %s, imagemagick %s, python3-pil %s (Pillow %s), libjpeg62-turbo %s, GNU time %s\n' \
+            "$(version libvips-tools)" "$(version imagemagick)" "$(version python3-pil)" "$pillow" "$(version libjpeg62-turbo)" "$(version time)"
+    } > "$MACHINE"
+}
+
+# --- the runs ---------------------------------------------------------------------------------
+
+record() {   # record NAME RUN LOAD "key=value …"
+    echo "peer=$1 run=$2 load=$3 $4" >> "$RESULTS"
+}
+
+run_ours() {   # one process: import (untimed), drop caches, cold, warm; its RESULT lines recorded
+    local run="$1" load log line phase
+    log="$LOG/ours-$run.log"
+    load="$(load1)"
+    "$OURS" --photos "$SET" --work "$WORK" --warm-seconds "$WARM_SECONDS" > "$log" 2> "$LOG/ours-$run.err" \
+        || { cat "$LOG/ours-$run.err" >&2; echo "ImageBenchmark run $run failed" >&2; exit 1; }
+    while read -r line; do
+        line="${line#RESULT }"
+        phase="$(sed -n 's/^phase=\([^ ]*\).*/\1/p' <<< "$line")"
+        record "ours-$phase" "$run" "$load" "${line#phase="$phase" }"
+    done < <(grep '^RESULT ' "$log")
+    grep '^\[image-benchmark\] \(Cold\|Warm\)' "$LOG/ours-$run.err" | sed 's/^\[image-benchmark\] /== ours: /' >&2 || true
+}
+
+run_peer() {   # run_peer NAME RUN COMMAND…: the files through xargs -P$JOBS, wall time and peak RSS
+    local name="$1" run="$2"; shift 2
+    local load t0 t1 wall outputs peak rss="$WORK/rss-$name.txt"
+    rm -rf "$OUT/$name"; mkdir -p "$OUT/$name"; : > "$rss"
+    load="$(load1)"
+    drop_caches || true
+    t0=$(date +%s.%N)
+    printf '%s\n' "${FILES[@]}" | "$@" > "$LOG/$name-$run.log" 2>&1 \
+        || { tail -20 "$LOG/$name-$run.log" >&2; echo "$name run $run failed" >&2; exit 1; }
+    t1=$(date +%s.%N)
+    wall="$(elapsed "$t0" "$t1")"
+    outputs="$(find "$OUT/$name" -type f | wc -l)"
+    peak="$(sort -n "$rss" | tail -1)"
+    record "$name" "$run" "$load" "files=$N wall_s=$wall files_per_s=$(awk -v n="$N" -v s="$wall" 'BEGIN{printf "%.2f", n/s}') peak_rss_kb=${peak:-0} outputs=$outputs"
+    say "$name run $run: $N files in $wall s, $outputs outputs, peak RSS ${peak:-?} KiB (load $load)"
+}
+
+# Each peer reads the file list on standard input; /usr/bin/time records each process's peak RSS.
+peer_vipsthumbnail() {
+    VIPS_CONCURRENCY=1 xargs -d '\n' -P "$JOBS" -n "$BATCH" /usr/bin/time -a -o "$WORK/rss-vipsthumbnail.txt" -f %M \
+        vipsthumbnail -s 256x256 -o "$OUT/vipsthumbnail/%s.jpg[Q=80,strip]"
+}
+peer_imagemagick() {
+    MAGICK_THREAD_LIMIT=1 xargs -d '\n' -P "$JOBS" -n "$BATCH" /usr/bin/time -a -o "$WORK/rss-imagemagick.txt" -f %M \
+        mogrify -path "$OUT/imagemagick" -define jpeg:size=512x512 -auto-orient -thumbnail 256x256 -quality 80 -strip
+}
+peer_pillow() {
+    xargs -d '\n' -P "$JOBS" -n "$BATCH" /usr/bin/time -a -o "$WORK/rss-pillow.txt" -f %M \
+        "$SYSTEM_PYTHON" "$PEERS/thumb_pillow.py" "$OUT/pillow"
+}
+peer_floor() {   # one file per process: decode_floor starts in ~1 ms, and this balances the cores best
+    xargs -d '\n' -P "$JOBS" -n 1 /usr/bin/time -a -o "$WORK/rss-floor.txt" -f %M "$FLOOR" -d 8
+}
+
+# --- main -------------------------------------------------------------------------------------
+
+mkdir -p "$WORK" "$LOG"
+rm -f "$RESULTS" "$LOG"/*.log "$LOG"/*.err "$WORK"/rss-*.txt
+rm -rf "$WORK"/image-benchmark-*.photoslibrary   # left by an interrupted run
+install_packages
+build_set
+shopt -s nullglob
+FILES=("$SET"/*.jpg)
+shopt -u nullglob
+N=${#FILES[@]}
+[ "$N" -gt 0 ] || { echo "no photos in $SET (delete it to rebuild)" >&2; exit 1; }
+build_ours
+build_floor
+CACHE="dropped before every cold run"
+drop_caches || CACHE="NOT dropped (writing /proc/sys/vm/drop_caches needs root): cold runs read from memory"
+START_LOAD="$(load1)"
+
+for run in $(seq "$RUNS"); do
+    say "Run $run of $RUNS: $N photos"
+    run_ours "$run"
+    run_peer vipsthumbnail "$run" peer_vipsthumbnail
+    run_peer imagemagick "$run" peer_imagemagick
+    run_peer pillow "$run" peer_pillow
+    run_peer floor "$run" peer_floor
+done
+
+machine_info
+printf 'Load average (1 min), start → end\t%s → %s on %s cores (other processes on the machine add noise)\n' "$START_LOAD" "$(load1)" "$(nproc)" >> "$MACHINE"
+printf 'page cache\t%s\n' "$CACHE" >> "$MACHINE"
+
+DOCS_ARGS=()
+if [ "$DOCS" != none ]; then DOCS_ARGS=(--docs "$DOCS"); fi
+echo
+"$SYSTEM_PYTHON" "$PEERS/image_report.py" --results "$RESULTS" --machine "$MACHINE" "${DOCS_ARGS[@]}"
