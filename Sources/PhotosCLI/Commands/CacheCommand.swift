@@ -15,11 +15,17 @@ struct CacheWarmCommand: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Also make the 1440 px previews (otherwise made when first shown).") var previews = false
+    @Option(help: "The size a gallery will ask for, WIDTHxHEIGHT: above 256 px, previews are made too.") var size: String?
 
     func run() throws {
+        var withPreviews = previews
+        if let size {
+            let target = try ThumbnailCommand.parseSize(size)
+            withPreviews = withPreviews || target.width > 256 || target.height > 256
+        }
         let library = try options.open()
         let start = Date()
-        let (made, failed) = try library.makeDerivatives(previews: previews)
+        let (made, failed) = try library.makeDerivatives(previews: withPreviews)
         let seconds = Date().timeIntervalSince(start)
         print(String(format: "Made %d derivative%@ in %.1f s%@.", made, made == 1 ? "" : "s", seconds,
                      failed > 0 ? " (\(failed) photo\(failed == 1 ? "" : "s") could not be read)" : ""))

@@ -55,4 +55,19 @@ struct PHCachingImageManagerTests {
         let decoded = keys.filter { PHImageManager.loader.cache.image(for: $0) != nil }.count
         #expect(decoded <= ProcessInfo.processInfo.activeProcessorCount + 2, "\(decoded) of 16 decoded after stopping")
     }
+
+    /// Visible requests go before queued preheats: one asked after many preheats is delivered
+    /// while most preheats still wait.
+    @Test func visibleRequestsRunBeforePreheating() throws {
+        let temporary = try TemporaryLibrary()
+        let assets = try (0..<14).map { try PHImageManagerTests.asset(temporary, width: 2000, height: 1400 + $0, name: "v\($0).jpg") }
+        let manager = PHCachingImageManager()
+        manager.startCachingImages(for: Array(assets.dropLast()), targetSize: PHImageManagerMaximumSize, contentMode: .aspectFit, options: nil)
+        let visible = PHImageManagerTests.request(assets.last!, PHImageManagerMaximumSize) { $0.deliveryMode = .highQualityFormat }
+        #expect(visible.first?.image != nil)
+        let keys = try assets.dropLast().map { try Self.key($0, PHImageManagerMaximumSize, .aspectFit) }
+        let preheated = keys.filter { PHImageManager.loader.cache.image(for: $0) != nil }.count
+        #expect(preheated < 8, "the visible request jumped the queue: \(preheated) of 13 preheats done before it")
+        manager.stopCachingImagesForAllAssets()
+    }
 }
