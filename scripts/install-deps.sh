@@ -3,7 +3,7 @@
 # Uses sudo when not root. Swift itself is expected on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
 
-packages=(libvips-dev libsqlite3-dev libssl-dev sqlite3 pkg-config libimage-exiftool-perl)
+packages=(libvips-dev libsqlite3-dev libssl-dev sqlite3 pkg-config libimage-exiftool-perl ffmpeg)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

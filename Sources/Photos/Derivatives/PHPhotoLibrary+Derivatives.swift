@@ -143,7 +143,7 @@ enum DerivativeCache {
             if file.preview {
                 status.previews += 1
                 status.previewBytes += file.size
-            } else {
+            } else if file.url.lastPathComponent.hasSuffix("_thumbnail.jpg") {
                 status.thumbnails += 1
                 status.thumbnailBytes += file.size
             }

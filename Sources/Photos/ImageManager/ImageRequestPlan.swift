@@ -12,6 +12,8 @@ struct ImageRequestPlan: Sendable {
     let derivatives: ImageRenderer.Derivatives?
     /// A remote original to fetch into `fileURL` before rendering.
     let remoteFetch: RemoteFetch?
+    /// For a video: the movie whose poster frame (`fileURL`) is made before rendering.
+    let posterSource: URL?
 
     struct RemoteFetch: Sendable {
         let url: URL
@@ -49,18 +51,25 @@ struct ImageRequestPlan: Sendable {
     }
 
     init(asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions) throws(PHPhotosError) {
-        guard asset.mediaType == .image else {
-            throw PHPhotosError(
-                .requestNotSupportedForAsset, "\(asset.localIdentifier) is a \(asset.mediaType) asset; video poster frames are not supported yet")
-        }
         guard let library = asset.library, let (photo, rendered) = ImageSourceCache.shared.sources(of: asset, in: library) else {
-            throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no photo file")
+            throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no photo or video file")
         }
         // `.current` is the edit's rendered version when there is one; the others the original.
         let source = options.version == .current ? rendered ?? photo : photo
         let layout = library.store.layout
-        (fileURL, remoteFetch) = try Self.localFile(
+        var (file, fetch) = try Self.localFile(
             of: source, asset: asset, layout: layout, networkAllowed: options.isNetworkAccessAllowed, progress: options.progressHandler)
+        if asset.mediaType == .video {
+            // Videos are drawn from their poster frame, kept among the derivatives.
+            guard fetch == nil else {
+                throw PHPhotosError(.requestNotSupportedForAsset, "Poster frames of videos in a remote store are not supported yet")
+            }
+            posterSource = file
+            file = layout.url(forRelativePath: VideoPosterFrame.relativePath(assetUUID: asset.uuid))
+        } else {
+            posterSource = nil
+        }
+        (fileURL, remoteFetch) = (file, fetch)
         let isCurrent = source.id == (rendered ?? photo).id
         sourceWidth = isCurrent && asset.pixelWidth > 0 ? asset.pixelWidth : source.pixelWidth
         sourceHeight = isCurrent && asset.pixelHeight > 0 ? asset.pixelHeight : source.pixelHeight
@@ -83,9 +92,10 @@ struct ImageRequestPlan: Sendable {
         let renderer = ImageRenderer(
             originalURL: fileURL, sourceWidth: sourceWidth, sourceHeight: sourceHeight, geometry: key.geometry,
             derivatives: derivatives)
-        let (fetch, copy) = (remoteFetch, fileURL)
+        let (fetch, copy, poster) = (remoteFetch, fileURL, posterSource)
         return { () throws(PHPhotosError) -> UIImage in
             try fetch?.run(to: copy)
+            if let poster { try VideoPosterFrame.make(from: poster, at: copy) }
             return try renderer.render()
         }
     }
@@ -120,6 +130,7 @@ final class ImageSourceCache: Sendable {
         if let found = entries.withLock({ $0[key] }) { return found }
         guard let records = try? library.store.resources(assetID: asset.rowID),
             let photo = records.first(where: { $0.type == PHAssetResourceType.photo.rawValue })
+                ?? records.first(where: { $0.type == PHAssetResourceType.video.rawValue })
         else { return nil }
         let value = (photo: photo, rendered: records.first { $0.type == PHAssetResourceType.fullSizePhoto.rawValue })
         entries.withLock { entries in

@@ -304,7 +304,7 @@ struct PHImageManagerDataTests {
         #expect(steps.map(\.0) == [true, false])
         #expect(steps.map(\.1) == [160, 320])
 
-        // A video asset is refused with Apple's error, thrown.
+        // A movie with no decodable frame (a synthetic container): the error is thrown.
         await #expect(throws: PHPhotosError.self) {
             var movie = TestMovie()
             movie.duration = 1
