@@ -48,15 +48,22 @@ package struct LibraryLayout: Sendable, Hashable {
         derivatives.appendingPathComponent(String(assetUUID.prefix(1)), isDirectory: true)
     }
 
-    /// Removes every derivative of an asset (thumbnails and previews, made again on demand)
-    /// and its local copies of remote originals.
+    /// Removes every derivative of an asset (thumbnails, previews, poster frames: made again
+    /// on demand).
     package func removeDerivatives(assetUUID: String) {
-        let folders = [derivativesFolder(assetUUID: assetUUID), root.appendingPathComponent("cache/remote/\(assetUUID.prefix(1))")]
-        for folder in folders {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
-            for name in names where name.hasPrefix(assetUUID + "_") {
-                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
-            }
+        removeFiles(of: assetUUID, in: derivativesFolder(assetUUID: assetUUID))
+    }
+
+    /// Removes an asset's local copies of remote originals.
+    package func removeRemoteCopies(assetUUID: String) {
+        removeFiles(of: assetUUID, in: root.appendingPathComponent("cache/remote/\(assetUUID.prefix(1))", isDirectory: true))
+    }
+
+    /// The files named `<UUID>_…` in a shard folder.
+    private func removeFiles(of assetUUID: String, in folder: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(assetUUID + "_") {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
     }
 

@@ -232,7 +232,11 @@ struct StagingArea {
         do throws(StoreError) {
             let ext = metadata.format.preferredFilenameExtension
             let renderedCopy = try store.makeStagingURL(fileExtension: ext)
-            _ = try ContentHash.copyHashing(from: rendered, to: renderedCopy)
+            do {
+                try FileManager.default.copyItem(at: rendered, to: renderedCopy)
+            } catch {
+                throw StoreError(.fileOperation, "Can't copy \(rendered.path): \(error.localizedDescription)")
+            }
             created.append(renderedCopy)
             let adjustmentCopy = try store.makeStagingURL(fileExtension: "aae")
             do {

@@ -108,6 +108,6 @@ extension PHAsset {
         }
         return PHContentEditingInput(
             asset: self, adjustmentData: adjustment, fullSizeImageURL: image, orientation: Int32(metadata?.orientation ?? 1),
-            displaySizeImage: display, uniformTypeIdentifier: type, baseIsOriginal: resumes)
+            displaySizeImage: display, uniformTypeIdentifier: type)
     }
 }

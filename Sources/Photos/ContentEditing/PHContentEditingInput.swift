@@ -46,12 +46,10 @@ public final class PHContentEditingInput: NSObject, @unchecked Sendable {
 
     /// The asset it was made for.
     let assetUUID: String
-    /// Whether the image is the unedited original (resuming an edit, or nothing to resume).
-    let baseIsOriginal: Bool
 
     init(
         asset: PHAsset, adjustmentData: PHAdjustmentData?, fullSizeImageURL: URL?, orientation: Int32, displaySizeImage: UIImage?,
-        uniformTypeIdentifier: String?, baseIsOriginal: Bool
+        uniformTypeIdentifier: String?
     ) {
         mediaType = asset.mediaType
         mediaSubtypes = asset.mediaSubtypes
@@ -64,7 +62,6 @@ public final class PHContentEditingInput: NSObject, @unchecked Sendable {
         fullSizeImageOrientation = orientation
         self.displaySizeImage = displaySizeImage
         assetUUID = asset.uuid
-        self.baseIsOriginal = baseIsOriginal
         super.init()
     }
 }

@@ -94,10 +94,6 @@ final class ImageMemoryCache: Sendable {
         }
     }
 
-    func removeAll() {
-        state.withLock { $0 = State() }
-    }
-
     var totalCost: Int { state.withLock(\.cost) }
     var count: Int { state.withLock(\.entries.count) }
 }

@@ -20,10 +20,14 @@ struct ImageRenderer: Sendable {
     /// Where the asset's derivatives are (nil: don't use or make them).
     let derivatives: Derivatives?
 
+    /// An asset's derivatives; their URLs are made only when a render needs them, not for
+    /// every request (most are memory-cache hits).
     struct Derivatives: Sendable {
-        let thumbnail: URL
-        let preview: URL
+        let assetUUID: String
         let layout: LibraryLayout
+
+        var thumbnail: URL { layout.url(forRelativePath: StandardDerivative.thumbnail.relativePath(assetUUID: assetUUID)) }
+        var preview: URL { layout.url(forRelativePath: StandardDerivative.preview.relativePath(assetUUID: assetUUID)) }
     }
 
     private enum Source {

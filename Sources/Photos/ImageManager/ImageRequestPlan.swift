@@ -8,7 +8,6 @@ struct ImageRequestPlan: Sendable {
     let fileURL: URL
     let sourceWidth: Int
     let sourceHeight: Int
-    let contentMode: PHImageContentMode
     let derivatives: ImageRenderer.Derivatives?
     /// A remote original to fetch into `fileURL` before rendering.
     let remoteFetch: RemoteFetch?
@@ -73,13 +72,8 @@ struct ImageRequestPlan: Sendable {
         let isCurrent = source.id == (rendered ?? photo).id
         sourceWidth = isCurrent && asset.pixelWidth > 0 ? asset.pixelWidth : source.pixelWidth
         sourceHeight = isCurrent && asset.pixelHeight > 0 ? asset.pixelHeight : source.pixelHeight
-        self.contentMode = contentMode
         // Derivatives show the current version.
-        derivatives = isCurrent
-            ? ImageRenderer.Derivatives(
-                thumbnail: layout.url(forRelativePath: StandardDerivative.thumbnail.relativePath(assetUUID: asset.uuid)),
-                preview: layout.url(forRelativePath: StandardDerivative.preview.relativePath(assetUUID: asset.uuid)), layout: layout)
-            : nil
+        derivatives = isCurrent ? ImageRenderer.Derivatives(assetUUID: asset.uuid, layout: layout) : nil
         let geometry = ImageGeometry.plan(
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, target: targetSize, contentMode: contentMode,
             resizeMode: options.resizeMode, normalizedCrop: options.normalizedCropRect)

@@ -66,12 +66,11 @@ extension PHImageManager {
     static func imageData(
         of asset: PHAsset, version: PHImageRequestOptionsVersion, options: PHImageRequestOptions
     ) throws(PHPhotosError) -> (Data, String, CGImagePropertyOrientation) {
-        guard let library = asset.library, let records = try? library.store.resources(assetID: asset.rowID),
-            let original = records.first(where: { $0.type == PHAssetResourceType.photo.rawValue })
+        guard let library = asset.library, let (original, rendered) = ImageSourceCache.shared.sources(of: asset, in: library),
+            original.type == PHAssetResourceType.photo.rawValue
         else {
             throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no photo file")
         }
-        let rendered = records.first { $0.type == PHAssetResourceType.fullSizePhoto.rawValue }
         let photo = version == .current ? rendered ?? original : original
         let (url, fetch) = try ImageRequestPlan.localFile(
             of: photo, asset: asset, layout: library.store.layout, networkAllowed: options.isNetworkAccessAllowed,

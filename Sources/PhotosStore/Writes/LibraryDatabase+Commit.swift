@@ -15,6 +15,7 @@ extension LibraryDatabase {
         let moves = FileMoves(layout: layout, staging: stagingFolder)
         var expungedFiles: [String] = []
         var expungedAssets: [String] = []
+        var changedContent: [String] = []
         let position: Int64
         let historyLimit = self.historyLimit
         // Moment naming looks places up inside the transaction: load the gazetteer (~0.2 s, once
@@ -33,7 +34,8 @@ extension LibraryDatabase {
                 var applier = ChangeApplier(db: db, changes: changes, moves: moves)
                 try applier.apply()
                 expungedFiles = applier.expungedFiles
-                expungedAssets = applier.expungedAssets + applier.changedContent
+                expungedAssets = applier.expungedAssets
+                changedContent = applier.changedContent
                 try ChangeJournal.close(db, id: changeID)
                 try ChangeJournal.prune(db, keeping: historyLimit)
                 Failpoint.hit(.beforeCommit)
@@ -53,7 +55,10 @@ extension LibraryDatabase {
         for path in expungedFiles where !LibraryLayout.isReferenced(path: path) && !LibraryLayout.isRemote(path: path) {
             try? FileManager.default.removeItem(at: layout.url(forRelativePath: path))
         }
-        for uuid in expungedAssets { layout.removeDerivatives(assetUUID: uuid) }
+        // Derivatives show the current version: stale after an edit, orphans after an expunge
+        // (which also ends the local copies of remote originals).
+        for uuid in expungedAssets + changedContent { layout.removeDerivatives(assetUUID: uuid) }
+        for uuid in expungedAssets { layout.removeRemoteCopies(assetUUID: uuid) }
         return position
     }
 }
