@@ -24,6 +24,8 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(dirname "$HERE")"
 PEERS="$HERE/peers"
+# shellcheck source=peers/bench-common.sh
+. "$PEERS/bench-common.sh"
 RUNS=3
 WARM_SECONDS=3
 DOCS=default
@@ -57,15 +59,7 @@ SYSTEM_PYTHON=/usr/bin/python3   # Debian's python3-pil is installed for this on
 OUT="$(mktemp -d /dev/shm/image-benchmark.XXXXXX 2>/dev/null || mktemp -d)"   # peers' thumbnails, in memory
 trap 'rm -rf "$OUT"' EXIT
 
-say() { echo "== $*" >&2; }
-load1() { cut -d' ' -f1 /proc/loadavg; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.4f", b-a}'; }
-
-# Page cache: every cold run starts with nothing of the photos in memory.
-drop_caches() {
-    sync
-    echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
-}
 
 # --- set-up -----------------------------------------------------------------------------------
 
@@ -74,17 +68,7 @@ install_packages() {
     # come from a PyPI sdist); the rest: the peers and GNU time for their peak RSS.
     local packages=(libvips-tools imagemagick python3 python3-pil python3-pip libjpeg62-turbo-dev gcc
         libimage-exiftool-perl dcraw time)
-    local missing=() package
-    for package in "${packages[@]}"; do
-        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-    done
-    [ ${#missing[@]} -eq 0 ] && return 0
-    say "Installing ${missing[*]}"
-    local sudo=""
-    if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-    export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update -qq
-    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    install_missing "${packages[@]}"
 }
 
 build_set() {   # once: the corpus, then the 66-photo set, renamed into place only when complete

@@ -23,6 +23,8 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(dirname "$HERE")"
 PEERS="$HERE/peers"
+# shellcheck source=peers/bench-common.sh
+. "$PEERS/bench-common.sh"
 FILES=1000
 RUNS=3
 ONLY=all
@@ -53,15 +55,7 @@ LOG="$WORK/logs"
 RESULTS="$WORK/results.txt"
 MACHINE="$WORK/machine.tsv"
 
-say() { echo "== $*" >&2; }
 wants() { [ "$ONLY" = all ] || [ "$ONLY" = "$1" ]; }
-load1() { cut -d' ' -f1 /proc/loadavg; }
-
-# Page cache: every timed run starts cold, as digikam_import.sh did in the peer study.
-drop_caches() {
-    sync
-    echo 3 > /proc/sys/vm/drop_caches 2>/dev/null
-}
 
 # --- set-up -----------------------------------------------------------------------------------
 
@@ -71,17 +65,7 @@ install_packages() {
     if wants digikam; then packages+=(digikam); fi
     if wants shotwell; then packages+=(shotwell); fi
     if wants baseline; then packages+=(libvips-tools); fi
-    local missing=() package
-    for package in "${packages[@]}"; do
-        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-    done
-    [ ${#missing[@]} -eq 0 ] && return 0
-    say "Installing ${missing[*]}"
-    local sudo=""
-    if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
-    export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update -qq
-    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    install_missing "${packages[@]}"
 }
 
 build_photos() {

@@ -13,10 +13,10 @@ usage: report.py --results FILE --machine FILE [--docs FILE]
 Prints the Markdown on standard output.
 """
 
-import argparse
 import statistics
-import sys
-from pathlib import Path
+
+import bench_report
+from bench_report import number
 
 BEGIN = "<!-- import-benchmark:begin -->"
 END = "<!-- import-benchmark:end -->"
@@ -37,31 +37,6 @@ with our in-place import. `Benchmarks/peers/README.md` describes the peers.
 The section below is rewritten by each full run (`--files 1000`).
 
 """
-
-
-def parse_results(path):
-    runs = []
-    for line in Path(path).read_text().splitlines():
-        fields = dict(part.split("=", 1) for part in line.split() if "=" in part)
-        if "peer" in fields:
-            runs.append(fields)
-    return runs
-
-
-def parse_machine(path):
-    machine = {}
-    for line in Path(path).read_text().splitlines():
-        if "\t" in line:
-            key, value = line.split("\t", 1)
-            machine[key] = value
-    return machine
-
-
-def number(value):
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return None
 
 
 def seconds(value):
@@ -240,34 +215,5 @@ def build(runs, machine):
     return "\n".join(out).rstrip() + "\n"
 
 
-def write_docs(path, table):
-    path = Path(path)
-    text = path.read_text() if path.exists() else "# Performance\n"
-    block = f"{BEGIN}\n{table}{END}"
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
-        text = head + block + tail
-    else:
-        text = text.rstrip("\n") + "\n\n" + SECTION + block + "\n"
-    path.write_text(text)
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--results", required=True)
-    parser.add_argument("--machine", required=True)
-    parser.add_argument("--docs")
-    args = parser.parse_args()
-    runs = parse_results(args.results)
-    if not runs:
-        sys.exit("report.py: no runs in " + args.results)
-    table = build(runs, parse_machine(args.machine))
-    sys.stdout.write(table)
-    if args.docs:
-        write_docs(args.docs, table)
-        print(f"\n(written to {args.docs})", file=sys.stderr)
-
-
 if __name__ == "__main__":
-    main()
+    bench_report.main(__doc__, "report.py", build, BEGIN, END, SECTION)
