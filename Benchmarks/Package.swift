@@ -17,9 +17,11 @@ let package = Package(
     targets: [
         // glibc's mallinfo2/malloc_trim, which the Glibc module doesn't export.
         .target(name: "CMallocStats"),
+        // What both benchmarks need: a monotonic clock, command-line and failure errors.
+        .target(name: "BenchmarkSupport", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
         .executableTarget(
             name: "StoreBenchmark",
-            dependencies: ["CMallocStats", .product(name: "Photos", package: "PhotoKit")],
+            dependencies: ["CMallocStats", "BenchmarkSupport", .product(name: "Photos", package: "PhotoKit")],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("InternalImportsByDefault"),
@@ -27,7 +29,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ImageBenchmark",
-            dependencies: [.product(name: "Photos", package: "PhotoKit")],
+            dependencies: ["BenchmarkSupport", .product(name: "Photos", package: "PhotoKit")],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("InternalImportsByDefault"),

@@ -1,17 +1,10 @@
+import BenchmarkSupport
 import Foundation
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Monotonic time in nanoseconds, straight from `clock_gettime` (a vDSO call, ~20 ns), so
-/// per-request latencies of a microsecond or two aren't swamped by the clock.
-@inline(__always)
-func monotonicNanos() -> UInt64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
-}
 
 /// Per-request latencies in nanoseconds, sorted once for the percentiles.
 struct Latencies {

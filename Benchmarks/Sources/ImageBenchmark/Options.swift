@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Command-line options.
@@ -45,9 +46,9 @@ struct Options {
             switch flag {
             case "--photos": options.photos = URL(fileURLWithPath: value, isDirectory: true)
             case "--work": options.work = URL(fileURLWithPath: value, isDirectory: true)
-            case "--size": options.size = try positive(value, flag)
-            case "--threads": options.threads = try positive(value, flag)
-            case "--async-window": options.asyncWindow = try positive(value, flag)
+            case "--size": options.size = try positiveNumber(value, flag: flag)
+            case "--threads": options.threads = try positiveNumber(value, flag: flag)
+            case "--async-window": options.asyncWindow = try positiveNumber(value, flag: flag)
             case "--warm-seconds":
                 guard let seconds = Double(value), seconds > 0 else { throw UsageError("--warm-seconds needs a positive number") }
                 options.warmSeconds = seconds
@@ -58,21 +59,4 @@ struct Options {
         return options
     }
 
-    private static func positive(_ text: String, _ flag: String) throws -> Int {
-        guard let value = Int(text.replacingOccurrences(of: "_", with: "")), value > 0 else {
-            throw UsageError("\(flag) needs a positive number")
-        }
-        return value
-    }
-}
-
-struct UsageError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// A failure that must stop the benchmark: an import that lost files, images that didn't load.
-struct BenchmarkFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

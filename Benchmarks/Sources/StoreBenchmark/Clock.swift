@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import CMallocStats
 import Foundation
 
@@ -5,14 +6,6 @@ import Foundation
     import Glibc
 #endif
 
-/// Monotonic time in nanoseconds, straight from `clock_gettime` (a vDSO call, ~20 ns), so
-/// per-call latencies of a few microseconds aren't swamped by the clock.
-@inline(__always)
-func monotonicNanos() -> UInt64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
-}
 
 /// Runs `body` and returns its result with the elapsed wall time in nanoseconds.
 @inline(__always)

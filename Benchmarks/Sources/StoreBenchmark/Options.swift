@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// Command-line options.
@@ -67,9 +68,9 @@ struct Options {
         while let flag = rest.next() {
             guard let value = rest.next() else { throw UsageError("\(flag) needs a value") }
             switch flag {
-            case "--assets": options.assets = try positive(value, flag)
-            case "--repeats": options.repeats = try positive(value, flag)
-            case "--random-reads": options.randomReads = try positive(value, flag)
+            case "--assets": options.assets = try positiveNumber(value, flag: flag)
+            case "--repeats": options.repeats = try positiveNumber(value, flag: flag)
+            case "--random-reads": options.randomReads = try positiveNumber(value, flag: flag)
             case "--data": options.dataFolder = URL(fileURLWithPath: value, isDirectory: true)
             case "--docs": options.docsFile = URL(fileURLWithPath: value)
             case "--sqlite3": options.sqlite3 = value
@@ -80,20 +81,4 @@ struct Options {
         return options
     }
 
-    private static func positive(_ text: String, _ flag: String) throws -> Int {
-        let digits = text.replacingOccurrences(of: "_", with: "").replacingOccurrences(of: ",", with: "")
-        guard let value = Int(digits), value > 0 else { throw UsageError("\(flag) needs a positive number") }
-        return value
-    }
-}
-
-struct UsageError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// A failure that must stop the benchmark: wrong row counts, a failed `sqlite3` run.
-struct BenchmarkFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
