@@ -1,16 +1,18 @@
 # The task index. `make demo` and `make test` are the two commands a newcomer needs.
 SWIFT ?= swift
 
-.PHONY: demo test build deps fixtures bench bench-import bench-image sanitize clean
+.PHONY: demo test build deps fixtures bench bench-import bench-image bench-serve sanitize clean
 
 ## Install what is missing, build, import real sample photos into a fresh library, summarise.
 demo: deps
 	scripts/demo.sh
 
-## Install what is missing and run every test.
+## Install what is missing and run every test: the Swift suites, then the gallery end to end
+## in headless Chromium (screenshots in .build/e2e-artifacts/).
 test: deps fixtures
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	python3 Tests/EndToEnd/gallery_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
 
 build:
 	$(SWIFT) build

@@ -29,6 +29,12 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // swift-configuration support is not used; leaving its trait off skips building it.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // libvips, from Debian's libvips-dev, with a C shim for its variadic calls.
@@ -64,11 +70,28 @@ let package = Package(
             dependencies: ["PhotosStore", "Imaging", "CoreLocation"],
             swiftSettings: swiftSettings
         ),
+        // `photos serve`: the HTTP API, live updates and the web gallery (Hummingbird 2); uses
+        // the public Photos API only.
+        .target(
+            name: "PhotosServer",
+            dependencies: [
+                "Photos",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Gallery"), .copy("OpenAPI")],
+            swiftSettings: swiftSettings
+        ),
         // The `photos` command-line tool; uses the public Photos API only.
         .executableTarget(
             name: "PhotosCLI",
             dependencies: [
                 "Photos",
+                "PhotosServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -92,6 +115,16 @@ let package = Package(
         .testTarget(
             name: "PhotosTests",
             dependencies: ["Photos", "PhotosStore", "Imaging", "PhotosTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PhotosServerTests",
+            dependencies: [
+                "PhotosServer", "Photos", "Imaging", "PhotosTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The demo: a fresh library in .demo/, filled with real sample photos, then a summary.
+# The demo: a fresh library in .demo/, filled with real sample photos, a summary, then the web
+# gallery on it (http://127.0.0.1:8080/, loopback only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release --product photos
@@ -18,3 +19,7 @@ echo "== The five newest photos =="
 echo
 echo "Library: $PHOTOS_LIBRARY"
 echo "Try: PHOTOS_LIBRARY=$PHOTOS_LIBRARY $photos ls --predicate 'pixelWidth > 700'"
+echo
+# The gallery, open without a token on this machine only (loopback); Ctrl-C stops it.
+echo "== The gallery: open http://127.0.0.1:${PORT:-8080}/ =="
+exec "$photos" serve --open --port "${PORT:-8080}"

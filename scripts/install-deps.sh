@@ -3,7 +3,8 @@
 # Uses sudo when not root. Swift itself is expected on PATH (https://www.swift.org/install/linux/).
 set -euo pipefail
 
-packages=(libvips-dev libsqlite3-dev libssl-dev sqlite3 pkg-config libimage-exiftool-perl ffmpeg)
+# chromium and chromium-driver: the gallery's end-to-end test drives a real browser.
+packages=(libvips-dev libsqlite3-dev libssl-dev sqlite3 pkg-config libimage-exiftool-perl ffmpeg chromium chromium-driver)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -27,5 +28,11 @@ if ! command -v swift >/dev/null 2>&1; then
   done
   echo "Swift 6 is not installed: see https://www.swift.org/install/linux/" >&2
   exit 1
+fi
+# Selenium (PyPI) for the end-to-end test; Debian's python3-selenium where pip may not install.
+if ! python3 -c 'import selenium' 2>/dev/null; then
+  python3 -m pip install --quiet --disable-pip-version-check 'selenium>=4.8' 2>/dev/null \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages 'selenium>=4.8' 2>/dev/null \
+    || { sudo=""; [ "$(id -u)" != 0 ] && sudo="sudo"; $sudo apt-get install -y -qq --no-install-recommends python3-selenium >/dev/null; }
 fi
 "$(dirname "${BASH_SOURCE[0]}")/fetch-gazetteer.sh" || echo "Gazetteer not fetched: moments will have no place names." >&2

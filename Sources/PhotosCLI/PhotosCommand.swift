@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `photos`: a command-line front end to a photo library, using only the public Photos API.
 @main
-struct PhotosCommand: ParsableCommand {
+struct PhotosCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photos",
         abstract: "Manage a PhotoKit for Linux photo library.",
@@ -15,7 +15,7 @@ struct PhotosCommand: ParsableCommand {
             ImportCommand.self, ListCommand.self, InfoCommand.self, AlbumsCommand.self, AlbumCommand.self,
             FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
             DeleteCommand.self, DeletedCommand.self, RecoverCommand.self, CheckCommand.self, WatchCommand.self, HistoryCommand.self,
-            ThumbnailCommand.self, EditCommand.self, RevertCommand.self, CacheCommand.self,
+            ThumbnailCommand.self, EditCommand.self, RevertCommand.self, CacheCommand.self, TokenCommand.self, ServeCommand.self,
         ]
     )
 }

@@ -29,6 +29,9 @@ enum LibraryMigrations {
             // an edit keeps the same adjustment format.
             try db.execute(sql: "ALTER TABLE asset ADD COLUMN contentVersion INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v6-access-tokens") { db in
+            try createAccessTokens(db)
+        }
         return migrator
     }
 
@@ -146,6 +149,31 @@ enum LibraryMigrations {
                 ALTER TABLE asset ADD COLUMN cameraMake TEXT;
                 ALTER TABLE asset ADD COLUMN cameraModel TEXT;
                 ALTER TABLE asset ADD COLUMN lensModel TEXT;
+                """)
+    }
+
+    /// `accessToken`: the server's API tokens, by the SHA-256 of their secret (the secret itself
+    /// is never stored); `accessTokenAsset`: the assets a limited token may see.
+    /// `libraryInfo.accessVersion` counts changes to either, so a server notices another
+    /// process's `photos token` commands.
+    private static func createAccessTokens(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE accessToken (
+                    id INTEGER PRIMARY KEY,
+                    identifier TEXT NOT NULL UNIQUE,
+                    name TEXT NOT NULL,
+                    level INTEGER NOT NULL,
+                    secretHash TEXT NOT NULL UNIQUE,
+                    createdDate REAL NOT NULL,
+                    lastUsedDate REAL
+                );
+                CREATE TABLE accessTokenAsset (
+                    tokenID INTEGER NOT NULL REFERENCES accessToken(id) ON DELETE CASCADE,
+                    assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE,
+                    PRIMARY KEY (tokenID, assetID)
+                ) WITHOUT ROWID;
+                INSERT INTO libraryInfo (key, value) VALUES ('accessVersion', '0');
                 """)
     }
 

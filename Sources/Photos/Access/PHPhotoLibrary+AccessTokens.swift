@@ -1,0 +1,159 @@
+import Foundation
+import PhotosStore
+import Synchronization
+
+/// How ``PHPhotoLibrary/changeLimitedLibrary(ofAccessToken:_:)`` edits an allow-list.
+///
+/// - Note: Linux addition (on Apple's platforms the person picks the selection in
+///   `presentLimitedLibraryPicker`).
+public enum PHLimitedLibraryEdit: Sendable, Hashable {
+    /// Adds these local identifiers (or bare UUIDs).
+    case add([String])
+    /// Removes these.
+    case remove([String])
+    /// Makes the list exactly these.
+    case replace([String])
+}
+
+extension PHPhotoLibrary {
+    /// Creates a token and returns it with its secret, which is shown only here: the library
+    /// keeps only its SHA-256.
+    ///
+    /// - Note: Linux addition, for `photos serve`.
+    public func createAccessToken(named name: String, level: PHAccessToken.Level) throws -> (token: PHAccessToken, secret: String) {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw PHPhotosError(.invalidResource, "An access token needs a name") }
+        let secret = "pk_" + Self.randomText(bytes: 32)
+        do {
+            let record = try store.createAccessToken(
+                identifier: "tk_" + Self.randomText(bytes: 8).prefix(10), name: trimmed, level: level.storedValue,
+                secretHash: ContentHash.sha256(of: Data(secret.utf8)), date: Date())
+            return (PHAccessToken(record), secret)
+        } catch {
+            throw PHPhotosError(error)
+        }
+    }
+
+    /// Every token, oldest first.
+    ///
+    /// - Note: Linux addition.
+    public func accessTokens() throws -> [PHAccessToken] {
+        do { return try store.accessTokens().map(PHAccessToken.init) } catch { throw PHPhotosError(error) }
+    }
+
+    /// The token with this identifier (`tk_...`), if it exists.
+    ///
+    /// - Note: Linux addition.
+    public func accessToken(withIdentifier identifier: String) throws -> PHAccessToken? {
+        do { return try store.accessToken(identifier: identifier).map(PHAccessToken.init) } catch { throw PHPhotosError(error) }
+    }
+
+    /// The token whose secret this is, or `nil`; records the use (at most once a minute).
+    ///
+    /// - Note: Linux addition. Secrets are compared by their SHA-256, never stored.
+    public func authenticateAccessToken(secret: String) throws -> PHAccessToken? {
+        guard secret.hasPrefix("pk_"), secret.utf8.count < 256 else { return nil }
+        do {
+            guard let record = try store.accessToken(secretHash: ContentHash.sha256(of: Data(secret.utf8))) else { return nil }
+            let now = Date()
+            if record.lastUsedDate.map({ now.timeIntervalSince($0) > 60 }) ?? true {
+                try store.markAccessTokenUsed(id: record.id, date: now)
+            }
+            return PHAccessToken(record)
+        } catch {
+            throw PHPhotosError(error)
+        }
+    }
+
+    /// Revokes a token: its secret stops working at once, in every process. `false` when
+    /// there was no such token.
+    ///
+    /// - Note: Linux addition.
+    @discardableResult
+    public func revokeAccessToken(withIdentifier identifier: String) throws -> Bool {
+        do { return try store.deleteAccessToken(identifier: identifier) } catch { throw PHPhotosError(error) }
+    }
+
+    /// The local identifiers of the assets a limited token may see.
+    ///
+    /// - Note: Linux addition.
+    public func limitedLibraryAssetIdentifiers(forAccessToken identifier: String) throws -> [String] {
+        do {
+            guard let record = try store.accessToken(identifier: identifier) else {
+                throw PHPhotosError(.identifierNotFound, "No access token '\(identifier)'")
+            }
+            return try store.allowedAssetUUIDs(tokenID: record.id).map(LocalIdentifier.asset)
+        } catch let error as StoreError {
+            throw PHPhotosError(error)
+        }
+    }
+
+    /// Edits a limited token's allow-list in one transaction and returns its new size.
+    /// Unknown assets fail the edit with ``PHPhotosError/Code/identifierNotFound``.
+    ///
+    /// - Note: Linux addition. Servers see the edit through ``accessChanges``.
+    @discardableResult
+    public func changeLimitedLibrary(ofAccessToken identifier: String, _ edit: PHLimitedLibraryEdit) throws -> Int {
+        let (identifiers, mode): ([String], AllowListEdit) =
+            switch edit {
+            case .add(let list): (list, .add)
+            case .remove(let list): (list, .remove)
+            case .replace(let list): (list, .replace)
+            }
+        var uuids: [String] = []
+        for identifier in identifiers {
+            guard let uuid = LocalIdentifier.assetUUID(identifier) else {
+                throw PHPhotosError(.identifierNotFound, "'\(identifier)' is not an asset identifier", localIdentifiers: [identifier])
+            }
+            uuids.append(uuid)
+        }
+        do {
+            return try store.changeAllowedAssets(tokenIdentifier: identifier, uuids: uuids, mode: mode)
+        } catch {
+            throw PHPhotosError(error.code == .missingObject ? .identifierNotFound : .internalError, error.message)
+        }
+    }
+
+    /// A number that grows whenever a token or an allow-list changes, in any process.
+    ///
+    /// - Note: Linux addition.
+    public var accessVersion: Int {
+        Int((try? store.accessVersion()) ?? 0)
+    }
+
+    /// Yields ``accessVersion`` each time tokens or allow-lists change, in this process or
+    /// another (`photos token ...` while a server runs), within about a second.
+    ///
+    /// - Note: Linux addition.
+    public var accessChanges: AsyncStream<Int> {
+        let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let store = self.store
+        let last = Mutex((try? store.accessVersion()) ?? 0)
+        let watcher = ChangeSignalWatcher(store.changeSignal, queue: DispatchQueue(label: "PHPhotoLibrary.access")) {
+            guard let version = try? store.accessVersion() else { return }
+            let changed = last.withLock { last in
+                defer { last = version }
+                return last != version
+            }
+            if changed { continuation.yield(Int(version)) }
+        }
+        continuation.onTermination = { _ in watcher.cancel() }
+        return stream
+    }
+
+    private static func randomText(bytes count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}
+
+extension PHAccessToken {
+    init(_ record: AccessTokenRecord) {
+        self.init(
+            identifier: record.identifier, name: record.name, level: Level(storedValue: record.level) ?? .limited,
+            creationDate: record.createdDate, lastUseDate: record.lastUsedDate)
+    }
+}

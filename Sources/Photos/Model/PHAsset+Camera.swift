@@ -1,0 +1,25 @@
+import Foundation
+
+/// The camera that took a photo, from its EXIF when it was added.
+///
+/// - Note: Linux addition. Apple's PhotoKit has no such property; apps read EXIF through
+///   ImageIO from the content-editing input's file.
+public struct PHAssetCameraInfo: Sendable, Hashable, Codable {
+    public var make: String?
+    public var model: String?
+    public var lensModel: String?
+}
+
+extension PHAsset {
+    /// The camera's make, model and lens, or `nil` when the file named none. Reads the
+    /// library (the object itself holds no camera), so call it off the main thread.
+    ///
+    /// - Note: Linux addition.
+    public var cameraInfo: PHAssetCameraInfo? {
+        guard let uuid = LocalIdentifier.assetUUID(localIdentifier),
+            let camera = try? (library ?? PHPhotoLibrary.current).store.camera(assetUUID: uuid),
+            camera.make != nil || camera.model != nil || camera.lens != nil
+        else { return nil }
+        return PHAssetCameraInfo(make: camera.make, model: camera.model, lensModel: camera.lens)
+    }
+}

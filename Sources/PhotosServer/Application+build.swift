@@ -1,0 +1,59 @@
+public import Hummingbird
+import HummingbirdWebSocket
+public import Logging
+public import Photos
+import ServiceLifecycle
+
+/// Builds `photos serve`: the gallery's files, the JSON API under `/api` and the live
+/// WebSocket, for one library. Tests call it and drive the result with HummingbirdTesting;
+/// `photos serve` runs it.
+///
+/// - Note: Linux addition; Apple ships no server. The API is the first client of the public
+///   Photos API: every route is built from fetches, change requests and image requests.
+public func buildApplication(
+    library: PHPhotoLibrary, configuration: ServerConfiguration, logger: Logger = Logger(label: "photos.serve")
+) throws -> some ApplicationProtocol {
+    try configuration.validate()
+    let service = LibraryService(library: library, configuration: configuration)
+    let router = try buildRouter(service)
+    let webSocketRouter = Router(context: PhotosRequestContext.self)
+    LiveRoutes.add(to: webSocketRouter, service: service)
+    var application = Application(
+        router: router,
+        server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter, configuration: .init(ws: .init(maxFrameSize: 1 << 16))),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "photos"),
+        logger: logger)
+    application.addServices(AccessWatcher(service: service))
+    return application
+}
+
+func buildRouter(_ service: LibraryService) throws -> Router<PhotosRequestContext> {
+    let router = Router(context: PhotosRequestContext.self)
+    router.add(middleware: SecurityHeadersMiddleware())
+    try StaticRoutes.load().add(to: router)
+
+    let api = router.group("api")
+    SessionRoutes(service: service).addPublic(to: api)
+    let secured = api.group().add(middleware: AccessMiddleware(gate: service.gate))
+    SessionRoutes(service: service).add(to: secured)
+    AssetRoutes(service: service).add(to: secured)
+    ImageRoutes(service: service).add(to: secured)
+    CollectionRoutes(service: service).add(to: secured)
+    ChangeRoutes(service: service).add(to: secured)
+    UploadRoutes(service: service).add(to: secured)
+    TokenRoutes(service: service).add(to: secured)
+    return router
+}
+
+/// Follows the library's access changes (tokens, allow-lists) made by other processes.
+struct AccessWatcher: Service {
+    let service: LibraryService
+
+    func run() async throws {
+        await withGracefulShutdownHandler {
+            for await _ in service.library.accessChanges.cancelOnGracefulShutdown() {
+                service.accessChanged()
+            }
+        } onGracefulShutdown: {}
+    }
+}

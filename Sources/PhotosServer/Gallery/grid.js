@@ -1,0 +1,377 @@
+// The virtualized grid: a spacer as tall as all rows, and a small pool of absolutely
+// positioned cells recycled for the visible rows (plus overscan). Cells bind to the
+// FetchModel's items; only cells whose asset changed are touched on updates.
+
+import { imageURL, roundUp32 } from "./api.js";
+
+const TARGET_CELL = 180; // CSS px
+const GAP = 2; // CSS px, also in style.css
+const OVERSCAN_ROWS = 2;
+const LABEL_HIDE_MS = 1200;
+const SETTLE_MS = 120; // after a fast scroll, wait this long before asking for pages and images
+const FAST_SCREENS = 2; // a frame that scrolls more than this many screens is a fast scroll
+const monthFormat = new Intl.DateTimeFormat(undefined, { month: "long", year: "numeric" });
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
+
+/**
+ * The grid of the current fetch. Events: "viewport" (detail: {start, end, width, height}, the
+ * preheat window and thumbnail pixel size) and "ready" (the first page is on screen).
+ */
+export class Grid extends EventTarget {
+  /**
+   * @param {HTMLElement} container The scrolling #grid element.
+   * @param {HTMLElement} label The floating month/year label.
+   * @param {import("./model.js").FetchModel} model
+   * @param {{onOpen: (index: number) => void, onToggleFavorite: (asset: object, index: number) => void}} actions
+   */
+  constructor(container, label, model, actions) {
+    super();
+    this.container = container;
+    this.label = label;
+    this.model = model;
+    this.actions = actions;
+    this.spacer = document.createElement("div");
+    this.spacer.className = "spacer";
+    container.append(this.spacer);
+    /** @type {Map<number, HTMLElement>} index → cell on screen */
+    this.active = new Map();
+    /** @type {HTMLElement[]} */
+    this.pool = [];
+    this.cols = 1;
+    this.cellSize = TARGET_CELL;
+    this.rowHeight = TARGET_CELL + GAP;
+    this.thumbPixels = 256;
+    this.lastScrollTop = 0;
+    this.direction = 1;
+    this.frame = 0;
+    this.labelTimer = 0;
+    this.settleTimer = 0;
+    this.lastRenderTop = 0;
+    this.fast = false;
+    this.readyFired = false;
+    this.layout();
+    container.addEventListener("scroll", () => this.onScroll(), { passive: true });
+    container.addEventListener("click", (event) => this.onClick(event));
+    container.addEventListener("keydown", (event) => this.onKeyDown(event));
+    new ResizeObserver(() => this.onResize()).observe(container);
+    model.addEventListener("update", () => this.schedule());
+  }
+
+  /** Requests a render on the next animation frame (coalesced). */
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  /** Scrolls back to the top (a new fetch). */
+  scrollToTop() {
+    this.container.scrollTop = 0;
+    this.lastScrollTop = 0;
+    this.schedule();
+  }
+
+  /**
+   * Scrolls so the row of an index is visible, then renders at once.
+   * @param {number} index
+   */
+  scrollToIndex(index) {
+    const top = Math.floor(index / this.cols) * this.rowHeight;
+    const view = this.container.clientHeight;
+    if (top < this.container.scrollTop || top + this.rowHeight > this.container.scrollTop + view) {
+      this.container.scrollTop = Math.max(0, top - (view - this.rowHeight) / 2);
+    }
+    this.render();
+  }
+
+  /**
+   * The cell element showing an index, if on screen.
+   * @param {number} index
+   * @returns {HTMLElement|undefined}
+   */
+  cellAt(index) {
+    return this.active.get(index);
+  }
+
+  /** Computes columns, cell and row size from the container width. */
+  layout() {
+    const width = this.container.clientWidth || TARGET_CELL;
+    this.cols = Math.max(1, Math.round((width + GAP) / (TARGET_CELL + GAP)));
+    this.cellSize = (width - GAP * (this.cols - 1)) / this.cols;
+    this.rowHeight = this.cellSize + GAP;
+    this.thumbPixels = roundUp32(this.cellSize * (window.devicePixelRatio || 1));
+  }
+
+  onResize() {
+    const anchor = Math.floor(this.container.scrollTop / this.rowHeight) * this.cols;
+    const before = [this.cols, this.cellSize];
+    this.layout();
+    if (before[0] !== this.cols || before[1] !== this.cellSize) {
+      this.container.scrollTop = Math.floor(anchor / this.cols) * this.rowHeight;
+    }
+    this.render();
+  }
+
+  onScroll() {
+    const top = this.container.scrollTop;
+    if (top !== this.lastScrollTop) this.direction = top > this.lastScrollTop ? 1 : -1;
+    this.lastScrollTop = top;
+    this.showLabel();
+    this.schedule();
+  }
+
+  /** Lays out the visible cells, binds them to their assets and asks for missing pages. */
+  render() {
+    const count = this.model.count;
+    const rows = Math.ceil(count / this.cols);
+    const height = `${Math.max(0, rows * this.rowHeight - GAP)}px`;
+    if (this.spacer.style.height !== height) this.spacer.style.height = height;
+    const top = this.container.scrollTop;
+    const view = this.container.clientHeight;
+    // While flinging through thousands of rows, only lay out placeholders; load when it settles.
+    this.fast = Math.abs(top - this.lastRenderTop) > FAST_SCREENS * view;
+    this.lastRenderTop = top;
+    clearTimeout(this.settleTimer);
+    if (this.fast) this.settleTimer = setTimeout(() => this.render(), SETTLE_MS);
+    const firstRow = Math.floor(top / this.rowHeight);
+    const lastRow = Math.ceil((top + view) / this.rowHeight);
+    const start = Math.max(0, (firstRow - OVERSCAN_ROWS) * this.cols);
+    const end = Math.min(count, (lastRow + OVERSCAN_ROWS) * this.cols);
+
+    for (const [index, cell] of this.active) {
+      if (index < start || index >= end) this.release(index, cell);
+    }
+    for (let index = start; index < end; index += 1) {
+      let cell = this.active.get(index);
+      if (!cell) {
+        cell = this.pool.pop() || this.createCell();
+        cell.hidden = false;
+        this.active.set(index, cell);
+      }
+      this.position(cell, index);
+      this.bind(cell, index);
+    }
+    this.container.classList.toggle("empty", this.model.known && count === 0);
+    this.updateLabelText(firstRow);
+    if (this.fast) return;
+    this.model.ensure(start, end);
+    this.emitViewport(firstRow, lastRow, count);
+    this.checkReady(firstRow * this.cols, count);
+  }
+
+  /**
+   * Puts a cell back in the pool.
+   * @param {number} index
+   * @param {HTMLElement} cell
+   */
+  release(index, cell) {
+    this.active.delete(index);
+    if (cell.contains(document.activeElement)) this.container.focus({ preventScroll: true });
+    cell.hidden = true;
+    delete cell.dataset.id; // pooled cells must not match .cell[data-id]
+    cell.state.key = "";
+    this.pool.push(cell);
+  }
+
+  /** @returns {HTMLElement} A new cell (thumb button with image, duration badge, star). */
+  createCell() {
+    const cell = document.createElement("div");
+    cell.className = "cell placeholder";
+    const thumb = document.createElement("button");
+    thumb.type = "button";
+    thumb.className = "thumb";
+    const img = document.createElement("img");
+    img.alt = "";
+    img.decoding = "async";
+    img.draggable = false;
+    img.addEventListener("load", () => img.classList.add("loaded"));
+    img.addEventListener("error", () => img.removeAttribute("src"));
+    thumb.append(img);
+    const badge = document.createElement("span");
+    badge.className = "badge";
+    badge.hidden = true;
+    const star = document.createElement("button");
+    star.type = "button";
+    star.className = "star";
+    star.title = "Favorite";
+    star.textContent = "★";
+    star.setAttribute("aria-pressed", "false");
+    cell.append(thumb, badge, star);
+    cell.refs = { thumb, img, badge, star };
+    cell.state = { index: -1, x: -1, y: -1, size: -1, key: "", id: "", url: "" };
+    this.spacer.append(cell);
+    return cell;
+  }
+
+  /**
+   * Moves a cell to the slot of an index (only when it changed).
+   * @param {HTMLElement} cell
+   * @param {number} index
+   */
+  position(cell, index) {
+    const x = (index % this.cols) * (this.cellSize + GAP);
+    const y = Math.floor(index / this.cols) * this.rowHeight;
+    const state = cell.state;
+    state.index = index;
+    if (state.x !== x || state.y !== y) {
+      cell.style.transform = `translate(${x}px, ${y}px)`;
+      state.x = x;
+      state.y = y;
+    }
+    if (state.size !== this.cellSize) {
+      cell.style.width = `${this.cellSize}px`;
+      cell.style.height = `${this.cellSize}px`;
+      state.size = this.cellSize;
+    }
+  }
+
+  /**
+   * Shows the asset of an index in a cell, touching the DOM only for what changed.
+   * @param {HTMLElement} cell
+   * @param {number} index
+   */
+  bind(cell, index) {
+    const asset = this.model.display(index);
+    const { img, thumb, badge, star } = cell.refs;
+    const state = cell.state;
+    const key = asset ? `${asset.id}|${asset.version}|${this.thumbPixels}` : "";
+    cell.classList.toggle("stale", !!asset && this.model.get(index) === null);
+    if (state.key !== key) {
+      state.key = key;
+      if (!asset) {
+        delete cell.dataset.id;
+        state.id = "";
+        state.url = "";
+        img.removeAttribute("src");
+        img.classList.remove("loaded");
+        cell.classList.add("placeholder");
+        thumb.setAttribute("aria-label", "Loading");
+        star.hidden = true;
+        badge.hidden = true;
+        return;
+      }
+      if (state.id !== asset.id) {
+        // Another asset: hide the recycled image (a new version of the same asset keeps the old one until loaded).
+        img.classList.remove("loaded");
+        img.removeAttribute("src");
+      }
+      state.id = asset.id;
+      cell.dataset.id = asset.id;
+      cell.classList.remove("placeholder");
+      state.url = imageURL(asset, { w: this.thumbPixels, h: this.thumbPixels, mode: "fill" });
+      thumb.setAttribute("aria-label", describe(asset));
+      star.hidden = false;
+      const video = asset.mediaType === "video";
+      badge.hidden = !video;
+      if (video) badge.textContent = formatDuration(asset.duration);
+    }
+    if (asset) {
+      if (!this.fast && img.getAttribute("src") !== state.url) img.src = state.url;
+      const pressed = asset.isFavorite ? "true" : "false";
+      if (star.getAttribute("aria-pressed") !== pressed) star.setAttribute("aria-pressed", pressed);
+    }
+  }
+
+  /** @param {MouseEvent} event */
+  onClick(event) {
+    const cell = event.target.closest(".cell");
+    if (!cell || cell.hidden) return;
+    const index = cell.state.index;
+    const asset = this.model.get(index);
+    if (!asset) return;
+    if (event.target.closest(".star")) this.actions.onToggleFavorite(asset, index);
+    else if (event.target.closest(".thumb")) this.actions.onOpen(index);
+  }
+
+  /**
+   * Arrow keys move the focus between cells.
+   * @param {KeyboardEvent} event
+   */
+  onKeyDown(event) {
+    const steps = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -this.cols, ArrowDown: this.cols };
+    const step = steps[event.key];
+    const cell = event.target.closest && event.target.closest(".cell");
+    if (step === undefined || !cell || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = cell.state.index + step;
+    if (target < 0 || target >= this.model.count) return;
+    event.preventDefault();
+    this.scrollToIndex(target);
+    const next = this.cellAt(target);
+    if (next) next.refs.thumb.focus({ preventScroll: true });
+  }
+
+  showLabel() {
+    this.label.classList.add("visible");
+    clearTimeout(this.labelTimer);
+    this.labelTimer = setTimeout(() => this.label.classList.remove("visible"), LABEL_HIDE_MS);
+  }
+
+  /** @param {number} firstRow */
+  updateLabelText(firstRow) {
+    let text = "";
+    const start = firstRow * this.cols;
+    for (let i = start; i < Math.min(start + this.cols, this.model.count); i += 1) {
+      const asset = this.model.display(i);
+      if (asset && asset.creationDate) {
+        text = monthFormat.format(new Date(asset.creationDate));
+        break;
+      }
+    }
+    if (this.label.textContent !== text) this.label.textContent = text;
+    this.label.hidden = !text;
+  }
+
+  /**
+   * Dispatches the preheat window: visible rows, two screens ahead in the scroll direction, one behind.
+   * @param {number} firstRow
+   * @param {number} lastRow
+   * @param {number} count
+   */
+  emitViewport(firstRow, lastRow, count) {
+    const screen = Math.max(1, lastRow - firstRow) * this.cols;
+    const visibleStart = firstRow * this.cols;
+    const visibleEnd = Math.min(count, lastRow * this.cols);
+    const ahead = 2 * screen;
+    const behind = screen;
+    const start = Math.max(0, visibleStart - (this.direction > 0 ? behind : ahead));
+    const end = Math.min(count, visibleEnd + (this.direction > 0 ? ahead : behind));
+    const detail = { start, end, width: this.thumbPixels, height: this.thumbPixels, row: this.cols };
+    this.dispatchEvent(new CustomEvent("viewport", { detail }));
+  }
+
+  /**
+   * Fires "ready" once the first visible row has data (or the fetch is empty).
+   * @param {number} first
+   * @param {number} count
+   */
+  checkReady(first, count) {
+    if (this.readyFired || !this.model.known) return;
+    if (count > 0 && !this.model.get(Math.min(first, count - 1))) return;
+    this.readyFired = true;
+    this.dispatchEvent(new CustomEvent("ready"));
+  }
+}
+
+/**
+ * Formats a duration in seconds as m:ss or h:mm:ss.
+ * @param {number} seconds
+ * @returns {string}
+ */
+export function formatDuration(seconds) {
+  const total = Math.max(0, Math.round(seconds || 0));
+  const s = String(total % 60).padStart(2, "0");
+  const m = Math.floor(total / 60) % 60;
+  const h = Math.floor(total / 3600);
+  return h ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+}
+
+/**
+ * An accessible label for a cell.
+ * @param {object} asset
+ */
+function describe(asset) {
+  const kind = asset.mediaType === "video" ? "Video" : "Photo";
+  return asset.creationDate ? `${kind}, ${dateFormat.format(new Date(asset.creationDate))}` : kind;
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Photos
+
+/// What every route shares: the library, who may use it, the image pipeline and its caches,
+/// and the live-update hub.
+final class LibraryService: Sendable {
+    let library: PHPhotoLibrary
+    let configuration: ServerConfiguration
+    let gate: AccessGate
+    let imageManager: PHCachingImageManager
+    let encodedImages: EncodedImageCache
+    let live: LiveHub
+
+    init(library: PHPhotoLibrary, configuration: ServerConfiguration) {
+        self.library = library
+        self.configuration = configuration
+        gate = AccessGate(library: library, configuration: configuration)
+        imageManager = PHCachingImageManager()
+        encodedImages = EncodedImageCache(limit: configuration.encodedImageCacheLimit)
+        live = LiveHub(library: library)
+    }
+
+    /// Runs `body` with the service's library as the current one (PhotoKit's class methods
+    /// such as `PHAsset.fetchAssets` read it).
+    func withLibrary<T>(_ body: () throws -> T) rethrows -> T {
+        try library.withCurrent(body)
+    }
+
+    /// The asset with this identifier that `client` may see, else 404; Recently Deleted too
+    /// when `includeDeleted`.
+    func asset(_ text: String, for client: ClientAccess, includeDeleted: Bool = false) throws -> PHAsset {
+        try client.requireRead()
+        let identifier = try ObjectID.asset(text)
+        guard client.sees(identifier) else { throw APIError.notFound("asset '\(text)'") }
+        return try withLibrary {
+            let options = PHFetchOptions()
+            options.includeHiddenAssets = true
+            options.includeAllBurstAssets = true
+            if let found = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: options).firstObject {
+                return found
+            }
+            if includeDeleted {
+                let deleted = PHFetchOptions()
+                deleted.predicate = NSPredicate(format: "localIdentifier == %@", identifier)
+                if let found = PHAsset.fetchRecentlyDeletedAssets(with: deleted).firstObject { return found }
+            }
+            throw APIError.notFound("asset '\(text)'")
+        }
+    }
+}
+
+extension LibraryService {
+    /// After this server changed tokens or allow-lists: drop cached access at once and tell
+    /// live subscriptions of limited tokens.
+    func accessChanged() {
+        gate.refresh()
+        live.accessChanged(gate: gate)
+    }
+}

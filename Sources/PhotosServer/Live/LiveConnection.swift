@@ -1,0 +1,197 @@
+import Foundation
+import Photos
+import Synchronization
+
+/// One WebSocket client: its subscriptions (named fetches), their preheat windows, and the
+/// queue of messages to send.
+final class LiveConnection: Sendable {
+    private struct Subscription {
+        var fetch: AssetFetch
+        var result: PHFetchResult<PHAsset>
+        /// The assets being cached for the preheat window, and at what size.
+        var preheated: [PHAsset] = []
+        var preheatSize = CGSize.zero
+    }
+
+    private struct State {
+        var client: ClientAccess
+        var subscriptions: [String: Subscription] = [:]
+    }
+
+    /// The most subscriptions one connection may hold, and the widest preheat window.
+    static let subscriptionLimit = 16
+    static let preheatLimit = 2000
+
+    private let service: LibraryService
+    private let state: Mutex<State>
+    let outbox: AsyncStream<String>
+    private let continuation: AsyncStream<String>.Continuation
+
+    init(service: LibraryService, client: ClientAccess) {
+        self.service = service
+        state = Mutex(State(client: client))
+        (outbox, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+    }
+
+    func send(_ message: LiveMessage) {
+        continuation.yield(String(decoding: JSONResponse.data(message), as: UTF8.self))
+    }
+
+    func close() {
+        stopAllPreheating()
+        continuation.finish()
+    }
+
+    /// Handles one text message from the client; problems go back as `error` messages.
+    func receive(_ text: String) {
+        let request: LiveRequest
+        do {
+            request = try JSONDecoder().decode(LiveRequest.self, from: Data(text.utf8))
+        } catch {
+            send(.error(nil, "Not a live request: \(error)"))
+            return
+        }
+        do {
+            switch request.type {
+            case .subscribe: try subscribe(request)
+            case .unsubscribe: unsubscribe(request.subscription)
+            case .preheat: try preheat(request)
+            }
+        } catch let error as APIError {
+            send(.error(request.subscription, error.reason))
+        } catch {
+            send(.error(request.subscription, "\(error)"))
+        }
+    }
+
+    private func subscribe(_ request: LiveRequest) throws {
+        let fetch = AssetFetch(
+            predicate: request.predicate, sort: request.sort, collection: request.collection, includeHidden: request.hidden ?? false,
+            deleted: request.deleted ?? false)
+        let client = state.withLock { $0.client }
+        let result = try service.withLibrary { try fetch.run(for: client) }
+        let replaced = try state.withLock { state -> Subscription? in
+            guard state.subscriptions[request.subscription] != nil || state.subscriptions.count < Self.subscriptionLimit else {
+                throw APIError(.badRequest, "At most \(Self.subscriptionLimit) subscriptions per connection")
+            }
+            defer { state.subscriptions[request.subscription] = Subscription(fetch: fetch, result: result) }
+            return state.subscriptions[request.subscription]
+        }
+        if let replaced { stopPreheating(replaced) }
+        send(.subscribed(request.subscription, count: result.count))
+    }
+
+    private func unsubscribe(_ name: String) {
+        if let removed = state.withLock({ $0.subscriptions.removeValue(forKey: name) }) { stopPreheating(removed) }
+    }
+
+    /// Starts caching the window's thumbnails and stops caching those that left it, as
+    /// StarGallery does with `PHCachingImageManager` while the grid scrolls.
+    private func preheat(_ request: LiveRequest) throws {
+        guard let start = request.start, let end = request.end, start >= 0, end >= start, end - start <= Self.preheatLimit else {
+            throw APIError(.badRequest, "preheat needs start <= end, at most \(Self.preheatLimit) apart")
+        }
+        guard let width = request.width, let height = request.height, (1...2048).contains(width), (1...2048).contains(height) else {
+            throw APIError(.badRequest, "preheat needs width and height in 1...2048")
+        }
+        let size = CGSize(width: width, height: height)
+        let (added, removed, oldSize) = try state.withLock { state -> ([PHAsset], [PHAsset], CGSize) in
+            guard var subscription = state.subscriptions[request.subscription] else {
+                throw APIError(.badRequest, "No subscription '\(request.subscription)'")
+            }
+            let clamped = min(start, subscription.result.count)..<min(end, subscription.result.count)
+            let window = clamped.isEmpty ? [] : subscription.result.objects(at: IndexSet(integersIn: clamped))
+            let oldSize = subscription.preheatSize
+            let before = oldSize == size ? Set(subscription.preheated.map(\.localIdentifier)) : []
+            let now = Set(window.map(\.localIdentifier))
+            let added = window.filter { !before.contains($0.localIdentifier) }
+            let removed = oldSize == size ? subscription.preheated.filter { !now.contains($0.localIdentifier) } : subscription.preheated
+            subscription.preheated = window
+            subscription.preheatSize = size
+            state.subscriptions[request.subscription] = subscription
+            return (added, removed, oldSize)
+        }
+        let manager = service.imageManager
+        if !removed.isEmpty { manager.stopCachingImages(for: removed, targetSize: oldSize, contentMode: .aspectFill, options: nil) }
+        if !added.isEmpty { manager.startCachingImages(for: added, targetSize: size, contentMode: .aspectFill, options: nil) }
+    }
+
+    private func stopPreheating(_ subscription: Subscription) {
+        guard !subscription.preheated.isEmpty else { return }
+        service.imageManager.stopCachingImages(
+            for: subscription.preheated, targetSize: subscription.preheatSize, contentMode: .aspectFill, options: nil)
+    }
+
+    private func stopAllPreheating() {
+        let all = state.withLock { state in
+            defer { state.subscriptions.removeAll() }
+            return Array(state.subscriptions.values)
+        }
+        all.forEach(stopPreheating)
+    }
+
+    /// Sends each subscription its change details for a library change.
+    func apply(_ change: PHChange) {
+        let updates = state.withLock { state -> [(String, PHFetchResultChangeDetails<PHAsset>)] in
+            var updates: [(String, PHFetchResultChangeDetails<PHAsset>)] = []
+            for (name, var subscription) in state.subscriptions {
+                guard let details = change.changeDetails(for: subscription.result) else { continue }
+                subscription.result = details.fetchResultAfterChanges
+                state.subscriptions[name] = subscription
+                updates.append((name, details))
+            }
+            return updates
+        }
+        for (name, details) in updates { send(Self.message(name, details)) }
+    }
+
+    /// A limited client's allow-list may have changed: re-run its fetches and send the
+    /// difference as a change (or a revoked token closes the connection).
+    func refreshAccess(gate: AccessGate) {
+        let client = state.withLock { $0.client }
+        guard let token = client.token else { return }
+        guard gate.isValid(token) else {
+            send(.error(nil, "The access token was revoked"))
+            close()
+            return
+        }
+        guard token.level == .limited else { return }
+        guard let list = try? gate.allowList(of: token.identifier) else {
+            send(.error(nil, "The access token was revoked"))
+            close()
+            return
+        }
+        let updated = ClientAccess(token: token, allowList: list)
+        let fetches = state.withLock { state -> [(String, AssetFetch, PHFetchResult<PHAsset>)] in
+            state.client = updated
+            return state.subscriptions.map { ($0.key, $0.value.fetch, $0.value.result) }
+        }
+        for (name, fetch, before) in fetches {
+            guard let after = try? service.withLibrary({ try fetch.run(for: updated) }) else { continue }
+            let details = PHFetchResultChangeDetails(from: before, to: after, changedObjects: [])
+            let stored = state.withLock { state -> Bool in
+                guard state.subscriptions[name]?.result === before else { return false }
+                state.subscriptions[name]?.result = after
+                return true
+            }
+            if stored, details.hasIncrementalChanges, details.removedIndexes?.isEmpty == false || details.insertedIndexes?.isEmpty == false {
+                send(Self.message(name, details))
+            }
+        }
+    }
+
+    static func message(_ name: String, _ details: PHFetchResultChangeDetails<PHAsset>) -> LiveMessage {
+        let after = details.fetchResultAfterChanges
+        guard details.hasIncrementalChanges, let removed = details.removedIndexes, let inserted = details.insertedIndexes,
+            let changed = details.changedIndexes
+        else {
+            return .reset(name, count: after.count)
+        }
+        var moves: [[Int]] = []
+        details.enumerateMoves { from, to in moves.append([from, to]) }
+        return LiveMessage(
+            type: "changes", subscription: name, count: after.count, removed: Array(removed),
+            inserted: inserted.map { LiveMessage.Item(index: $0, asset: AssetJSON(after.object(at: $0))) },
+            changed: changed.map { LiveMessage.Item(index: $0, asset: AssetJSON(after.object(at: $0))) }, moves: moves)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+
+/// `GET /api/live` upgraded to a WebSocket: the client subscribes fetches and moves preheat
+/// windows; the server pushes change details. Only same-origin pages may connect (the
+/// `Origin` header, when sent, must name this host), and the client must be signed in.
+enum LiveRoutes {
+    static func add(to router: Router<PhotosRequestContext>, service: LibraryService) {
+        router.add(middleware: AccessMiddleware(gate: service.gate))
+        router.ws("api/live") { request, context in
+            try context.requireClient().requireRead()
+            if let origin = request.headers[.origin], !sameOrigin(origin, authority: request.head.authority) {
+                throw APIError(.forbidden, "WebSocket connections must come from this server's own pages")
+            }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            guard let client = context.requestContext.client else { return }
+            let connection = LiveConnection(service: service, client: client)
+            service.live.add(connection)
+            defer {
+                service.live.remove(connection)
+                connection.close()
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await text in connection.outbox {
+                        try await outbound.writeTextMessage(text)
+                    }
+                }
+                for try await message in inbound.messages(maxSize: 1 << 16) {
+                    if case .text(let text) = message { connection.receive(text) }
+                }
+                connection.close()
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    /// Whether a page's `Origin` names this server: the same host, and the same port when the
+    /// origin has one (browsers always send it for a non-default port, so another port's page
+    /// on this host is refused; non-browser clients may leave it out).
+    static func sameOrigin(_ origin: String, authority: String?) -> Bool {
+        guard let authority, let remainder = origin.components(separatedBy: "://").last, !remainder.isEmpty else { return false }
+        return remainder == authority || (!remainder.contains(":") && authority.hasPrefix(remainder + ":"))
+    }
+}

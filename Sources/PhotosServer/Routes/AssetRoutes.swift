@@ -1,0 +1,89 @@
+import Foundation
+import Hummingbird
+import Photos
+
+/// `GET /api/assets`, `/api/assets/{id}`, `/api/assets/{id}/original`.
+struct AssetRoutes {
+    let service: LibraryService
+
+    /// The most assets one page may hold.
+    static let pageLimit = 1000
+
+    func add(to group: RouterGroup<PhotosRequestContext>) {
+        group.get("assets") { request, context in try page(request, context) }
+        group.get("assets/{id}") { request, context in try details(request, context) }
+        group.get("assets/{id}/original") { request, context in try await original(request, context) }
+    }
+
+    private func page(_ request: Request, _ context: PhotosRequestContext) throws -> Response {
+        let client = try context.requireClient()
+        let query = QueryParameters(request)
+        let fetch = try AssetFetch(query: query)
+        let offset = try query.int("offset", in: 0...Int(Int32.max), default: 0)!
+        let limit = try query.int("limit", in: 1...Self.pageLimit, default: 100)!
+        return try service.withLibrary {
+            let result = try fetch.run(for: client)
+            let end = min(result.count, offset + limit)
+            let assets = offset < end ? result.objects(at: IndexSet(integersIn: offset..<end)).map(AssetJSON.init) : []
+            return JSONResponse.make(AssetPage(count: result.count, offset: offset, assets: assets))
+        }
+    }
+
+    private func details(_ request: Request, _ context: PhotosRequestContext) throws -> Response {
+        let client = try context.requireClient()
+        let asset = try service.asset(try context.parameters.require("id"), for: client, includeDeleted: true)
+        return service.withLibrary {
+            JSONResponse.make(AssetJSON.detailed(asset, showingAlbums: client.allowList == nil))
+        }
+    }
+
+    /// The original file, streamed through `PHAssetResourceManager`.
+    private func original(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
+        let client = try context.requireClient()
+        let asset = try service.asset(try context.parameters.require("id"), for: client, includeDeleted: true)
+        let resources = service.withLibrary { PHAssetResource.assetResources(for: asset) }
+        guard let resource = resources.first(where: { [.photo, .video, .audio].contains($0.type) }) ?? resources.first else {
+            throw APIError.notFound("original file for asset '\(asset.localIdentifier)'")
+        }
+        let (stream, continuation) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
+        let requestID = PHAssetResourceManager.default().requestData(
+            for: resource, options: nil,
+            dataReceivedHandler: { data in continuation.yield(ByteBuffer(bytes: data)) },
+            completionHandler: { error in continuation.finish(throwing: error) })
+        continuation.onTermination = { termination in
+            if case .cancelled = termination { PHAssetResourceManager.default().cancelDataRequest(requestID) }
+        }
+        var headers: HTTPFields = [
+            .contentType: MediaTypes.mimeType(forUniformTypeIdentifier: resource.uniformTypeIdentifier),
+            .contentDisposition: MediaTypes.attachment(filename: resource.originalFilename),
+            .cacheControl: "private, no-cache",
+        ]
+        headers[.contentLength] = String(resource.fileSize)
+        return Response(status: .ok, headers: headers, body: ResponseBody(asyncSequence: stream))
+    }
+}
+
+/// MIME types and download names.
+enum MediaTypes {
+    static func mimeType(forUniformTypeIdentifier type: String) -> String {
+        switch type {
+        case "public.jpeg": "image/jpeg"
+        case "public.png": "image/png"
+        case "public.heic": "image/heic"
+        case "public.heif": "image/heif"
+        case "org.webmproject.webp": "image/webp"
+        case "com.compuserve.gif": "image/gif"
+        case "public.tiff": "image/tiff"
+        case "com.apple.quicktime-movie": "video/quicktime"
+        case "public.mpeg-4": "video/mp4"
+        default: "application/octet-stream"
+        }
+    }
+
+    /// `attachment; filename="..."; filename*=UTF-8''...` with the name made safe for a header.
+    static func attachment(filename: String) -> String {
+        let plain = String(filename.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0 != "\"" && $0 != "\\" ? Character($0) : "_" })
+        let encoded = filename.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: ".-_"))) ?? plain
+        return "attachment; filename=\"\(plain)\"; filename*=UTF-8''\(encoded)"
+    }
+}

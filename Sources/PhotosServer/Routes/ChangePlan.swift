@@ -1,0 +1,170 @@
+import Foundation
+import Photos
+import Synchronization
+
+/// The operations of one `POST /api/changes`, resolved before the change block runs: every
+/// asset and album looked up (404 for unknown ones, as for assets a limited token can't
+/// see), every edit rendered, so the block itself only makes change requests.
+final class ChangePlan: Sendable {
+    private enum AlbumTarget: Sendable {
+        case existing(PHAssetCollection)
+        case created(ref: String)
+    }
+
+    private enum Step: Sendable {
+        case favorite([PHAsset], Bool)
+        case hide([PHAsset], Bool)
+        case delete([PHAsset])
+        case recover([PHAsset])
+        case createAlbum(title: String, ref: String?)
+        case renameAlbum(PHAssetCollection, String)
+        case deleteAlbum(PHAssetCollection)
+        case addToAlbum(AlbumTarget, [PHAsset])
+        case removeFromAlbum(PHAssetCollection, [PHAsset])
+        case reorderAlbum(PHAssetCollection, IndexSet, Int)
+        case edit(PHAsset, PHContentEditingOutput)
+        case revert(PHAsset)
+    }
+
+    private let steps: [Step]
+    private let created = Mutex<[String: String]>([:])
+
+    init(_ operations: [ChangeOperation], client: ClientAccess, service: LibraryService) async throws {
+        var steps: [Step] = []
+        var refs = Set<String>()
+        for (index, operation) in operations.enumerated() {
+            func assets(deleted: Bool = false) throws -> [PHAsset] {
+                let list = try operation.require(operation.assets ?? operation.asset.map { [$0] }, "assets", at: index)
+                guard !list.isEmpty else { throw APIError(.badRequest, "operations[\(index)]: 'assets' is empty") }
+                return try list.map { try service.asset($0, for: client, includeDeleted: deleted) }
+            }
+            func album() throws -> PHAssetCollection {
+                let text = try operation.require(operation.album, "album", at: index)
+                let identifier = try ObjectID.collection(text)
+                let found = service.withLibrary {
+                    PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObject
+                }
+                guard let found, found.assetCollectionType == .album else { throw APIError.notFound("album '\(text)'") }
+                return found
+            }
+            switch operation.op {
+            case .favorite: steps.append(.favorite(try assets(), try operation.require(operation.value, "value", at: index)))
+            case .hide: steps.append(.hide(try assets(), try operation.require(operation.value, "value", at: index)))
+            case .delete: steps.append(.delete(try assets()))
+            case .recover: steps.append(.recover(try assets(deleted: true)))
+            case .createAlbum:
+                let title = try operation.require(operation.title, "title", at: index).trimmingCharacters(in: .whitespaces)
+                guard !title.isEmpty else { throw APIError(.badRequest, "operations[\(index)]: the title is empty") }
+                if let ref = operation.ref { refs.insert(ref) }
+                steps.append(.createAlbum(title: title, ref: operation.ref))
+            case .renameAlbum:
+                let title = try operation.require(operation.title, "title", at: index).trimmingCharacters(in: .whitespaces)
+                guard !title.isEmpty else { throw APIError(.badRequest, "operations[\(index)]: the title is empty") }
+                steps.append(.renameAlbum(try album(), title))
+            case .deleteAlbum: steps.append(.deleteAlbum(try album()))
+            case .addToAlbum:
+                if let ref = operation.album, refs.contains(ref) {
+                    steps.append(.addToAlbum(.created(ref: ref), try assets()))
+                } else {
+                    steps.append(.addToAlbum(.existing(try album()), try assets()))
+                }
+            case .removeFromAlbum: steps.append(.removeFromAlbum(try album(), try assets()))
+            case .reorderAlbum:
+                let target = try album()
+                let from = try operation.require(operation.from, "from", at: index)
+                let to = try operation.require(operation.to, "to", at: index)
+                let count = service.withLibrary { PHAsset.fetchAssets(in: target, options: nil).count }
+                let moved = IndexSet(from)
+                guard !moved.isEmpty, moved.allSatisfy({ (0..<count).contains($0) }), to >= 0, to <= count - moved.count else {
+                    throw APIError(.badRequest, "operations[\(index)]: 'from' and 'to' must be indexes within the album's \(count) assets")
+                }
+                steps.append(.reorderAlbum(target, moved, to))
+            case .edit:
+                let asset = try service.asset(try operation.require(operation.asset, "asset", at: index), for: client)
+                if let output = try await Self.render(operation, of: asset, at: index) {
+                    steps.append(.edit(asset, output))
+                } else {
+                    steps.append(.revert(asset))
+                }
+            case .revert:
+                steps.append(.revert(try service.asset(try operation.require(operation.asset, "asset", at: index), for: client)))
+            }
+        }
+        self.steps = steps
+    }
+
+    /// The change block: one change request per step, in order.
+    var block: @Sendable () -> Void {
+        { [self] in
+            var createdRequests: [String: PHAssetCollectionChangeRequest] = [:]
+            var createdIdentifiers: [String: String] = [:]
+            for step in steps {
+                switch step {
+                case .favorite(let assets, let value): for asset in assets { PHAssetChangeRequest(for: asset).isFavorite = value }
+                case .hide(let assets, let value): for asset in assets { PHAssetChangeRequest(for: asset).isHidden = value }
+                case .delete(let assets): PHAssetChangeRequest.deleteAssets(assets)
+                case .recover(let assets): PHAssetChangeRequest.recoverAssets(assets)
+                case .createAlbum(let title, let ref):
+                    let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
+                    if let ref {
+                        createdRequests[ref] = request
+                        createdIdentifiers[ref] = request.placeholderForCreatedAssetCollection.localIdentifier
+                    }
+                case .renameAlbum(let album, let title): PHAssetCollectionChangeRequest(for: album)?.title = title
+                case .deleteAlbum(let album): PHAssetCollectionChangeRequest.deleteAssetCollections([album])
+                case .addToAlbum(.existing(let album), let assets): PHAssetCollectionChangeRequest(for: album)?.addAssets(assets)
+                case .addToAlbum(.created(let ref), let assets): createdRequests[ref]?.addAssets(assets)
+                case .removeFromAlbum(let album, let assets): PHAssetCollectionChangeRequest(for: album)?.removeAssets(assets)
+                case .reorderAlbum(let album, let from, let to):
+                    PHAssetCollectionChangeRequest(for: album, assets: PHAsset.fetchAssets(in: album, options: nil))?
+                        .moveAssets(at: from, to: to)
+                case .edit(let asset, let output): PHAssetChangeRequest(for: asset).contentEditingOutput = output
+                case .revert(let asset): PHAssetChangeRequest(for: asset).revertAssetContentToOriginal()
+                }
+            }
+            created.withLock { $0 = createdIdentifiers }
+        }
+    }
+
+    /// Albums created, by ref (after the block ran).
+    func createdIdentifiers() -> [String: String] {
+        created.withLock { $0 }
+    }
+
+    /// Removes rendered edits the library didn't take (it copies what it takes).
+    func cleanUp() {
+        for case .edit(_, let output) in steps {
+            try? FileManager.default.removeItem(at: output.renderedContentURL)
+        }
+    }
+
+    /// The rendered edit, or `nil` when the edit goes back to the original (a revert).
+    private static func render(_ operation: ChangeOperation, of asset: PHAsset, at index: Int) async throws -> PHContentEditingOutput? {
+        let options = PHContentEditingInputRequestOptions()
+        options.canHandleAdjustmentData = PHBasicAdjustments.canHandle
+        let input: PHContentEditingInput = try await withCheckedThrowingContinuation { continuation in
+            asset.requestContentEditingInput(with: options) { input, info in
+                if let input {
+                    continuation.resume(returning: input)
+                } else {
+                    let error = info[PHContentEditingInputErrorKey] as? PHPhotosError
+                    continuation.resume(throwing: APIError(error ?? PHPhotosError(.internalError, "No editing input for \(asset.localIdentifier)")))
+                }
+            }
+        }
+        let recipe = try operation.adjustments(resuming: input.adjustmentData.flatMap(PHBasicAdjustments.init(adjustmentData:)), at: index)
+        if recipe.isIdentity { return nil }
+        guard let image = input.fullSizeImageURL else {
+            throw APIError(.conflict, "operations[\(index)]: \(asset.localIdentifier) has no image to edit")
+        }
+        let output = PHContentEditingOutput(contentEditingInput: input)
+        do {
+            try recipe.render(imageAt: image, to: output.renderedContentURL)
+        } catch {
+            try? FileManager.default.removeItem(at: output.renderedContentURL)
+            throw APIError(.unprocessableContent, "operations[\(index)]: rendering the edit failed: \(error)")
+        }
+        output.adjustmentData = recipe.adjustmentData
+        return output
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Hummingbird
+import Photos
+
+/// `/api/tokens`: the owner (read-write) lists, creates and revokes tokens and edits limited
+/// tokens' allow-lists; live clients of a limited token see allow-list edits as changes.
+struct TokenRoutes {
+    let service: LibraryService
+
+    private struct TokenJSON: Encodable {
+        let identifier: String
+        let name: String
+        let level: String
+        let creationDate: Date
+        let lastUseDate: Date?
+        var secret: String?
+
+        init(_ token: PHAccessToken, secret: String? = nil) {
+            identifier = token.identifier
+            name = token.name
+            level = token.level.rawValue
+            creationDate = token.creationDate
+            lastUseDate = token.lastUseDate
+            self.secret = secret
+        }
+    }
+
+    private struct Creation: Decodable {
+        let name: String
+        let level: String
+        var assets: [String]?
+    }
+
+    private struct AllowListEdit: Decodable {
+        var add: [String]?
+        var remove: [String]?
+        var replace: [String]?
+    }
+
+    private struct AllowList: Encodable {
+        let count: Int
+        let assets: [String]
+    }
+
+    func add(to group: RouterGroup<PhotosRequestContext>) {
+        group.get("tokens") { _, context in
+            try context.requireClient().requireOwner("Listing tokens")
+            return JSONResponse.make(try photos { try service.library.accessTokens().map { TokenJSON($0) } })
+        }
+        group.post("tokens") { request, context in
+            try context.requireClient().requireOwner("Creating tokens")
+            let body = try await JSONResponse.decode(Creation.self, from: request)
+            guard let level = PHAccessToken.Level(rawValue: body.level) else {
+                throw APIError(.badRequest, "'level' must be read-write, add-only or limited, not '\(body.level.prefix(40))'")
+            }
+            let assets = try (body.assets ?? []).map(ObjectID.asset)
+            guard assets.isEmpty || level == .limited else { throw APIError(.badRequest, "'assets' applies to limited tokens only") }
+            let (token, secret) = try photos { try service.library.createAccessToken(named: body.name, level: level) }
+            if !assets.isEmpty {
+                do {
+                    _ = try photos { try service.library.changeLimitedLibrary(ofAccessToken: token.identifier, .add(assets)) }
+                } catch {
+                    // No token without its list: the secret was never shown.
+                    _ = try? service.library.revokeAccessToken(withIdentifier: token.identifier)
+                    throw error
+                }
+            }
+            service.accessChanged()
+            return JSONResponse.make(TokenJSON(token, secret: secret), status: .created)
+        }
+        group.delete("tokens/{token}") { _, context in
+            try context.requireClient().requireOwner("Revoking tokens")
+            let identifier = try context.parameters.require("token")
+            guard try photos({ try service.library.revokeAccessToken(withIdentifier: identifier) }) else {
+                throw APIError.notFound("token '\(identifier.prefix(40))'")
+            }
+            service.accessChanged()
+            return Response(status: .noContent)
+        }
+        group.get("tokens/{token}/assets") { _, context in
+            try context.requireClient().requireOwner("Reading allow-lists")
+            let identifier = try limitedToken(try context.parameters.require("token"))
+            let assets = try photos { try service.library.limitedLibraryAssetIdentifiers(forAccessToken: identifier) }.sorted()
+            return JSONResponse.make(AllowList(count: assets.count, assets: assets))
+        }
+        group.post("tokens/{token}/assets") { request, context in
+            try context.requireClient().requireOwner("Editing allow-lists")
+            let identifier = try limitedToken(try context.parameters.require("token"))
+            let body = try await JSONResponse.decode(AllowListEdit.self, from: request)
+            guard body.add != nil || body.remove != nil || body.replace != nil else {
+                throw APIError(.badRequest, "Say 'add', 'remove' or 'replace'")
+            }
+            // One edit, so the list changes all at once or not at all.
+            let add = try (body.add ?? []).map(ObjectID.asset)
+            let remove = Set(try (body.remove ?? []).map(ObjectID.asset))
+            try photos {
+                if body.replace == nil && remove.isEmpty {
+                    try service.library.changeLimitedLibrary(ofAccessToken: identifier, .add(add))
+                } else if body.replace == nil && add.isEmpty {
+                    try service.library.changeLimitedLibrary(ofAccessToken: identifier, .remove(Array(remove)))
+                } else {
+                    let base = try body.replace.map { try $0.map(ObjectID.asset) }
+                        ?? service.library.limitedLibraryAssetIdentifiers(forAccessToken: identifier)
+                    let final = (base + add).filter { !remove.contains($0) }
+                    try service.library.changeLimitedLibrary(ofAccessToken: identifier, .replace(Array(Set(final))))
+                }
+            }
+            service.accessChanged()
+            let assets = try photos { try service.library.limitedLibraryAssetIdentifiers(forAccessToken: identifier) }.sorted()
+            return JSONResponse.make(AllowList(count: assets.count, assets: assets))
+        }
+    }
+
+    private func limitedToken(_ identifier: String) throws -> String {
+        guard let token = try photos({ try service.library.accessToken(withIdentifier: identifier) }) else {
+            throw APIError.notFound("token '\(identifier.prefix(40))'")
+        }
+        guard token.level == .limited else { throw APIError(.conflict, "\(identifier) is \(token.level.rawValue), not limited") }
+        return identifier
+    }
+
+    /// Runs a library call, answering PhotoKit errors with their HTTP status.
+    private func photos<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw APIError(error) }
+    }
+}

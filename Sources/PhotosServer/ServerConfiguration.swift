@@ -1,0 +1,50 @@
+public import Foundation
+
+/// How `photos serve` runs: where, for whom, with what limits.
+public struct ServerConfiguration: Sendable {
+    /// The address to bind; loopback unless asked otherwise.
+    public var host: String
+    public var port: Int
+    /// Serve without tokens: every client is read-write. Allowed on a loopback address only.
+    public var allowsUnauthenticatedAccess: Bool
+    /// The largest upload accepted, in bytes (413 above it).
+    public var uploadLimit: Int
+    /// Bytes of encoded images (JPEG/WebP) kept in memory for repeated requests.
+    public var encodedImageCacheLimit: Int
+    /// How long a session cookie lasts without use.
+    public var sessionLifetime: TimeInterval
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, allowsUnauthenticatedAccess: Bool = false,
+        uploadLimit: Int = 1 << 30, encodedImageCacheLimit: Int = 256 << 20, sessionLifetime: TimeInterval = 30 * 86_400
+    ) {
+        self.host = host
+        self.port = port
+        self.allowsUnauthenticatedAccess = allowsUnauthenticatedAccess
+        self.uploadLimit = uploadLimit
+        self.encodedImageCacheLimit = encodedImageCacheLimit
+        self.sessionLifetime = sessionLifetime
+    }
+
+    /// Whether `host` is a loopback address (127.0.0.0/8, ::1, localhost).
+    public var isLoopback: Bool {
+        if host == "localhost" || host == "::1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// Refuses combinations that would expose the library: no tokens off loopback.
+    public func validate() throws(ServerConfigurationError) {
+        if allowsUnauthenticatedAccess && !isLoopback {
+            throw ServerConfigurationError("Serving without tokens is allowed on a loopback address only, not on \(host)")
+        }
+        guard (0...65_535).contains(port) else { throw ServerConfigurationError("The port must be 0-65535, not \(port)") }
+        guard uploadLimit > 0 else { throw ServerConfigurationError("The upload limit must be positive") }
+    }
+}
+
+/// A configuration `photos serve` refuses to start with.
+public struct ServerConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

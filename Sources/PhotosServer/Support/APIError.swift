@@ -1,0 +1,76 @@
+import Foundation
+import Photos
+public import HTTPTypes
+public import Hummingbird
+
+/// An error answered as `{"error": {"status": 400, "reason": "..."}}`.
+public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
+    public let status: HTTPResponse.Status
+    public let reason: String
+    var headers: HTTPFields = [:]
+
+    public init(_ status: HTTPResponse.Status, _ reason: String) {
+        self.status = status
+        self.reason = reason
+    }
+
+    public var description: String { "\(status.code) \(reason)" }
+
+    private struct Body: Encodable {
+        struct Inner: Encodable {
+            let status: Int
+            let reason: String
+        }
+        let error: Inner
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = JSONResponse.make(Body(error: .init(status: status.code, reason: reason)), status: status)
+        response.headers.append(contentsOf: headers)
+        return response
+    }
+
+    static func badParameter(_ name: String, _ problem: String) -> APIError {
+        APIError(.badRequest, "Query parameter '\(name)': \(problem)")
+    }
+
+    static func notFound(_ what: String) -> APIError {
+        APIError(.notFound, "No \(what)")
+    }
+}
+
+extension APIError {
+    /// The HTTP status for a PhotoKit error, with its message.
+    init(_ error: any Error) {
+        if let error = error as? APIError {
+            self = error
+            return
+        }
+        guard let photos = error as? PHPhotosError else {
+            self.init(.internalServerError, "\(error)")
+            return
+        }
+        let status: HTTPResponse.Status =
+            switch photos.code {
+            case .identifierNotFound, .missingResource: .notFound
+            case .changeNotSupported, .requestNotSupportedForAsset: .conflict
+            case .invalidResource: .unprocessableContent
+            case .networkAccessRequired, .networkError: .badGateway
+            case .persistentChangeTokenExpired, .persistentChangeDetailsUnavailable: .gone
+            case .accessRestricted, .accessUserDenied: .forbidden
+            case .notEnoughSpace: .insufficientStorage
+            case .userCancelled, .operationInterrupted: .serviceUnavailable
+            default: .internalServerError
+            }
+        self.init(status, photos.message)
+    }
+}
+
+extension HTTPResponse.Status {
+    /// 507: the library's disk is full.
+    static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+}
+
+extension HTTPField.Name {
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+}

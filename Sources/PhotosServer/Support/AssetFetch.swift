@@ -1,0 +1,99 @@
+import Foundation
+import Photos
+
+/// A fetch of assets as clients describe it (query parameters, or a live subscription): the
+/// library's own predicate and sort grammar, a collection, hidden and deleted switches.
+struct AssetFetch: Sendable, Equatable, Codable {
+    /// An `NSPredicate` format over `PHAsset` keys (`isFavorite == YES AND pixelWidth > 4000`).
+    var predicate: String?
+    /// Comma-separated keys, `-` for descending (`-creationDate,pixelWidth`); by default newest
+    /// first, or a collection's own order.
+    var sort: String?
+    /// An album, smart album or moment (UUID or local identifier).
+    var collection: String?
+    var includeHidden = false
+    /// Recently Deleted instead of the library.
+    var deleted = false
+
+    static let defaultSort = "-creationDate"
+
+    init(predicate: String? = nil, sort: String? = nil, collection: String? = nil, includeHidden: Bool = false, deleted: Bool = false) {
+        self.predicate = predicate
+        self.sort = sort
+        self.collection = collection
+        self.includeHidden = includeHidden
+        self.deleted = deleted
+    }
+
+    init(query: QueryParameters) throws {
+        self.init(
+            predicate: query.string("predicate"), sort: query.string("sort"), collection: query.string("collection"),
+            includeHidden: try query.bool("hidden"), deleted: try query.bool("deleted"))
+    }
+
+    /// Runs the fetch for a client: a limited client's fetch is narrowed to its allow-list.
+    /// Must run inside `library.withCurrent`.
+    func run(for client: ClientAccess) throws -> PHFetchResult<PHAsset> {
+        try client.requireRead()
+        let options = try makeOptions(allowList: client.allowList)
+        if deleted { return PHAsset.fetchRecentlyDeletedAssets(with: options) }
+        guard let collection else { return PHAsset.fetchAssets(with: options) }
+        guard client.allowList == nil else {
+            throw APIError(.forbidden, "A limited token sees no collections")
+        }
+        let identifier = try ObjectID.collection(collection)
+        guard let found = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObject else {
+            throw APIError.notFound("collection '\(collection)'")
+        }
+        return PHAsset.fetchAssets(in: found, options: options)
+    }
+
+    private func makeOptions(allowList: Set<String>?) throws -> PHFetchOptions {
+        let options = PHFetchOptions()
+        options.includeHiddenAssets = includeHidden
+        var predicates: [NSPredicate] = []
+        if let predicate {
+            do {
+                predicates.append(try NSPredicate(validatingFormat: predicate, argumentArray: nil))
+            } catch {
+                throw APIError.badParameter("predicate", Self.describe(error))
+            }
+        }
+        if let allowList {
+            predicates.append(NSPredicate(format: "localIdentifier IN %@", Array(allowList)))
+        }
+        if predicates.count == 1 {
+            options.predicate = predicates[0]
+        } else if predicates.count > 1 {
+            options.predicate = NSCompoundPredicate(andPredicateWithSubpredicates: predicates)
+        }
+        // A collection keeps its own order (an album's is the user's) unless asked otherwise.
+        if let order = sort ?? (collection == nil ? Self.defaultSort : nil) {
+            options.sortDescriptors = try Self.sortDescriptors(order)
+        }
+        do {
+            try options.validate(for: PHAsset.self)
+        } catch {
+            throw APIError.badParameter(error.format == predicate ? "predicate" : "sort", Self.describe(error))
+        }
+        return options
+    }
+
+    static func sortDescriptors(_ text: String) throws -> [NSSortDescriptor] {
+        try text.split(separator: ",").map { key in
+            let trimmed = key.trimmingCharacters(in: .whitespaces)
+            let descending = trimmed.hasPrefix("-")
+            let name = descending ? String(trimmed.dropFirst()) : trimmed
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." }) else {
+                throw APIError.badParameter("sort", "'\(trimmed)' is not a sort key")
+            }
+            return NSSortDescriptor(key: name, ascending: !descending)
+        }
+    }
+
+    private static func describe(_ error: PHPredicateError) -> String {
+        error.position >= 0 && !error.format.isEmpty
+            ? "\(error.message): '\(error.token)' at position \(error.position) of '\(error.format)'"
+            : "\(error.message): '\(error.token)'"
+    }
+}

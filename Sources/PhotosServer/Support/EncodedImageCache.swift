@@ -1,0 +1,101 @@
+import Foundation
+import Hummingbird
+import Synchronization
+
+/// Encoded images (JPEG, WebP) by request key, least recently used first out, bounded by
+/// bytes: a repeated thumbnail request is answered without decoding or encoding.
+final class EncodedImageCache: Sendable {
+    struct Entry: Sendable {
+        let bytes: ByteBuffer
+        let contentType: String
+        let etag: String
+    }
+
+    private struct Node {
+        var key: String
+        var entry: Entry
+        var older: Int
+        var newer: Int
+    }
+
+    /// A doubly linked list in an array (indexes, -1 for none) with a free list, so a hit
+    /// moves one node without allocating.
+    private struct State {
+        var index: [String: Int] = [:]
+        var nodes: [Node] = []
+        var free: [Int] = []
+        var newest = -1
+        var oldest = -1
+        var bytes = 0
+
+        mutating func unlink(_ i: Int) {
+            let node = nodes[i]
+            if node.older >= 0 { nodes[node.older].newer = node.newer } else { oldest = node.newer }
+            if node.newer >= 0 { nodes[node.newer].older = node.older } else { newest = node.older }
+        }
+
+        mutating func pushNewest(_ i: Int) {
+            nodes[i].older = newest
+            nodes[i].newer = -1
+            if newest >= 0 { nodes[newest].newer = i }
+            newest = i
+            if oldest < 0 { oldest = i }
+        }
+    }
+
+    let limit: Int
+    private let state = Mutex(State())
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    func entry(for key: String) -> Entry? {
+        state.withLock { state in
+            guard let i = state.index[key] else { return nil }
+            if state.newest != i {
+                state.unlink(i)
+                state.pushNewest(i)
+            }
+            return state.nodes[i].entry
+        }
+    }
+
+    func insert(_ entry: Entry, for key: String) {
+        let size = entry.bytes.readableBytes
+        guard size <= limit / 4 else { return }
+        state.withLock { state in
+            if let i = state.index[key] {
+                state.bytes -= state.nodes[i].entry.bytes.readableBytes
+                state.nodes[i].entry = entry
+                state.bytes += size
+                state.unlink(i)
+                state.pushNewest(i)
+            } else {
+                let node = Node(key: key, entry: entry, older: -1, newer: -1)
+                let i: Int
+                if let reused = state.free.popLast() {
+                    state.nodes[reused] = node
+                    i = reused
+                } else {
+                    state.nodes.append(node)
+                    i = state.nodes.count - 1
+                }
+                state.index[key] = i
+                state.bytes += size
+                state.pushNewest(i)
+            }
+            while state.bytes > limit, state.oldest >= 0 {
+                let victim = state.oldest
+                state.unlink(victim)
+                state.bytes -= state.nodes[victim].entry.bytes.readableBytes
+                state.index[state.nodes[victim].key] = nil
+                state.nodes[victim].entry = Entry(bytes: ByteBuffer(), contentType: "", etag: "")
+                state.free.append(victim)
+            }
+        }
+    }
+
+    var totalBytes: Int { state.withLock { $0.bytes } }
+    var count: Int { state.withLock { $0.index.count } }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Photos
+import PhotosServer
+import PhotosTestSupport
+import Testing
+
+/// PhotoKit's authorization as tokens: read-write, add-only, limited; sessions; open mode.
+@Suite("Server access levels")
+struct AccessTests {
+    @Test func everyAPIRouteWantsATokenAndTheGalleryDoesNot() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let id = ServerFixture.uuid(fixture.assets[0])
+        try await fixture.withServer { client in
+            for (method, uri) in [
+                (HTTPRequest.Method.get, "/api/assets"), (.get, "/api/assets/\(id)"), (.get, "/api/assets/\(id)/image"),
+                (.get, "/api/assets/\(id)/original"), (.get, "/api/collections"), (.post, "/api/changes"), (.get, "/api/changes"),
+                (.post, "/api/uploads"), (.get, "/api/session"), (.get, "/api/tokens"),
+            ] {
+                let response = try await client.call(method, uri, token: nil)
+                #expect(response.status == .unauthorized, "\(method) \(uri)")
+                #expect(response.headers[.wwwAuthenticate] == "Bearer realm=\"photos\"")
+            }
+            let wrong = try await client.call(.get, "/api/assets", token: "pk_not-a-real-token")
+            #expect(wrong.status == .unauthorized)
+            #expect(try wrong.reason() == "The access token is not valid")
+            let basic = try await client.call(.get, "/api/assets", token: nil, headers: [.authorization: "Basic Zm9vOmJhcg=="])
+            #expect(basic.status == .unauthorized)
+            for path in ["/", "/openapi.json", "/api/openapi.json"] {
+                #expect(try await client.call(.get, path, token: nil).status == .ok, "\(path)")
+            }
+        }
+    }
+
+    @Test func readWriteSeesAndChangesEverything() async throws {
+        let fixture = try ServerFixture(photos: 3)
+        try await fixture.withServer { client in
+            let page = try await client.call(.get, "/api/assets", token: fixture.readWrite).json()
+            #expect(page["count"] as? Int == 3)
+            let session = try await client.call(.get, "/api/session", token: fixture.readWrite).json()
+            #expect(session["accessLevel"] as? String == "readWrite")
+            #expect(session["authorizationStatus"] as? String == "authorized")
+            let album = try await client.call(
+                .post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[{"op":"createAlbum","title":"Mine","ref":"m"}]}"#)
+            #expect(album.status == .ok)
+        }
+    }
+
+    @Test func addOnlyMayUploadAndSeesNothing() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let id = ServerFixture.uuid(fixture.assets[0])
+        let jpeg = try TestImages.jpeg(width: 80, height: 60)
+        try await fixture.withServer { client in
+            for uri in ["/api/assets", "/api/assets/\(id)", "/api/assets/\(id)/image", "/api/assets/\(id)/original", "/api/collections"] {
+                let response = try await client.call(.get, uri, token: fixture.addOnly)
+                #expect(response.status == .forbidden, "\(uri)")
+            }
+            let favorite = try await client.call(
+                .post, "/api/changes", token: fixture.addOnly, json: #"{"operations":[{"op":"favorite","assets":["\#(id)"],"value":true}]}"#)
+            #expect(favorite.status == .forbidden)
+            #expect(try await client.call(.get, "/api/tokens", token: fixture.addOnly).status == .forbidden)
+            let session = try await client.call(.get, "/api/session", token: fixture.addOnly).json()
+            #expect(session["accessLevel"] as? String == "addOnly")
+
+            let upload = try await client.call(.post, "/api/uploads?filename=new.jpg", token: fixture.addOnly, body: ByteBuffer(bytes: jpeg))
+            #expect(upload.status == .created)
+            let body = try upload.json()
+            #expect(body["assets"] == nil, "an add-only client sees nothing, not even what it added")
+            let created = try #require(body["localIdentifiers"] as? [String])
+            #expect(created.count == 1)
+            #expect(fixture.asset(created[0]) != nil)
+        }
+    }
+
+    @Test func limitedSeesOnlyItsAllowListAndItsOwnUploads() async throws {
+        let fixture = try ServerFixture(photos: 3)
+        let allowed = ServerFixture.uuid(fixture.assets[0])
+        let other = ServerFixture.uuid(fixture.assets[1])
+        try await fixture.withServer { client in
+            let page = try await client.call(.get, "/api/assets", token: fixture.limited).json()
+            #expect(page["count"] as? Int == 1)
+            #expect((page["assets"] as? [[String: Any]])?.first?["id"] as? String == allowed)
+            #expect(try await client.call(.get, "/api/assets/\(allowed)", token: fixture.limited).status == .ok)
+            for uri in ["/api/assets/\(other)", "/api/assets/\(other)/image", "/api/assets/\(other)/original"] {
+                #expect(try await client.call(.get, uri, token: fixture.limited).status == .notFound, "\(uri) must not leak")
+            }
+            let change = try await client.call(
+                .post, "/api/changes", token: fixture.limited, json: #"{"operations":[{"op":"favorite","assets":["\#(other)"],"value":true}]}"#)
+            #expect(change.status == .notFound)
+            #expect(fixture.asset(fixture.assets[1])?.isFavorite == false)
+            let own = try await client.call(
+                .post, "/api/changes", token: fixture.limited, json: #"{"operations":[{"op":"favorite","assets":["\#(allowed)"],"value":true}]}"#)
+            #expect(own.status == .ok)
+            let album = try await client.call(.post, "/api/changes", token: fixture.limited, json: #"{"operations":[{"op":"createAlbum","title":"x"}]}"#)
+            #expect(album.status == .forbidden)
+            let collections = try await client.call(.get, "/api/collections?type=moment", token: fixture.limited).json()
+            #expect(collections["count"] as? Int == 0)
+            let session = try await client.call(.get, "/api/session", token: fixture.limited).json()
+            #expect(session["authorizationStatus"] as? String == "limited")
+
+            // What a limited client adds joins its selection, as on Apple's platforms.
+            let upload = try await client.call(
+                .post, "/api/uploads?filename=mine.jpg", token: fixture.limited, body: ByteBuffer(bytes: try TestImages.jpeg()))
+            #expect(upload.status == .created)
+            #expect(try await client.call(.get, "/api/assets", token: fixture.limited).json()["count"] as? Int == 2)
+        }
+    }
+
+    @Test func allowListEditsAndRevocationTakeEffectAtOnce() async throws {
+        let fixture = try ServerFixture(photos: 2)
+        let second = ServerFixture.uuid(fixture.assets[1])
+        try await fixture.withServer { client in
+            #expect(try await client.call(.get, "/api/assets/\(second)", token: fixture.limited).status == .notFound)
+            let edit = try await client.call(
+                .post, "/api/tokens/\(fixture.limitedIdentifier)/assets", token: fixture.readWrite, json: #"{"add":["\#(second)"]}"#)
+            #expect(edit.status == .ok)
+            #expect(try edit.json()["count"] as? Int == 2)
+            #expect(try await client.call(.get, "/api/assets/\(second)", token: fixture.limited).status == .ok)
+            // Another process (the CLI) edits the list: the server sees the new version.
+            try PHPhotoLibrary(url: fixture.temporary.url).changeLimitedLibrary(ofAccessToken: fixture.limitedIdentifier, .remove([fixture.assets[1]]))
+            try await waitUntil { try await client.call(.get, "/api/assets/\(second)", token: fixture.limited).status == .notFound }
+            // A limited client may not edit lists; unknown assets fail the edit.
+            #expect(
+                try await client.call(.post, "/api/tokens/\(fixture.limitedIdentifier)/assets", token: fixture.limited, json: #"{"add":[]}"#).status
+                    == .forbidden)
+            let unknown = try await client.call(
+                .post, "/api/tokens/\(fixture.limitedIdentifier)/assets", token: fixture.readWrite,
+                json: #"{"add":["\#(UUID().uuidString)"]}"#)
+            #expect(unknown.status == .notFound)
+
+            let created = try await client.call(.post, "/api/tokens", token: fixture.readWrite, json: #"{"name":"tv","level":"read-write"}"#)
+            #expect(created.status == .created)
+            let body = try created.json()
+            let secret = try #require(body["secret"] as? String)
+            let identifier = try #require(body["identifier"] as? String)
+            #expect(try await client.call(.get, "/api/assets", token: secret).status == .ok)
+            #expect(try await client.call(.delete, "/api/tokens/\(identifier)", token: fixture.readWrite).status == .noContent)
+            #expect(try await client.call(.get, "/api/assets", token: secret).status == .unauthorized)
+            #expect(try await client.call(.delete, "/api/tokens/\(identifier)", token: fixture.readWrite).status == .notFound)
+            let bad = try await client.call(.post, "/api/tokens", token: fixture.readWrite, json: #"{"name":"x","level":"admin"}"#)
+            #expect(bad.status == .badRequest)
+            let listed = try await client.call(.get, "/api/tokens", token: fixture.readWrite)
+            #expect(!String(buffer: listed.body).contains("pk_"), "secrets are never listed")
+        }
+    }
+
+    @Test func sessionsUseAStrictHttpOnlyCookie() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        try await fixture.withServer { client in
+            let wrong = try await client.call(.post, "/api/session", token: nil, json: #"{"token":"pk_wrong"}"#)
+            #expect(wrong.status == .unauthorized)
+            let signIn = try await client.call(.post, "/api/session", token: nil, json: #"{"token":"\#(fixture.readWrite)"}"#)
+            #expect(signIn.status == .ok)
+            let cookie = try #require(signIn.headers[.setCookie])
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"))
+            let value = try #require(cookie.split(separator: ";").first.map(String.init))
+            let page = try await client.call(.get, "/api/assets", token: nil, headers: [.cookie: value])
+            #expect(page.status == .ok)
+            #expect(try await client.call(.delete, "/api/session", token: nil, headers: [.cookie: value]).status == .noContent)
+            #expect(try await client.call(.get, "/api/assets", token: nil, headers: [.cookie: value]).status == .unauthorized)
+            #expect(try await client.call(.get, "/api/assets", token: nil, headers: [.cookie: "photos_session=forged"]).status == .unauthorized)
+        }
+    }
+
+    @Test func openModeNeedsTheFlagAndLoopback() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        try await fixture.withServer(ServerConfiguration(allowsUnauthenticatedAccess: true)) { client in
+            #expect(try await client.call(.get, "/api/assets", token: nil).status == .ok)
+            let session = try await client.call(.get, "/api/session", token: nil).json()
+            #expect(session["name"] as? String == "open")
+            // A token, when sent, is still checked.
+            #expect(try await client.call(.get, "/api/assets", token: "pk_wrong").status == .unauthorized)
+        }
+        #expect(throws: ServerConfigurationError.self) {
+            try buildApplication(library: fixture.library, configuration: ServerConfiguration(host: "0.0.0.0", allowsUnauthenticatedAccess: true))
+        }
+    }
+
+    @Test func tokensAreStoredHashed() throws {
+        let fixture = try ServerFixture(photos: 0)
+        let database = fixture.temporary.url.appendingPathComponent("database/Photos.sqlite")
+        let dump = String(decoding: try ExternalTool.output("/usr/bin/sqlite3", [database.path, "SELECT secretHash FROM accessToken"]), as: UTF8.self)
+        #expect(!dump.contains(fixture.readWrite) && !dump.contains("pk_"))
+        #expect(dump.split(separator: "\n").count == 3)
+        #expect(try fixture.library.authenticateAccessToken(secret: fixture.readWrite)?.level == .readWrite)
+        #expect(try fixture.library.accessTokens().map(\.level) == [.readWrite, .addOnly, .limited])
+    }
+}
+
+/// Polls `condition` for up to five seconds (changes from other processes arrive through the
+/// library's change signal).
+func waitUntil(_ condition: () async throws -> Bool) async throws {
+    for _ in 0..<100 {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    Issue.record("the condition did not become true within 5 s")
+}

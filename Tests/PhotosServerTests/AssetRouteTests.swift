@@ -1,0 +1,106 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Photos
+import PhotosServer
+import PhotosTestSupport
+import Testing
+
+/// `GET /api/assets`, `/api/assets/{id}`, `/api/assets/{id}/original`, `/api/collections`.
+@Suite("Server asset and collection routes")
+struct AssetRouteTests {
+    @Test func pagesFollowTheLibrarysPredicateAndSortGrammar() async throws {
+        let fixture = try ServerFixture(photos: 5)
+        try fixture.library.performChangesAndWait {
+            PHAssetChangeRequest(for: fixture.asset(fixture.assets[1])!).isFavorite = true
+            PHAssetChangeRequest(for: fixture.asset(fixture.assets[3])!).isFavorite = true
+        }
+        let ids = fixture.assets.map(ServerFixture.uuid)
+        try await fixture.withServer { client in
+            let first = try await client.call(.get, "/api/assets?limit=2", token: fixture.readWrite).json()
+            #expect(first["count"] as? Int == 5)
+            #expect(Self.ids(first) == [ids[4], ids[3]], "newest first by default")
+            let second = try await client.call(.get, "/api/assets?limit=2&offset=4", token: fixture.readWrite).json()
+            #expect(Self.ids(second) == [ids[0]])
+            let past = try await client.call(.get, "/api/assets?offset=50", token: fixture.readWrite).json()
+            #expect(Self.ids(past) == [] && past["count"] as? Int == 5)
+            let favorites = try await client.call(
+                .get, "/api/assets?predicate=isFavorite%20%3D%3D%20YES&sort=creationDate", token: fixture.readWrite
+            ).json()
+            #expect(Self.ids(favorites) == [ids[1], ids[3]])
+            let wide = try await client.call(.get, "/api/assets?predicate=pixelWidth%20%3E%20360&sort=-pixelWidth", token: fixture.readWrite).json()
+            #expect(Self.ids(wide) == [ids[4], ids[3]])
+        }
+    }
+
+    @Test func badParametersAnswer400NamingWhatWasWrong() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        try await fixture.withServer { client in
+            let cases: [(String, String)] = [
+                ("/api/assets?limit=0", "'limit'"), ("/api/assets?limit=5000", "'limit'"), ("/api/assets?offset=-1", "'offset'"),
+                ("/api/assets?limit=ten", "'limit'"), ("/api/assets?hidden=maybe", "'hidden'"),
+                ("/api/assets?predicate=isFavorite%20%3D%3D", "'predicate'"), ("/api/assets?predicate=password%20%3D%3D%201", "'predicate'"),
+                ("/api/assets?sort=-no;such", "'sort'"), ("/api/assets?sort=burp", "'sort'"),
+                ("/api/assets?collection=..%2F..%2Fetc", "album, smart album or moment"), ("/api/assets/not-an-id", "asset identifier"),
+                ("/api/assets/..%2F..%2Fetc%2Fpasswd/original", "asset identifier"), ("/api/collections?type=everything", "'type'"),
+                ("/api/collections?parent=nope", "folder"),
+            ]
+            for (uri, mention) in cases {
+                let response = try await client.call(.get, uri, token: fixture.readWrite)
+                let reason = try response.reason()
+                #expect(response.status == .badRequest, "\(uri): \(response.status)")
+                #expect(reason.contains(mention), "\(uri): \(reason)")
+            }
+            for uri in ["/api/assets/\(UUID().uuidString)", "/api/assets/\(UUID().uuidString)/image", "/api/collections/\(UUID().uuidString)",
+                "/api/assets?collection=\(UUID().uuidString)"] {
+                #expect(try await client.call(.get, uri, token: fixture.readWrite).status == .notFound, "\(uri)")
+            }
+        }
+    }
+
+    @Test func detailsCarryFilesAlbumsAndCamera() async throws {
+        let fixture = try ServerFixture(photos: 2)
+        try fixture.library.performChangesAndWait {
+            PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Holiday").addAssets([fixture.asset(fixture.assets[0])!])
+        }
+        let id = ServerFixture.uuid(fixture.assets[0])
+        try await fixture.withServer { client in
+            let details = try await client.call(.get, "/api/assets/\(id)", token: fixture.readWrite).json()
+            #expect(details["originalFilename"] as? String == "photo0.jpg")
+            #expect(details["pixelWidth"] as? Int == 320)
+            #expect(details["creationDate"] as? String == "2024-05-01T10:00:00Z" || (details["creationDate"] as? String)?.hasPrefix("2024-05-01") == true)
+            #expect((details["albums"] as? [[String: Any]])?.first?["title"] as? String == "Holiday")
+            #expect((details["camera"] as? [String: Any])?["model"] as? String == "Camera One")
+            #expect((details["fileSize"] as? Int ?? 0) > 0)
+            let albums = try await client.call(.get, "/api/collections?type=album", token: fixture.readWrite).json()
+            let album = try #require((albums["collections"] as? [[String: Any]])?.first)
+            #expect(album["title"] as? String == "Holiday" && album["kind"] as? String == "album" && album["estimatedAssetCount"] as? Int == 1)
+            let inAlbum = try await client.call(.get, "/api/assets?collection=\(album["id"] as! String)", token: fixture.readWrite).json()
+            #expect(Self.ids(inAlbum) == [id])
+            let smart = try await client.call(.get, "/api/collections?type=smartAlbum", token: fixture.readWrite).json()
+            #expect((smart["count"] as? Int ?? 0) > 5)
+            let moments = try await client.call(.get, "/api/collections?type=moment", token: fixture.readWrite).json()
+            #expect(moments["count"] as? Int == 2, "one moment per day")
+            let one = try await client.call(.get, "/api/collections/\(album["id"] as! String)", token: fixture.readWrite).json()
+            #expect(one["title"] as? String == "Holiday")
+        }
+    }
+
+    @Test func originalsDownloadByteForByte() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let id = ServerFixture.uuid(fixture.assets[0])
+        let stored = try Data(contentsOf: fixture.temporary.scratch.appendingPathComponent("photo0.jpg"))
+        try await fixture.withServer { client in
+            let response = try await client.call(.get, "/api/assets/\(id)/original", token: fixture.readWrite)
+            #expect(response.status == .ok)
+            #expect(Data(response.body.readableBytesView) == stored)
+            #expect(response.headers[.contentType] == "image/jpeg")
+            #expect(response.headers[HTTPField.Name("Content-Disposition")!]?.contains("photo0.jpg") == true)
+        }
+    }
+
+    static func ids(_ page: [String: Any]) -> [String] {
+        (page["assets"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Photos
+import PhotosServer
+import PhotosTestSupport
+import Testing
+
+/// `POST /api/changes` (one `performChanges` per request) and `GET /api/changes` (history).
+@Suite("Server change routes")
+struct ChangeRouteTests {
+    @Test func favoriteHideDeleteRecoverPersistInTheLibrary() async throws {
+        let fixture = try ServerFixture(photos: 3)
+        let ids = fixture.assets.map(ServerFixture.uuid)
+        try await fixture.withServer { client in
+            let response = try await client.call(
+                .post, "/api/changes", token: fixture.readWrite,
+                json: #"{"operations":[{"op":"favorite","assets":["\#(ids[0])"],"value":true},{"op":"hide","assets":["\#(ids[1])"],"value":true},{"op":"delete","assets":["\#(ids[2])"]}]}"#)
+            #expect(response.status == .ok)
+            #expect((try response.json()["changeToken"] as? String)?.contains(":") == true)
+            #expect(fixture.asset(fixture.assets[0])?.isFavorite == true)
+            #expect(fixture.asset(fixture.assets[1])?.isHidden == true)
+            #expect(fixture.asset(fixture.assets[2]) == nil)
+            let deleted = try await client.call(.get, "/api/assets?deleted=true", token: fixture.readWrite).json()
+            #expect(AssetRouteTests.ids(deleted) == [ids[2]])
+            let recover = try await client.call(.post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[{"op":"recover","assets":["\#(ids[2])"]}]}"#)
+            #expect(recover.status == .ok)
+            #expect(fixture.asset(fixture.assets[2]) != nil)
+        }
+    }
+
+    @Test func aRequestIsAtomic() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let id = ServerFixture.uuid(fixture.assets[0])
+        try await fixture.withServer { client in
+            let response = try await client.call(
+                .post, "/api/changes", token: fixture.readWrite,
+                json: #"{"operations":[{"op":"favorite","assets":["\#(id)"],"value":true},{"op":"hide","assets":["\#(UUID().uuidString)"],"value":true}]}"#)
+            #expect(response.status == .notFound)
+            #expect(fixture.asset(fixture.assets[0])?.isFavorite == false, "nothing of a failed request is applied")
+            let malformed: [(String, String)] = [
+                ("{", "Invalid JSON"), (#"{"operations":[]}"#, "empty"), (#"{"operations":[{"op":"paint"}]}"#, "Invalid JSON"),
+                (#"{"operations":[{"op":"favorite","assets":["\#(id)"]}]}"#, "'value'"), (#"{"operations":[{"op":"favorite","value":true}]}"#, "'assets'"),
+                (#"{"operations":[{"op":"edit","asset":"\#(id)","rotate":45}]}"#, "multiple of 90"),
+                (#"{"operations":[{"op":"createAlbum","title":"  "}]}"#, "empty"),
+                (#"{"operations":[{"op":"favorite","assets":["../../x"],"value":true}]}"#, "asset identifier"),
+            ]
+            for (body, mention) in malformed {
+                let response = try await client.call(.post, "/api/changes", token: fixture.readWrite, json: body)
+                let reason = try response.reason()
+                #expect(response.status == .badRequest, "\(body)")
+                #expect(reason.contains(mention), "\(body): \(reason)")
+            }
+        }
+    }
+
+    @Test func albumsAreCreatedFilledRenamedReorderedAndDeleted() async throws {
+        let fixture = try ServerFixture(photos: 3)
+        let ids = fixture.assets.map(ServerFixture.uuid)
+        try await fixture.withServer { client in
+            let created = try await client.call(
+                .post, "/api/changes", token: fixture.readWrite,
+                json: #"{"operations":[{"op":"createAlbum","title":"Trip","ref":"t"},{"op":"addToAlbum","album":"t","assets":["\#(ids[0])","\#(ids[1])","\#(ids[2])"]}]}"#
+            ).json()
+            let album = try #require((created["created"] as? [String: String])?["t"])
+            #expect(try await Self.albumOrder(client, fixture, album) == [ids[0], ids[1], ids[2]])
+            let reorder = try await client.call(
+                .post, "/api/changes", token: fixture.readWrite,
+                json: #"{"operations":[{"op":"reorderAlbum","album":"\#(album)","from":[2],"to":0},{"op":"renameAlbum","album":"\#(album)","title":"Road trip"},{"op":"removeFromAlbum","album":"\#(album)","assets":["\#(ids[1])"]}]}"#)
+            #expect(reorder.status == .ok)
+            #expect(try await Self.albumOrder(client, fixture, album) == [ids[2], ids[0]])
+            let albums = try await client.call(.get, "/api/collections?type=album", token: fixture.readWrite).json()
+            #expect((albums["collections"] as? [[String: Any]])?.first?["title"] as? String == "Road trip")
+            let badMove = try await client.call(
+                .post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[{"op":"reorderAlbum","album":"\#(album)","from":[7],"to":0}]}"#)
+            #expect(badMove.status == .badRequest)
+            let delete = try await client.call(.post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[{"op":"deleteAlbum","album":"\#(album)"}]}"#)
+            #expect(delete.status == .ok)
+            #expect(try await client.call(.get, "/api/collections?type=album", token: fixture.readWrite).json()["count"] as? Int == 0)
+        }
+    }
+
+    @Test func editsRotateCropAndRevert() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let id = ServerFixture.uuid(fixture.assets[0])
+        try await fixture.withServer { client in
+            let rotate = try await client.call(.post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[{"op":"edit","asset":"\#(id)","rotate":90}]}"#)
+            #expect(rotate.status == .ok)
+            var asset = try #require(fixture.asset(fixture.assets[0]))
+            #expect(asset.hasAdjustments && asset.pixelWidth == 240 && asset.pixelHeight == 320)
+            let crop = try await client.call(
+                .post, "/api/changes", token: fixture.readWrite,
+                json: #"{"operations":[{"op":"edit","asset":"\#(id)","crop":{"x":0,"y":0,"width":0.5,"height":0.5}}]}"#)
+            #expect(crop.status == .ok)
+            asset = try #require(fixture.asset(fixture.assets[0]))
+            #expect(asset.pixelWidth == 120 && asset.pixelHeight == 160, "the crop applies to the rotated photo, the turn is kept")
+            let image = try await client.call(.get, "/api/assets/\(id)/image?w=1000&h=1000", token: fixture.readWrite)
+            #expect(image.status == .ok)
+            let revert = try await client.call(.post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[{"op":"revert","asset":"\#(id)"}]}"#)
+            #expect(revert.status == .ok)
+            asset = try #require(fixture.asset(fixture.assets[0]))
+            #expect(!asset.hasAdjustments && asset.pixelWidth == 320)
+        }
+    }
+
+    @Test func historyListsChangesSinceAToken() async throws {
+        let fixture = try ServerFixture(photos: 2)
+        let ids = fixture.assets.map(ServerFixture.uuid)
+        try await fixture.withServer { client in
+            let start = try #require(try await client.call(.get, "/api/changes", token: fixture.readWrite).json()["currentToken"] as? String)
+            _ = try await client.call(.post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[{"op":"favorite","assets":["\#(ids[1])"],"value":true}]}"#)
+            let history = try await client.call(.get, "/api/changes?since=\(start)", token: fixture.readWrite).json()
+            let changes = try #require(history["changes"] as? [[String: Any]])
+            #expect(changes.count == 1)
+            #expect(((changes[0]["assets"] as? [String: Any])?["updated"] as? [String]) == [fixture.assets[1]])
+            #expect(history["currentToken"] as? String != start)
+            #expect(try await client.call(.get, "/api/changes?since=garbage", token: fixture.readWrite).status == .badRequest)
+            #expect(try await client.call(.get, "/api/changes?since=\(start)", token: fixture.limited).status == .forbidden)
+        }
+    }
+
+    static func albumOrder(_ client: some TestClientProtocol, _ fixture: ServerFixture, _ album: String) async throws -> [String] {
+        AssetRouteTests.ids(try await client.call(.get, "/api/assets?collection=\(ServerFixture.uuid(album))", token: fixture.readWrite).json())
+    }
+}

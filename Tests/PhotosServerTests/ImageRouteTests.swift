@@ -1,0 +1,62 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Imaging
+import Photos
+import PhotosServer
+import PhotosTestSupport
+import Testing
+
+/// `GET /api/assets/{id}/image` through PHImageManager: sizes, formats, ETags, cache headers.
+@Suite("Server image route")
+struct ImageRouteTests {
+    @Test func imagesAreRenderedAtTheAskedSizeAndFormat() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let id = ServerFixture.uuid(fixture.assets[0])
+        try await fixture.withServer { client in
+            let fit = try await client.call(.get, "/api/assets/\(id)/image?w=160&h=160", token: fixture.readWrite)
+            #expect(fit.status == .ok && fit.headers[.contentType] == "image/jpeg")
+            let fitImage = try VipsImage(data: Data(fit.body.readableBytesView))
+            #expect(fitImage.width == 160 && fitImage.height == 120, "aspect fit of 320 × 240")
+            let fill = try await client.call(.get, "/api/assets/\(id)/image?w=100&h=100&mode=fill&format=webp", token: fixture.readWrite)
+            #expect(fill.headers[.contentType] == "image/webp")
+            let fillImage = try VipsImage(data: Data(fill.body.readableBytesView))
+            #expect(min(fillImage.width, fillImage.height) >= 100, "aspect fill covers the target")
+            let cropped = try await client.call(.get, "/api/assets/\(id)/image?w=64&h=64&crop=0,0,0.5,0.5", token: fixture.readWrite)
+            #expect(cropped.status == .ok)
+        }
+    }
+
+    @Test func etagsRevalidateAndVersionedURLsAreImmutable() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let id = ServerFixture.uuid(fixture.assets[0])
+        try await fixture.withServer { client in
+            let details = try await client.call(.get, "/api/assets/\(id)", token: fixture.readWrite).json()
+            let version = try #require(details["version"] as? String)
+            let first = try await client.call(.get, "/api/assets/\(id)/image?w=64&v=\(version)", token: fixture.readWrite)
+            let etag = try #require(first.headers[.eTag])
+            #expect(first.headers[.cacheControl] == "private, max-age=31536000, immutable")
+            let again = try await client.call(.get, "/api/assets/\(id)/image?w=64&v=\(version)", token: fixture.readWrite, headers: [.ifNoneMatch: etag])
+            #expect(again.status == .notModified && again.body.readableBytes == 0)
+            let stale = try await client.call(.get, "/api/assets/\(id)/image?w=64&v=1", token: fixture.readWrite)
+            #expect(stale.headers[.cacheControl] == "private, no-cache")
+            // A change to the asset changes its version, so the old ETag no longer matches.
+            let favorite = try await client.call(
+                .post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[{"op":"favorite","assets":["\#(id)"],"value":true}]}"#)
+            #expect(favorite.status == .ok)
+            let after = try await client.call(.get, "/api/assets/\(id)/image?w=64", token: fixture.readWrite, headers: [.ifNoneMatch: etag])
+            #expect(after.status == .ok)
+        }
+    }
+
+    @Test func badImageParametersAnswer400() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let id = ServerFixture.uuid(fixture.assets[0])
+        try await fixture.withServer { client in
+            for query in ["w=0", "w=99999", "h=-3", "mode=stretch", "format=gif", "version=draft", "quality=101", "crop=0,0,2,1", "crop=a,b"] {
+                let response = try await client.call(.get, "/api/assets/\(id)/image?\(query)", token: fixture.readWrite)
+                #expect(response.status == .badRequest, "\(query)")
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+import Photos
+import Synchronization
+import PhotosServer
+import PhotosTestSupport
+import Testing
+
+/// `/api/live` over a real WebSocket: subscriptions get Apple's change details for their fetch,
+/// whoever changed the library (this server, another process), and limited clients see
+/// allow-list edits as changes.
+@Suite("Server live updates")
+struct LiveTests {
+    /// Connects, sends `requests`, then runs `during` (changes to the library) and collects
+    /// messages until `until` says enough.
+    static func session(
+        _ fixture: ServerFixture, token: String, requests: [String], during: @escaping @Sendable () async throws -> Void,
+        until: @escaping @Sendable ([[String: Any]]) -> Bool
+    ) async throws -> [[String: Any]] {
+        let application = try buildApplication(library: fixture.library, configuration: ServerConfiguration(port: 0))
+        let collected = MessageLog()
+        try await application.test(.live) { client in
+            _ = try await client.ws("/api/live", configuration: .init(additionalHeaders: [.authorization: "Bearer \(token)"])) { inbound, outbound, _ in
+                for request in requests { try await outbound.write(.text(request)) }
+                var started = false
+                for try await message in inbound.messages(maxSize: 1 << 20) {
+                    guard case .text(let text) = message,
+                        let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+                    else { continue }
+                    collected.append(text)
+                    if !started, object["type"] as? String == "subscribed" {
+                        started = true
+                        try await during()
+                    }
+                    if until(collected.messages) { break }
+                }
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+        return collected.messages
+    }
+
+    @Test func subscriptionsReceiveChangeDetailsInAppleOrder() async throws {
+        let fixture = try ServerFixture(photos: 3)
+        let messages = try await Self.session(
+            fixture, token: fixture.readWrite, requests: [#"{"type":"subscribe","subscription":"grid","sort":"-creationDate"}"#],
+            during: {
+                try await fixture.library.performChanges {
+                    PHAssetChangeRequest(for: fixture.asset(fixture.assets[2])!).isFavorite = true
+                }
+                try await fixture.library.performChanges {
+                    PHAssetChangeRequest.deleteAssets([fixture.asset(fixture.assets[1])!])
+                }
+            }, until: { $0.filter { $0["type"] as? String == "changes" }.count >= 2 })
+        #expect(messages.first?["count"] as? Int == 3)
+        let changes = messages.filter { $0["type"] as? String == "changes" }
+        #expect(changes.count == 2)
+        // Newest first: assets[2] is at index 0; its favorite is a change in place.
+        #expect((changes[0]["changed"] as? [[String: Any]])?.first?["index"] as? Int == 0)
+        #expect(((changes[0]["changed"] as? [[String: Any]])?.first?["asset"] as? [String: Any])?["isFavorite"] as? Bool == true)
+        #expect(changes[1]["removed"] as? [Int] == [1] && changes[1]["count"] as? Int == 2)
+    }
+
+    @Test func changesFromAnotherProcessArrive() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let file = fixture.temporary.scratch.appendingPathComponent("late.jpg")
+        var exif = ExifBuilder()
+        exif.dateTimeOriginal = "2025:01:01 12:00:00"
+        try TestImages.writeJPEG(to: file, width: 100, height: 80, exif: exif)
+        let messages = try await Self.session(
+            fixture, token: fixture.readWrite, requests: [#"{"type":"subscribe","subscription":"grid"}"#],
+            during: {
+                // A second library object on the same folder stands for `photos import`: it
+                // shares nothing with the server but the files.
+                let other = try PHPhotoLibrary(url: fixture.temporary.url)
+                try other.performChangesAndWait {
+                    PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: file, options: nil)
+                }
+            }, until: { $0.contains { $0["type"] as? String == "changes" } })
+        let change = try #require(messages.first { $0["type"] as? String == "changes" })
+        let inserted = try #require(change["inserted"] as? [[String: Any]])
+        #expect(inserted.first?["index"] as? Int == 0 && change["count"] as? Int == 2)
+        #expect((inserted.first?["asset"] as? [String: Any])?["pixelWidth"] as? Int == 100)
+    }
+
+    @Test func allowListEditsReachLimitedClientsAsChanges() async throws {
+        let fixture = try ServerFixture(photos: 3)
+        let messages = try await Self.session(
+            fixture, token: fixture.limited, requests: [#"{"type":"subscribe","subscription":"grid"}"#],
+            during: {
+                try PHPhotoLibrary(url: fixture.temporary.url).changeLimitedLibrary(ofAccessToken: fixture.limitedIdentifier, .add([fixture.assets[2]]))
+            }, until: { $0.contains { $0["type"] as? String == "changes" } })
+        #expect(messages.first?["count"] as? Int == 1)
+        let change = try #require(messages.first { $0["type"] as? String == "changes" })
+        #expect(change["count"] as? Int == 2)
+        #expect(((change["inserted"] as? [[String: Any]])?.first?["asset"] as? [String: Any])?["localIdentifier"] as? String == fixture.assets[2])
+    }
+
+    @Test func badRequestsGetErrorsAndPreheatWindowsAreChecked() async throws {
+        let fixture = try ServerFixture(photos: 2)
+        let messages = try await Self.session(
+            fixture, token: fixture.readWrite,
+            requests: [
+                "nonsense", #"{"type":"preheat","subscription":"none","start":0,"end":1,"width":64,"height":64}"#,
+                #"{"type":"subscribe","subscription":"bad","predicate":"isFavorite =="}"#,
+                #"{"type":"subscribe","subscription":"grid"}"#,
+                #"{"type":"preheat","subscription":"grid","start":0,"end":2,"width":64,"height":64}"#,
+                #"{"type":"preheat","subscription":"grid","start":0,"end":99999,"width":64,"height":64}"#,
+            ], during: {}, until: { $0.filter { $0["type"] as? String == "error" }.count >= 4 })
+        let errors = messages.filter { $0["type"] as? String == "error" }.compactMap { $0["reason"] as? String }
+        #expect(errors.count == 4, "\(errors)")
+        #expect(errors.contains { $0.contains("No subscription 'none'") })
+        #expect(errors.contains { $0.contains("'predicate'") })
+        #expect(errors.contains { $0.contains("at most 2000 apart") })
+    }
+
+    @Test func liveNeedsAToken() async throws {
+        let fixture = try ServerFixture(photos: 0)
+        let application = try buildApplication(library: fixture.library, configuration: ServerConfiguration(port: 0))
+        _ = try await application.test(.live) { client in
+            await #expect(throws: (any Error).self) {
+                _ = try await client.ws("/api/live") { _, _, _ in }
+            }
+        }
+    }
+}
+
+/// Messages received, kept as text (Sendable) and parsed when read.
+final class MessageLog: Sendable {
+    private let storage = Mutex<[String]>([])
+    func append(_ text: String) { storage.withLock { $0.append(text) } }
+    var messages: [[String: Any]] {
+        storage.withLock { $0 }.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+}

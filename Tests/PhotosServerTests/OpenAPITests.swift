@@ -1,0 +1,108 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Photos
+import PhotosTestSupport
+import Testing
+
+@testable import PhotosServer
+
+/// `/openapi.json` describes the server as it is: every route is documented and every
+/// documented operation answers with a documented status and, for JSON, the schema's
+/// required properties.
+@Suite("Server OpenAPI document")
+struct OpenAPITests {
+    static func document() throws -> [String: Any] {
+        let url = try #require(Bundle.module.url(forResource: "openapi", withExtension: "json", subdirectory: "OpenAPI"))
+        return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    }
+
+    static func operations(_ document: [String: Any]) -> [(method: String, path: String, operation: [String: Any])] {
+        let paths = document["paths"] as? [String: [String: Any]] ?? [:]
+        return paths.flatMap { path, item in
+            item.compactMap { method, value -> (String, String, [String: Any])? in
+                guard ["get", "post", "put", "patch", "delete"].contains(method), let operation = value as? [String: Any] else { return nil }
+                return (method.uppercased(), path, operation)
+            }
+        }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+    }
+
+    @Test func everyRouteIsDocumentedAndNothingElse() throws {
+        let fixture = try ServerFixture(photos: 0)
+        let service = LibraryService(library: fixture.library, configuration: ServerConfiguration())
+        let router = try buildRouter(service)
+        let routed = Set(
+            router.routes.map { "\($0.method) \($0.path)" }.filter { $0.contains(" /api/") || $0.hasSuffix(" /openapi.json") }
+                + ["GET /api/live"])
+        let document = try Self.document()
+        let documented = Set(Self.operations(document).map { "\($0.method) \($0.path)" })
+        #expect(routed == documented, "routed only: \(routed.subtracting(documented)); documented only: \(documented.subtracting(routed))")
+        let ids = Self.operations(document).compactMap { $0.operation["operationId"] as? String }
+        #expect(Set(ids).count == Self.operations(document).count, "operationIds are unique and present")
+        #expect(document["openapi"] as? String == "3.1.0")
+    }
+
+    @Test func documentedOperationsAnswerAsDocumented() async throws {
+        let fixture = try ServerFixture(photos: 2)
+        let asset = ServerFixture.uuid(fixture.assets[0])
+        let bodies: [String: String] = [
+            "POST /api/changes": #"{"operations":[{"op":"favorite","assets":["\#(asset)"],"value":true}]}"#,
+            "POST /api/session": #"{"token":"\#(fixture.readWrite)"}"#,
+            "POST /api/tokens": #"{"name":"doc","level":"limited","assets":["\#(asset)"]}"#,
+            "POST /api/tokens/{token}/assets": #"{"add":["\#(asset)"]}"#,
+        ]
+        try await fixture.withServer { client in
+            let document = try Self.document()
+            let schemas = (document["components"] as? [String: Any])?["schemas"] as? [String: [String: Any]] ?? [:]
+            let operations = Self.operations(document).filter { $0.path != "/api/live" }
+            // Revoking runs last, on a token made for it.
+            for (method, path, operation) in operations.sorted(by: { a, _ in a.method != "DELETE" }) {
+                var uri = path.replacingOccurrences(of: "{id}", with: asset)
+                if path.hasPrefix("/api/tokens/{token}") {
+                    let token = method == "DELETE"
+                        ? try fixture.library.createAccessToken(named: "revoke me", level: .readWrite).token.identifier
+                        : fixture.limitedIdentifier
+                    uri = uri.replacingOccurrences(of: "{token}", with: token)
+                }
+                if path == "/api/uploads" { uri += "?filename=doc.jpg" }
+                let key = "\(method) \(path)"
+                let body: ByteBuffer? = path == "/api/uploads" ? ByteBuffer(bytes: try TestImages.jpeg()) : bodies[key].map { ByteBuffer(string: $0) }
+                let response = try await client.call(
+                    HTTPRequest.Method(rawValue: method)!, uri, token: fixture.readWrite, body: body,
+                    headers: bodies[key] != nil ? [.contentType: "application/json"] : [:])
+                let code = String(response.status.code)
+                let responses = operation["responses"] as? [String: Any] ?? [:]
+                #expect(responses[code] != nil, "\(key) answered \(code), which is not documented")
+                guard response.status.code < 300, response.headers[.contentType]?.hasPrefix("application/json") == true,
+                    let documented = responses[code] as? [String: Any],
+                    let content = (documented["content"] as? [String: Any])?["application/json"] as? [String: Any],
+                    let schema = content["schema"] as? [String: Any]
+                else { continue }
+                let json = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))
+                Self.check(json, against: schema, schemas: schemas, at: key)
+            }
+        }
+    }
+
+    /// Required properties and basic types, following `$ref`s into arrays and objects.
+    static func check(_ value: Any, against schema: [String: Any], schemas: [String: [String: Any]], at path: String) {
+        var schema = schema
+        if let reference = schema["$ref"] as? String, let resolved = schemas[String(reference.split(separator: "/").last ?? "")] {
+            schema = resolved
+        }
+        if let object = value as? [String: Any] {
+            for required in schema["required"] as? [String] ?? [] {
+                #expect(object[required] != nil, "\(path): '\(required)' is required by the document but missing")
+            }
+            for (key, property) in schema["properties"] as? [String: [String: Any]] ?? [:] {
+                if let nested = object[key] { check(nested, against: property, schemas: schemas, at: "\(path).\(key)") }
+            }
+            let documented = Set((schema["properties"] as? [String: Any] ?? [:]).keys)
+            if !documented.isEmpty {
+                #expect(Set(object.keys).isSubset(of: documented), "\(path): undocumented \(Set(object.keys).subtracting(documented))")
+            }
+        } else if let array = value as? [Any], let items = schema["items"] as? [String: Any] {
+            for (index, item) in array.enumerated() { check(item, against: items, schemas: schemas, at: "\(path)[\(index)]") }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Photos
+import PhotosServer
+import PhotosTestSupport
+import Testing
+
+/// `POST /api/uploads`: raw and multipart bodies, limits, bad files, file names.
+@Suite("Server uploads")
+struct UploadRouteTests {
+    @Test func rawAndMultipartUploadsBecomeAssets() async throws {
+        let fixture = try ServerFixture(photos: 0)
+        let first = try TestImages.jpeg(width: 90, height: 60)
+        let second = try TestImages.png(width: 30, height: 40)
+        try await fixture.withServer { client in
+            let raw = try await client.call(.post, "/api/uploads?filename=IMG_0001.JPG", token: fixture.readWrite, body: ByteBuffer(bytes: first))
+            #expect(raw.status == .created)
+            let asset = try #require((try raw.json()["assets"] as? [[String: Any]])?.first)
+            #expect(asset["pixelWidth"] as? Int == 90)
+
+            let boundary = "----photos\(UUID().uuidString)"
+            var body = ByteBuffer()
+            for (name, data, type) in [("a.jpg", first, "image/jpeg"), ("b.png", second, "image/png")] {
+                body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(name)\"\r\nContent-Type: \(type)\r\n\r\n")
+                body.writeBytes(data)
+                body.writeString("\r\n")
+            }
+            body.writeString("--\(boundary)--\r\n")
+            let multipart = try await client.call(
+                .post, "/api/uploads", token: fixture.readWrite, body: body, headers: [.contentType: "multipart/form-data; boundary=\(boundary)"])
+            #expect(multipart.status == .created)
+            #expect((try multipart.json()["assets"] as? [[String: Any]])?.count == 2)
+        }
+        let names = fixture.library.withCurrent { PHAsset.fetchAssets(with: nil).flatMap { PHAssetResource.assetResources(for: $0).map(\.originalFilename) } }
+        #expect(Set(names) == ["IMG_0001.JPG", "a.jpg", "b.png"])
+        #expect(fixture.temporary.originalFiles().count == 3)
+    }
+
+    @Test func badUploadsAddNothingAndLeaveNoFiles() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let uploads = fixture.temporary.url.appendingPathComponent("tmp/uploads")
+        let configuration = ServerConfiguration(uploadLimit: 64 * 1024)
+        try await fixture.withServer(configuration) { client in
+            let text = try await client.call(.post, "/api/uploads?filename=notes.jpg", token: fixture.readWrite, body: ByteBuffer(string: "not a photo"))
+            #expect(text.status == .unsupportedMediaType)
+            let reason = try text.reason()
+            #expect(reason.contains("notes.jpg") && !reason.contains(uploads.path), "names the client's file, not the server's: \(reason)")
+            let big = try await client.call(
+                .post, "/api/uploads?filename=big.jpg", token: fixture.readWrite, body: ByteBuffer(bytes: [UInt8](repeating: 0xff, count: 100_000)))
+            #expect(big.status == .contentTooLarge)
+            for name in ["..", "a/..", "evil.j%00pg", "x.verylongextension"] {
+                let response = try await client.call(.post, "/api/uploads?filename=\(name)", token: fixture.readWrite, body: ByteBuffer(string: "x"))
+                #expect(response.status == .badRequest, "\(name)")
+            }
+            #expect(try await client.call(.post, "/api/uploads", token: fixture.readWrite, body: ByteBuffer(string: "x")).status == .badRequest)
+            #expect(try await client.call(.post, "/api/uploads?filename=empty.jpg", token: fixture.readWrite).status == .badRequest)
+            let truncated = try await client.call(
+                .post, "/api/uploads", token: fixture.readWrite, body: ByteBuffer(string: "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a.jpg\"\r\n\r\nabc"),
+                headers: [.contentType: "multipart/form-data; boundary=b"])
+            #expect(truncated.status == .badRequest)
+        }
+        #expect(fixture.library.withCurrent { PHAsset.fetchAssets(with: nil).count } == 1)
+        #expect(fixture.temporary.originalFiles().count == 1)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: uploads.path)) ?? [] == [])
+    }
+
+    @Test func pathsInFileNamesAreDropped() async throws {
+        let fixture = try ServerFixture(photos: 0)
+        try await fixture.withServer { client in
+            let response = try await client.call(
+                .post, "/api/uploads?filename=..%2F..%2F..%2Fetc%2Fcron.d%2Fx.jpg", token: fixture.readWrite, body: ByteBuffer(bytes: try TestImages.jpeg()))
+            #expect(response.status == .created)
+        }
+        let files = fixture.temporary.originalFiles()
+        #expect(files.count == 1, "the file went into originals/: \(files)")
+        #expect(!FileManager.default.fileExists(atPath: "/etc/cron.d/x.jpg"))
+        let name = fixture.library.withCurrent { PHAssetResource.assetResources(for: PHAsset.fetchAssets(with: nil).firstObject!).first?.originalFilename }
+        #expect(name == "x.jpg")
+    }
+}
