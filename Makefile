@@ -41,6 +41,11 @@ bench-import: deps
 bench-image: deps
 	Benchmarks/run-image-benchmark.sh
 
+## photos serve under wrk: cached thumbnails side by side with nginx serving the same files, and
+## a 60 s mixed load of thumbnail reads and favorite toggles (~5 min; installs wrk and nginx).
+bench-serve: deps
+	Benchmarks/run-serve-benchmark.sh
+
 clean:
 	rm -rf .build Benchmarks/.build .demo
 

@@ -71,16 +71,6 @@ install_packages() {
     install_missing "${packages[@]}"
 }
 
-build_set() {   # once: the corpus, then the 66-photo set, renamed into place only when complete
-    if [ -d "$SET" ]; then return 0; fi
-    say "Building the benchmark set (once) into ${SET#"$ROOT"/}"
-    "$ROOT/scripts/fetch-corpus.sh" "$CORPUS" > "$LOG/fetch-corpus.log" 2>&1 \
-        || { tail -20 "$LOG/fetch-corpus.log" >&2; exit 1; }
-    rm -rf "$SET.partial"
-    "$PEERS/make-bench-set.sh" "$CORPUS" "$SET.partial" >&2
-    mv "$SET.partial" "$SET"
-}
-
 build_ours() {
     say "Building ImageBenchmark in release (scratch path ${SCRATCH#"$ROOT"/})"
     local build=(swift build -c release --product ImageBenchmark --package-path "$HERE" --scratch-path "$SCRATCH")
@@ -180,7 +170,7 @@ mkdir -p "$WORK" "$LOG"
 rm -f "$RESULTS" "$LOG"/*.log "$LOG"/*.err "$WORK"/rss-*.txt
 rm -rf "$WORK"/image-benchmark-*.photoslibrary   # left by an interrupted run
 install_packages
-build_set
+build_bench_set "$ROOT" "$CORPUS" "$SET" "$LOG"
 shopt -s nullglob
 FILES=("$SET"/*.jpg)
 shopt -u nullglob

@@ -24,3 +24,16 @@ install_missing() {
     $sudo apt-get update -qq
     $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
+
+# build_bench_set ROOT CORPUS SET LOG: once, the real-photo corpus, then the 66-photo benchmark set
+# (Benchmarks/peers/make-bench-set.sh), renamed into place only when complete.
+build_bench_set() {
+    local root="$1" corpus="$2" set="$3" log="$4"
+    if [ -d "$set" ]; then return 0; fi
+    say "Building the benchmark set (once) into ${set#"$root"/}"
+    "$root/scripts/fetch-corpus.sh" "$corpus" > "$log/fetch-corpus.log" 2>&1 \
+        || { tail -20 "$log/fetch-corpus.log" >&2; exit 1; }
+    rm -rf "$set.partial"
+    "$root/Benchmarks/peers/make-bench-set.sh" "$corpus" "$set.partial" >&2
+    mv "$set.partial" "$set"
+}

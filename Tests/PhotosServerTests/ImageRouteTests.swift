@@ -40,12 +40,21 @@ struct ImageRouteTests {
             #expect(again.status == .notModified && again.body.readableBytes == 0)
             let stale = try await client.call(.get, "/api/assets/\(id)/image?w=64&v=1", token: fixture.readWrite)
             #expect(stale.headers[.cacheControl] == "private, no-cache")
-            // A change to the asset changes its version, so the old ETag no longer matches.
+            // A favorite leaves the image as it was: the ETag still matches.
             let favorite = try await client.call(
                 .post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[{"op":"favorite","assets":["\#(id)"],"value":true}]}"#)
             #expect(favorite.status == .ok)
+            let unchanged = try await client.call(.get, "/api/assets/\(id)/image?w=64&v=\(version)", token: fixture.readWrite, headers: [.ifNoneMatch: etag])
+            #expect(unchanged.status == .notModified)
+            // An edit changes the version, so the old ETag no longer matches.
+            let edit = try await client.call(.post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[{"op":"edit","asset":"\#(id)","rotate":90}]}"#)
+            #expect(edit.status == .ok)
+            let edited = try #require(try await client.call(.get, "/api/assets/\(id)", token: fixture.readWrite).json()["version"] as? String)
+            #expect(edited != version)
             let after = try await client.call(.get, "/api/assets/\(id)/image?w=64", token: fixture.readWrite, headers: [.ifNoneMatch: etag])
             #expect(after.status == .ok)
+            let turned = try VipsImage(data: Data(after.body.readableBytesView))
+            #expect(turned.width == 48 && turned.height == 64, "the rotated edit, not the cached original")
         }
     }
 

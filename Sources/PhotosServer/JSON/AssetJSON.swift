@@ -28,7 +28,8 @@ struct AssetJSON: Encodable, Sendable {
     let hasAdjustments: Bool
     let location: Location?
     let trashedDate: Date?
-    /// Changes whenever the asset does; image URLs carry it as `v` to be cached for good.
+    /// Changes whenever the asset's pixels do (an edit or a revert, not a favorite); image URLs
+    /// carry it as `v` to be cached for good.
     let version: String
 
     // Details.
@@ -87,9 +88,13 @@ struct AssetJSON: Encodable, Sendable {
         return json
     }
 
+    /// The version of the asset's image: originals never change, so an unedited asset is
+    /// `o`; an edited one is `e` and the modification date (each edit sets it). A favorite or
+    /// a hide leaves cached images valid.
     static func version(of asset: PHAsset) -> String {
-        let date = asset.modificationDate ?? asset.creationDate ?? asset.addedDate
-        return String(Int64((date.timeIntervalSince1970 * 1000).rounded()))
+        guard asset.hasAdjustments else { return "o" }
+        let date = asset.modificationDate ?? asset.addedDate
+        return "e" + String(Int64((date.timeIntervalSince1970 * 1000).rounded()))
     }
 
     static func mediaTypeName(_ type: PHAssetMediaType) -> String {

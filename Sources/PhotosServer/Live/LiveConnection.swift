@@ -142,7 +142,13 @@ final class LiveConnection: Sendable {
             }
             return updates
         }
-        for (name, details) in updates { send(Self.message(name, details)) }
+        for (name, details) in updates where !Self.isEmpty(details) { send(Self.message(name, details)) }
+    }
+
+    /// Nothing to tell: a change the subscription's fetch already saw (it was made after).
+    static func isEmpty(_ details: PHFetchResultChangeDetails<PHAsset>) -> Bool {
+        details.hasIncrementalChanges && details.removedIndexes?.isEmpty == true && details.insertedIndexes?.isEmpty == true
+            && details.changedIndexes?.isEmpty == true && !details.hasMoves
     }
 
     /// A limited client's allow-list may have changed: re-run its fetches and send the
@@ -174,7 +180,7 @@ final class LiveConnection: Sendable {
                 state.subscriptions[name]?.result = after
                 return true
             }
-            if stored, details.hasIncrementalChanges, details.removedIndexes?.isEmpty == false || details.insertedIndexes?.isEmpty == false {
+            if stored, !Self.isEmpty(details) {
                 send(Self.message(name, details))
             }
         }

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""The server load benchmark's Markdown report, from the runs' RESULT lines (stdlib only).
+
+usage: serve_report.py --results FILE --machine FILE [--docs FILE]
+
+--results: "peer=NAME run=K load=L key=value ..." lines from Benchmarks/run-serve-benchmark.sh:
+  ours-thumbnails and nginx-thumbnails (one per run), ours-mixed; each with wrk's requests,
+  duration_s, rps, errors (connect, read, write, timeout, status = non-2xx/3xx), p50_ms, p99_ms,
+  max_ms, and the server's rss_before_kb / rss_after_kb.
+--machine: "key<TAB>value" lines. --docs: rewrite the serve-benchmark section of FILE.
+"""
+
+import statistics
+
+import bench_report
+from bench_report import number
+
+BEGIN = "<!-- serve-benchmark:begin -->"
+END = "<!-- serve-benchmark:end -->"
+AIM_RATIO = 0.5   # issue 6: cached thumbnails at ≥ 0.5× nginx's requests per second, zero errors
+
+SECTION = """## Serving: `photos serve` under load, side by side with nginx
+
+`Benchmarks/run-serve-benchmark.sh` (`make bench-serve`) imports the image benchmark's 66 real
+photos into a fresh library, starts `photos serve` (release) with a read-write token, asks once
+for every 256 × 256 grid thumbnail as the gallery does, writes those exact bytes to files that
+nginx serves statically, then runs wrk on loopback against each in turn (same threads,
+connections and seconds), and a mixed load on ours: 19 thumbnail reads to 1 favorite toggle
+(`POST /api/changes`, one `performChanges` each). Medians of the runs, each run in brackets.
+
+"""
+
+
+def errors(run):
+    return sum(int(number(run.get(key)) or 0) for key in ["connect", "read", "write", "timeout", "status"])
+
+
+def median(runs, key):
+    values = [number(run.get(key)) for run in runs if number(run.get(key)) is not None]
+    return statistics.median(values) if values else None
+
+
+def each(runs, key, fmt):
+    return ", ".join(fmt.format(number(run.get(key)) or 0) for run in runs)
+
+
+def build(runs, machine):
+    by = {}
+    for run in runs:
+        by.setdefault(run["peer"], []).append(run)
+    out = []
+    out.append("| Machine | |")
+    out.append("| --- | --- |")
+    for key, value in machine.items():
+        out.append(f"| {key} | {value} |")
+    out.append("")
+    out.append("| Load | requests/s | p50 | p99 | errors | server RSS before → after |")
+    out.append("| --- | ---: | ---: | ---: | ---: | --- |")
+    for name, label in [("ours-thumbnails", "ours: cached thumbnails"), ("nginx-thumbnails", "nginx: the same files"),
+                        ("ours-mixed", "ours: mixed, 1 favorite toggle in 20")]:
+        group = by.get(name, [])
+        if not group:
+            continue
+        rss = "—" if name.startswith("nginx") else (
+            f"{median(group, 'rss_before_kb') / 1024:.0f} → {median(group, 'rss_after_kb') / 1024:.0f} MiB")
+        out.append(
+            f"| {label} | {median(group, 'rps'):,.0f} [{each(group, 'rps', '{:,.0f}')}] | "
+            f"{median(group, 'p50_ms'):.2f} ms | {median(group, 'p99_ms'):.2f} ms | {sum(errors(r) for r in group)} | {rss} |")
+    ours, nginx = by.get("ours-thumbnails", []), by.get("nginx-thumbnails", [])
+    if ours and nginx:
+        ratio = median(ours, "rps") / median(nginx, "rps")
+        clean = sum(errors(r) for r in ours + by.get("ours-mixed", [])) == 0
+        verdict = "PASS" if ratio >= AIM_RATIO and clean else "FAIL"
+        out.append("")
+        out.append(
+            f"Cached thumbnails: ours ÷ nginx = **{ratio:.2f}×** requests/s (aim ≥ {AIM_RATIO}×, zero errors): {verdict}.")
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    bench_report.main(__doc__, "serve_report.py", build, BEGIN, END, SECTION)

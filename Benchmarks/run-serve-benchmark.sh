@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# Server load benchmark: `photos serve` under wrk on loopback, side by side with nginx serving the
+# same thumbnail bytes as static files, in a release build.
+#
+#   Benchmarks/run-serve-benchmark.sh                       # 3 runs; updates docs/performance.md
+#   Benchmarks/run-serve-benchmark.sh --runs 1 --seconds 5 --mixed-seconds 10 --no-docs   # quick
+#
+# Imports the 66 real photos of the image benchmark's set (Benchmarks/.data/bench-set/, built once
+# as run-image-benchmark.sh does) into a fresh library, starts `photos serve` with a read-write
+# token, asks once for every 256 × 256 grid thumbnail (aspectFill, with the asset's version, as
+# the gallery does) and writes those exact bytes to files that nginx (Debian, 2 workers,
+# sendfile, open_file_cache) serves. Then, --runs times, alternating: wrk (2 threads, 64
+# connections, --seconds each, default 30) on cached thumbnails from ours, then from nginx; and
+# once, a mixed load on ours for --mixed-seconds (default 60): 19 thumbnail reads to 1 favorite
+# toggle (POST /api/changes). The server's resident memory is sampled every 0.5 s.
+# Options: --runs R, --seconds S, --mixed-seconds S, --connections C, --docs FILE, --no-docs.
+# Installs wrk and nginx when missing (apt-get, as root or with sudo).
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(dirname "$HERE")"
+PEERS="$HERE/peers"
+# shellcheck source=peers/bench-common.sh
+. "$PEERS/bench-common.sh"
+RUNS=3
+SECONDS_EACH=30
+MIXED_SECONDS=60
+CONNECTIONS=64
+THREADS=2
+DOCS=default
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --runs) RUNS="$2"; shift 2 ;;
+        --seconds) SECONDS_EACH="$2"; shift 2 ;;
+        --mixed-seconds) MIXED_SECONDS="$2"; shift 2 ;;
+        --connections) CONNECTIONS="$2"; shift 2 ;;
+        --docs) DOCS="$2"; shift 2 ;;
+        --no-docs) DOCS=none; shift ;;
+        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        *) echo "unknown option: $1" >&2; exit 2 ;;
+    esac
+done
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "--runs needs a positive number" >&2; exit 2; }
+if [ "$DOCS" = default ]; then
+    if [ "$RUNS" -ge 3 ]; then DOCS="$ROOT/docs/performance.md"; else DOCS=none; fi
+fi
+
+DATA="$HERE/.data"
+CORPUS="$DATA/corpus"
+SET="$DATA/bench-set"
+WORK="$DATA/serve-work"
+LOG="$WORK/logs"
+RESULTS="$WORK/results.txt"
+MACHINE="$WORK/machine.tsv"
+LIBRARY="$WORK/Library.photoslibrary"
+STATIC="$WORK/static"
+SERVER_PID=""
+NGINX_PID=""
+SAMPLER_PID=""
+
+cleanup() {
+    for pid in "$SAMPLER_PID" "$SERVER_PID" "$NGINX_PID"; do
+        [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+    done
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
+version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "?"; }
+
+record() {   # record NAME RUN "key=value …"
+    echo "peer=$1 run=$2 load=$(load1) $3" >> "$RESULTS"
+}
+
+wait_for() {   # wait_for URL: up to 10 s
+    local i
+    for i in $(seq 100); do
+        curl -s -o /dev/null "$1" && return 0
+        sleep 0.1
+    done
+    echo "nothing answers at $1" >&2; exit 1
+}
+
+start_server() {
+    PORT="$(free_port)"
+    "$PHOTOS" serve --library "$LIBRARY" --port "$PORT" > "$LOG/server.log" 2>&1 &
+    SERVER_PID=$!
+    wait_for "http://127.0.0.1:$PORT/openapi.json"
+}
+
+start_nginx() {
+    NGINX_PORT="$(free_port)"
+    mkdir -p "$WORK/nginx/logs"
+    cat > "$WORK/nginx/nginx.conf" <<CONF
+worker_processes 2;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/logs/error.log;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 100000;
+    open_file_cache max=1000 inactive=60s;
+    types { image/jpeg jpg; }
+    server {
+        listen 127.0.0.1:$NGINX_PORT;
+        root $STATIC;
+        etag on;
+        add_header Cache-Control "private, max-age=31536000, immutable";
+    }
+}
+CONF
+    nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" -g 'daemon off;' > "$LOG/nginx.log" 2>&1 &
+    NGINX_PID=$!
+    wait_for "http://127.0.0.1:$NGINX_PORT/"
+}
+
+sample_memory() {   # every 0.5 s: the server's RSS in KiB, into $WORK/rss.txt
+    : > "$WORK/rss.txt"
+    ( while kill -0 "$SERVER_PID" 2>/dev/null; do rss_kb "$SERVER_PID" >> "$WORK/rss.txt"; sleep 0.5; done ) &
+    SAMPLER_PID=$!
+}
+
+run_wrk() {   # run_wrk NAME RUN SECONDS URL PATHS [IDS]: one wrk run, its RESULT line recorded
+    local name="$1" run="$2" seconds="$3" url="$4"; shift 4
+    local log="$LOG/$name-$run.log" before after
+    before="$(rss_kb "$SERVER_PID")"
+    wrk -t "$THREADS" -c "$CONNECTIONS" -d "${seconds}s" -s "$PEERS/wrk_load.lua" "$url" -- "$@" > "$log" 2>&1 \
+        || { cat "$log" >&2; exit 1; }
+    after="$(rss_kb "$SERVER_PID")"
+    local line; line="$(grep '^RESULT ' "$log" | sed 's/^RESULT //')"
+    record "$name" "$run" "$line rss_before_kb=$before rss_after_kb=$after"
+    say "$name run $run: $line"
+}
+
+mkdir -p "$WORK" "$LOG"
+rm -f "$RESULTS" "$LOG"/*.log
+install_missing wrk nginx curl libvips-tools libimage-exiftool-perl dcraw python3-pip
+build_bench_set "$ROOT" "$CORPUS" "$SET" "$LOG"
+
+say "Building photos in release"
+swift build -c release --product photos --package-path "$ROOT" > "$LOG/build.log" 2>&1 || { cat "$LOG/build.log" >&2; exit 1; }
+PHOTOS="$(swift build -c release --package-path "$ROOT" --show-bin-path)/photos"
+
+say "Importing $(find "$SET" -name '*.jpg' | wc -l) photos into a fresh library"
+rm -rf "$LIBRARY" "$STATIC"
+"$PHOTOS" import --library "$LIBRARY" "$SET" > "$LOG/import.log"
+export PHOTOS_TOKEN
+PHOTOS_TOKEN="$("$PHOTOS" token create --library "$LIBRARY" --level read-write --name bench --quiet)"
+start_server
+sample_memory
+START_RSS="$(rss_kb "$SERVER_PID")"
+
+say "Asking once for every grid thumbnail (256 x 256 aspectFill) and writing the same bytes for nginx"
+mkdir -p "$STATIC"
+curl -sf -H "Authorization: Bearer $PHOTOS_TOKEN" "http://127.0.0.1:$PORT/api/assets?limit=1000" \
+    | python3 -c 'import json,sys; [print(a["id"], a["version"]) for a in json.load(sys.stdin)["assets"]]' > "$WORK/assets.txt"
+: > "$WORK/ours-paths.txt"; : > "$WORK/nginx-paths.txt"; : > "$WORK/ids.txt"
+while read -r id version; do
+    path="/api/assets/$id/image?w=256&h=256&mode=fill&v=$version"
+    curl -sf -H "Authorization: Bearer $PHOTOS_TOKEN" -o "$STATIC/$id.jpg" "http://127.0.0.1:$PORT$path"
+    echo "$path" >> "$WORK/ours-paths.txt"
+    echo "/$id.jpg" >> "$WORK/nginx-paths.txt"
+    echo "$id" >> "$WORK/ids.txt"
+done < "$WORK/assets.txt"
+N="$(wc -l < "$WORK/ids.txt")"
+THUMB_BYTES="$(du -cb "$STATIC"/*.jpg | tail -1 | cut -f1)"
+start_nginx
+curl -sf -o /dev/null "http://127.0.0.1:$NGINX_PORT/$(head -1 "$WORK/ids.txt").jpg"
+WARM_RSS="$(rss_kb "$SERVER_PID")"
+
+{
+    printf 'Date\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    printf 'CPU\t%s, nproc %s\n' "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" "$(nproc)"
+    printf 'Memory\t%s\n' "$(awk '/^MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
+    printf 'Kernel\t%s, %s\n' "$(uname -r)" "$(. /etc/os-release && echo "$PRETTY_NAME")"
+    printf 'Load\twrk %s (%s threads, %s connections, keep-alive) on the same machine, loopback\n' "$(version wrk)" "$THREADS" "$CONNECTIONS"
+    printf 'Thumbnails\t%s real photos (the image benchmark set), 256 x 256 aspectFill JPEG, %s bytes in all (mean %s)\n' \
+        "$N" "$THUMB_BYTES" "$((THUMB_BYTES / N))"
+    printf 'ours\tphotos serve, swift build -c release, %s, commit %s\n' \
+        "$(swift --version 2>&1 | grep -m1 -o 'Swift version [^ ]*')" "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+    printf 'nginx\tnginx %s, 2 workers, sendfile, open_file_cache, etag\n' "$(version nginx-common)"
+    printf 'Server RSS\tafter start %s KiB, after the first pass over the thumbnails %s KiB\n' "$START_RSS" "$WARM_RSS"
+} > "$MACHINE"
+
+for run in $(seq "$RUNS"); do
+    say "Run $run of $RUNS: cached thumbnails, $SECONDS_EACH s each"
+    run_wrk ours-thumbnails "$run" "$SECONDS_EACH" "http://127.0.0.1:$PORT" "$WORK/ours-paths.txt"
+    PHOTOS_TOKEN="" run_wrk nginx-thumbnails "$run" "$SECONDS_EACH" "http://127.0.0.1:$NGINX_PORT" "$WORK/nginx-paths.txt"
+done
+say "Mixed load: thumbnails and favorite toggles, $MIXED_SECONDS s"
+run_wrk ours-mixed 1 "$MIXED_SECONDS" "http://127.0.0.1:$PORT" "$WORK/ours-paths.txt" "$WORK/ids.txt"
+kill "$SAMPLER_PID" 2>/dev/null || true
+printf 'Server RSS peak\t%s KiB over the whole run (sampled every 0.5 s), %s KiB at the end\n' \
+    "$(sort -n "$WORK/rss.txt" | tail -1)" "$(rss_kb "$SERVER_PID")" >> "$MACHINE"
+FAVORITES="$("$PHOTOS" ls --library "$LIBRARY" --predicate 'isFavorite == YES' | grep -c . || true)"
+printf 'After the mixed load\t%s favorites in the library (toggled at random), server log lines: %s\n' \
+    "$FAVORITES" "$(wc -l < "$LOG/server.log")" >> "$MACHINE"
+
+report=(python3 "$PEERS/serve_report.py" --results "$RESULTS" --machine "$MACHINE")
+[ "$DOCS" != none ] && report+=(--docs "$DOCS")
+"${report[@]}"
