@@ -142,9 +142,10 @@ rm -f "$RESULTS" "$LOG"/*.log
 install_missing wrk nginx curl libvips-tools libimage-exiftool-perl dcraw python3-pip
 build_bench_set "$ROOT" "$CORPUS" "$SET" "$LOG"
 
-say "Building photos in release"
-swift build -c release --product photos --package-path "$ROOT" > "$LOG/build.log" 2>&1 || { cat "$LOG/build.log" >&2; exit 1; }
-PHOTOS="$(swift build -c release --package-path "$ROOT" --show-bin-path)/photos"
+say "Building photos in release with cross-module optimization (scratch path .build-cmo), as make demo does"
+build=(swift build -c release --product photos --package-path "$ROOT" --scratch-path "$ROOT/.build-cmo" -Xswiftc -cross-module-optimization)
+"${build[@]}" > "$LOG/build.log" 2>&1 || { cat "$LOG/build.log" >&2; exit 1; }
+PHOTOS="$("${build[@]}" --show-bin-path)/photos"
 
 say "Importing $(find "$SET" -name '*.jpg' | wc -l) photos into a fresh library"
 rm -rf "$LIBRARY" "$STATIC"
@@ -181,7 +182,7 @@ WARM_RSS="$(rss_kb "$SERVER_PID")"
     printf 'Load\twrk %s (%s threads, %s connections, keep-alive) on the same machine, loopback\n' "$(version wrk)" "$THREADS" "$CONNECTIONS"
     printf 'Thumbnails\t%s real photos (the image benchmark set), 256 x 256 aspectFill JPEG, %s bytes in all (mean %s)\n' \
         "$N" "$THUMB_BYTES" "$((THUMB_BYTES / N))"
-    printf 'ours\tphotos serve, swift build -c release, %s, commit %s\n' \
+    printf 'ours\tphotos serve, swift build -c release -Xswiftc -cross-module-optimization, %s, commit %s\n' \
         "$(swift --version 2>&1 | grep -m1 -o 'Swift version [^ ]*')" "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
     printf 'nginx\tnginx %s, 2 workers, sendfile, open_file_cache, etag\n' "$(version nginx-common)"
     printf 'Server RSS\tafter start %s KiB, after the first pass over the thumbnails %s KiB\n' "$START_RSS" "$WARM_RSS"

@@ -3,8 +3,11 @@
 # gallery on it (http://127.0.0.1:8080/, loopback only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product photos
-photos=$(swift build -c release --show-bin-path)/photos
+# Cross-module optimization lets the server's generic code (Hummingbird, NIO) be specialised for
+# ours: ~20% more requests per second for `photos serve` (docs/performance.md).
+build=(swift build -c release --product photos --scratch-path .build-cmo -Xswiftc -cross-module-optimization)
+"${build[@]}"
+photos=$("${build[@]}" --show-bin-path)/photos
 rm -rf .demo/Library.photoslibrary
 scripts/fetch-samples.sh .demo/samples
 "$photos" --help >/dev/null

@@ -27,7 +27,10 @@ function request()
         local id = ids[math.random(#ids)]
         local value = math.random(2) == 1 and "true" or "false"
         local body = '{"operations":[{"op":"favorite","assets":["' .. id .. '"],"value":' .. value .. '}]}'
-        return wrk.format("POST", "/api/changes", { ["Content-Type"] = "application/json" }, body)
+        -- wrk.format's headers replace wrk.headers: carry the Authorization header over.
+        local headers = { ["Content-Type"] = "application/json" }
+        for key, value in pairs(wrk.headers) do headers[key] = value end
+        return wrk.format("POST", "/api/changes", headers, body)
     end
     index = index % #paths + 1
     return wrk.format("GET", paths[index])

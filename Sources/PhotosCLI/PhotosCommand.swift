@@ -1,7 +1,6 @@
 import ArgumentParser
 
 /// `photos`: a command-line front end to a photo library, using only the public Photos API.
-@main
 struct PhotosCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photos",

@@ -20,7 +20,10 @@ public func buildApplication(
     LiveRoutes.add(to: webSocketRouter, service: service)
     var application = Application(
         router: router,
-        server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter, configuration: .init(ws: .init(maxFrameSize: 1 << 16))),
+        server: .http1WebSocketUpgrade(
+            webSocketRouter: webSocketRouter,
+            configuration: .init(
+                http1: .init(additionalChannelHandlers: [CachedImageHandler(service: service)]), ws: .init(maxFrameSize: 1 << 16))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "photos"),
         logger: logger)
     application.addServices(AccessWatcher(service: service))

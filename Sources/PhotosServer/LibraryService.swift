@@ -9,6 +9,7 @@ final class LibraryService: Sendable {
     let gate: AccessGate
     let imageManager: PHCachingImageManager
     let encodedImages: EncodedImageCache
+    let imageVersions: ImageVersions
     let live: LiveHub
 
     init(library: PHPhotoLibrary, configuration: ServerConfiguration) {
@@ -17,6 +18,7 @@ final class LibraryService: Sendable {
         gate = AccessGate(library: library, configuration: configuration)
         imageManager = PHCachingImageManager()
         encodedImages = EncodedImageCache(limit: configuration.encodedImageCacheLimit)
+        imageVersions = ImageVersions(library: library)
         live = LiveHub(library: library)
     }
 

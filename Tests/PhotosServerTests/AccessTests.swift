@@ -30,12 +30,17 @@ struct AccessTests {
             for path in ["/", "/openapi.json", "/api/openapi.json"] {
                 #expect(try await client.call(.get, path, token: nil).status == .ok, "\(path)")
             }
+            let page = try await client.call(.get, "/", token: nil)
+            #expect(page.headers[.contentSecurityPolicy]?.contains("script-src 'self'") == true)
+            #expect(page.headers[.xContentTypeOptions] == "nosniff")
         }
     }
 
     @Test func readWriteSeesAndChangesEverything() async throws {
         let fixture = try ServerFixture(photos: 3)
         try await fixture.withServer { client in
+            let spaced = try await client.call(.get, "/api/assets", token: nil, headers: [.authorization: "bearer   \(fixture.readWrite)  "])
+            #expect(spaced.status == .ok, "the scheme in any case, spaces around the token")
             let page = try await client.call(.get, "/api/assets", token: fixture.readWrite).json()
             #expect(page["count"] as? Int == 3)
             let session = try await client.call(.get, "/api/session", token: fixture.readWrite).json()

@@ -82,6 +82,18 @@ struct AssetRouteTests {
             #expect((smart["count"] as? Int ?? 0) > 5)
             let moments = try await client.call(.get, "/api/collections?type=moment", token: fixture.readWrite).json()
             #expect(moments["count"] as? Int == 2, "one moment per day")
+            // Collections take the library's predicate and sort grammar too.
+            let titled = try await client.call(.get, "/api/collections?type=album&predicate=title%20BEGINSWITH%20'Hol'", token: fixture.readWrite).json()
+            #expect(titled["count"] as? Int == 1)
+            let none = try await client.call(.get, "/api/collections?type=album&predicate=title%20%3D%3D%20'Work'", token: fixture.readWrite).json()
+            #expect(none["count"] as? Int == 0)
+            let wrongKey = try await client.call(.get, "/api/collections?type=album&predicate=pixelWidth%20%3E%203", token: fixture.readWrite)
+            #expect(wrongKey.status == .badRequest)
+            let oldestFirst = try await client.call(.get, "/api/collections?type=moment&sort=startDate", token: fixture.readWrite).json()
+            let starts = (oldestFirst["collections"] as? [[String: Any]] ?? []).compactMap { $0["startDate"] as? String }
+            #expect(starts.count == 2 && starts == starts.sorted())
+            let newestFirst = (moments["collections"] as? [[String: Any]] ?? []).compactMap { $0["startDate"] as? String }
+            #expect(newestFirst == starts.reversed(), "moments are newest first by default")
             let one = try await client.call(.get, "/api/collections/\(album["id"] as! String)", token: fixture.readWrite).json()
             #expect(one["title"] as? String == "Holiday")
         }

@@ -3,7 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Imaging
 import Photos
-import PhotosServer
+@testable import PhotosServer
 import PhotosTestSupport
 import Testing
 
@@ -67,5 +67,59 @@ struct ImageRouteTests {
                 #expect(response.status == .badRequest, "\(query)")
             }
         }
+    }
+}
+
+/// Cached images are answered in the connection's pipeline (CachedImageHandler), over a real
+/// socket; the access rules must hold there too.
+@Suite("Server cached image handler")
+struct ImageFastPathTests {
+    @Test func cachedImagesStillCheckWhoAsks() async throws {
+        let fixture = try ServerFixture(photos: 2)
+        let allowed = ServerFixture.uuid(fixture.assets[0])
+        let other = ServerFixture.uuid(fixture.assets[1])
+        let (token, secret) = try fixture.library.createAccessToken(named: "soon revoked", level: .readWrite)
+        try await fixture.withServer(live: true) { client in
+            for id in [allowed, other] {
+                #expect(try await client.call(.get, "/api/assets/\(id)/image?w=32", token: fixture.readWrite).status == .ok)
+            }
+            // Now both are cached; each client still sees only what it may.
+            #expect(try await client.call(.get, "/api/assets/\(other)/image?w=32", token: fixture.limited).status == .notFound)
+            #expect(try await client.call(.get, "/api/assets/\(allowed)/image?w=32", token: fixture.limited).status == .ok)
+            #expect(try await client.call(.get, "/api/assets/\(allowed)/image?w=32", token: fixture.addOnly).status == .forbidden)
+            #expect(try await client.call(.get, "/api/assets/\(allowed)/image?w=32", token: nil).status == .unauthorized)
+            #expect(try await client.call(.get, "/api/assets/\(allowed)/image?w=32&mode=bogus", token: fixture.readWrite).status == .badRequest)
+            #expect(try await client.call(.get, "/api/assets/\(allowed)/image?w=32", token: secret).status == .ok)
+            try fixture.library.revokeAccessToken(withIdentifier: token.identifier)
+            // The server learns of the revocation from the library's change signal.
+            try await waitUntil { try await client.call(.get, "/api/assets/\(allowed)/image?w=32", token: secret).status == .unauthorized }
+            let fast = try await client.call(.get, "/api/assets/\(allowed)/image?w=32", token: fixture.readWrite)
+            #expect(fast.headers[.xContentTypeOptions] == "nosniff" && fast.headers[.eTag] != nil)
+            let etag = try #require(fast.headers[.eTag])
+            let notModified = try await client.call(.get, "/api/assets/\(allowed)/image?w=32", token: fixture.readWrite, headers: [.ifNoneMatch: etag])
+            #expect(notModified.status == .notModified)
+            // With a session cookie, as the gallery asks.
+            let signIn = try await client.call(.post, "/api/session", token: nil, json: #"{"token":"\#(fixture.readWrite)"}"#)
+            let cookie = try #require(signIn.headers[.setCookie]?.split(separator: ";").first.map(String.init))
+            let viaCookie = try await client.call(.get, "/api/assets/\(allowed)/image?w=32", token: nil, headers: [.cookie: "other=1; " + cookie])
+            #expect(viaCookie.status == .ok && viaCookie.body == fast.body)
+            // Interleaved with requests the application answers, on one connection, in order.
+            for _ in 0..<3 {
+                #expect(try await client.call(.get, "/api/assets/\(allowed)", token: fixture.readWrite).status == .ok)
+                #expect(try await client.call(.get, "/api/assets/\(allowed)/image?w=32", token: fixture.readWrite).headers[.contentType] == "image/jpeg")
+            }
+        }
+    }
+
+    @Test func imagePathsAndCookiesAreReadExactly() {
+        #expect(CachedImageHandler.cookie("photos_session", in: [.cookie: "a=1; photos_session=xyz; b=2"]) == "xyz")
+        #expect(CachedImageHandler.cookie("photos_session", in: [.cookie: "my_photos_session=xyz"]) == nil)
+        #expect(CachedImageHandler.split(imageTarget: "/api/assets/ABC/image?w=1&v=o")?.id == "ABC")
+        #expect(CachedImageHandler.split(imageTarget: "/api/assets/ABC/image?w=1&v=o")?.query == "w=1&v=o")
+        #expect(CachedImageHandler.split(imageTarget: "/api/assets/ABC/image")?.query == "")
+        #expect(CachedImageHandler.split(imageTarget: "/api/assets//image") == nil)
+        #expect(CachedImageHandler.split(imageTarget: "/api/assets/a/b/image") == nil)
+        #expect(CachedImageHandler.split(imageTarget: "/api/assets/ABC/image/x?image") == nil)
+        #expect(CachedImageHandler.split(imageTarget: "/api/assets/ABC/original") == nil)
     }
 }

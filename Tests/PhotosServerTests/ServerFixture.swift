@@ -54,13 +54,15 @@ struct ServerFixture: Sendable {
         String(localIdentifier.prefix(36))
     }
 
-    /// Runs `body` against the server's router (no socket).
+    /// Runs `body` against the server's router (no socket), or `.live` on a loopback port.
     func withServer<T: Sendable>(
-        _ configuration: ServerConfiguration = ServerConfiguration(),
+        _ configuration: ServerConfiguration = ServerConfiguration(), live: Bool = false,
         _ body: @Sendable (any TestClientProtocol) async throws -> T
     ) async throws -> T {
+        var configuration = configuration
+        if live { configuration.port = 0 }
         let application = try buildApplication(library: library, configuration: configuration)
-        return try await application.test(.router, body)
+        return try await application.test(live ? .live : .router, body)
     }
 
     func asset(_ localIdentifier: String) -> PHAsset? {

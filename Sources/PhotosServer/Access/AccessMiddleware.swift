@@ -11,12 +11,10 @@ struct AccessMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var bearer: String?
         if let authorization = request.headers[.authorization] {
-            guard authorization.lowercased().hasPrefix("bearer ") else {
-                throw Self.unauthorized("The Authorization header must be 'Bearer <token>'")
-            }
-            bearer = String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
+            bearer = Self.bearerToken(authorization)
+            guard bearer != nil else { throw Self.unauthorized("The Authorization header must be 'Bearer <token>'") }
         }
-        let session = request.cookies[AccessGate.cookieName]?.value
+        let session = bearer == nil ? request.cookies[AccessGate.cookieName]?.value : nil
         let client: ClientAccess?
         do {
             client = try gate.client(bearer: bearer, session: session)
@@ -31,6 +29,18 @@ struct AccessMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
+    /// The token of `Bearer <token>` (the scheme in any case, spaces around the token ignored).
+    /// Plain string work: this runs on every request.
+    static func bearerToken(_ header: String) -> String? {
+        let utf8 = header.utf8
+        guard utf8.count > 7, utf8.prefix(6).elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }),
+            utf8.dropFirst(6).first == UInt8(ascii: " ")
+        else { return nil }
+        let token = utf8.dropFirst(7).drop(while: { $0 == UInt8(ascii: " ") })
+        let trimmed = token.reversed().drop(while: { $0 == UInt8(ascii: " ") }).count
+        return String(decoding: token.prefix(trimmed), as: UTF8.self)
+    }
+
     static func unauthorized(_ reason: String) -> APIError {
         var error = APIError(.unauthorized, reason)
         error.headers[.wwwAuthenticate] = "Bearer realm=\"photos\""
@@ -38,8 +48,8 @@ struct AccessMiddleware: RouterMiddleware {
     }
 }
 
-/// Headers every response carries: a strict Content-Security-Policy for the gallery, no MIME
-/// sniffing, no framing, no referrer leaks.
+/// Headers for every response: no MIME sniffing; for HTML, a strict Content-Security-Policy
+/// (no inline scripts, no framing) and no referrer leaks.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
@@ -48,10 +58,13 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         }
-        response.headers[.contentSecurityPolicy] =
-            "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+        // The policy matters for documents only (the gallery's page); images and JSON skip it.
+        if response.headers[.contentType]?.hasPrefix("text/html") == true {
+            response.headers[.contentSecurityPolicy] =
+                "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'"
+            response.headers[.referrerPolicy] = "same-origin"
+        }
         response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.referrerPolicy] = "same-origin"
         return response
     }
 }

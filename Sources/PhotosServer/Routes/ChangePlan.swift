@@ -126,6 +126,16 @@ final class ChangePlan: Sendable {
         }
     }
 
+    /// The assets whose content the plan changes (edits and reverts).
+    var editedAssets: [String] {
+        steps.compactMap { step in
+            switch step {
+            case .edit(let asset, _), .revert(let asset): asset.localIdentifier
+            default: nil
+            }
+        }
+    }
+
     /// Albums created, by ref (after the block ran).
     func createdIdentifiers() -> [String: String] {
         created.withLock { $0 }

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import Photos
 
-/// `GET /api/collections?type=album|smartAlbum|moment|folder&parent=&offset=&limit=` and
+/// `GET /api/collections?type=album|smartAlbum|moment|folder&parent=&predicate=&sort=&offset=&limit=` and
 /// `GET /api/collections/{id}`. Limited tokens see no collections (only their assets).
 struct CollectionRoutes {
     let service: LibraryService
@@ -23,32 +23,64 @@ struct CollectionRoutes {
         let offset = try query.int("offset", in: 0...Int(Int32.max), default: 0)!
         let limit = try query.int("limit", in: 1...AssetRoutes.pageLimit, default: 200)!
         guard client.allowList == nil else { return JSONResponse.make(CollectionPage(count: 0, offset: offset, collections: [])) }
+        let predicate = query.string("predicate")
+        let sort = query.string("sort")
         return try service.withLibrary {
-            let collections = try fetch(kind, parent: parent)
-            let end = min(collections.count, offset + limit)
-            let page = offset < end ? (offset..<end).map { CollectionJSON(collections[$0]) } : []
-            return JSONResponse.make(CollectionPage(count: collections.count, offset: offset, collections: page))
+            let fetch = try self.fetch(kind, parent: parent, predicate: predicate, sort: sort)
+            let end = min(fetch.count, offset + limit)
+            let page = offset < end ? fetch.objects(offset..<end).map(CollectionJSON.init) : []
+            return JSONResponse.make(CollectionPage(count: fetch.count, offset: offset, collections: page))
         }
     }
 
-    private func fetch(_ kind: Kind, parent: String?) throws -> [PHCollection] {
+    /// A collection fetch read a page at a time (the library may hold thousands of moments).
+    private struct Fetch {
+        let count: Int
+        let objects: (Range<Int>) -> [PHCollection]
+
+        init<T: PHCollection>(_ result: PHFetchResult<T>) {
+            count = result.count
+            objects = { range in result.objects(at: IndexSet(integersIn: range)) }
+        }
+    }
+
+    /// The fetch for a kind, with the library's predicate and sort grammar over the fetched
+    /// class's keys (`title CONTAINS[c] 'trip'`, `-startDate`).
+    private func fetch(_ kind: Kind, parent: String?, predicate: String?, sort: String?) throws -> Fetch {
+        func options(for type: PHObject.Type, defaultSort: String? = nil) throws -> PHFetchOptions? {
+            guard predicate != nil || sort != nil || defaultSort != nil else { return nil }
+            let options = PHFetchOptions()
+            if let predicate {
+                do {
+                    options.predicate = try NSPredicate(validatingFormat: predicate, argumentArray: nil)
+                } catch {
+                    throw APIError.badParameter("predicate", AssetFetch.describe(error))
+                }
+            }
+            if let order = sort ?? defaultSort { options.sortDescriptors = try AssetFetch.sortDescriptors(order) }
+            do {
+                try options.validate(for: type)
+            } catch {
+                throw APIError.badParameter(error.format == predicate ? "predicate" : "sort", AssetFetch.describe(error))
+            }
+            return options
+        }
         if let parent {
             guard let folder = PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [parent], options: nil).firstObject else {
                 throw APIError.notFound("folder '\(parent)'")
             }
-            return Array(PHCollection.fetchCollections(in: folder, options: nil))
+            return Fetch(PHCollection.fetchCollections(in: folder, options: try options(for: PHCollection.self)))
         }
         switch kind {
         case .album:
-            return Array(PHCollection.fetchTopLevelUserCollections(with: nil))
+            return Fetch(PHCollection.fetchTopLevelUserCollections(with: try options(for: PHCollection.self)))
         case .smartAlbum:
-            return Array(PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: nil))
+            return Fetch(PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: try options(for: PHAssetCollection.self)))
         case .moment:
-            let options = PHFetchOptions()
-            options.sortDescriptors = [NSSortDescriptor(key: "startDate", ascending: false)]
-            return Array(PHAssetCollection.fetchAssetCollections(with: .moment, subtype: .any, options: options))
+            let options = try options(for: PHAssetCollection.self, defaultSort: "-startDate")
+            return Fetch(PHAssetCollection.fetchAssetCollections(with: .moment, subtype: .any, options: options))
         case .folder:
-            return Array(PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: nil))
+            return Fetch(PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: try options(for: PHCollectionList.self)))
         }
     }
 

@@ -20,44 +20,108 @@ struct ImageRoutes {
         group.get("assets/{id}/image") { request, context in try await image(request, context) }
     }
 
+    /// One image request's parameters, checked (400 naming the bad one).
+    struct Parameters: Sendable {
+        let width: Int
+        let height: Int
+        let mode: Mode
+        let format: Format
+        let version: Version
+        let quality: Int
+        let crop: CGRect?
+        /// The `v` the client put in the URL (the asset's image version when it knew it).
+        let requestedVersion: String?
+
+        init(_ query: QueryParameters) throws {
+            width = try query.int("w", in: 1...ImageRoutes.maximumSide, default: 256)!
+            height = try query.int("h", in: 1...ImageRoutes.maximumSide, default: width)!
+            mode = try query.choice("mode", default: Mode.fit)
+            format = try query.choice("format", default: Format.jpeg)
+            version = try query.choice("version", default: Version.current)
+            quality = try query.int("quality", in: 1...100, default: 82)!
+            crop = try ImageRoutes.crop(query.string("crop"))
+            requestedVersion = query.string("v")
+        }
+
+        /// The cache key of this request for an asset at an image version.
+        func key(_ identifier: String, assetVersion: String) -> String {
+            let cropText = crop.map { "\($0.minX),\($0.minY),\($0.width),\($0.height)" } ?? "-"
+            return "\(identifier)|\(assetVersion)|\(width)x\(height)|\(mode.rawValue)|\(cropText)|\(version.rawValue)|\(format.rawValue)|\(quality)"
+        }
+    }
+
     private func image(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
-        let asset = try service.asset(try context.parameters.require("id"), for: client, includeDeleted: true)
-        let query = QueryParameters(request)
-        let width = try query.int("w", in: 1...Self.maximumSide, default: 256)!
-        let height = try query.int("h", in: 1...Self.maximumSide, default: width)!
-        let mode = try query.choice("mode", default: Mode.fit)
-        let format = try query.choice("format", default: Format.jpeg)
-        let version = try query.choice("version", default: Version.current)
-        let quality = try query.int("quality", in: 1...100, default: 82)!
-        let crop = try Self.crop(query.string("crop"))
+        try client.requireRead()
+        let text = try context.parameters.require("id")
+        let identifier = try ObjectID.asset(text)
+        guard client.sees(identifier) else { throw APIError.notFound("asset '\(text)'") }
+        let parameters = try Parameters(QueryParameters(request))
 
-        let assetVersion = AssetJSON.version(of: asset)
-        let key = [
-            asset.localIdentifier, assetVersion, "\(width)x\(height)", mode.rawValue, crop.map { "\($0)" } ?? "-",
-            version.rawValue, format.rawValue, String(quality),
-        ].joined(separator: "|")
-        let etag = "\"\(Self.hash(key))\""
-        var headers: HTTPFields = [
-            .eTag: etag,
-            .cacheControl: query.string("v") == assetVersion ? "private, max-age=31536000, immutable" : "private, no-cache",
-        ]
-        if let match = request.headers[.ifNoneMatch],
-            match.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }).contains(where: { $0 == etag || $0 == "*" })
-        {
-            return Response(status: .notModified, headers: headers)
-        }
-        let entry: EncodedImageCache.Entry
-        if let cached = service.encodedImages.entry(for: key) {
-            entry = cached
+        var asset: PHAsset?
+        let assetVersion: String
+        if let known = service.imageVersions.version(of: identifier) {
+            assetVersion = known
         } else {
-            entry = try await render(
-                asset, size: CGSize(width: width, height: height), mode: mode, crop: crop, version: version, format: format,
-                quality: quality, etag: etag)
-            service.encodedImages.insert(entry, for: key)
+            let generation = service.imageVersions.currentGeneration
+            let found = try service.asset(text, for: client, includeDeleted: true)
+            assetVersion = AssetJSON.version(of: found)
+            service.imageVersions.remember(assetVersion, for: identifier, generation: generation)
+            asset = found
         }
-        headers[.contentType] = entry.contentType
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: entry.bytes))
+        let key = parameters.key(identifier, assetVersion: assetVersion)
+        if let cached = Self.cachedResponse(
+            key: key, assetVersion: assetVersion, parameters: parameters, ifNoneMatch: request.headers[.ifNoneMatch], service: service)
+        {
+            return Response(status: cached.status, headers: cached.fields, body: cached.body.map { ResponseBody(byteBuffer: $0) } ?? ResponseBody())
+        }
+        let source = try asset ?? service.asset(text, for: client, includeDeleted: true)
+        let etag = Self.etag(key)
+        let entry = try await render(
+            source, size: CGSize(width: parameters.width, height: parameters.height), mode: parameters.mode, crop: parameters.crop,
+            version: parameters.version, format: parameters.format, quality: parameters.quality, etag: etag)
+        service.encodedImages.insert(entry, for: key)
+        let fresh = Self.answer(entry, assetVersion: assetVersion, parameters: parameters)
+        return Response(status: fresh.status, headers: fresh.fields, body: ResponseBody(byteBuffer: entry.bytes))
+    }
+
+    /// An answer from memory: its status, headers and body.
+    struct CachedAnswer {
+        let status: HTTPResponse.Status
+        let fields: HTTPFields
+        let body: ByteBuffer?
+    }
+
+    /// The answer from memory: 304 when the client's ETag matches, the cached bytes when they
+    /// are cached, else `nil` (render).
+    static func cachedResponse(
+        key: String, assetVersion: String, parameters: Parameters, ifNoneMatch: String?, service: LibraryService
+    ) -> CachedAnswer? {
+        if let match = ifNoneMatch {
+            let etag = etag(key)
+            if match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
+                return CachedAnswer(status: .notModified, fields: headers(etag: etag, assetVersion: assetVersion, parameters: parameters), body: nil)
+            }
+        }
+        return service.encodedImages.entry(for: key).map { answer($0, assetVersion: assetVersion, parameters: parameters) }
+    }
+
+    static func answer(_ entry: EncodedImageCache.Entry, assetVersion: String, parameters: Parameters) -> CachedAnswer {
+        var fields = headers(etag: entry.etag, assetVersion: assetVersion, parameters: parameters)
+        fields[.contentType] = entry.contentType
+        return CachedAnswer(status: .ok, fields: fields, body: entry.bytes)
+    }
+
+    /// ETag, and a year-long immutable lifetime when the URL names the current version.
+    private static func headers(etag: String, assetVersion: String, parameters: Parameters) -> HTTPFields {
+        [
+            .eTag: etag,
+            .cacheControl: parameters.requestedVersion == assetVersion ? "private, max-age=31536000, immutable" : "private, no-cache",
+        ]
+    }
+
+    static func etag(_ key: String) -> String {
+        "\"\(hash(key))\""
     }
 
     private func render(

@@ -91,7 +91,7 @@ struct AssetFetch: Sendable, Equatable, Codable {
         }
     }
 
-    private static func describe(_ error: PHPredicateError) -> String {
+    static func describe(_ error: PHPredicateError) -> String {
         error.position >= 0 && !error.format.isEmpty
             ? "\(error.message): '\(error.token)' at position \(error.position) of '\(error.format)'"
             : "\(error.message): '\(error.token)'"

@@ -3,14 +3,37 @@ import Hummingbird
 
 /// Typed reads of query parameters, each failure a 400 naming the parameter.
 struct QueryParameters {
-    private let parameters: Parameters
+    /// The query's name=value pairs, as sent (decoded when read; a name's first value wins).
+    private let pairs: [(name: Substring, value: Substring)]
 
     init(_ request: Request) {
-        parameters = request.uri.queryParameters
+        self.init(query: request.uri.query.map { Substring($0) } ?? "")
+    }
+
+    /// From the query part of a URL (after `?`, without it).
+    init(query: Substring) {
+        pairs = query.split(separator: "&").map { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return (pair, "") }
+            return (pair[..<equals], pair[pair.index(after: equals)...])
+        }
+    }
+
+    /// Most values need no decoding; those that do (`%XX`, `+` for a space) go through Foundation.
+    private static func decoded(_ text: Substring) -> String {
+        guard needsDecoding(text) else { return String(text) }
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+
+    private static func needsDecoding(_ text: Substring) -> Bool {
+        text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") })
     }
 
     func string(_ name: String) -> String? {
-        parameters.get(name).flatMap { $0.isEmpty ? nil : $0 }
+        for pair in pairs where pair.name.utf8.elementsEqual(name.utf8) || (Self.needsDecoding(pair.name) && Self.decoded(pair.name) == name) {
+            return pair.value.isEmpty ? nil : Self.decoded(pair.value)
+        }
+        return nil
     }
 
     func int(_ name: String, in range: ClosedRange<Int>, default fallback: Int? = nil) throws -> Int? {
@@ -59,11 +82,24 @@ enum ObjectID {
     }
 
     private static func normalized(_ text: String, suffix: String, what: String) throws -> String {
+        // Already canonical (an upper-case UUID, as the API hands out): no parsing.
+        if isCanonicalUUID(text) { return text + suffix }
         let uuid = text.hasSuffix(suffix) ? String(text.dropLast(suffix.count)) : text
         guard let parsed = UUID(uuidString: uuid) else {
             throw APIError(.badRequest, "'\(text.prefix(80))' is not \(what) identifier")
         }
         return parsed.uuidString + suffix
+    }
+
+    /// `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX` in upper-case hexadecimal.
+    private static func isCanonicalUUID(_ text: String) -> Bool {
+        guard text.utf8.count == 36 else { return false }
+        for (offset, byte) in text.utf8.enumerated() {
+            let dash = offset == 8 || offset == 13 || offset == 18 || offset == 23
+            let valid = dash ? byte == UInt8(ascii: "-") : (48...57).contains(byte) || (65...70).contains(byte)
+            guard valid else { return false }
+        }
+        return true
     }
 
     /// The UUID part of a local identifier (what URLs use).
