@@ -10,6 +10,7 @@ final class LibraryService: Sendable {
     let imageManager: PHCachingImageManager
     let encodedImages: EncodedImageCache
     let imageVersions: ImageVersions
+    let fetchResults: FetchResultCache
     let live: LiveHub
 
     init(library: PHPhotoLibrary, configuration: ServerConfiguration) {
@@ -19,6 +20,7 @@ final class LibraryService: Sendable {
         imageManager = PHCachingImageManager()
         encodedImages = EncodedImageCache(limit: configuration.encodedImageCacheLimit)
         imageVersions = ImageVersions(library: library)
+        fetchResults = FetchResultCache(library: library)
         live = LiveHub(library: library)
     }
 
@@ -56,6 +58,16 @@ extension LibraryService {
     /// live subscriptions of limited tokens.
     func accessChanged() {
         gate.refresh()
+        fetchResults.removeAll()
         live.accessChanged(gate: gate)
+    }
+}
+
+extension LibraryService {
+    /// After this server changed the library: drop what the change notice would update a
+    /// little later, so the client that changed it reads its own write.
+    func libraryChanged(editing edited: [String] = []) {
+        fetchResults.removeAll()
+        imageVersions.forget(edited)
     }
 }

@@ -34,6 +34,25 @@ struct AssetRouteTests {
         }
     }
 
+    @Test func pagesFollowChangesFromEveryWhere() async throws {
+        let fixture = try ServerFixture(photos: 3)
+        let ids = fixture.assets.map(ServerFixture.uuid)
+        try await fixture.withServer { client in
+            let favorites = "/api/assets?predicate=isFavorite%20%3D%3D%20YES"
+            #expect(try await client.call(.get, favorites, token: fixture.readWrite).json()["count"] as? Int == 0)
+            // This server's change: read back at once.
+            _ = try await client.call(.post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[{"op":"favorite","assets":["\#(ids[0])"],"value":true}]}"#)
+            #expect(Self.ids(try await client.call(.get, favorites, token: fixture.readWrite).json()) == [ids[0]])
+            // Another process's change: as soon as its change notice arrives.
+            try PHPhotoLibrary(url: fixture.temporary.url).performChangesAndWait {
+                let other = PHAsset.fetchAssets(withLocalIdentifiers: [fixture.assets[2]], options: nil).firstObject!
+                PHAssetChangeRequest(for: other).isFavorite = true
+            }
+            try await waitUntil { try await client.call(.get, favorites, token: fixture.readWrite).json()["count"] as? Int == 2 }
+            #expect(Self.ids(try await client.call(.get, favorites, token: fixture.readWrite).json()) == [ids[2], ids[0]])
+        }
+    }
+
     @Test func badParametersAnswer400NamingWhatWasWrong() async throws {
         let fixture = try ServerFixture(photos: 1)
         try await fixture.withServer { client in

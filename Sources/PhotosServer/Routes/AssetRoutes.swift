@@ -22,7 +22,7 @@ struct AssetRoutes {
         let offset = try query.int("offset", in: 0...Int(Int32.max), default: 0)!
         let limit = try query.int("limit", in: 1...Self.pageLimit, default: 100)!
         return try service.withLibrary {
-            let result = try fetch.run(for: client)
+            let result = try service.fetchResults.result(for: fetch, client: client) { try fetch.run(for: client) }
             let end = min(result.count, offset + limit)
             let assets = offset < end ? result.objects(at: IndexSet(integersIn: offset..<end)).map(AssetJSON.init) : []
             return JSONResponse.make(AssetPage(count: result.count, offset: offset, assets: assets))

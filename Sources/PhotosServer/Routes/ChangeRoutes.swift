@@ -34,7 +34,7 @@ struct ChangeRoutes {
         } catch {
             throw APIError(error)
         }
-        service.imageVersions.forget(plan.editedAssets)
+        service.libraryChanged(editing: plan.editedAssets)
         let created = plan.createdIdentifiers()
         return JSONResponse.make(ChangeResult(created: created, changeToken: service.library.currentChangeToken.stringValue))
     }

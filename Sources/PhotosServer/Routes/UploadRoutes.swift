@@ -51,6 +51,7 @@ struct UploadRoutes {
             throw APIError(APIError(error).status, message)
         }
         let created = identifiers.values
+        service.libraryChanged()
         if let token = client.token, token.level == .limited {
             do {
                 try service.library.changeLimitedLibrary(ofAccessToken: token.identifier, .add(created))

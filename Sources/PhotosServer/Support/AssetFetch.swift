@@ -3,7 +3,7 @@ import Photos
 
 /// A fetch of assets as clients describe it (query parameters, or a live subscription): the
 /// library's own predicate and sort grammar, a collection, hidden and deleted switches.
-struct AssetFetch: Sendable, Equatable, Codable {
+struct AssetFetch: Sendable, Hashable, Codable {
     /// An `NSPredicate` format over `PHAsset` keys (`isFavorite == YES AND pixelWidth > 4000`).
     var predicate: String?
     /// Comma-separated keys, `-` for descending (`-creationDate,pixelWidth`); by default newest
