@@ -75,8 +75,10 @@ final class CachedImageHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 service: service)
         else { return nil }
         var fields = response.fields
-        fields[.xContentTypeOptions] = "nosniff"
-        fields[.contentLength] = String(response.body?.readableBytes ?? 0)
+        if response.body == nil {
+            fields[.xContentTypeOptions] = "nosniff"
+            fields[.contentLength] = "0"
+        }
         return (HTTPResponse(status: response.status, headerFields: fields), response.body)
     }
 

@@ -73,7 +73,7 @@ struct ImageRoutes {
         if let cached = Self.cachedResponse(
             key: key, assetVersion: assetVersion, parameters: parameters, ifNoneMatch: request.headers[.ifNoneMatch], service: service)
         {
-            return Response(status: cached.status, headers: cached.fields, body: cached.body.map { ResponseBody(byteBuffer: $0) } ?? ResponseBody())
+            return Self.response(cached)
         }
         let source = try asset ?? service.asset(text, for: client, includeDeleted: true)
         let etag = Self.etag(key)
@@ -81,8 +81,14 @@ struct ImageRoutes {
             source, size: CGSize(width: parameters.width, height: parameters.height), mode: parameters.mode, crop: parameters.crop,
             version: parameters.version, format: parameters.format, quality: parameters.quality, etag: etag)
         service.encodedImages.insert(entry, for: key)
-        let fresh = Self.answer(entry, assetVersion: assetVersion, parameters: parameters)
-        return Response(status: fresh.status, headers: fresh.fields, body: ResponseBody(byteBuffer: entry.bytes))
+        return Self.response(Self.answer(entry, assetVersion: assetVersion, parameters: parameters))
+    }
+
+    /// A Hummingbird response (which sets Content-Length itself) for an answer.
+    private static func response(_ answer: CachedAnswer) -> Response {
+        var fields = answer.fields
+        fields[.contentLength] = nil
+        return Response(status: answer.status, headers: fields, body: answer.body.map { ResponseBody(byteBuffer: $0) } ?? ResponseBody())
     }
 
     /// An answer from memory: its status, headers and body.
@@ -107,9 +113,8 @@ struct ImageRoutes {
     }
 
     static func answer(_ entry: EncodedImageCache.Entry, assetVersion: String, parameters: Parameters) -> CachedAnswer {
-        var fields = headers(etag: entry.etag, assetVersion: assetVersion, parameters: parameters)
-        fields[.contentType] = entry.contentType
-        return CachedAnswer(status: .ok, fields: fields, body: entry.bytes)
+        let immutable = parameters.requestedVersion == assetVersion
+        return CachedAnswer(status: .ok, fields: immutable ? entry.immutableFields : entry.revalidatedFields, body: entry.bytes)
     }
 
     /// ETag, and a year-long immutable lifetime when the URL names the current version.

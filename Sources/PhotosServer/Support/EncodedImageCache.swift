@@ -9,6 +9,23 @@ final class EncodedImageCache: Sendable {
         let bytes: ByteBuffer
         let contentType: String
         let etag: String
+        /// The response's headers, made once: for a URL naming the image's version (cached for
+        /// a year) and for one that doesn't (revalidated).
+        let immutableFields: HTTPFields
+        let revalidatedFields: HTTPFields
+
+        init(bytes: ByteBuffer, contentType: String, etag: String) {
+            self.bytes = bytes
+            self.contentType = contentType
+            self.etag = etag
+            var fields: HTTPFields = [
+                .eTag: etag, .contentType: contentType, .contentLength: String(bytes.readableBytes), .xContentTypeOptions: "nosniff",
+            ]
+            fields[.cacheControl] = "private, max-age=31536000, immutable"
+            immutableFields = fields
+            fields[.cacheControl] = "private, no-cache"
+            revalidatedFields = fields
+        }
     }
 
     private struct Node {
