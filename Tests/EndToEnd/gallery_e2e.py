@@ -4,7 +4,8 @@
 Starts `photos serve` on a fresh library of real photos (from the fetched corpus), signs in
 with a token, and checks what a person would: the grid shows thumbnails, a star persists the
 favorite (read back through the `photos` CLI), a `photos import` in another process makes a
-new cell appear without a reload, and a deletion removes a cell. Screenshots go to
+new cell appear without a reload, and a deletion removes a cell, an upload through the page's file chooser adds one (and a file that
+is not a photo is refused on its row). Screenshots go to
 ARTIFACTS (default .build/e2e-artifacts/).
 
 Usage: gallery_e2e.py PHOTOS_BINARY CORPUS_DIR
@@ -30,6 +31,7 @@ FIRST = ["cosmos__blue-marble-west.jpg", "cosmos__comet.jpg", "cosmos__earth-hor
          "cosmos__helix-nebula.jpg", "cosmos__jupiter.jpg", "cosmos__sombrero.jpg", "gdkpixbuf__bug143608-comment.jpg",
          "goexif__exif_sample1.jpg", "forensics__pic1_IMG_1054.JPG"]
 LATER = "forensics__pic1_IMG-20191006-WA0002.jpg"
+UPLOADED = "cosmos__whirlpool.jpg"
 
 
 def photos(*arguments):
@@ -119,14 +121,37 @@ def main():
         assert script("return window.__notReloaded === true"), "the page reloaded"
         driver.save_screenshot(os.path.join(ARTIFACTS, "4-deleted.png"))
 
+        step = "upload"
+        count = len(driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]"))
+        upload = os.path.join(work, "upload")
+        os.makedirs(upload)
+        shutil.copy(os.path.join(CORPUS, UPLOADED), upload)
+        with open(os.path.join(upload, "notes.jpg"), "w") as bad:
+            bad.write("not a photo")
+        chooser = driver.find_element(By.ID, "file-input")
+        script("arguments[0].hidden = false", chooser)
+        chooser.send_keys(os.path.join(upload, UPLOADED) + "\n" + os.path.join(upload, "notes.jpg"))
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#uploads li[data-state=done]")) == 1)
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#uploads li[data-state=error]")) == 1)
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]")) == count + 1)
+        assert "notes.jpg" in driver.find_element(By.CSS_SELECTOR, "#uploads li[data-state=error]").text
+        listed = photos("ls", "--library", library, "--json")
+        assert UPLOADED in listed or len(json.loads(listed)) == count + 1, listed[:300]
+        assert script("return window.__notReloaded === true"), "the page reloaded"
+        driver.save_screenshot(os.path.join(ARTIFACTS, "5-uploaded.png"))
+
         step = "detail"
         driver.find_element(By.CSS_SELECTOR, f'.cell[data-id="{starred}"] img').click()
         wait(lambda: driver.find_element(By.ID, "detail").is_displayed())
-        wait(lambda: script("const i = document.querySelector('#detail img'); return !!i && i.complete && i.naturalWidth > 0"))
-        driver.save_screenshot(os.path.join(ARTIFACTS, "5-detail.png"))
-        # The page asks who is signed in before signing in: that one 401 is expected.
+        # The grid's thumbnail shows at once (blurred); the fitted image replaces it when loaded.
+        wait(lambda: script("const i = document.querySelector('#detail img'); "
+                            "return !!i && !i.classList.contains('preview') && i.src.includes('mode=fit') && i.complete && i.naturalWidth > 0"))
+        driver.save_screenshot(os.path.join(ARTIFACTS, "6-detail.png"))
+        # Expected: the page asks who is signed in before signing in (401), and the upload of a
+        # file that is not a photo is refused (415).
+        expected = ["/api/session - Failed to load resource", "filename=notes.jpg - Failed to load resource"]
         errors = [entry for entry in driver.get_log("browser")
-                  if entry["level"] == "SEVERE" and "/api/session - Failed to load resource" not in entry["message"]]
+                  if entry["level"] == "SEVERE" and not any(text in entry["message"] for text in expected)]
         assert not errors, errors
         print(f"gallery e2e: passed (screenshots in {ARTIFACTS})")
     except Exception:
