@@ -34,10 +34,12 @@ memory and NIO's event loops made Swift concurrency's executor (no thread hop pe
 22,000; cross-module optimization (`-Xswiftc -cross-module-optimization`, which `make demo`
 and this script use) 25,000–28,000; cached answers written from a handler in the connection's
 channel pipeline (`CachedImageHandler`), before Hummingbird's async request handling, with
-byte-level parsing of the target and query, 30,000–37,000. What remains per request is HTTP
-parsing and the HTTP-types conversion in swift-nio, and the kernel's loopback TCP (a third of
-the server's CPU time in `perf`); nginx answers the same requests with about a third of our
-CPU per request. This VM's figures drift by ±15 % between runs, nginx's as well as ours.
+byte-level parsing of the target and query, 30,000–37,000; that handler moved before
+swift-nio's conversion to HTTP types, with each cached image's response headers made once,
+34,000–36,000 at 33 µs of server CPU per request (was 36). What remains per request is
+swift-nio's HTTP/1 parsing and encoding and the kernel's loopback TCP (a third of the server's
+CPU time in `perf`); nginx answers the same requests with about half our CPU per request. This
+VM's figures drift by ±15 % between runs, nginx's as well as ours.
 
 """
 

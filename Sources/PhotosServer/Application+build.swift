@@ -23,7 +23,7 @@ public func buildApplication(
         server: .http1WebSocketUpgrade(
             webSocketRouter: webSocketRouter,
             configuration: .init(
-                http1: .init(additionalChannelHandlers: [CachedImageHandler(service: service)]), ws: .init(maxFrameSize: 1 << 16))),
+                http1: .init(additionalChannelHandlers: [CachedImageHandlerInstaller(service: service)]), ws: .init(maxFrameSize: 1 << 16))),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "photos"),
         logger: logger)
     application.addServices(AccessWatcher(service: service))

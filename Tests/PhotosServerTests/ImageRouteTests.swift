@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import Imaging
 import Photos
+import NIOHTTP1
 @testable import PhotosServer
 import PhotosTestSupport
 import Testing
@@ -112,8 +113,8 @@ struct ImageFastPathTests {
     }
 
     @Test func imagePathsAndCookiesAreReadExactly() {
-        #expect(CachedImageHandler.cookie("photos_session", in: [.cookie: "a=1; photos_session=xyz; b=2"]) == "xyz")
-        #expect(CachedImageHandler.cookie("photos_session", in: [.cookie: "my_photos_session=xyz"]) == nil)
+        #expect(CachedImageHandler.cookie("photos_session", in: ["Cookie": "a=1; photos_session=xyz; b=2"]) == "xyz")
+        #expect(CachedImageHandler.cookie("photos_session", in: ["Cookie": "my_photos_session=xyz"]) == nil)
         #expect(CachedImageHandler.split(imageTarget: "/api/assets/ABC/image?w=1&v=o")?.id == "ABC")
         #expect(CachedImageHandler.split(imageTarget: "/api/assets/ABC/image?w=1&v=o")?.query == "w=1&v=o")
         #expect(CachedImageHandler.split(imageTarget: "/api/assets/ABC/image")?.query == "")

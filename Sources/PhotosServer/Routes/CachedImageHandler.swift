@@ -2,27 +2,29 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
+import NIOHTTPTypesHTTP1
 
 /// Answers repeated image requests (`GET /api/assets/{id}/image`, already encoded in memory)
-/// in the connection's channel pipeline, on its event loop, before Hummingbird's async request
-/// handling. The access check, parameters and cache are ``ImageRoutes``'s own; anything it can't
-/// answer from memory (not signed in, bad parameters, not cached, a body, `Connection: close`)
-/// goes on to the application unchanged, which gives the full answer, errors included.
+/// in the connection's channel pipeline, on its event loop, before swift-nio's conversion to
+/// HTTP types and Hummingbird's async request handling. The access check, parameters and
+/// cache are ``ImageRoutes``'s own; anything it can't answer from memory (not signed in, bad
+/// parameters, not cached, a body, a connection not kept alive) goes on unchanged to the
+/// application, which gives the full answer, errors included.
 ///
 /// Requests on a connection are answered in order: while a request is with the application,
 /// later ones follow it there.
 final class CachedImageHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     private let service: LibraryService
     /// Requests passed to the application whose response hasn't ended.
     private var withApplication = 0
     /// The answer to the request being read, sent at its end.
-    private var answer: (head: HTTPResponse, body: ByteBuffer?)?
+    private var answer: (head: HTTPResponseHead, body: ByteBuffer?)?
 
     init(service: LibraryService) {
         self.service = service
@@ -47,7 +49,7 @@ final class CachedImageHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             answer = nil
             context.write(wrapOutboundOut(.head(head)), promise: nil)
-            if let body { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+            if let body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         }
     }
@@ -57,29 +59,29 @@ final class CachedImageHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    private func cachedAnswer(_ request: HTTPRequest) -> (head: HTTPResponse, body: ByteBuffer?)? {
-        guard request.method == .get, let target = request.path, let (id, query) = Self.split(imageTarget: target),
-            request.headerFields[.connection]?.lowercased() != "close"
-        else { return nil }
-        let bearer = request.headerFields[.authorization].flatMap(AccessMiddleware.bearerToken)
-        let session = bearer == nil ? Self.cookie(AccessGate.cookieName, in: request.headerFields) : nil
+    private func cachedAnswer(_ request: HTTPRequestHead) -> (head: HTTPResponseHead, body: ByteBuffer?)? {
+        guard request.method == .GET, request.isKeepAlive, let (id, query) = Self.split(imageTarget: request.uri) else { return nil }
+        let bearer = request.headers.first(name: "authorization").flatMap(AccessMiddleware.bearerToken)
+        let session = bearer == nil ? Self.cookie(AccessGate.cookieName, in: request.headers) : nil
         guard let client = try? service.gate.client(bearer: bearer, session: session), client.level != .addOnly,
             let identifier = try? ObjectID.asset(String(id)), client.sees(identifier),
             let assetVersion = service.imageVersions.version(of: identifier),
             let parameters = try? ImageRoutes.Parameters(QueryParameters(query: query))
         else { return nil }
         let key = parameters.key(identifier, assetVersion: assetVersion)
-        guard
-            let response = ImageRoutes.cachedResponse(
-                key: key, assetVersion: assetVersion, parameters: parameters, ifNoneMatch: request.headerFields[.ifNoneMatch],
-                service: service)
-        else { return nil }
-        var fields = response.fields
-        if response.body == nil {
-            fields[.xContentTypeOptions] = "nosniff"
-            fields[.contentLength] = "0"
+        if let match = request.headers.first(name: "if-none-match") {
+            let etag = ImageRoutes.etag(key)
+            if match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
+                let headers: HTTPHeaders = [
+                    "ETag": etag, "Cache-Control": ImageRoutes.cacheControl(parameters, assetVersion: assetVersion),
+                    "X-Content-Type-Options": "nosniff", "Content-Length": "0",
+                ]
+                return (HTTPResponseHead(version: request.version, status: .notModified, headers: headers), nil)
+            }
         }
-        return (HTTPResponse(status: response.status, headerFields: fields), response.body)
+        guard let entry = service.encodedImages.entry(for: key) else { return nil }
+        let headers = parameters.requestedVersion == assetVersion ? entry.immutableHeaders : entry.revalidatedHeaders
+        return (HTTPResponseHead(version: request.version, status: .ok, headers: headers), entry.bytes)
     }
 
     /// `{id}` and the query of `/api/assets/{id}/image?...` (bytes compared: this runs for
@@ -101,13 +103,33 @@ final class CachedImageHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// A cookie's value from `Cookie` headers (`a=1; photos_session=...`).
-    static func cookie(_ name: String, in fields: HTTPFields) -> String? {
-        for header in fields[values: .cookie] {
+    static func cookie(_ name: String, in headers: HTTPHeaders) -> String? {
+        for header in headers["cookie"] {
             for pair in header.split(separator: ";") {
                 let trimmed = pair.drop(while: { $0 == " " })
                 if trimmed.hasPrefix(name + "=") { return String(trimmed.dropFirst(name.count + 1)) }
             }
         }
         return nil
+    }
+}
+
+/// Put among Hummingbird's "additional channel handlers" (which come after the conversion to
+/// HTTP types), this moves a ``CachedImageHandler`` before that conversion and leaves.
+final class CachedImageHandlerInstaller: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = Never
+
+    private let service: LibraryService
+
+    init(service: LibraryService) {
+        self.service = service
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let pipeline = context.pipeline.syncOperations
+        if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
+            try? pipeline.addHandler(CachedImageHandler(service: service), position: .before(codec))
+        }
+        pipeline.removeHandler(context: context, promise: nil)
     }
 }

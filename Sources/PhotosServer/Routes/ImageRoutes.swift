@@ -119,10 +119,11 @@ struct ImageRoutes {
 
     /// ETag, and a year-long immutable lifetime when the URL names the current version.
     private static func headers(etag: String, assetVersion: String, parameters: Parameters) -> HTTPFields {
-        [
-            .eTag: etag,
-            .cacheControl: parameters.requestedVersion == assetVersion ? "private, max-age=31536000, immutable" : "private, no-cache",
-        ]
+        [.eTag: etag, .cacheControl: cacheControl(parameters, assetVersion: assetVersion)]
+    }
+
+    static func cacheControl(_ parameters: Parameters, assetVersion: String) -> String {
+        parameters.requestedVersion == assetVersion ? "private, max-age=31536000, immutable" : "private, no-cache"
     }
 
     static func etag(_ key: String) -> String {

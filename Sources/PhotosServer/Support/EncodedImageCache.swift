@@ -1,5 +1,7 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import NIOHTTP1
 import Synchronization
 
 /// Encoded images (JPEG, WebP) by request key, least recently used first out, bounded by
@@ -13,6 +15,9 @@ final class EncodedImageCache: Sendable {
         /// a year) and for one that doesn't (revalidated).
         let immutableFields: HTTPFields
         let revalidatedFields: HTTPFields
+        /// The same as swift-nio's HTTP/1 headers, for ``CachedImageHandler``.
+        let immutableHeaders: HTTPHeaders
+        let revalidatedHeaders: HTTPHeaders
 
         init(bytes: ByteBuffer, contentType: String, etag: String) {
             self.bytes = bytes
@@ -25,6 +30,8 @@ final class EncodedImageCache: Sendable {
             immutableFields = fields
             fields[.cacheControl] = "private, no-cache"
             revalidatedFields = fields
+            immutableHeaders = HTTPHeaders(immutableFields.map { ($0.name.rawName, $0.value) })
+            revalidatedHeaders = HTTPHeaders(revalidatedFields.map { ($0.name.rawName, $0.value) })
         }
     }
 
