@@ -71,7 +71,7 @@ final class CachedImageHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let key = parameters.key(identifier, assetVersion: assetVersion)
         if let match = request.headers.first(name: "if-none-match") {
             let etag = ImageRoutes.etag(key)
-            if match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
+            if ImageRoutes.matches(match, etag: etag) {
                 let headers: HTTPHeaders = [
                     "ETag": etag, "Cache-Control": ImageRoutes.cacheControl(parameters, assetVersion: assetVersion),
                     "X-Content-Type-Options": "nosniff", "Content-Length": "0",

@@ -49,21 +49,7 @@ struct CollectionRoutes {
     private func fetch(_ kind: Kind, parent: String?, predicate: String?, sort: String?) throws -> Fetch {
         func options(for type: PHObject.Type, defaultSort: String? = nil) throws -> PHFetchOptions? {
             guard predicate != nil || sort != nil || defaultSort != nil else { return nil }
-            let options = PHFetchOptions()
-            if let predicate {
-                do {
-                    options.predicate = try NSPredicate(validatingFormat: predicate, argumentArray: nil)
-                } catch {
-                    throw APIError.badParameter("predicate", AssetFetch.describe(error))
-                }
-            }
-            if let order = sort ?? defaultSort { options.sortDescriptors = try AssetFetch.sortDescriptors(order) }
-            do {
-                try options.validate(for: type)
-            } catch {
-                throw APIError.badParameter(error.format == predicate ? "predicate" : "sort", AssetFetch.describe(error))
-            }
-            return options
+            return try AssetFetch.fetchOptions(predicate: predicate, sort: sort ?? defaultSort, for: type)
         }
         if let parent {
             guard let folder = PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [parent], options: nil).firstObject else {

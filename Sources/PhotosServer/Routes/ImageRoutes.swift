@@ -105,7 +105,7 @@ struct ImageRoutes {
     ) -> CachedAnswer? {
         if let match = ifNoneMatch {
             let etag = etag(key)
-            if match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
+            if matches(match, etag: etag) {
                 return CachedAnswer(status: .notModified, fields: headers(etag: etag, assetVersion: assetVersion, parameters: parameters), body: nil)
             }
         }
@@ -123,7 +123,19 @@ struct ImageRoutes {
     }
 
     static func cacheControl(_ parameters: Parameters, assetVersion: String) -> String {
-        parameters.requestedVersion == assetVersion ? "private, max-age=31536000, immutable" : "private, no-cache"
+        parameters.requestedVersion == assetVersion ? immutableCacheControl : revalidatedCacheControl
+    }
+
+    /// For a URL naming the image's version (its bytes never change), and for one that doesn't.
+    static let immutableCacheControl = "private, max-age=31536000, immutable"
+    static let revalidatedCacheControl = "private, no-cache"
+
+    /// Whether an `If-None-Match` value (a list of ETags, or `*`) names `etag`.
+    static func matches(_ ifNoneMatch: String, etag: String) -> Bool {
+        ifNoneMatch.split(separator: ",").contains { candidate in
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            return trimmed == etag || trimmed == "*"
+        }
     }
 
     static func etag(_ key: String) -> String {

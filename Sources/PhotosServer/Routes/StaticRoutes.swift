@@ -59,7 +59,9 @@ struct StaticRoutes {
 
     private func respond(_ file: File, _ request: Request) -> Response {
         var headers: HTTPFields = [.eTag: file.etag, .cacheControl: "no-cache"]
-        if request.headers[.ifNoneMatch] == file.etag { return Response(status: .notModified, headers: headers) }
+        if let match = request.headers[.ifNoneMatch], ImageRoutes.matches(match, etag: file.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
         headers[.contentType] = file.contentType
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: file.bytes))
     }

@@ -98,10 +98,7 @@ struct UploadRoutes {
             throw APIError.badParameter("filename", "required for a raw upload (or send multipart/form-data)")
         }
         let name = try Self.safeName(filename)
-        let url = folder.appendingPathComponent(UUID().uuidString + ".upload")
-        guard FileManager.default.createFile(atPath: url.path, contents: nil), let handle = FileHandle(forWritingAtPath: url.path) else {
-            throw APIError(.insufficientStorage, "Can't write the upload to \(folder.path)")
-        }
+        let (url, handle) = try MultipartFileReader.newFile(in: folder)
         do {
             var total = 0
             for try await buffer in request.body {

@@ -49,32 +49,35 @@ struct AssetFetch: Sendable, Hashable, Codable {
     }
 
     private func makeOptions(allowList: Set<String>?) throws -> PHFetchOptions {
-        let options = PHFetchOptions()
+        // A collection keeps its own order (an album's is the user's) unless asked otherwise.
+        let options = try Self.fetchOptions(
+            predicate: predicate, sort: sort ?? (collection == nil ? Self.defaultSort : nil), for: PHAsset.self,
+            narrowedBy: allowList.map { NSPredicate(format: "localIdentifier IN %@", Array($0)) })
         options.includeHiddenAssets = includeHidden
+        return options
+    }
+
+    /// `PHFetchOptions` from a client's predicate format and sort keys, checked against the
+    /// fetched class's keys (400 naming the parameter), `narrowedBy` ANDed to the predicate.
+    static func fetchOptions(
+        predicate: String?, sort: String?, for type: PHObject.Type, narrowedBy narrowing: NSPredicate? = nil
+    ) throws -> PHFetchOptions {
+        let options = PHFetchOptions()
         var predicates: [NSPredicate] = []
         if let predicate {
             do {
                 predicates.append(try NSPredicate(validatingFormat: predicate, argumentArray: nil))
             } catch {
-                throw APIError.badParameter("predicate", Self.describe(error))
+                throw APIError.badParameter("predicate", describe(error))
             }
         }
-        if let allowList {
-            predicates.append(NSPredicate(format: "localIdentifier IN %@", Array(allowList)))
-        }
-        if predicates.count == 1 {
-            options.predicate = predicates[0]
-        } else if predicates.count > 1 {
-            options.predicate = NSCompoundPredicate(andPredicateWithSubpredicates: predicates)
-        }
-        // A collection keeps its own order (an album's is the user's) unless asked otherwise.
-        if let order = sort ?? (collection == nil ? Self.defaultSort : nil) {
-            options.sortDescriptors = try Self.sortDescriptors(order)
-        }
+        if let narrowing { predicates.append(narrowing) }
+        options.predicate = predicates.count > 1 ? NSCompoundPredicate(andPredicateWithSubpredicates: predicates) : predicates.first
+        if let sort { options.sortDescriptors = try sortDescriptors(sort) }
         do {
-            try options.validate(for: PHAsset.self)
+            try options.validate(for: type)
         } catch {
-            throw APIError.badParameter(error.format == predicate ? "predicate" : "sort", Self.describe(error))
+            throw APIError.badParameter(error.format == predicate ? "predicate" : "sort", describe(error))
         }
         return options
     }

@@ -26,9 +26,9 @@ final class EncodedImageCache: Sendable {
             var fields: HTTPFields = [
                 .eTag: etag, .contentType: contentType, .contentLength: String(bytes.readableBytes), .xContentTypeOptions: "nosniff",
             ]
-            fields[.cacheControl] = "private, max-age=31536000, immutable"
+            fields[.cacheControl] = ImageRoutes.immutableCacheControl
             immutableFields = fields
-            fields[.cacheControl] = "private, no-cache"
+            fields[.cacheControl] = ImageRoutes.revalidatedCacheControl
             revalidatedFields = fields
             immutableHeaders = HTTPHeaders(immutableFields.map { ($0.name.rawName, $0.value) })
             revalidatedHeaders = HTTPHeaders(revalidatedFields.map { ($0.name.rawName, $0.value) })

@@ -127,10 +127,7 @@ struct MultipartFileReader {
             }
         }
         guard let filename else { throw APIError(.badRequest, "A multipart part has no filename (send files only)") }
-        let file = folder.appendingPathComponent(UUID().uuidString + ".upload")
-        guard FileManager.default.createFile(atPath: file.path, contents: nil), let handle = FileHandle(forWritingAtPath: file.path) else {
-            throw APIError(.insufficientStorage, "Can't write the upload to \(folder.path)")
-        }
+        let (file, handle) = try Self.newFile(in: folder)
         self.handle = handle
         current = (filename, contentType, file, 0)
     }
@@ -156,6 +153,15 @@ struct MultipartFileReader {
             }
         }
         current = nil
+    }
+
+    /// A new, empty upload file in `folder` (a fresh name; 507 when it can't be made).
+    static func newFile(in folder: URL) throws -> (URL, FileHandle) {
+        let file = folder.appendingPathComponent(UUID().uuidString + ".upload")
+        guard FileManager.default.createFile(atPath: file.path, contents: nil), let handle = FileHandle(forWritingAtPath: file.path) else {
+            throw APIError(.insufficientStorage, "Can't write the upload to \(folder.path)")
+        }
+        return (file, handle)
     }
 
     private func find(_ needle: [UInt8]) -> Range<Int>? {
