@@ -17,9 +17,21 @@ package final class LibraryDatabase: Sendable {
     let pool: DatabasePool
     /// Plain read-only connections for reading rows by id (``DirectReader``).
     let direct: DirectReader
+    /// The connections change snapshots read on (``makeSnapshot()``).
+    let snapshotConnections: SnapshotConnections
     /// Wakes other processes after each commit.
     package let changeSignal: ChangeSignal
     private let historyLimitValue = Mutex(LibraryDatabase.defaultHistoryLimit)
+    private let logRestartFramesValue = Mutex(LibraryDatabase.defaultLogRestartFrames)
+
+    /// Past this many frames (~32 MB of 4 KiB pages) the log is restarted by force.
+    package static let defaultLogRestartFrames = 8_192
+
+    /// Past this many frames in the write-ahead log, commits restart it (``restartLogIfLong()``).
+    package var logRestartFrames: Int {
+        get { logRestartFramesValue.withLock { $0 } }
+        set { logRestartFramesValue.withLock { $0 = newValue } }
+    }
 
     /// How many changes persistent history keeps by default.
     package static let defaultHistoryLimit = 100_000
@@ -41,6 +53,7 @@ package final class LibraryDatabase: Sendable {
         self.layout = layout
         self.pool = pool
         self.direct = DirectReader(path: layout.databaseFile.path)
+        self.snapshotConnections = SnapshotConnections(path: layout.databaseFile.path)
         self.changeSignal = ChangeSignal(layout: layout)
     }
 
@@ -100,6 +113,8 @@ package final class LibraryDatabase: Sendable {
             // Map the file: large fetches and reads touch pages in place instead of copying
             // them with pread (1.8x faster on a 1M-asset fetch). Address space, not memory.
             try db.execute(sql: "PRAGMA mmap_size = \(mmapSize)")
+            // A log written from its start again is cut back to this size (see restartLogIfLong).
+            try db.execute(sql: "PRAGMA journal_size_limit = \(64 << 20)")
         }
         return config
     }

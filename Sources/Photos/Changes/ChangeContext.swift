@@ -33,6 +33,12 @@ final class ChangeContext: @unchecked Sendable {
     func close() {
         isOpen = false
     }
+
+    /// Lets the requests go once the block has committed or failed: each request holds its
+    /// context, so keeping them would keep every request (and the objects it targets) alive.
+    func releaseRequests() {
+        requests.removeAll()
+    }
 }
 
 /// A change request: adds what it asks for to the change set at commit.
@@ -54,6 +60,7 @@ extension PHPhotoLibrary {
             PHPhotoLibrary.$scoped.withValue(self) { block() }
         }
         context.close()
+        defer { context.releaseRequests() }
         try commit(context)
     }
 

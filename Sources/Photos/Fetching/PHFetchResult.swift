@@ -22,6 +22,10 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, @u
     let query: FetchQuery
     /// The library's position (newest change) the ids reflect; -1 when unknown.
     let position: Int64
+    /// The newest position change details found this result unaffected at: the same ids are
+    /// the result at that position too, so later details read the journal from there (a
+    /// result no change touches doesn't re-read a growing history on every change).
+    private let unchangedThrough: Atomic<Int64>
     private let window = Mutex(BatchWindow())
 
     /// How many objects are read together when reading in order.
@@ -31,7 +35,16 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, @u
         self.storage = storage
         self.query = query
         self.position = position
+        unchangedThrough = Atomic(position)
         super.init()
+    }
+
+    /// The position the ids are known to reflect: where change details start reading.
+    var diffBase: Int64 { unchangedThrough.load(ordering: .acquiring) }
+
+    /// Records that no change up to `position` affects this result.
+    func markUnchanged(through position: Int64) {
+        unchangedThrough.max(position, ordering: .acquiringAndReleasing)
     }
 
     /// The number of objects, fixed when the fetch ran.

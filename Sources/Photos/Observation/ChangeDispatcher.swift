@@ -20,7 +20,13 @@ final class ChangeDispatcher: Sendable {
         /// Commits of this library not yet delivered; while any is in flight, wake-ups from
         /// the signal file wait, so each local transaction arrives as its own change.
         var localCommitsInFlight = 0
+        /// Snapshots taken after local commits and not yet delivered.
+        var snapshotsWaiting = 0
     }
+
+    /// At most this many local commits wait for delivery with a snapshot of their own; past
+    /// it, a commit is delivered with whatever committed after it (see ``didCommit(_:)``).
+    static let maximumSnapshotsWaiting = 8
 
     private let queue = DispatchQueue(label: "PHPhotoLibrary.observers")
     private let state: Mutex<State>
@@ -75,11 +81,26 @@ final class ChangeDispatcher: Sendable {
     /// failed). The snapshot is taken before the next local commit can start, so the
     /// change delivered covers this transaction alone (plus any another process committed
     /// in between).
+    ///
+    /// Each snapshot waiting is an open connection and keeps SQLite from starting its log
+    /// over, so when observers fall behind (more than ``maximumSnapshotsWaiting`` commits
+    /// waiting) a commit takes none: its delivery reads the library as it is then, together
+    /// with the commits after it.
     func didCommit(_ committed: Bool) {
         let observed = state.withLock { $0.watcher != nil }
-        let snapshot = committed && observed ? try? store.makeSnapshot() : nil
-        queue.async {
-            if let snapshot { self.deliver(snapshot) }
+        var snapshot: StoreSnapshot?
+        if committed && observed && state.withLock({ $0.snapshotsWaiting < Self.maximumSnapshotsWaiting }) {
+            snapshot = try? store.makeSnapshot()
+            if snapshot != nil { state.withLock { $0.snapshotsWaiting += 1 } }
+        }
+        let coalesced = committed && observed && snapshot == nil
+        queue.async { [snapshot] in
+            if let snapshot {
+                self.state.withLock { $0.snapshotsWaiting -= 1 }
+                self.deliver(snapshot)
+            } else if coalesced, let now = try? self.store.makeSnapshot() {
+                self.deliver(now)
+            }
             self.state.withLock { $0.localCommitsInFlight -= 1 }
         }
     }
@@ -113,5 +134,10 @@ final class ChangeDispatcher: Sendable {
         for observer in observers {
             observer.photoLibraryDidChange(change)
         }
+        // The snapshot is a read transaction: kept open until the next change, it would keep
+        // SQLite from ever starting its log over while changes keep coming. Observers read
+        // what they need in their callbacks (as StarGallery does); details asked for later
+        // are computed from the library as it is then.
+        change.releaseSnapshot()
     }
 }

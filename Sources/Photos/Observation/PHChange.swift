@@ -5,13 +5,13 @@ import Synchronization
 /// What one delivered change did to the library, asked about object by object and fetch
 /// result by fetch result.
 ///
-/// While it is the newest change delivered, every answer describes the same state of the
-/// library: the change holds a snapshot taken when it was delivered, so details stay
-/// consistent however many changes commit while the observer works.
+/// During the observers' callbacks every answer describes the same state of the library: the
+/// change holds a snapshot taken when it was delivered, so details stay consistent however
+/// many changes commit while the observer works.
 ///
-/// Linux notes: when a newer change is delivered, an older `PHChange` lets its snapshot go
-/// (an open snapshot keeps SQLite from recycling its log) and answers from the library as it
-/// is then. Its details stay exact for the fetch result you pass, and may include the later
+/// Linux notes: once every observer's `photoLibraryDidChange` has returned, a `PHChange` lets
+/// its snapshot go (an open snapshot keeps SQLite from recycling its log) and answers from the
+/// library as it is then. Its details stay exact for the fetch result you pass, and may include the later
 /// changes; the next change then reports only what is left.
 public final class PHChange: NSObject, @unchecked Sendable {
     // @unchecked Sendable: immutable apart from the snapshot and the details cache, which
@@ -122,13 +122,11 @@ public final class PHChange: NSObject, @unchecked Sendable {
         let after: FetchStorage
         switch (result.query, result.storage) {
         case (.assets(let query, _), .assets(let ids, let owner)) where owner === library:
-            guard let found = try? snapshot.diff(query, before: ids, since: result.position) else { return nil }
-            diff = found
-            after = .assets(ids: found.after, library: library)
+            do { diff = try snapshot.diff(query, before: ids, since: result.diffBase) } catch { return nil }
+            after = .assets(ids: diff?.after ?? ids, library: library)
         case (.collections(let query, _, _), .collections(let ids, let owner)) where owner === library:
-            guard let found = try? snapshot.diff(query, before: ids, since: result.position) else { return nil }
-            diff = found
-            after = .collections(ids: found.after, library: library)
+            do { diff = try snapshot.diff(query, before: ids, since: result.diffBase) } catch { return nil }
+            after = .collections(ids: diff?.after ?? ids, library: library)
         case (_, .objects(let held)):
             guard let (found, objects) = diffHeldObjects(held, in: snapshot) else { return nil }
             diff = found
@@ -136,7 +134,11 @@ public final class PHChange: NSObject, @unchecked Sendable {
         default:
             return nil
         }
-        guard let diff else { return nil }
+        guard let diff else {
+            // Read without error and nothing changed: later changes can start from here.
+            result.markUnchanged(through: snapshot.position)
+            return nil
+        }
         let afterResult = PHFetchResult<T>(storage: after, query: result.query, position: snapshot.position)
         return PHFetchResultChangeDetails(
             before: result, after: afterResult, diff: diff, wantsIncremental: result.query.wantsIncrementalChangeDetails)

@@ -7,7 +7,11 @@
 /// observe. Changes this process commits are delivered one per transaction; changes other
 /// processes commit are delivered within about a millisecond of their commit (the library
 /// watches a signal file with `inotify`, and looks every second besides), and transactions
-/// another process commits between two deliveries arrive together in one `PHChange`.
+/// another process commits between two deliveries arrive together in one `PHChange`. When
+/// observers fall more than eight of this process's commits behind (a server taking hundreds
+/// of changes a second), later commits arrive together too, so waiting changes never pile up.
+/// A `PHChange` answers from the state it was delivered with while observers' callbacks run;
+/// read what you need there (see ``PHChange``).
 public protocol PHPhotoLibraryChangeObserver: AnyObject {
     func photoLibraryDidChange(_ changeInstance: PHChange)
 }

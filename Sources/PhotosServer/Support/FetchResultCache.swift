@@ -49,12 +49,23 @@ final class FetchResultCache: PHPhotoLibraryChangeObserver, Sendable {
         }
     }
 
+    /// The details are read outside the lock, so page requests never wait for the library; a
+    /// result kept or dropped meanwhile is left as it is (the generation keeps a result made
+    /// before the change from being kept).
     func photoLibraryDidChange(_ changeInstance: PHChange) {
-        state.withLock { state in
+        let kept = state.withLock { state in
             state.generation += 1
-            for (key, result) in state.results {
-                guard let details = changeInstance.changeDetails(for: result) else { continue }
-                state.results[key] = details.fetchResultAfterChanges
+            return state.results
+        }
+        var moved: [Key: PHFetchResult<PHAsset>] = [:]
+        for (key, result) in kept {
+            guard let details = changeInstance.changeDetails(for: result) else { continue }
+            moved[key] = details.fetchResultAfterChanges
+        }
+        guard !moved.isEmpty else { return }
+        state.withLock { state in
+            for (key, result) in moved where state.results[key] === kept[key] {
+                state.results[key] = result
             }
         }
     }

@@ -55,21 +55,27 @@ final class ImageVersions: PHPhotoLibraryChangeObserver, Sendable {
         }
     }
 
+    /// Called serially (the library's observer queue), so only this method replaces the
+    /// fetch results; the details are read outside the lock, and image requests looking up a
+    /// version never wait for the library.
     func photoLibraryDidChange(_ changeInstance: PHChange) {
+        let (library, deleted) = state.withLock { ($0.library, $0.deleted) }
+        let libraryDetails = changeInstance.changeDetails(for: library)
+        let deletedDetails = changeInstance.changeDetails(for: deleted)
+        var forget = Set<String>()
+        var everything = false
+        for details in [libraryDetails, deletedDetails].compactMap({ $0 }) {
+            if details.hasIncrementalChanges {
+                forget.formUnion(details.removedObjects.map(\.localIdentifier))
+                forget.formUnion(details.changedObjects.map(\.localIdentifier))
+            } else {
+                everything = true
+            }
+        }
         state.withLock { state in
             state.generation += 1
-            var forget = Set<String>()
-            var everything = false
-            for keyPath in [\State.library, \State.deleted] {
-                guard let details = changeInstance.changeDetails(for: state[keyPath: keyPath]) else { continue }
-                state[keyPath: keyPath] = details.fetchResultAfterChanges
-                if details.hasIncrementalChanges {
-                    forget.formUnion(details.removedObjects.map(\.localIdentifier))
-                    forget.formUnion(details.changedObjects.map(\.localIdentifier))
-                } else {
-                    everything = true
-                }
-            }
+            if let libraryDetails { state.library = libraryDetails.fetchResultAfterChanges }
+            if let deletedDetails { state.deleted = deletedDetails.fetchResultAfterChanges }
             if everything {
                 state.versions.removeAll(keepingCapacity: true)
             } else {

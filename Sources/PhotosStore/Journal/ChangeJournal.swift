@@ -80,7 +80,7 @@ extension LibraryDatabase {
 
     /// A consistent, unchanging view of the library as it is now, for change details.
     package func makeSnapshot() throws(StoreError) -> StoreSnapshot {
-        try StoreError.mapping("Can't take a snapshot of the library") { try StoreSnapshot(try pool.makeSnapshot()) }
+        try StoreError.mapping("Can't take a snapshot of the library") { try StoreSnapshot(connections: snapshotConnections) }
     }
 
     /// The changes after `position`, oldest first, and the history floor (changes at or

@@ -7,22 +7,38 @@ import GRDB
 /// changes commit while the observer works. Holding it keeps SQLite from recycling the WAL
 /// pages it reads; it is released with the last reference.
 package final class StoreSnapshot: @unchecked Sendable {
-    // @unchecked Sendable: `snapshot` serializes its reads; the rest is immutable.
-    private let snapshot: DatabaseSnapshot
+    // @unchecked Sendable: `connection` serializes its reads; the rest is immutable.
+    private let connection: DatabaseQueue
+    private let connections: SnapshotConnections
     /// The id of the newest change the snapshot sees.
     package let position: Int64
     /// Changes at or before this position are no longer in the journal.
     package let historyFloor: Int64
 
-    init(_ snapshot: DatabaseSnapshot) throws {
-        self.snapshot = snapshot
-        (position, historyFloor) = try snapshot.read { db in
-            (try ChangeJournal.position(db), try ChangeJournal.floor(db))
+    /// Begins a read transaction on one of `connections`: the library as it is now.
+    init(connections: SnapshotConnections) throws {
+        let connection = try connections.take()
+        (position, historyFloor) = try connection.inDatabase { db in
+            try db.beginTransaction(.deferred)
+            do {
+                // The first read fixes what the transaction sees.
+                return (try ChangeJournal.position(db), try ChangeJournal.floor(db))
+            } catch {
+                try? db.rollback()
+                throw error
+            }
         }
+        self.connection = connection
+        self.connections = connections
+    }
+
+    deinit {
+        let ended = (try? connection.inDatabase { db in try db.commit() }) != nil
+        if ended { connections.giveBack(connection) }
     }
 
     private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        try StoreError.mapping("Reading the library failed") { try snapshot.read(body) }
+        try StoreError.mapping("Reading the library failed") { try connection.inDatabase(body) }
     }
 
     /// The objects changed after `position` (up to the snapshot), folded per object; `nil`

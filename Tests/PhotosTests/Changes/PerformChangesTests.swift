@@ -78,6 +78,25 @@ struct PerformChangesTests {
         #expect(after[0].isFavorite && after[0].isHidden)
     }
 
+    @Test func requestsAndTheirAssetsAreReleasedAfterTheBlock() throws {
+        let temporary = try TemporaryLibrary()
+        try temporary.seed([SyntheticAsset()])
+        weak var request: PHAssetChangeRequest?
+        weak var asset: PHAsset?
+        do {
+            let fetched = try #require(temporary.library.withCurrent { PHAsset.fetchAssets(with: nil).firstObject })
+            asset = fetched
+            try temporary.library.performChangesAndWait {
+                let made = PHAssetChangeRequest(for: fetched)
+                made.isFavorite = true
+                request = made
+            }
+        }
+        // A server runs a change block per request: anything kept here is kept forever.
+        #expect(request == nil, "the change request outlived its block")
+        #expect(asset == nil, "the asset a request targeted outlived its block")
+    }
+
     @Test func editsCreationDateAndLocation() throws {
         let temporary = try TemporaryLibrary()
         try temporary.seed([SyntheticAsset()])
