@@ -12,8 +12,10 @@
 # sendfile, open_file_cache) serves. Then, --runs times, alternating: wrk (2 threads, 64
 # connections, --seconds each, default 30) on cached thumbnails from ours, then from nginx; and
 # once, a mixed load on ours for --mixed-seconds (default 60): 19 thumbnail reads to 1 favorite
-# toggle (POST /api/changes). The server's resident memory is sampled every 0.5 s.
-# Options: --runs R, --seconds S, --mixed-seconds S, --connections C, --docs FILE, --no-docs.
+# toggle (POST /api/changes), then favorite toggles alone for --favorites-seconds (default 30).
+# The server's resident memory and the library's write-ahead log are sampled every 0.5 s.
+# Options: --runs R, --seconds S, --mixed-seconds S, --favorites-seconds S, --connections C,
+# --docs FILE, --no-docs.
 # Installs wrk and nginx when missing (apt-get, as root or with sudo).
 set -euo pipefail
 
@@ -25,6 +27,7 @@ PEERS="$HERE/peers"
 RUNS=3
 SECONDS_EACH=30
 MIXED_SECONDS=60
+FAVORITES_SECONDS=30
 CONNECTIONS=64
 THREADS=2
 DOCS=default
@@ -34,10 +37,11 @@ while [ $# -gt 0 ]; do
         --runs) RUNS="$2"; shift 2 ;;
         --seconds) SECONDS_EACH="$2"; shift 2 ;;
         --mixed-seconds) MIXED_SECONDS="$2"; shift 2 ;;
+        --favorites-seconds) FAVORITES_SECONDS="$2"; shift 2 ;;
         --connections) CONNECTIONS="$2"; shift 2 ;;
         --docs) DOCS="$2"; shift 2 ;;
         --no-docs) DOCS=none; shift ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
         *) echo "unknown option: $1" >&2; exit 2 ;;
     esac
 done
@@ -119,10 +123,25 @@ CONF
     wait_for "http://127.0.0.1:$NGINX_PORT/"
 }
 
-sample_memory() {   # every 0.5 s: the server's RSS in KiB, into $WORK/rss.txt
-    : > "$WORK/rss.txt"
-    ( while kill -0 "$SERVER_PID" 2>/dev/null; do rss_kb "$SERVER_PID" >> "$WORK/rss.txt"; sleep 0.5; done ) &
+sample_memory() {   # every 0.5 s: "seconds RSS-KiB WAL-bytes" into $WORK/memory.txt
+    : > "$WORK/memory.txt"
+    local wal="$LIBRARY/database/Photos.sqlite-wal"
+    ( while kill -0 "$SERVER_PID" 2>/dev/null; do
+        echo "$(date +%s.%N) $(rss_kb "$SERVER_PID") $(stat -c %s "$wal" 2>/dev/null || echo 0)" >> "$WORK/memory.txt"
+        sleep 0.5
+    done ) &
     SAMPLER_PID=$!
+}
+
+memory_during() {   # memory_during FROM TO: RSS at the start, peaks of each half, WAL peak
+    awk -v from="$1" -v to="$2" '
+        $1 >= from && $1 <= to {
+            if (!started) { first = $2; started = 1 }
+            if ($1 < (from + to) / 2) { if ($2 > early) early = $2 } else if ($2 > late) late = $2
+            if ($3 > wal) wal = $3; last = $2
+        }
+        END { printf "RSS %.0f MiB at the start, peak %.0f MiB in the first half and %.0f MiB in the second, %.0f MiB at the end; write-ahead log at most %.1f MB", first / 1024, early / 1024, late / 1024, last / 1024, wal / 1e6 }
+    ' "$WORK/memory.txt"
 }
 
 run_wrk() {   # run_wrk NAME RUN SECONDS URL PATHS [IDS]: one wrk run, its RESULT line recorded
@@ -194,10 +213,16 @@ for run in $(seq "$RUNS"); do
     PHOTOS_TOKEN="" run_wrk nginx-thumbnails "$run" "$SECONDS_EACH" "http://127.0.0.1:$NGINX_PORT" "$WORK/nginx-paths.txt"
 done
 say "Mixed load: thumbnails and favorite toggles, $MIXED_SECONDS s"
+from="$(date +%s.%N)"
 run_wrk ours-mixed 1 "$MIXED_SECONDS" "http://127.0.0.1:$PORT" "$WORK/ours-paths.txt" "$WORK/ids.txt"
+printf 'Memory under the mixed load\t%s\n' "$(memory_during "$from" "$(date +%s.%N)")" >> "$MACHINE"
+say "Favorite toggles alone, $FAVORITES_SECONDS s"
+from="$(date +%s.%N)"
+run_wrk ours-favorites 1 "$FAVORITES_SECONDS" "http://127.0.0.1:$PORT" "$WORK/ours-paths.txt" "$WORK/ids.txt" 1
+printf 'Memory under favorite toggles\t%s\n' "$(memory_during "$from" "$(date +%s.%N)")" >> "$MACHINE"
 kill "$SAMPLER_PID" 2>/dev/null || true
 printf 'Server RSS peak\t%s KiB over the whole run (sampled every 0.5 s), %s KiB at the end\n' \
-    "$(sort -n "$WORK/rss.txt" | tail -1)" "$(rss_kb "$SERVER_PID")" >> "$MACHINE"
+    "$(awk '{print $2}' "$WORK/memory.txt" | sort -n | tail -1)" "$(rss_kb "$SERVER_PID")" >> "$MACHINE"
 FAVORITES="$("$PHOTOS" ls --library "$LIBRARY" --predicate 'isFavorite == YES' | grep -c . || true)"
 printf 'After the mixed load\t%s favorites in the library (toggled at random), server log lines: %s\n' \
     "$FAVORITES" "$(wc -l < "$LOG/server.log")" >> "$MACHINE"

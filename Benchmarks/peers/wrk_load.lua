@@ -1,11 +1,12 @@
 -- wrk load for Benchmarks/run-serve-benchmark.sh.
---   wrk ... -s wrk_load.lua URL -- PATHS [IDS]
+--   wrk ... -s wrk_load.lua URL -- PATHS [IDS [EVERY]]
 -- GETs the paths listed in PATHS in turn (each thread from a random offset), with
 -- "Authorization: Bearer $PHOTOS_TOKEN" when that is set. With IDS (asset ids, one per line),
--- a gallery's mixed load: 1 request in 20 toggles a favorite with POST /api/changes.
+-- a gallery's mixed load: 1 request in EVERY (default 20) toggles a favorite with
+-- POST /api/changes; EVERY 1 makes every request a toggle.
 -- At the end one RESULT line: requests, rate, errors by kind (status = non-2xx/3xx), latency.
 local paths, ids = {}, {}
-local index, count = 0, 0
+local index, count, every = 0, 0, 20
 local token = os.getenv("PHOTOS_TOKEN")
 
 local function lines(name, into)
@@ -17,13 +18,14 @@ end
 function init(args)
     lines(args[1], paths)
     if args[2] then lines(args[2], ids) end
+    if args[3] then every = tonumber(args[3]) end
     index = math.random(#paths)
     if token and #token > 0 then wrk.headers["Authorization"] = "Bearer " .. token end
 end
 
 function request()
     count = count + 1
-    if #ids > 0 and count % 20 == 0 then
+    if #ids > 0 and count % every == 0 then
         local id = ids[math.random(#ids)]
         local value = math.random(2) == 1 and "true" or "false"
         local body = '{"operations":[{"op":"favorite","assets":["' .. id .. '"],"value":' .. value .. '}]}'

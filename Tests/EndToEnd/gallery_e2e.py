@@ -4,9 +4,11 @@
 Starts `photos serve` on a fresh library of real photos (from the fetched corpus), signs in
 with a token, and checks what a person would: the grid shows thumbnails, a star persists the
 favorite (read back through the `photos` CLI), a `photos import` in another process makes a
-new cell appear without a reload, and a deletion removes a cell, an upload through the page's file chooser adds one (and a file that
-is not a photo is refused on its row). Screenshots go to
-ARTIFACTS (default .build/e2e-artifacts/).
+new cell appear without a reload, a deletion removes a cell, an upload through the page's file
+chooser adds one (and a file that is not a photo is refused on its row); in the detail view,
+"Add to album" makes a new album holding the photo, rotate and a square crop render an edit
+(read back through the CLI and seen in the page), and the album in the sidebar shows just that
+photo. Screenshots go to ARTIFACTS (default .build/e2e-artifacts/).
 
 Usage: gallery_e2e.py PHOTOS_BINARY CORPUS_DIR
 """
@@ -147,6 +149,51 @@ def main():
         wait(lambda: script("const i = document.querySelector('#detail img'); "
                             "return !!i && !i.classList.contains('preview') && i.src.includes('mode=fit') && i.complete && i.naturalWidth > 0"))
         driver.save_screenshot(os.path.join(ARTIFACTS, "6-detail.png"))
+
+        step = "add to a new album"
+        driver.find_element(By.ID, "detail-album").click()
+        wait(lambda: driver.find_element(By.ID, "album-picker").is_displayed())
+        driver.find_element(By.CSS_SELECTOR, "#album-picker input[name=title]").send_keys("Trip\n")
+        wait(lambda: any(b.text.strip().startswith("Trip") for b in driver.find_elements(By.CSS_SELECTOR, "#nav-albums button")))
+        in_album = json.loads(photos("ls", "--library", library, "--album", "Trip", "--json"))
+        assert [a["localIdentifier"].split("/")[0] for a in in_album] == [starred.split("/")[0]], in_album
+
+        step = "rotate and crop"
+        def edited():
+            info = json.loads(photos("info", "--library", library, starred, "--json"))
+            return {r["type"]: r for r in info["resources"]}
+        original = edited()[1]
+        image = "return (() => { const i = document.querySelector('#detail img'); " \
+                "return i && i.complete && i.src.includes('mode=fit') ? [i.src, i.naturalWidth, i.naturalHeight] : null })()"
+        before = script(image)
+        driver.find_element(By.ID, "detail-rotate").click()
+        # The rendered edit is a quarter turn of the original: width and height swap.
+        wait(lambda: 5 in edited() and 7 in edited())
+        rendered = edited()[5]
+        assert (rendered["pixelWidth"], rendered["pixelHeight"]) == (original["pixelHeight"], original["pixelWidth"]), rendered
+        # The page shows the new version (the image's URL names it) in the rotated shape.
+        wait(lambda: (script(image) or [before[0]])[0] != before[0])
+        wait(lambda: (lambda s: s and (s[1] > s[2]) != (before[1] > before[2]))(script(image)))
+        driver.find_element(By.CSS_SELECTOR, '[data-crop="square"]').click()
+        wait(lambda: edited()[5]["pixelWidth"] == edited()[5]["pixelHeight"])
+        wait(lambda: (lambda s: s and s[1] == s[2])(script(image)))
+        driver.save_screenshot(os.path.join(ARTIFACTS, "7-edited.png"))
+
+        step = "sidebar album"
+        driver.find_element(By.ID, "detail-close").click()
+        wait(lambda: not driver.find_element(By.ID, "detail").is_displayed())
+        next(b for b in driver.find_elements(By.CSS_SELECTOR, "#nav-albums button") if b.text.strip().startswith("Trip")).click()
+        wait(lambda: [c.get_attribute("data-id") for c in driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]")] == [starred])
+        wait(lambda: "Trip" in driver.find_element(By.ID, "fetch-title").text)
+        # The album's cell shows the edit: a square thumbnail version.
+        cell_image = "return [...document.querySelectorAll('.cell[data-id] img')].map(i => [i.src, i.complete, i.naturalWidth, i.naturalHeight])"
+        try:
+            wait(lambda: (lambda images: len(images) == 1 and "v=e" in images[0][0] and images[0][1] and images[0][2] > 0)(script(cell_image)))
+        except Exception:
+            print("album cell images:", script(cell_image), file=sys.stderr)
+            raise
+        driver.save_screenshot(os.path.join(ARTIFACTS, "8-album.png"))
+        assert script("return window.__notReloaded === true"), "the page reloaded"
         # Expected: the page asks who is signed in before signing in (401), and the upload of a
         # file that is not a photo is refused (415).
         expected = ["/api/session - Failed to load resource", "filename=notes.jpg - Failed to load resource"]

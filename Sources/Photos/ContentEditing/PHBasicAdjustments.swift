@@ -64,7 +64,9 @@ public struct PHBasicAdjustments: Codable, Equatable, Sendable {
     public func render(imageAt source: URL, to destination: URL, quality: Int = 92) throws {
         let data: Data
         do throws(ImagingError) {
-            var image = try VipsImage(contentsOf: source, access: .sequential).autorotated()
+            // Random access: a quarter turn (the recipe's or the orientation tag's) reads the
+            // source out of order, which a sequential read refuses past a window of lines.
+            var image = try VipsImage(contentsOf: source, access: .random).autorotated()
             image = try image.rotated(quarterTurns: quarterTurns)
             if let crop {
                 let unit = crop.standardized.intersection(CGRect(x: 0, y: 0, width: 1, height: 1))

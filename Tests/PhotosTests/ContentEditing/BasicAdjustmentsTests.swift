@@ -43,6 +43,15 @@ struct BasicAdjustmentsTests {
         #expect(abs(start[0] - 128) < 20 && abs(start[1] - 128) < 20, "\(start)")
     }
 
+    /// A quarter turn reads the source out of order: past libvips' window of lines for
+    /// sequential reads (a camera photo's size) it failed with "out of order read".
+    @Test func aQuarterTurnOfALargePhotoRenders() throws {
+        for turns in [1, 3] {
+            let turned = try Self.rendered(PHBasicAdjustments(quarterTurns: turns, crop: CGRect(x: 0, y: 0, width: 1, height: 0.5)), width: 2400, height: 1600)
+            #expect(turned.width == 1600 && turned.height == 1200, "\(turns) turns: \(turned.width) × \(turned.height)")
+        }
+    }
+
     @Test func exposureSaturationAndFiltersChangeTheColours() throws {
         let plain = try Self.rgb(Self.rendered(PHBasicAdjustments()), 200, 150)
         let brighter = try Self.rgb(Self.rendered(PHBasicAdjustments(exposure: 1)), 200, 150)
