@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Hummingbird
 import Photos
 
@@ -37,7 +38,8 @@ struct AssetRoutes {
         }
     }
 
-    /// The original file, streamed through `PHAssetResourceManager`.
+    /// The original file, streamed through `PHAssetResourceManager`, a few chunks ahead of the
+    /// client at most (``ChunkPipe``).
     private func original(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
         let asset = try service.asset(try context.parameters.require("id"), for: client, includeDeleted: true)
@@ -45,21 +47,26 @@ struct AssetRoutes {
         guard let resource = resources.first(where: { [.photo, .video, .audio].contains($0.type) }) ?? resources.first else {
             throw APIError.notFound("original file for asset '\(asset.localIdentifier)'")
         }
-        let (stream, continuation) = AsyncThrowingStream<ByteBuffer, any Error>.makeStream()
-        let requestID = PHAssetResourceManager.default().requestData(
+        // The request ID is known only once the read has started; a cancel before that is kept.
+        let requestID = Mutex<PHAssetResourceDataRequestID?>(nil)
+        let cancelled = Atomic(false)
+        let (sender, body) = ChunkPipe.make(onCancel: {
+            cancelled.store(true, ordering: .releasing)
+            if let id = requestID.withLock({ $0 }) { PHAssetResourceManager.default().cancelDataRequest(id) }
+        })
+        let id = PHAssetResourceManager.default().requestData(
             for: resource, options: nil,
-            dataReceivedHandler: { data in continuation.yield(ByteBuffer(bytes: data)) },
-            completionHandler: { error in continuation.finish(throwing: error) })
-        continuation.onTermination = { termination in
-            if case .cancelled = termination { PHAssetResourceManager.default().cancelDataRequest(requestID) }
-        }
+            dataReceivedHandler: { data in sender.send(data) },
+            completionHandler: { error in sender.finish(error) })
+        requestID.withLock { $0 = id }
+        if cancelled.load(ordering: .acquiring) { PHAssetResourceManager.default().cancelDataRequest(id) }
         var headers: HTTPFields = [
             .contentType: MediaTypes.mimeType(forUniformTypeIdentifier: resource.uniformTypeIdentifier),
             .contentDisposition: MediaTypes.attachment(filename: resource.originalFilename),
             .cacheControl: "private, no-cache",
         ]
         headers[.contentLength] = String(resource.fileSize)
-        return Response(status: .ok, headers: headers, body: ResponseBody(asyncSequence: stream))
+        return Response(status: .ok, headers: headers, body: ResponseBody(asyncSequence: body))
     }
 }
 
