@@ -2,11 +2,12 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSTesting
-import Photos
 import Synchronization
-import PhotosServer
 import PhotosTestSupport
 import Testing
+
+@testable import Photos
+@testable import PhotosServer
 
 /// `/api/live` over a real WebSocket: subscriptions get Apple's change details for their fetch,
 /// whoever changed the library (this server, another process), and limited clients see
@@ -96,6 +97,37 @@ struct LiveTests {
         let change = try #require(messages.first { $0["type"] as? String == "changes" })
         #expect(change["count"] as? Int == 2)
         #expect(((change["inserted"] as? [[String: Any]])?.first?["asset"] as? [String: Any])?["localIdentifier"] as? String == fixture.assets[2])
+    }
+
+    /// The preheat renders what the grid's image requests then read: the same size and options,
+    /// so the same key in the image manager's memory cache.
+    @Test func preheatingCachesWhatTheGridAsksFor() async throws {
+        let fixture = try ServerFixture(photos: 2)
+        let keys = try fixture.assets.map { identifier in
+            try ImageRequestPlan(
+                asset: #require(fixture.asset(identifier)), targetSize: CGSize(width: 64, height: 64), contentMode: .aspectFill,
+                options: ImageRoutes.requestOptions(mode: .fill, crop: nil, version: .current)
+            ).key
+        }
+        let cached = Atomic(false)
+        _ = try await Self.session(
+            fixture, token: fixture.readWrite,
+            requests: [
+                #"{"type":"subscribe","subscription":"grid"}"#,
+                #"{"type":"preheat","subscription":"grid","start":0,"end":2,"width":64,"height":64}"#,
+            ],
+            during: {
+                let deadline = Date().addingTimeInterval(10)
+                while Date() < deadline {
+                    if keys.allSatisfy({ PHImageManager.loader.cache.image(for: $0) != nil }) {
+                        cached.store(true, ordering: .relaxed)
+                        return
+                    }
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }, until: { _ in true })
+        let preheated = cached.load(ordering: .relaxed)
+        #expect(preheated, "the preheated images are not the ones the grid's requests read")
     }
 
     @Test func badRequestsGetErrorsAndPreheatWindowsAreChecked() async throws {

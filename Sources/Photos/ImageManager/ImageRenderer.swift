@@ -8,7 +8,8 @@ import PhotosStore
 /// the result kept in memory.
 ///
 /// The cheapest good source is used: the asset's 256 px grid thumbnail for a square
-/// `aspectFill` + `.exact` request it covers; its 1440 px preview for any request that needs no
+/// `aspectFill` + `.exact` request it covers (made from the original on first need and kept);
+/// its 1440 px preview for any request that needs no
 /// more resolution than the preview has (made from the original on first need and kept in
 /// `derivatives/`, so later sizes, later processes and other requests decode 2 MP, not 12);
 /// else the original.
@@ -46,14 +47,25 @@ struct ImageRenderer: Sendable {
     private func renderImage() throws(ImagingError) -> VipsImage {
         let thumbnailSize = StandardDerivative.thumbnail.pixelSize
         if let derivatives, geometry.cropsAfterScaling, geometry.isWhole(sourceWidth, sourceHeight),
-            geometry.width == geometry.height, geometry.width <= thumbnailSize,
-            FileManager.default.fileExists(atPath: derivatives.thumbnail.path)
+            geometry.width == geometry.height, geometry.width <= thumbnailSize
         {
             let square = ImageGeometry.plan(
                 sourceWidth: thumbnailSize, sourceHeight: thumbnailSize,
                 target: CGSize(width: geometry.width, height: geometry.height), contentMode: .aspectFill,
                 resizeMode: .exact, normalizedCrop: .zero)
-            return try Self.render(.file(derivatives.thumbnail), width: thumbnailSize, height: thumbnailSize, geometry: square)
+            if FileManager.default.fileExists(atPath: derivatives.thumbnail.path) {
+                return try Self.render(.file(derivatives.thumbnail), width: thumbnailSize, height: thumbnailSize, geometry: square)
+            }
+            if min(sourceWidth, sourceHeight) >= thumbnailSize {
+                // Made on first need and kept: a grid cell of a library imported without
+                // thumbnails costs a 1/8-scale decode, not the 1/2-scale one of a preview.
+                let thumbnail = try VipsImage.thumbnail(
+                    fileAt: originalURL, width: thumbnailSize, height: thumbnailSize, crop: true, upscale: false)
+                if let data = try? thumbnail.jpegData(quality: StandardDerivative.quality, keepMetadata: false) {
+                    DerivativeCache.write(data, to: derivatives.thumbnail)
+                }
+                return try Self.render(.image(thumbnail), width: thumbnail.width, height: thumbnail.height, geometry: square)
+            }
         }
         let previewSize = StandardDerivative.preview.pixelSize
         let previewScale = Double(previewSize) / Double(max(sourceWidth, sourceHeight))

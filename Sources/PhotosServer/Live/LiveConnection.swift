@@ -112,14 +112,19 @@ final class LiveConnection: Sendable {
             return (added, removed, oldSize)
         }
         let manager = service.imageManager
-        if !removed.isEmpty { manager.stopCachingImages(for: removed, targetSize: oldSize, contentMode: .aspectFill, options: nil) }
-        if !added.isEmpty { manager.startCachingImages(for: added, targetSize: size, contentMode: .aspectFill, options: nil) }
+        let options = Self.gridOptions
+        if !removed.isEmpty { manager.stopCachingImages(for: removed, targetSize: oldSize, contentMode: .aspectFill, options: options) }
+        if !added.isEmpty { manager.startCachingImages(for: added, targetSize: size, contentMode: .aspectFill, options: options) }
     }
+
+    /// What the grid's image requests ask for (`mode=fill`, current version): preheating with
+    /// other options would cache images no request reads.
+    static var gridOptions: PHImageRequestOptions { ImageRoutes.requestOptions(mode: .fill, crop: nil, version: .current) }
 
     private func stopPreheating(_ subscription: Subscription) {
         guard !subscription.preheated.isEmpty else { return }
         service.imageManager.stopCachingImages(
-            for: subscription.preheated, targetSize: subscription.preheatSize, contentMode: .aspectFill, options: nil)
+            for: subscription.preheated, targetSize: subscription.preheatSize, contentMode: .aspectFill, options: Self.gridOptions)
     }
 
     private func stopAllPreheating() {

@@ -145,19 +145,7 @@ struct ImageRoutes {
     private func render(
         _ asset: PHAsset, size: CGSize, mode: Mode, crop: CGRect?, version: Version, format: Format, quality: Int, etag: String
     ) async throws -> EncodedImageCache.Entry {
-        let options = PHImageRequestOptions()
-        options.deliveryMode = .highQualityFormat
-        options.isNetworkAccessAllowed = true
-        options.version =
-            switch version {
-            case .current: .current
-            case .original: .original
-            case .unadjusted: .unadjusted
-            }
-        if let crop {
-            options.resizeMode = .exact
-            options.normalizedCropRect = crop
-        }
+        let options = Self.requestOptions(mode: mode, crop: crop, version: version)
         let image: UIImage
         do {
             image = try await service.imageManager.image(
@@ -173,6 +161,26 @@ struct ImageRoutes {
         guard let encoded else { throw APIError(.internalServerError, "Encoding the image as \(format.rawValue) failed") }
         return EncodedImageCache.Entry(
             bytes: ByteBuffer(bytes: encoded), contentType: format == .jpeg ? "image/jpeg" : "image/webp", etag: etag)
+    }
+
+    /// The image manager's options for an image request, and for the preheat of the grid's
+    /// (`fill`, whole, current): the same options make the same cache key, so a preheated
+    /// image answers the request that follows.
+    static func requestOptions(mode: Mode, crop: CGRect?, version: Version) -> PHImageRequestOptions {
+        let options = PHImageRequestOptions()
+        options.deliveryMode = .highQualityFormat
+        options.isNetworkAccessAllowed = true
+        options.version =
+            switch version {
+            case .current: .current
+            case .original: .original
+            case .unadjusted: .unadjusted
+            }
+        // `fill` answers the box itself (centre-cropped), as a grid cell shows it: smaller than
+        // PhotoKit's `.fast` cover, and a square one comes from the asset's grid thumbnail.
+        if mode == .fill || crop != nil { options.resizeMode = .exact }
+        if let crop { options.normalizedCropRect = crop }
+        return options
     }
 
     /// `x,y,width,height` in unit coordinates of the upright image.

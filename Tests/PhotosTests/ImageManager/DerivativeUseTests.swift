@@ -10,12 +10,12 @@ import Testing
 @Suite("Image manager and derivatives")
 struct DerivativeUseTests {
     /// A 3000 × 2000 gradient imported with its grid thumbnail.
-    static func imported(_ temporary: TemporaryLibrary) throws -> PHAsset {
+    static func imported(_ temporary: TemporaryLibrary, thumbnails: Bool = true) throws -> PHAsset {
         let folder = temporary.scratch.appendingPathComponent("in", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try TestImages.writeJPEG(to: folder.appendingPathComponent("big.jpg"), width: 3000, height: 2000)
         var options = PHAssetImporter.Options()
-        options.makesThumbnails = true
+        options.makesThumbnails = thumbnails
         #expect(PHAssetImporter(library: temporary.library, options: options).importFiles(at: [folder]).imported.count == 1)
         return try #require(PHAssetImporterTests.assets(temporary.library).first)
     }
@@ -47,6 +47,19 @@ struct DerivativeUseTests {
         // Not a square fill: from the original (or preview), with the photo's colours.
         let fit = try #require(Self.request(asset, CGSize(width: 128, height: 128), .aspectFit, exact: true))
         #expect(fit.size == CGSize(width: 128, height: 85))
+    }
+
+    @Test func aGridRequestWithoutAThumbnailMakesAndKeepsIt() throws {
+        let temporary = try TemporaryLibrary()
+        let asset = try Self.imported(temporary, thumbnails: false)
+        let thumbnail = Self.derivative(temporary, asset, .thumbnail)
+        #expect(!FileManager.default.fileExists(atPath: thumbnail.path))
+        let image = try #require(Self.request(asset, CGSize(width: 224, height: 224), .aspectFill, exact: true))
+        #expect(image.size == CGSize(width: 224, height: 224))
+        let made = try VipsImage(contentsOf: thumbnail)
+        #expect(made.width == 256 && made.height == 256)
+        // Straight from the original at 1/8 scale: no preview was made for it.
+        #expect(!FileManager.default.fileExists(atPath: Self.derivative(temporary, asset, .preview).path))
     }
 
     @Test func previewsAreMadeOnFirstNeedAndServeLaterSizes() throws {

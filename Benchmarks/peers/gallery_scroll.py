@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Scrolls the gallery of a large library in headless Chromium and measures what a person sees.
+
+usage: gallery_scroll.py URL TOKEN [--seconds S] [--speed PX_PER_FRAME] [--out FILE]
+
+Signs in, then measures (all in the page, with requestAnimationFrame and performance.now()):
+  first: from sign-in to the first screen of thumbnails loaded;
+  scroll: a steady scroll of SPEED CSS px per frame for S seconds (a flick's pace): frame
+    intervals (p50, p95, p99, max; frames over 50 ms), and once a second the share of the
+    visible cells whose thumbnail is loaded;
+  jumps: scrollTop set to 10 %, 50 %, 90 % and the end (the scroll bar dragged): time until
+    every visible cell's thumbnail is loaded.
+Prints one RESULT line of key=value pairs (and writes it to FILE).
+"""
+import argparse
+import json
+import shutil
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+# [visible cells, visible cells whose thumbnail is loaded and shown]
+VISIBLE_FUNCTION = """
+function visibleCells() {
+  const grid = document.getElementById('grid'), box = grid.getBoundingClientRect();
+  const cells = [...grid.querySelectorAll('.cell[data-id]')].filter(c => {
+    const r = c.getBoundingClientRect(); return r.bottom > box.top && r.top < box.bottom; });
+  const loaded = cells.filter(c => { const i = c.querySelector('img');
+    return i && i.complete && i.naturalWidth > 0 && !i.hidden && getComputedStyle(i).visibility !== 'hidden'; });
+  return [cells.length, loaded.length];
+}
+"""
+VISIBLE = VISIBLE_FUNCTION + "return visibleCells();"
+
+SCROLL = """
+const [seconds, speed, done] = arguments;
+const grid = document.getElementById('grid'), frames = [], fill = [];
+""" + VISIBLE_FUNCTION + """
+let last = performance.now(), start = last, nextSample = start + 1000;
+function step(now) {
+  frames.push(now - last); last = now;
+  grid.scrollTop += speed;
+  if (now >= nextSample) { const [all, ok] = visibleCells(); fill.push(all ? ok / all : 1); nextSample += 1000; }
+  if (now - start < seconds * 1000) requestAnimationFrame(step); else done({frames, fill, top: grid.scrollTop});
+}
+requestAnimationFrame(step);
+"""
+
+
+def percentile(values, p):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("url")
+    parser.add_argument("token")
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--speed", type=float, default=60)
+    parser.add_argument("--out")
+    args = parser.parse_args()
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--window-size=1280,860", "--disable-dev-shm-usage"]:
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver"),
+                              options=options)
+    driver.set_script_timeout(args.seconds + 60)
+    wait = lambda condition, seconds=60: WebDriverWait(driver, seconds, poll_frequency=0.02).until(lambda _: condition())
+    script = driver.execute_script
+    result = {}
+    try:
+        driver.get(args.url + "/")
+        wait(lambda: driver.find_element(By.ID, "signin").is_displayed())
+        script("performance.setResourceTimingBufferSize(100000)")
+        driver.find_element(By.CSS_SELECTOR, "#signin input[name=token]").send_keys(args.token)
+        started = time.monotonic()
+        driver.find_element(By.CSS_SELECTOR, "#signin button").click()
+        wait(lambda: (lambda v: v[0] > 0 and v[0] == v[1])(script(VISIBLE)))
+        result["first_ms"] = (time.monotonic() - started) * 1000
+        result["count"] = int("".join(ch for ch in driver.find_element(By.ID, "count").text if ch.isdigit()) or 0)
+        result["cells_in_dom"] = script("return document.querySelectorAll('#grid .cell').length")
+
+        measured = driver.execute_async_script(SCROLL, args.seconds, args.speed)
+        frames = measured["frames"][1:]
+        result.update({
+            "frames": len(frames),
+            "frame_p50_ms": percentile(frames, 50), "frame_p95_ms": percentile(frames, 95),
+            "frame_p99_ms": percentile(frames, 99), "frame_max_ms": max(frames),
+            "frames_over_50ms": sum(1 for f in frames if f > 50),
+            "scrolled_px": measured["top"],
+            "fill_min": min(measured["fill"]), "fill_mean": sum(measured["fill"]) / len(measured["fill"]),
+        })
+        for name, fraction in [("10", 0.1), ("50", 0.5), ("90", 0.9), ("end", 1.0)]:
+            script("const g = document.getElementById('grid'); g.scrollTop = (g.scrollHeight - g.clientHeight) * arguments[0]", fraction)
+            jumped = time.monotonic()
+            wait(lambda: (lambda v: v[0] > 0 and v[0] == v[1])(script(VISIBLE)))
+            result[f"jump_{name}_ms"] = (time.monotonic() - jumped) * 1000
+        result["dom_cells_after"] = script("return document.querySelectorAll('#grid .cell').length")
+        # Thumbnail requests, from the browser's resource timing: waiting for a connection
+        # (request start - fetch start) and the server's answer (response start - request start).
+        timing = script("""return performance.getEntriesByType('resource').filter(e => e.name.includes('/image?'))
+            .map(e => [e.requestStart ? e.requestStart - e.fetchStart : -1, e.requestStart ? e.responseStart - e.requestStart : -1, e.duration])""")
+        answered = [t for t in timing if t[0] >= 0]
+        result["images"] = len(timing)
+        if answered:
+            result["image_queue_p50_ms"] = percentile([t[0] for t in answered], 50)
+            result["image_server_p50_ms"] = percentile([t[1] for t in answered], 50)
+            result["image_server_p95_ms"] = percentile([t[1] for t in answered], 95)
+    finally:
+        driver.quit()
+    line = "RESULT " + " ".join(f"{key}={value:.1f}" if isinstance(value, float) else f"{key}={value}" for key, value in result.items())
+    print(line)
+    if args.out:
+        with open(args.out, "w") as out:
+            out.write(line + "\n")
+    print(json.dumps(result, indent=1), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
