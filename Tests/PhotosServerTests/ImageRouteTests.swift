@@ -28,6 +28,28 @@ struct ImageRouteTests {
         }
     }
 
+    /// A grid cell's 256 × 256 fill is the library's stored thumbnail, sent as stored (no
+    /// decoding, no encoding); other sizes are rendered.
+    @Test func theGridThumbnailIsSentAsStored() async throws {
+        let fixture = try ServerFixture(photos: 1, height: 300)
+        let id = ServerFixture.uuid(fixture.assets[0])
+        let stored = fixture.temporary.url.appendingPathComponent("derivatives/\(id.prefix(1))/\(id)_thumbnail.jpg")
+        try await fixture.withServer { client in
+            // A smaller square fill makes the stored thumbnail on first need.
+            let small = try await client.call(.get, "/api/assets/\(id)/image?w=128&h=128&mode=fill", token: fixture.readWrite)
+            #expect(small.status == .ok)
+            let bytes = try Data(contentsOf: stored)
+            let cell = try await client.call(.get, "/api/assets/\(id)/image?w=256&h=256&mode=fill", token: fixture.readWrite)
+            #expect(cell.status == .ok && cell.headers[.contentType] == "image/jpeg")
+            #expect(Data(cell.body.readableBytesView) == bytes, "the stored thumbnail's bytes")
+            let image = try VipsImage(data: bytes)
+            #expect(image.width == 256 && image.height == 256)
+            // Another quality is rendered.
+            let other = try await client.call(.get, "/api/assets/\(id)/image?w=256&h=256&mode=fill&quality=50", token: fixture.readWrite)
+            #expect(other.status == .ok && Data(other.body.readableBytesView) != bytes)
+        }
+    }
+
     @Test func etagsRevalidateAndVersionedURLsAreImmutable() async throws {
         let fixture = try ServerFixture(photos: 1)
         let id = ServerFixture.uuid(fixture.assets[0])

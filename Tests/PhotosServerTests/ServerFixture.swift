@@ -19,7 +19,8 @@ struct ServerFixture: Sendable {
 
     var library: PHPhotoLibrary { temporary.library }
 
-    init(photos: Int = 4, function: String = #function) throws {
+    /// `height`: of every photo (widths are 320, 336, …).
+    init(photos: Int = 4, height: Int = 240, function: String = #function) throws {
         temporary = try TemporaryLibrary(function: function)
         var urls: [URL] = []
         for index in 0..<photos {
@@ -30,7 +31,7 @@ struct ServerFixture: Sendable {
                 exif.model = "Camera One"
             }
             let url = temporary.scratch.appendingPathComponent("photo\(index).jpg")
-            try TestImages.writeJPEG(to: url, width: 320 + 16 * index, height: 240, exif: exif)
+            try TestImages.writeJPEG(to: url, width: 320 + 16 * index, height: height, exif: exif)
             urls.append(url)
         }
         var created: [String] = []

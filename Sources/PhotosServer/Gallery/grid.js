@@ -7,6 +7,9 @@ import { imageURL, roundUp32 } from "./api.js";
 const TARGET_CELL = 180; // CSS px
 const GAP = 2; // CSS px, also in style.css
 const OVERSCAN_ROWS = 2;
+// The library keeps a 256 × 256 grid thumbnail of each photo and sends it as stored: cells that
+// need no more pixels ask for exactly that (the browser scales it down).
+const STORED_THUMBNAIL = 256;
 const LABEL_HIDE_MS = 1200;
 const SETTLE_MS = 120; // after a fast scroll, wait this long before asking for pages and images
 const FAST_SCREENS = 2; // a frame that scrolls more than this many screens is a fast scroll
@@ -101,7 +104,8 @@ export class Grid extends EventTarget {
     this.cols = Math.max(1, Math.round((width + GAP) / (TARGET_CELL + GAP)));
     this.cellSize = (width - GAP * (this.cols - 1)) / this.cols;
     this.rowHeight = this.cellSize + GAP;
-    this.thumbPixels = roundUp32(this.cellSize * (window.devicePixelRatio || 1));
+    const pixels = this.cellSize * (window.devicePixelRatio || 1);
+    this.thumbPixels = pixels <= STORED_THUMBNAIL ? STORED_THUMBNAIL : roundUp32(pixels);
   }
 
   onResize() {

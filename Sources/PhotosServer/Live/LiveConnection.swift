@@ -114,7 +114,11 @@ final class LiveConnection: Sendable {
         let manager = service.imageManager
         let options = Self.gridOptions
         if !removed.isEmpty { manager.stopCachingImages(for: removed, targetSize: oldSize, contentMode: .aspectFill, options: options) }
-        if !added.isEmpty { manager.startCachingImages(for: added, targetSize: size, contentMode: .aspectFill, options: options) }
+        // A grid cell of the stored thumbnail's size is answered with its bytes as stored:
+        // preheat only those not made yet (rendering one makes it).
+        let side = CGFloat(PHImageManager.gridThumbnailPixelSize)
+        let wanted = size == CGSize(width: side, height: side) ? added.filter { !manager.hasStoredGridThumbnail(for: $0) } : added
+        if !wanted.isEmpty { manager.startCachingImages(for: wanted, targetSize: size, contentMode: .aspectFill, options: options) }
     }
 
     /// What the grid's image requests ask for (`mode=fill`, current version): preheating with

@@ -38,9 +38,20 @@ struct ImageRoutes {
             mode = try query.choice("mode", default: Mode.fit)
             format = try query.choice("format", default: Format.jpeg)
             version = try query.choice("version", default: Version.current)
-            quality = try query.int("quality", in: 1...100, default: 82)!
+            quality = try query.int("quality", in: 1...100, default: Self.defaultQuality)!
             crop = try ImageRoutes.crop(query.string("crop"))
             requestedVersion = query.string("v")
+        }
+
+        static let defaultQuality = 82
+
+        /// A grid cell's request the library's stored thumbnail answers as it is: a `fill` of
+        /// exactly its size, of the current version, as JPEG at the default quality (the
+        /// stored one is quality 80).
+        var isStoredGridThumbnail: Bool {
+            let side = PHImageManager.gridThumbnailPixelSize
+            return mode == .fill && width == side && height == side && crop == nil && version == .current
+                && format == .jpeg && quality == Self.defaultQuality
         }
 
         /// The cache key of this request for an asset at an image version.
@@ -77,6 +88,11 @@ struct ImageRoutes {
         }
         let source = try asset ?? service.asset(text, for: client, includeDeleted: true)
         let etag = Self.etag(key)
+        if parameters.isStoredGridThumbnail, let stored = service.imageManager.storedGridThumbnailData(for: source) {
+            let entry = EncodedImageCache.Entry(bytes: ByteBuffer(bytes: stored), contentType: "image/jpeg", etag: etag)
+            service.encodedImages.insert(entry, for: key)
+            return Self.response(Self.answer(entry, assetVersion: assetVersion, parameters: parameters))
+        }
         let entry = try await render(
             source, size: CGSize(width: parameters.width, height: parameters.height), mode: parameters.mode, crop: parameters.crop,
             version: parameters.version, format: parameters.format, quality: parameters.quality, etag: etag)
