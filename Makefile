@@ -1,7 +1,7 @@
 # The task index. `make demo` and `make test` are the two commands a newcomer needs.
 SWIFT ?= swift
 
-.PHONY: demo test build deps fixtures bench bench-import bench-image bench-serve sanitize clean
+.PHONY: demo test build deps fixtures bench bench-import bench-image bench-serve bench-gallery sanitize clean
 
 ## Install what is missing, build, import real sample photos into a fresh library, summarise.
 demo: deps
@@ -41,10 +41,16 @@ bench-import: deps
 bench-image: deps
 	Benchmarks/run-image-benchmark.sh
 
-## photos serve under wrk: cached thumbnails side by side with nginx serving the same files, and
-## a 60 s mixed load of thumbnail reads and favorite toggles (~5 min; installs wrk and nginx).
+## photos serve under wrk: cached thumbnails side by side with nginx serving the same files, a
+## 60 s mixed load of thumbnail reads and favorite toggles, then toggles alone, with the server's
+## memory and write-ahead log sampled (~6 min; installs wrk and nginx).
 bench-serve: deps
 	Benchmarks/run-serve-benchmark.sh
+
+## The web gallery of a 100,000-photo library scrolled in headless Chromium: frame times,
+## thumbnails on screen, jumps; thumbnails made ahead and not (~3 min).
+bench-gallery: deps
+	Benchmarks/run-gallery-benchmark.sh
 
 clean:
 	rm -rf .build Benchmarks/.build .demo

@@ -168,6 +168,40 @@ struct AccessTests {
         }
     }
 
+    /// Sessions are kept in the library: a restarted server (a new application on the same
+    /// library) still knows them; revoking the token or the lifetime passing ends them.
+    @Test func sessionsOutliveARestartAndEndWithTheirToken() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let signIn = { @Sendable (client: any TestClientProtocol) async throws -> String in
+            let response = try await client.call(.post, "/api/session", token: nil, json: #"{"token":"\#(fixture.readWrite)"}"#)
+            return try #require(response.headers[.setCookie]?.split(separator: ";").first.map(String.init))
+        }
+        let cookie = try await fixture.withServer { client async throws in try await signIn(client) }
+        try await fixture.withServer { client async throws in
+            #expect(try await client.call(.get, "/api/assets", token: nil, headers: [.cookie: cookie]).status == .ok)
+        }
+        // Signing out ends it for every later server too.
+        let second = try await fixture.withServer { client async throws in
+            let second = try await signIn(client)
+            #expect(try await client.call(.delete, "/api/session", token: nil, headers: [.cookie: cookie]).status == .noContent)
+            return second
+        }
+        try await fixture.withServer { client async throws in
+            #expect(try await client.call(.get, "/api/assets", token: nil, headers: [.cookie: cookie]).status == .unauthorized)
+            #expect(try await client.call(.get, "/api/assets", token: nil, headers: [.cookie: second]).status == .ok)
+        }
+        // Past the lifetime, refused.
+        try await fixture.withServer(ServerConfiguration(sessionLifetime: 0)) { client async throws in
+            #expect(try await client.call(.get, "/api/assets", token: nil, headers: [.cookie: second]).status == .unauthorized)
+        }
+        // Revoking the token (here from another process's point of view: the library) ends it.
+        let owner = try #require(try fixture.library.accessTokens().first { $0.name == "owner" })
+        try fixture.library.revokeAccessToken(withIdentifier: owner.identifier)
+        try await fixture.withServer { client async throws in
+            #expect(try await client.call(.get, "/api/assets", token: nil, headers: [.cookie: second]).status == .unauthorized)
+        }
+    }
+
     @Test func openModeNeedsTheFlagAndLoopback() async throws {
         let fixture = try ServerFixture(photos: 1)
         try await fixture.withServer(ServerConfiguration(allowsUnauthenticatedAccess: true)) { client in

@@ -141,7 +141,7 @@ extension PHPhotoLibrary {
         return stream
     }
 
-    private static func randomText(bytes count: Int) -> String {
+    static func randomText(bytes count: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
         return Data(bytes).base64EncodedString()

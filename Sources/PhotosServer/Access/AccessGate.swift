@@ -5,13 +5,22 @@ import Synchronization
 /// Authenticates clients: bearer secrets and session cookies, with the tokens and allow-lists
 /// read from the library cached until the library's ``PHPhotoLibrary/accessVersion`` moves
 /// (a `photos token` command in another process reaches a running server within a second).
+///
+/// A token's sessions are kept in the library (`createAccessSession`), so they outlive a
+/// restart; a session's token is remembered here for ``sessionRecheck`` between reads. Sessions
+/// of an open server (no token) live in memory only.
 final class AccessGate: Sendable {
     static let cookieName = "photos_session"
+    /// How long a session read from the library is trusted before it is read again.
+    static let sessionRecheck: TimeInterval = 60
+    /// At most this many sessions are remembered (all forgotten past it; they are read again).
+    static let rememberedSessions = 10_000
 
     private struct Session {
         let tokenIdentifier: String?
-        /// Sessions last ``ServerConfiguration/sessionLifetime`` from sign-in, as the cookie does.
-        let started: Date
+        /// Open sessions: when they started (they last ``ServerConfiguration/sessionLifetime``,
+        /// as the cookie does). A token's: when the library last said the session is valid.
+        let since: Date
     }
 
     private struct Caches {
@@ -50,7 +59,7 @@ final class AccessGate: Sendable {
             guard let token = try token(forSecret: bearer) else { return nil }
             return try access(for: token)
         }
-        guard let session, let tokenIdentifier = lookUp(session: session) else {
+        guard let session, let tokenIdentifier = try lookUp(session: session) else {
             // A stale cookie on a server without tokens is no reason to refuse.
             return configuration.allowsUnauthenticatedAccess && bearer == nil ? .open : nil
         }
@@ -74,30 +83,45 @@ final class AccessGate: Sendable {
         } else {
             return nil
         }
-        let id = Self.sessionID()
-        sessions.withLock { sessions in
-            let now = Date()
-            sessions = sessions.filter { now.timeIntervalSince($0.value.started) < configuration.sessionLifetime }
-            sessions[id] = Session(tokenIdentifier: client.token?.identifier, started: now)
+        let id: String
+        if let token = client.token {
+            id = try library.createAccessSession(forAccessToken: token.identifier, lifetime: configuration.sessionLifetime)
+        } else {
+            id = Self.sessionID()
         }
+        remember(id, Session(tokenIdentifier: client.token?.identifier, since: Date()))
         return (id, client)
     }
 
     func endSession(_ id: String) {
         _ = sessions.withLock { $0.removeValue(forKey: id) }
+        _ = try? library.endAccessSession(secret: id)
+    }
+
+    private func remember(_ id: String, _ session: Session) {
+        sessions.withLock { sessions in
+            if sessions.count >= Self.rememberedSessions { sessions.removeAll(keepingCapacity: true) }
+            sessions[id] = session
+        }
     }
 
     /// The session's token identifier (`.some(nil)` for an open session); `nil` when there is
     /// no such session or it expired.
-    private func lookUp(session id: String) -> String?? {
-        sessions.withLock { sessions -> String?? in
+    private func lookUp(session id: String) throws -> String?? {
+        let now = Date()
+        let remembered = sessions.withLock { sessions -> Session? in
             guard let session = sessions[id] else { return nil }
-            guard Date().timeIntervalSince(session.started) < configuration.sessionLifetime else {
+            let limit = session.tokenIdentifier == nil ? configuration.sessionLifetime : Self.sessionRecheck
+            guard now.timeIntervalSince(session.since) < limit else {
                 sessions[id] = nil
                 return nil
             }
-            return .some(session.tokenIdentifier)
+            return session
         }
+        if let remembered { return .some(remembered.tokenIdentifier) }
+        guard let token = try library.accessToken(forSessionSecret: id, lifetime: configuration.sessionLifetime) else { return nil }
+        remember(id, Session(tokenIdentifier: token.identifier, since: now))
+        return .some(token.identifier)
     }
 
     private func token(forSecret secret: String) throws -> PHAccessToken? {

@@ -129,7 +129,7 @@ extension LibraryDatabase {
         }
     }
 
-    private static func token(_ db: Database, _ condition: String, _ arguments: StatementArguments) throws -> AccessTokenRecord? {
+    static func token(_ db: Database, _ condition: String, _ arguments: StatementArguments) throws -> AccessTokenRecord? {
         try Row.fetchOne(db, sql: "SELECT \(AccessTokenRecord.columns) FROM accessToken WHERE \(condition)", arguments: arguments)
             .map(AccessTokenRecord.init(row:))
     }

@@ -32,6 +32,19 @@ enum LibraryMigrations {
         migrator.registerMigration("v6-access-tokens") { db in
             try createAccessTokens(db)
         }
+        migrator.registerMigration("v7-access-sessions") { db in
+            // A signed-in browser's session, by the SHA-256 of its secret (the cookie), so
+            // sessions outlive a server restart; revoking the token ends them.
+            try db.execute(
+                sql: """
+                    CREATE TABLE accessSession (
+                        secretHash TEXT PRIMARY KEY,
+                        tokenID INTEGER NOT NULL REFERENCES accessToken(id) ON DELETE CASCADE,
+                        createdDate REAL NOT NULL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX accessSession_by_token ON accessSession(tokenID);
+                    """)
+        }
         return migrator
     }
 

@@ -1,0 +1,40 @@
+package import Foundation
+import GRDB
+
+extension LibraryDatabase {
+    /// Stores a session of a token; `secretHash` is the SHA-256 of its secret. Sessions created
+    /// before `expiredBefore` are removed at the same time.
+    package func createAccessSession(
+        tokenIdentifier: String, secretHash: String, date: Date, expiredBefore: Date
+    ) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM accessSession WHERE createdDate < ?", arguments: [expiredBefore.timeIntervalSince1970])
+            guard let token = try Int64.fetchOne(db, sql: "SELECT id FROM accessToken WHERE identifier = ?", arguments: [tokenIdentifier])
+            else {
+                throw StoreError(.missingObject, "No access token '\(tokenIdentifier)'")
+            }
+            try db.execute(
+                sql: "INSERT INTO accessSession (secretHash, tokenID, createdDate) VALUES (?, ?, ?)",
+                arguments: [secretHash, token, date.timeIntervalSince1970])
+        }
+    }
+
+    /// The token of the session whose secret hashes to `secretHash`, when the session was
+    /// created at or after `createdAfter` and its token exists.
+    package func accessToken(sessionHash: String, createdAfter: Date) throws(StoreError) -> AccessTokenRecord? {
+        try read { db in
+            try Self.token(
+                db, "id = (SELECT tokenID FROM accessSession WHERE secretHash = ? AND createdDate >= ?)",
+                [sessionHash, createdAfter.timeIntervalSince1970])
+        }
+    }
+
+    /// Ends a session; `false` when there was none.
+    @discardableResult
+    package func deleteAccessSession(secretHash: String) throws(StoreError) -> Bool {
+        try write { db in
+            try db.execute(sql: "DELETE FROM accessSession WHERE secretHash = ?", arguments: [secretHash])
+            return db.changesCount > 0
+        }
+    }
+}
