@@ -132,6 +132,7 @@ let package = Package(
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,5 @@
 public import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 public import Logging
 public import Photos
@@ -18,12 +19,17 @@ public func buildApplication(
     let router = try buildRouter(service)
     let webSocketRouter = Router(context: PhotosRequestContext.self)
     LiveRoutes.add(to: webSocketRouter, service: service)
+    let webSocketResponder = webSocketRouter.buildResponder()
+    let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
+        http1: .init(additionalChannelHandlers: [CachedImageHandlerInstaller(service: service)]), ws: .init(maxFrameSize: 1 << 16))
+    // hummingbird-websocket's `.http1WebSocketUpgrade` channel, with the gate in front.
+    let server = HTTPServerBuilder { responder in
+        GatedChildChannel(
+            base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
+            service: service)
+    }
     var application = Application(
-        router: router,
-        server: .http1WebSocketUpgrade(
-            webSocketRouter: webSocketRouter,
-            configuration: .init(
-                http1: .init(additionalChannelHandlers: [CachedImageHandlerInstaller(service: service)]), ws: .init(maxFrameSize: 1 << 16))),
+        router: router, server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "photos"),
         logger: logger)
     application.addServices(AccessWatcher(service: service))

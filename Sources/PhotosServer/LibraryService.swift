@@ -12,6 +12,8 @@ final class LibraryService: Sendable {
     let imageVersions: ImageVersions
     let fetchResults: FetchResultCache
     let live: LiveHub
+    /// Cancels renders whose client went away.
+    let connections = ConnectionWatch()
 
     init(library: PHPhotoLibrary, configuration: ServerConfiguration) {
         self.library = library

@@ -13,10 +13,14 @@ public struct ServerConfiguration: Sendable {
     public var encodedImageCacheLimit: Int
     /// How long a session cookie lasts without use.
     public var sessionLifetime: TimeInterval
+    /// How long a connection may stay open without sending a request (nginx's
+    /// `client_header_timeout`); browsers open spare connections they may never use.
+    public var firstRequestTimeout: TimeInterval
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, allowsUnauthenticatedAccess: Bool = false,
-        uploadLimit: Int = 1 << 30, encodedImageCacheLimit: Int = 256 << 20, sessionLifetime: TimeInterval = 30 * 86_400
+        uploadLimit: Int = 1 << 30, encodedImageCacheLimit: Int = 256 << 20, sessionLifetime: TimeInterval = 30 * 86_400,
+        firstRequestTimeout: TimeInterval = 60
     ) {
         self.host = host
         self.port = port
@@ -24,6 +28,7 @@ public struct ServerConfiguration: Sendable {
         self.uploadLimit = uploadLimit
         self.encodedImageCacheLimit = encodedImageCacheLimit
         self.sessionLifetime = sessionLifetime
+        self.firstRequestTimeout = firstRequestTimeout
     }
 
     /// Whether `host` is a loopback address (127.0.0.0/8, ::1, localhost).
@@ -40,6 +45,7 @@ public struct ServerConfiguration: Sendable {
         }
         guard (0...65_535).contains(port) else { throw ServerConfigurationError("The port must be 0-65535, not \(port)") }
         guard uploadLimit > 0 else { throw ServerConfigurationError("The upload limit must be positive") }
+        guard firstRequestTimeout > 0 else { throw ServerConfigurationError("The first-request timeout must be positive") }
     }
 }
 

@@ -148,14 +148,29 @@ struct LiveTests {
         #expect(errors.contains { $0.contains("at most 2000 apart") })
     }
 
-    @Test func liveNeedsAToken() async throws {
-        let fixture = try ServerFixture(photos: 0)
+    /// A token revoked while its client is connected (here by another process) ends the
+    /// connection from the server's side: an error message, then a close with code 1008.
+    @Test(.timeLimit(.minutes(1))) func aRevokedTokenEndsItsConnection() async throws {
+        let fixture = try ServerFixture(photos: 2)
         let application = try buildApplication(library: fixture.library, configuration: ServerConfiguration(port: 0))
-        _ = try await application.test(.live) { client in
-            await #expect(throws: (any Error).self) {
-                _ = try await client.ws("/api/live") { _, _, _ in }
+        let collected = MessageLog()
+        let close = try await application.test(.live) { client in
+            try await client.ws("/api/live", configuration: .init(additionalHeaders: [.authorization: "Bearer \(fixture.limited)"])) {
+                inbound, outbound, _ in
+                try await outbound.write(.text(#"{"type":"subscribe","subscription":"grid"}"#))
+                // Read until the server closes: the loop ends only with its close frame.
+                for try await message in inbound.messages(maxSize: 1 << 20) {
+                    guard case .text(let text) = message else { continue }
+                    collected.append(text)
+                    if text.contains(#""subscribed""#) {
+                        _ = try PHPhotoLibrary(url: fixture.temporary.url).revokeAccessToken(withIdentifier: fixture.limitedIdentifier)
+                    }
+                }
             }
         }
+        #expect(close?.closeCode == .policyViolation, "\(String(describing: close))")
+        #expect(close?.reason == "The access token was revoked")
+        #expect(collected.messages.contains { ($0["type"] as? String) == "error" && ($0["reason"] as? String)?.contains("revoked") == true })
     }
 }
 

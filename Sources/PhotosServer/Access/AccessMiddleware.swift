@@ -9,12 +9,21 @@ struct AccessMiddleware: RouterMiddleware {
     let gate: AccessGate
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let authorization = request.headers[.authorization]
+        let session = authorization == nil ? request.cookies[AccessGate.cookieName]?.value : nil
+        var context = context
+        context.client = try Self.client(authorization: authorization, session: session, gate: gate)
+        return try await next(request, context)
+    }
+
+    /// The client of an `Authorization` header or else a session cookie, or the 401 to answer.
+    /// Also what ``LiveUpgradeGate`` asks before a WebSocket upgrade.
+    static func client(authorization: String?, session: String?, gate: AccessGate) throws -> ClientAccess {
         var bearer: String?
-        if let authorization = request.headers[.authorization] {
-            bearer = Self.bearerToken(authorization)
-            guard bearer != nil else { throw Self.unauthorized("The Authorization header must be 'Bearer <token>'") }
+        if let authorization {
+            bearer = bearerToken(authorization)
+            guard bearer != nil else { throw unauthorized("The Authorization header must be 'Bearer <token>'") }
         }
-        let session = bearer == nil ? request.cookies[AccessGate.cookieName]?.value : nil
         let client: ClientAccess?
         do {
             client = try gate.client(bearer: bearer, session: session)
@@ -22,11 +31,9 @@ struct AccessMiddleware: RouterMiddleware {
             throw APIError(error)
         }
         guard let client else {
-            throw Self.unauthorized(bearer != nil ? "The access token is not valid" : "Sign in with an access token")
+            throw unauthorized(bearer != nil ? "The access token is not valid" : "Sign in with an access token")
         }
-        var context = context
-        context.client = client
-        return try await next(request, context)
+        return client
     }
 
     /// The token of `Bearer <token>` (the scheme in any case, spaces around the token ignored).

@@ -90,8 +90,8 @@ export class LiveConnection {
     socket.addEventListener("message", (event) => {
       if (this.socket === socket) this.onMessage(event.data);
     });
-    socket.addEventListener("close", () => {
-      if (this.socket === socket) this.onClose();
+    socket.addEventListener("close", (event) => {
+      if (this.socket === socket) this.onClose(event.code);
     });
   }
 
@@ -150,13 +150,15 @@ export class LiveConnection {
     delete document.body.dataset.liveConnected;
   }
 
-  onClose() {
+  /** @param {number} code the WebSocket close code (1008: the token was revoked) */
+  onClose(code) {
     this.socket = null;
     this.markUnsubscribed();
     if (this.stopped) return;
     this.failures += 1;
-    // A refused upgrade may mean the session ended: a 401 here shows the sign-in form.
-    if (this.failures >= 2) request("/api/session").catch(() => {});
+    // A revoked token, or a refused upgrade (the session may have ended): a 401 from the
+    // session shows the sign-in form.
+    if (code === 1008 || this.failures >= 2) request("/api/session").catch(() => {});
     const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_START_MS * 2 ** (this.failures - 1));
     this.timer = setTimeout(() => this.connect(), delay * (0.75 + Math.random() * 0.5));
   }

@@ -16,7 +16,24 @@ final class LiveConnection: Sendable {
     private struct State {
         var client: ClientAccess
         var subscriptions: [String: Subscription] = [:]
+        var ending: Ending?
     }
+
+    /// Why the server ends a connection: its WebSocket close code and reason.
+    struct Ending: Sendable, Equatable {
+        let code: UInt16
+        let reason: String
+
+        /// The token was revoked (policy violation).
+        static let revoked = Ending(code: 1008, reason: "The access token was revoked")
+        /// The client read too slowly and messages would have been lost ("try again later": a
+        /// reconnected client subscribes afresh).
+        static let tooSlow = Ending(code: 1013, reason: "Too many unread messages; connect again")
+    }
+
+    /// The most messages waiting to be sent; past it the connection ends (``Ending/tooSlow``)
+    /// rather than drop change details the client needs to stay in step.
+    static let outboxLimit = 4096
 
     /// The most subscriptions one connection may hold, and the widest preheat window.
     static let subscriptionLimit = 16
@@ -30,17 +47,30 @@ final class LiveConnection: Sendable {
     init(service: LibraryService, client: ClientAccess) {
         self.service = service
         state = Mutex(State(client: client))
-        (outbox, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        (outbox, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(Self.outboxLimit))
     }
 
     func send(_ message: LiveMessage) {
-        continuation.yield(String(decoding: JSONResponse.data(message), as: UTF8.self))
+        if case .dropped = continuation.yield(String(decoding: JSONResponse.data(message), as: UTF8.self)) {
+            end(.tooSlow)
+        }
     }
 
+    /// Stops preheating and ends the outbox (the connection's writer then stops).
     func close() {
         stopAllPreheating()
         continuation.finish()
     }
+
+    /// Ends the connection from the server's side: the writer closes the WebSocket with
+    /// `ending`'s code once the messages before it are sent.
+    func end(_ ending: Ending) {
+        state.withLock { $0.ending = $0.ending ?? ending }
+        close()
+    }
+
+    /// Why the server ended the connection, if it did.
+    var ending: Ending? { state.withLock(\.ending) }
 
     /// Handles one text message from the client; problems go back as `error` messages.
     func receive(_ text: String) {
@@ -166,14 +196,14 @@ final class LiveConnection: Sendable {
         let client = state.withLock { $0.client }
         guard let token = client.token else { return }
         guard gate.isValid(token) else {
-            send(.error(nil, "The access token was revoked"))
-            close()
+            send(.error(nil, Ending.revoked.reason))
+            end(.revoked)
             return
         }
         guard token.level == .limited else { return }
         guard let list = try? gate.allowList(of: token.identifier) else {
-            send(.error(nil, "The access token was revoked"))
-            close()
+            send(.error(nil, Ending.revoked.reason))
+            end(.revoked)
             return
         }
         let updated = ClientAccess(token: token, allowList: list)

@@ -9,10 +9,7 @@ enum LiveRoutes {
     static func add(to router: Router<PhotosRequestContext>, service: LibraryService) {
         router.add(middleware: AccessMiddleware(gate: service.gate))
         router.ws("api/live") { request, context in
-            try context.requireClient().requireRead()
-            if let origin = request.headers[.origin], !sameOrigin(origin, authority: request.head.authority) {
-                throw APIError(.forbidden, "WebSocket connections must come from this server's own pages")
-            }
+            try check(context.requireClient(), origin: request.headers[.origin], authority: request.head.authority)
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let client = context.requestContext.client else { return }
@@ -27,6 +24,11 @@ enum LiveRoutes {
                     for await text in connection.outbox {
                         try await outbound.writeTextMessage(text)
                     }
+                    // The server ended it (a revoked token, a client too slow): say why. The
+                    // client's answering close frame then ends the read loop below.
+                    if let ending = connection.ending {
+                        try await outbound.close(.init(codeNumber: Int(ending.code)), reason: ending.reason)
+                    }
                 }
                 for try await message in inbound.messages(maxSize: 1 << 16) {
                     if case .text(let text) = message { connection.receive(text) }
@@ -34,6 +36,15 @@ enum LiveRoutes {
                 connection.close()
                 try await group.waitForAll()
             }
+        }
+    }
+
+    /// Who may connect: a client that may read, from this server's own pages. ``LiveUpgradeGate``
+    /// answers a refusal with its status before the upgrade is attempted; the route checks again.
+    static func check(_ client: ClientAccess, origin: String?, authority: String?) throws {
+        try client.requireRead()
+        if let origin, !sameOrigin(origin, authority: authority) {
+            throw APIError(.forbidden, "WebSocket connections must come from this server's own pages")
         }
     }
 

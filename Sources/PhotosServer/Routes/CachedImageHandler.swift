@@ -54,6 +54,19 @@ final class CachedImageHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// A client that closes its side (a browser aborting a request: a grid cell scrolled
+    /// away) will read nothing more: the connection is closed, so work for it is cancelled
+    /// (``ConnectionWatch``), as nginx ends a request whose client closed (its 499).
+    /// Hummingbird allows half-closure, which would otherwise keep the connection, and the
+    /// render, until the answer is written.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) { withApplication = max(0, withApplication - 1) }
         context.write(data, promise: promise)

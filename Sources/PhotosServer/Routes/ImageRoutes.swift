@@ -93,9 +93,11 @@ struct ImageRoutes {
             service.encodedImages.insert(entry, for: key)
             return Self.response(Self.answer(entry, assetVersion: assetVersion, parameters: parameters))
         }
-        let entry = try await render(
-            source, size: CGSize(width: parameters.width, height: parameters.height), mode: parameters.mode, crop: parameters.crop,
-            version: parameters.version, format: parameters.format, quality: parameters.quality, etag: etag)
+        let entry = try await service.connections.run(on: context.channel) { [self] in
+            try await render(
+                source, size: CGSize(width: parameters.width, height: parameters.height), mode: parameters.mode, crop: parameters.crop,
+                version: parameters.version, format: parameters.format, quality: parameters.quality, etag: etag)
+        }
         service.encodedImages.insert(entry, for: key)
         return Self.response(Self.answer(entry, assetVersion: assetVersion, parameters: parameters))
     }

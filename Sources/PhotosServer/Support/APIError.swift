@@ -24,6 +24,9 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
         let error: Inner
     }
 
+    /// `{"error": {"status": ..., "reason": ...}}`, also written by handlers outside the router.
+    var jsonBody: Data { JSONResponse.data(Body(error: .init(status: status.code, reason: reason))) }
+
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var response = JSONResponse.make(Body(error: .init(status: status.code, reason: reason)), status: status)
         response.headers.append(contentsOf: headers)

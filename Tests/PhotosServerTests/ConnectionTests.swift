@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import PhotosServer
+
+/// Connections over a real socket: what browsers do besides asking (abort, keep spare
+/// connections open) and what a refused WebSocket upgrade answers.
+@Suite("Server connections")
+struct ConnectionTests {
+    /// A browser aborting a request (a grid cell scrolled away) closes its connection; the
+    /// server allows half-closure, so it closes its side at once and cancels work for it
+    /// (``ConnectionWatch``) instead of keeping it until the answer is written.
+    @Test(.timeLimit(.minutes(1))) func aClientThatClosesItsSideIsDisconnected() async throws {
+        let fixture = try ServerFixture(photos: 0)
+        try await fixture.withServer(live: true) { client in
+            let connection = try RawConnection(port: #require(client.port))
+            try connection.send("GET /favicon.svg HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            let response = try await connection.readResponse()
+            #expect(response.status == 200)
+            connection.shutdownWrite()
+            let started = Date()
+            let end = await connection.readToEnd()
+            #expect(end.closed && end.bytes.isEmpty, "the server closed the connection")
+            #expect(Date().timeIntervalSince(started) < 4)
+        }
+    }
+
+    /// A connection that never asks anything is closed after the first-request timeout.
+    @Test(.timeLimit(.minutes(1))) func aConnectionThatAsksNothingIsClosed() async throws {
+        let fixture = try ServerFixture(photos: 0)
+        var configuration = ServerConfiguration()
+        configuration.firstRequestTimeout = 0.3
+        try await fixture.withServer(configuration, live: true) { client in
+            let connection = try RawConnection(port: #require(client.port), timeout: 10)
+            let started = Date()
+            let end = await connection.readToEnd()
+            let waited = Date().timeIntervalSince(started)
+            #expect(end.closed, "closed by the server, not by the read timeout")
+            #expect(waited >= 0.25 && waited < 5, "closed after \(waited) s")
+            // A connection that asks in time is served.
+            let prompt = try RawConnection(port: #require(client.port))
+            try prompt.send("GET /favicon.svg HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(try await prompt.readResponse().status == 200)
+        }
+    }
+
+    /// Spare connections that asked nothing don't hold the server's shutdown (they would,
+    /// forever, without ``LiveUpgradeGate``: before its first request a connection has none of
+    /// Hummingbird's shutdown handling).
+    @Test(.timeLimit(.minutes(1))) func idleConnectionsDontHoldTheShutdown() async throws {
+        let fixture = try ServerFixture(photos: 0)
+        let started = Date()
+        let connections = try await fixture.withServer(live: true) { client in
+            try (0..<3).map { _ in try RawConnection(port: #require(client.port), timeout: 10) }
+        }
+        #expect(Date().timeIntervalSince(started) < 20)
+        for connection in connections { #expect(await connection.readToEnd().closed) }
+    }
+
+    /// A refused upgrade of `/api/live` answers like any API request: its status and a reason.
+    @Test(.timeLimit(.minutes(1))) func refusedWebSocketUpgradesSayWhy() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        try await fixture.withServer(live: true) { client in
+            let port = try #require(client.port)
+            func upgrade(_ extra: String) async throws -> (status: Int, headers: [String: String], reason: String) {
+                let connection = try RawConnection(port: port)
+                try connection.send(
+                    "GET /api/live HTTP/1.1\r\nHost: localhost:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\(extra)\r\n")
+                let response = try await connection.readResponse()
+                let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+                return (response.status, response.headers, (object?["error"] as? [String: Any])?["reason"] as? String ?? "")
+            }
+            let anonymous = try await upgrade("")
+            #expect(anonymous.status == 401 && anonymous.reason.contains("Sign in"), "\(anonymous)")
+            #expect(anonymous.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
+            let forged = try await upgrade("Authorization: Bearer pk_nonsense\r\n")
+            #expect(forged.status == 401 && forged.reason.contains("not valid"), "\(forged)")
+            let addOnly = try await upgrade("Authorization: Bearer \(fixture.addOnly)\r\n")
+            #expect(addOnly.status == 403 && addOnly.reason.contains("add-only"), "\(addOnly)")
+            let elsewhere = try await upgrade("Authorization: Bearer \(fixture.readWrite)\r\nOrigin: http://evil.example\r\n")
+            #expect(elsewhere.status == 403 && elsewhere.reason.contains("own pages"), "\(elsewhere)")
+            let sameSite = try await upgrade("Authorization: Bearer \(fixture.readWrite)\r\nOrigin: http://localhost:\(port)\r\n")
+            #expect(sameSite.status == 101 && sameSite.headers["upgrade"]?.lowercased() == "websocket", "\(sameSite)")
+            let limited = try await upgrade("Authorization: Bearer \(fixture.limited)\r\n")
+            #expect(limited.status == 101)
+        }
+    }
+}
