@@ -41,7 +41,7 @@ func buildRouter(_ service: LibraryService) throws -> Router<PhotosRequestContex
     router.add(middleware: SecurityHeadersMiddleware())
     try StaticRoutes.load().add(to: router)
 
-    let api = router.group("api")
+    let api = router.group("api").add(middleware: SameOriginWritesMiddleware())
     SessionRoutes(service: service).addPublic(to: api)
     let secured = api.group().add(middleware: AccessMiddleware(gate: service.gate))
     SessionRoutes(service: service).add(to: secured)

@@ -38,6 +38,21 @@ public struct ServerConfiguration: Sendable {
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
+    /// Whether a request's `Host` (`name[:port]`, `[v6]:port`) names this machine's loopback:
+    /// `localhost`, 127.0.0.0/8 or `[::1]`. A server without tokens answers only such requests,
+    /// so a web page whose own host name was made to resolve to 127.0.0.1 (DNS rebinding)
+    /// can't read the library through the visitor's browser.
+    public static func isLoopback(hostHeader: String?) -> Bool {
+        guard var name = hostHeader?.lowercased() else { return false }
+        if name.hasPrefix("[") {
+            guard let close = name.firstIndex(of: "]") else { return false }
+            name = String(name[name.index(after: name.startIndex)..<close])
+        } else if let colon = name.lastIndex(of: ":") {
+            name = String(name[..<colon])
+        }
+        return ServerConfiguration(host: name).isLoopback
+    }
+
     /// Refuses combinations that would expose the library: no tokens off loopback.
     public func validate() throws(ServerConfigurationError) {
         if allowsUnauthenticatedAccess && !isLoopback {

@@ -236,3 +236,69 @@ func waitUntil(_ condition: () async throws -> Bool) async throws {
     }
     Issue.record("the condition did not become true within 5 s")
 }
+
+/// What a browser can be made to send by another site: requests to a server without tokens
+/// under that site's host name (DNS rebinding), and changes from that site's pages (CSRF).
+@Suite("Server requests from other sites")
+struct OtherSiteTests {
+    static func exchange(_ port: Int, _ request: String) async throws -> (status: Int, reason: String) {
+        let connection = try RawConnection(port: port)
+        try connection.send(request)
+        let response = try await connection.readResponse()
+        let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+        return (response.status, (object?["error"] as? [String: Any])?["reason"] as? String ?? "")
+    }
+
+    @Test(.timeLimit(.minutes(1))) func anOpenServerAnswersOnlyLoopbackHostNames() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let id = ServerFixture.uuid(fixture.assets[0])
+        try await fixture.withServer(ServerConfiguration(allowsUnauthenticatedAccess: true), live: true) { client in
+            let port = try #require(client.port)
+            for host in ["localhost:\(port)", "127.0.0.1:\(port)", "127.1.2.3", "[::1]:\(port)", "LOCALHOST"] {
+                let answer = try await Self.exchange(port, "GET /api/assets HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+                #expect(answer.status == 200, "\(host): \(answer)")
+            }
+            // The image is made and cached first, so the second request takes the fast path.
+            let image = "/api/assets/\(id)/image?w=64&h=64"
+            #expect(try await Self.exchange(port, "GET \(image) HTTP/1.1\r\nHost: localhost\r\n\r\n").status == 200)
+            for request in [
+                "GET /api/assets HTTP/1.1\r\nHost: rebound.example:\(port)\r\n\r\n",
+                "GET \(image) HTTP/1.1\r\nHost: rebound.example:\(port)\r\n\r\n",
+                "GET /api/assets HTTP/1.1\r\nHost: 127.0.0.1.rebound.example\r\n\r\n",
+                "GET /api/live HTTP/1.1\r\nHost: rebound.example:\(port)\r\nOrigin: http://rebound.example:\(port)\r\nUpgrade: websocket\r\n"
+                    + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+            ] {
+                let answer = try await Self.exchange(port, request)
+                #expect(answer.status == 403 && answer.reason.contains("localhost, 127.0.0.1 or [::1]"), "\(request): \(answer)")
+            }
+            // A token can't be sent by a rebound page, so with one any host name is fine.
+            let withToken = try await Self.exchange(
+                port, "GET /api/assets HTTP/1.1\r\nHost: photos.example\r\nAuthorization: Bearer \(fixture.readWrite)\r\n\r\n")
+            #expect(withToken.status == 200)
+        }
+    }
+
+    @Test func changesFromAnotherSitesPagesAreRefused() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let id = ServerFixture.uuid(fixture.assets[0])
+        let favorite = #"{"operations":[{"op":"favorite","assets":["\#(id)"],"value":true}]}"#
+        for open in [false, true] {
+            try await fixture.withServer(ServerConfiguration(allowsUnauthenticatedAccess: open)) { client in
+                let token = open ? nil : fixture.readWrite
+                let foreign = try await client.call(.post, "/api/changes", token: token, json: favorite, headers: [.origin: "http://evil.example"])
+                let reason = try foreign.reason()
+                #expect(foreign.status == .forbidden && reason.contains("own pages"), "open: \(open)")
+                let signIn = try await client.call(
+                    .post, "/api/session", token: nil, json: #"{"token":"\#(fixture.readWrite)"}"#, headers: [.origin: "http://evil.example"])
+                #expect(signIn.status == .forbidden)
+                #expect(fixture.asset(fixture.assets[0])?.isFavorite == false, "nothing changed")
+                // Reading is not a change; scripts and tools send no Origin.
+                #expect(try await client.call(.get, "/api/assets", token: token, headers: [.origin: "http://evil.example"]).status == .ok)
+                #expect(try await client.call(.post, "/api/changes", token: token, json: favorite).status == .ok)
+                #expect(fixture.asset(fixture.assets[0])?.isFavorite == true)
+                let unfavorite = favorite.replacingOccurrences(of: "true", with: "false")
+                #expect(try await client.call(.post, "/api/changes", token: token, json: unfavorite).status == .ok)
+            }
+        }
+    }
+}

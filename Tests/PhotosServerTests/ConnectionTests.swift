@@ -20,10 +20,8 @@ struct ConnectionTests {
             let response = try await connection.readResponse()
             #expect(response.status == 200)
             connection.shutdownWrite()
-            let started = Date()
             let end = await connection.readToEnd()
-            #expect(end.closed && end.bytes.isEmpty, "the server closed the connection")
-            #expect(Date().timeIntervalSince(started) < 4)
+            #expect(end.closed && end.bytes.isEmpty, "the server closed the connection (not the 5 s read timeout)")
         }
     }
 
@@ -33,12 +31,12 @@ struct ConnectionTests {
         var configuration = ServerConfiguration()
         configuration.firstRequestTimeout = 0.3
         try await fixture.withServer(configuration, live: true) { client in
-            let connection = try RawConnection(port: #require(client.port), timeout: 10)
+            let connection = try RawConnection(port: #require(client.port), timeout: 20)
             let started = Date()
             let end = await connection.readToEnd()
             let waited = Date().timeIntervalSince(started)
-            #expect(end.closed, "closed by the server, not by the read timeout")
-            #expect(waited >= 0.25 && waited < 5, "closed after \(waited) s")
+            #expect(end.closed, "closed by the server, not by the 20 s read timeout")
+            #expect(waited >= 0.25, "closed after \(waited) s, before the timeout")
             // A connection that asks in time is served.
             let prompt = try RawConnection(port: #require(client.port))
             try prompt.send("GET /favicon.svg HTTP/1.1\r\nHost: localhost\r\n\r\n")
@@ -51,12 +49,12 @@ struct ConnectionTests {
     /// Hummingbird's shutdown handling).
     @Test(.timeLimit(.minutes(1))) func idleConnectionsDontHoldTheShutdown() async throws {
         let fixture = try ServerFixture(photos: 0)
-        let started = Date()
-        let connections = try await fixture.withServer(live: true) { client in
+        var configuration = ServerConfiguration()
+        configuration.firstRequestTimeout = 3600  // the shutdown, not the timeout, closes them
+        let connections = try await fixture.withServer(configuration, live: true) { client in
             try (0..<3).map { _ in try RawConnection(port: #require(client.port), timeout: 10) }
         }
-        #expect(Date().timeIntervalSince(started) < 20)
-        for connection in connections { #expect(await connection.readToEnd().closed) }
+        for connection in connections { #expect(await connection.readToEnd().closed, "closed by the server's shutdown") }
     }
 
     /// A refused upgrade of `/api/live` answers like any API request: its status and a reason.

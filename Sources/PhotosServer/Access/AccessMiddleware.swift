@@ -12,13 +12,15 @@ struct AccessMiddleware: RouterMiddleware {
         let authorization = request.headers[.authorization]
         let session = authorization == nil ? request.cookies[AccessGate.cookieName]?.value : nil
         var context = context
-        context.client = try Self.client(authorization: authorization, session: session, gate: gate)
+        context.client = try Self.client(authorization: authorization, session: session, host: request.head.authority, gate: gate)
         return try await next(request, context)
     }
 
     /// The client of an `Authorization` header or else a session cookie, or the 401 to answer.
-    /// Also what ``LiveUpgradeGate`` asks before a WebSocket upgrade.
-    static func client(authorization: String?, session: String?, gate: AccessGate) throws -> ClientAccess {
+    /// A server without tokens lets a request without either in only when its `Host` is a
+    /// loopback name (403 otherwise; ``ServerConfiguration/isLoopback(hostHeader:)``).
+    /// Also what ``LiveUpgradeGate`` and ``CachedImageHandler`` ask.
+    static func client(authorization: String?, session: String?, host: String?, gate: AccessGate) throws -> ClientAccess {
         var bearer: String?
         if let authorization {
             bearer = bearerToken(authorization)
@@ -32,6 +34,10 @@ struct AccessMiddleware: RouterMiddleware {
         }
         guard let client else {
             throw unauthorized(bearer != nil ? "The access token is not valid" : "Sign in with an access token")
+        }
+        if client.token == nil, !ServerConfiguration.isLoopback(hostHeader: host) {
+            throw APIError(
+                .forbidden, "A server without tokens answers only requests to localhost, 127.0.0.1 or [::1], not to '\((host ?? "").prefix(80))'")
         }
         return client
     }
@@ -52,6 +58,21 @@ struct AccessMiddleware: RouterMiddleware {
         var error = APIError(.unauthorized, reason)
         error.headers[.wwwAuthenticate] = "Bearer realm=\"photos\""
         return error
+    }
+}
+
+/// Requests that change something (any method but GET and HEAD) from a web page must come
+/// from this server's own pages: a browser names the page's origin, and another site's page
+/// is refused (403) whatever cookie or lack of one it relies on. Clients that send no
+/// `Origin` (command-line tools, scripts) are not browsers and pass.
+struct SameOriginWritesMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.method != .get, request.method != .head, let origin = request.headers[.origin],
+            !LiveRoutes.sameOrigin(origin, authority: request.head.authority)
+        {
+            throw APIError(.forbidden, "Changes must come from this server's own pages, not from '\(origin.prefix(80))'")
+        }
+        return try await next(request, context)
     }
 }
 

@@ -97,8 +97,9 @@ final class LiveUpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         let authorization = head.headers.first(name: "authorization")
         let session = authorization == nil ? CachedImageHandler.cookie(AccessGate.cookieName, in: head.headers) : nil
         do {
-            let client = try AccessMiddleware.client(authorization: authorization, session: session, gate: service.gate)
-            try LiveRoutes.check(client, origin: head.headers.first(name: "origin"), authority: head.headers.first(name: "host"))
+            let host = head.headers.first(name: "host")
+            let client = try AccessMiddleware.client(authorization: authorization, session: session, host: host, gate: service.gate)
+            try LiveRoutes.check(client, origin: head.headers.first(name: "origin"), authority: host)
             return nil
         } catch {
             return APIError(error)

@@ -74,9 +74,12 @@ final class CachedImageHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func cachedAnswer(_ request: HTTPRequestHead) -> (head: HTTPResponseHead, body: ByteBuffer?)? {
         guard request.method == .GET, request.isKeepAlive, let (id, query) = Self.split(imageTarget: request.uri) else { return nil }
-        let bearer = request.headers.first(name: "authorization").flatMap(AccessMiddleware.bearerToken)
-        let session = bearer == nil ? Self.cookie(AccessGate.cookieName, in: request.headers) : nil
-        guard let client = try? service.gate.client(bearer: bearer, session: session), client.level != .addOnly,
+        let authorization = request.headers.first(name: "authorization")
+        let session = authorization == nil ? Self.cookie(AccessGate.cookieName, in: request.headers) : nil
+        guard
+            let client = try? AccessMiddleware.client(
+                authorization: authorization, session: session, host: request.headers.first(name: "host"), gate: service.gate),
+            client.level != .addOnly,
             let identifier = try? ObjectID.asset(String(id)), client.sees(identifier),
             let assetVersion = service.imageVersions.version(of: identifier),
             let parameters = try? ImageRoutes.Parameters(QueryParameters(query: query))

@@ -28,8 +28,10 @@ final class FetchResultCache: PHPhotoLibraryChangeObserver, Sendable {
         library.register(self)
     }
 
-    /// The kept result for `fetch` as `client` sees it, else `make()`'s, kept.
+    /// The kept result for `fetch` as `client` sees it, else `make()`'s, kept. An add-only
+    /// client is refused first: a result kept for someone else must not answer it.
     func result(for fetch: AssetFetch, client: ClientAccess, make: () throws -> PHFetchResult<PHAsset>) throws -> PHFetchResult<PHAsset> {
+        try client.requireRead()
         let key = Key(fetch: fetch, limitedToken: client.allowList == nil ? nil : client.token?.identifier)
         let (kept, generation) = state.withLock { ($0.results[key], $0.generation) }
         if let kept { return kept }
