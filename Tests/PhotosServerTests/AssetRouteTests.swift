@@ -118,6 +118,37 @@ struct AssetRouteTests {
         }
     }
 
+    /// Folders (collection lists) hold albums and folders: listed with `type=folder`, opened
+    /// with `parent=`, read one by one; a folder that isn't there is 404.
+    @Test func foldersListTheirAlbumsAndFolders() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        var folderID = ""
+        try fixture.library.performChangesAndWait {
+            let trips = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "Trips")
+            let italy = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Italy")
+            italy.addAssets([fixture.asset(fixture.assets[0])!])
+            let older = PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle: "Older")
+            trips.addChildCollections([italy.placeholderForCreatedAssetCollection, older.placeholderForCreatedCollectionList])
+            folderID = trips.placeholderForCreatedCollectionList.localIdentifier
+        }
+        let folderUUID = ServerFixture.uuid(folderID)
+        try await fixture.withServer { client in
+            let folders = try await client.call(.get, "/api/collections?type=folder", token: fixture.readWrite).json()
+            let titles = Set((folders["collections"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String })
+            #expect(titles == ["Trips", "Older"], "\(folders)")
+            let inside = try await client.call(.get, "/api/collections?parent=\(folderUUID)", token: fixture.readWrite).json()
+            let children = (inside["collections"] as? [[String: Any]] ?? []).map { "\($0["kind"] ?? "")/\($0["title"] ?? "")" }
+            #expect(Set(children) == ["album/Italy", "folder/Older"], "\(children)")
+            let folder = try await client.call(.get, "/api/collections/\(folderUUID)", token: fixture.readWrite).json()
+            #expect(folder["title"] as? String == "Trips" && folder["kind"] as? String == "folder", "\(folder)")
+            let missing = try await client.call(.get, "/api/collections?parent=\(UUID().uuidString)", token: fixture.readWrite)
+            let missingReason = try missing.reason()
+            #expect(missing.status == .notFound && missingReason.contains("folder"), "\(missingReason)")
+            #expect(try await client.call(.get, "/api/assets/\(UUID().uuidString)/original", token: fixture.readWrite).status == .notFound)
+            #expect(try await client.call(.get, "/api/collections?parent=\(folderUUID)", token: fixture.limited).json()["count"] as? Int == 0)
+        }
+    }
+
     @Test func originalsDownloadByteForByte() async throws {
         let fixture = try ServerFixture(photos: 1)
         let id = ServerFixture.uuid(fixture.assets[0])

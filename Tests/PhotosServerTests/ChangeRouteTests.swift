@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Imaging
 import HummingbirdTesting
 import Photos
 import PhotosServer
@@ -116,6 +117,72 @@ struct ChangeRouteTests {
             #expect(history["currentToken"] as? String != start)
             #expect(try await client.call(.get, "/api/changes?since=garbage", token: fixture.readWrite).status == .badRequest)
             #expect(try await client.call(.get, "/api/changes?since=\(start)", token: fixture.limited).status == .forbidden)
+        }
+    }
+
+    /// History in pages (`limit`), each page's `currentToken` the start of the next; a token of
+    /// another library is expired (410); malformed and oversized bodies say what was wrong.
+    @Test func historyPagesAndRefusals() async throws {
+        let fixture = try ServerFixture(photos: 2)
+        let ids = fixture.assets.map(ServerFixture.uuid)
+        let other = try TemporaryLibrary()
+        try await fixture.withServer { client in
+            let start = try #require(try await client.call(.get, "/api/changes", token: fixture.readWrite).json()["currentToken"] as? String)
+            for id in ids {
+                let favorite = #"{"operations":[{"op":"favorite","assets":["\#(id)"],"value":true}]}"#
+                #expect(try await client.call(.post, "/api/changes", token: fixture.readWrite, json: favorite).status == .ok)
+            }
+            let first = try await client.call(.get, "/api/changes?since=\(start)&limit=1", token: fixture.readWrite).json()
+            #expect((first["changes"] as? [[String: Any]])?.count == 1)
+            let next = try #require(first["currentToken"] as? String)
+            let second = try await client.call(.get, "/api/changes?since=\(next)&limit=1", token: fixture.readWrite).json()
+            let updated = ((second["changes"] as? [[String: Any]])?.first?["assets"] as? [String: Any])?["updated"] as? [String]
+            #expect(updated == [fixture.assets[1]], "the second page starts after the first")
+            let last = try #require(second["currentToken"] as? String)
+            #expect((try await client.call(.get, "/api/changes?since=\(last)", token: fixture.readWrite).json()["changes"] as? [Any])?.isEmpty == true)
+
+            let foreign = try await client.call(.get, "/api/changes?since=\(other.library.currentChangeToken.stringValue)", token: fixture.readWrite)
+            #expect(foreign.status == .gone, "\(foreign.status)")
+            #expect(try await client.call(.get, "/api/changes?since=\(start)&limit=0", token: fixture.readWrite).status == .badRequest)
+
+            let malformed = try await client.call(.post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[{"op":"favorite"#)
+            let malformedReason = try malformed.reason()
+            #expect(malformed.status == .badRequest && malformedReason.contains("JSON"), "\(malformedReason)")
+            let signIn = try await client.call(.post, "/api/session", token: nil, json: #"{"token": 42}"#)
+            #expect(signIn.status == .badRequest, "\(signIn.status)")
+            let huge = #"{"operations":[],"padding":""# + String(repeating: "x", count: 1 << 20) + #""}"#
+            let tooLarge = try await client.call(.post, "/api/changes", token: fixture.readWrite, json: huge)
+            #expect(tooLarge.status == .contentTooLarge)
+        }
+    }
+
+    /// Exposure, saturation and the built-in filters change the pixels the image route serves.
+    @Test func editsAdjustExposureSaturationAndFilters() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let id = ServerFixture.uuid(fixture.assets[0])
+        try await fixture.withServer { client in
+            func centre() async throws -> [Double] {
+                let image = try await client.call(.get, "/api/assets/\(id)/image?w=64&h=64&mode=fill&format=jpeg", token: fixture.readWrite)
+                #expect(image.status == .ok)
+                return try VipsImage(data: Data(image.body.readableBytesView)).pixel(x: 32, y: 32)
+            }
+            func edit(_ fields: String) async throws {
+                let response = try await client.call(
+                    .post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[{"op":"edit","asset":"\#(id)",\#(fields)}]}"#)
+                #expect(response.status == .ok, "\(fields): \(response.status)")
+            }
+            let original = try await centre()
+            #expect(original.count >= 3 && Set(original.prefix(3).map { Int($0) }).count > 1, "the fixture is coloured: \(original)")
+            try await edit(#""filter":"mono""#)
+            let mono = try await centre()
+            #expect(abs(mono[0] - mono[1]) <= 2 && abs(mono[1] - mono[2]) <= 2, "mono is grey: \(mono)")
+            try await edit(#""exposure":1"#)
+            let brighter = try await centre()
+            #expect(brighter[0] + brighter[1] + brighter[2] > mono[0] + mono[1] + mono[2] + 30, "\(mono) → \(brighter)")
+            let sat = try await client.call(
+                .post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[{"op":"edit","asset":"\#(id)","saturation":9}]}"#)
+            let satReason = try sat.reason()
+            #expect(sat.status == .badRequest && satReason.contains("saturation"), "\(satReason)")
         }
     }
 

@@ -148,6 +148,59 @@ struct LiveTests {
         #expect(errors.contains { $0.contains("at most 2000 apart") })
     }
 
+    /// An album keeps its user's order: moving an asset in it arrives as a move.
+    @Test func albumReordersArriveAsMoves() async throws {
+        let fixture = try ServerFixture(photos: 3)
+        var albumID = ""
+        try fixture.library.performChangesAndWait {
+            let album = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Ordered")
+            album.addAssets(fixture.assets.map { fixture.asset($0)! })
+            albumID = album.placeholderForCreatedAssetCollection.localIdentifier
+        }
+        let album = ServerFixture.uuid(albumID)
+        let albumIdentifier = albumID
+        let messages = try await Self.session(
+            fixture, token: fixture.readWrite, requests: [#"{"type":"subscribe","subscription":"album","collection":"\#(album)"}"#],
+            during: {
+                try await fixture.library.performChanges {
+                    let collection = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [albumIdentifier], options: nil).firstObject!
+                    PHAssetCollectionChangeRequest(for: collection)!.moveAssets(at: IndexSet(integer: 2), to: 0)
+                }
+            }, until: { $0.contains { $0["type"] as? String == "changes" } })
+        let change = try #require(messages.first { $0["type"] as? String == "changes" })
+        #expect(change["moves"] as? [[Int]] == [[2, 0]], "\(change)")
+        #expect((change["removed"] as? [Int])?.isEmpty == true && (change["inserted"] as? [Any])?.isEmpty == true)
+        #expect(change["count"] as? Int == 3)
+    }
+
+    /// The preheat window slides: thumbnails that left it stop being prepared, new ones start;
+    /// a window at another size replaces the whole set; closing stops everything.
+    @Test func preheatWindowsStartAndStopCaching() throws {
+        let fixture = try ServerFixture(photos: 4)
+        let service = LibraryService(library: fixture.library, configuration: ServerConfiguration())
+        let gate = AccessGate(library: fixture.library, configuration: ServerConfiguration())
+        let client = try #require(try gate.client(bearer: fixture.readWrite, session: nil))
+        let connection = LiveConnection(service: service, client: client)
+        // Newest first, as the grid shows them.
+        let assets = fixture.assets.reversed().map { fixture.asset($0)! }
+        func caching(_ side: Int) -> [Bool] {
+            assets.map {
+                service.imageManager.isCaching(
+                    $0, targetSize: CGSize(width: side, height: side), contentMode: .aspectFill, options: LiveConnection.gridOptions)
+            }
+        }
+        connection.receive(#"{"type":"subscribe","subscription":"grid"}"#)
+        connection.receive(#"{"type":"preheat","subscription":"grid","start":0,"end":2,"width":64,"height":64}"#)
+        #expect(caching(64) == [true, true, false, false])
+        connection.receive(#"{"type":"preheat","subscription":"grid","start":1,"end":4,"width":64,"height":64}"#)
+        #expect(caching(64) == [false, true, true, true])
+        connection.receive(#"{"type":"preheat","subscription":"grid","start":3,"end":4,"width":96,"height":96}"#)
+        #expect(caching(64) == [false, false, false, false])
+        #expect(caching(96) == [false, false, false, true])
+        connection.close()
+        #expect(caching(96) == [false, false, false, false])
+    }
+
     /// A token revoked while its client is connected (here by another process) ends the
     /// connection from the server's side: an error message, then a close with code 1008.
     @Test(.timeLimit(.minutes(1))) func aRevokedTokenEndsItsConnection() async throws {

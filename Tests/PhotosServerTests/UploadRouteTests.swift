@@ -59,6 +59,16 @@ struct UploadRouteTests {
                 .post, "/api/uploads", token: fixture.readWrite, body: ByteBuffer(string: "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"a.jpg\"\r\n\r\nabc"),
                 headers: [.contentType: "multipart/form-data; boundary=b"])
             #expect(truncated.status == .badRequest)
+            // Past the limit in a multipart body too, even with a valid first part.
+            var multipart = ByteBuffer()
+            multipart.writeString("--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"small.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n")
+            multipart.writeBytes(try TestImages.jpeg(width: 32, height: 32))
+            multipart.writeString("\r\n--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"huge.jpg\"\r\n\r\n")
+            multipart.writeBytes([UInt8](repeating: 0xff, count: 100_000))
+            multipart.writeString("\r\n--b--\r\n")
+            let oversized = try await client.call(
+                .post, "/api/uploads", token: fixture.readWrite, body: multipart, headers: [.contentType: "multipart/form-data; boundary=b"])
+            #expect(oversized.status == .contentTooLarge, "\(oversized.status)")
         }
         #expect(fixture.library.withCurrent { PHAsset.fetchAssets(with: nil).count } == 1)
         #expect(fixture.temporary.originalFiles().count == 1)

@@ -103,8 +103,9 @@ struct ImageKey: Hashable, Sendable {
     var assetUUID: String
     var version: PHImageRequestOptionsVersion
     var geometry: ImageGeometry
-    /// ``PHPhotoLibrary/instanceNumber`` and the resource row rendered from: an edit makes a
-    /// new row, so images of the old version are never served again (and age out of the cache).
+    /// ``PHPhotoLibrary/instanceNumber`` and the file rendered from (its identity,
+    /// ``ImageSourceCache/identity(of:)``): every edit renders to a new file, so images of the
+    /// old version are never served again (and age out of the cache).
     var library: Int
     var sourceID: Int64
 }

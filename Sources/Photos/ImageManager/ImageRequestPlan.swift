@@ -50,11 +50,11 @@ struct ImageRequestPlan: Sendable {
     }
 
     init(asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions) throws(PHPhotosError) {
-        guard let library = asset.library, let (photo, rendered) = ImageSourceCache.shared.sources(of: asset, in: library) else {
+        guard let library = asset.library, let sources = ImageSourceCache.shared.sources(of: asset, in: library) else {
             throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no photo or video file")
         }
         // `.current` is the edit's rendered version when there is one; the others the original.
-        let source = options.version == .current ? rendered ?? photo : photo
+        let (source, sourceIdentity) = sources.source(current: options.version == .current)
         let layout = library.store.layout
         var (file, fetch) = try Self.localFile(
             of: source, asset: asset, layout: layout, networkAllowed: options.isNetworkAccessAllowed, progress: options.progressHandler)
@@ -69,7 +69,7 @@ struct ImageRequestPlan: Sendable {
             posterSource = nil
         }
         (fileURL, remoteFetch) = (file, fetch)
-        let isCurrent = source.id == (rendered ?? photo).id
+        let isCurrent = source.id == sources.source(current: true).record.id
         sourceWidth = isCurrent && asset.pixelWidth > 0 ? asset.pixelWidth : source.pixelWidth
         sourceHeight = isCurrent && asset.pixelHeight > 0 ? asset.pixelHeight : source.pixelHeight
         // Derivatives show the current version.
@@ -78,7 +78,7 @@ struct ImageRequestPlan: Sendable {
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, target: targetSize, contentMode: contentMode,
             resizeMode: options.resizeMode, normalizedCrop: options.normalizedCropRect)
         key = ImageKey(
-            assetUUID: asset.uuid, version: options.version, geometry: geometry, library: library.instanceNumber, sourceID: source.id)
+            assetUUID: asset.uuid, version: options.version, geometry: geometry, library: library.instanceNumber, sourceID: sourceIdentity)
     }
 
     /// Renders the image (on whichever thread calls it).
@@ -109,6 +109,20 @@ struct ImageRequestPlan: Sendable {
 final class ImageSourceCache: Sendable {
     static let shared = ImageSourceCache()
 
+    /// An asset's files, and for each an identity that image keys use (``ImageKey/sourceID``).
+    struct Sources: Sendable {
+        let photo: ResourceRecord
+        let rendered: ResourceRecord?
+        let photoIdentity: Int64
+        let renderedIdentity: Int64?
+
+        /// The current version's file (the edit's render when there is one) or the original's.
+        func source(current: Bool) -> (record: ResourceRecord, identity: Int64) {
+            if current, let rendered, let renderedIdentity { return (rendered, renderedIdentity) }
+            return (photo, photoIdentity)
+        }
+    }
+
     private struct Key: Hashable {
         /// ``PHPhotoLibrary/instanceNumber`` (an object address could be reused).
         var library: Int
@@ -116,21 +130,36 @@ final class ImageSourceCache: Sendable {
         var modified: Date?
     }
 
-    private let entries = Mutex<[Key: (photo: ResourceRecord, rendered: ResourceRecord?)]>([:])
+    private let entries = Mutex<[Key: Sources]>([:])
     private static let limit = 20_000
 
-    func sources(of asset: PHAsset, in library: PHPhotoLibrary) -> (photo: ResourceRecord, rendered: ResourceRecord?)? {
+    func sources(of asset: PHAsset, in library: PHPhotoLibrary) -> Sources? {
         let key = Key(library: library.instanceNumber, assetID: asset.rowID, modified: asset.modificationDate)
         if let found = entries.withLock({ $0[key] }) { return found }
         guard let records = try? library.store.resources(assetID: asset.rowID),
             let photo = records.first(where: { $0.type == PHAssetResourceType.photo.rawValue })
                 ?? records.first(where: { $0.type == PHAssetResourceType.video.rawValue })
         else { return nil }
-        let value = (photo: photo, rendered: records.first { $0.type == PHAssetResourceType.fullSizePhoto.rawValue })
+        let rendered = records.first { $0.type == PHAssetResourceType.fullSizePhoto.rawValue }
+        let value = Sources(
+            photo: photo, rendered: rendered, photoIdentity: Self.identity(of: photo), renderedIdentity: rendered.map(Self.identity(of:)))
         entries.withLock { entries in
             if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
             entries[key] = value
         }
         return value
+    }
+
+    /// The FNV-1a hash of a resource's path: every edit's render has a path of its own
+    /// (`renders/…_<ms>`). Row ids can't serve: SQLite gives a new row the highest id plus one,
+    /// so an edit's render row, inserted after the previous render's row was deleted, can take
+    /// that row's id, and its images would answer for the new version.
+    static func identity(of resource: ResourceRecord) -> Int64 {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in resource.path.utf8 {
+            value ^= UInt64(byte)
+            value = value &* 0x100_0000_01b3
+        }
+        return Int64(bitPattern: value)
     }
 }

@@ -59,6 +59,16 @@ public class PHCachingImageManager: PHImageManager, @unchecked Sendable {
         }
     }
 
+    /// Whether this manager is preparing (or has prepared and not stopped) the image of
+    /// `asset` for these arguments. For tests.
+    func isCaching(_ asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?) -> Bool {
+        let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
+        guard let plan = try? ImageRequestPlan(asset: asset, targetSize: targetSize, contentMode: contentMode, options: options) else {
+            return false
+        }
+        return preheated.withLock { $0[plan.key] != nil }
+    }
+
     /// Stops every preparation this manager started.
     public func stopCachingImagesForAllAssets() {
         let held = preheated.withLock { preheated in

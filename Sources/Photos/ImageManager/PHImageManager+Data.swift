@@ -66,12 +66,12 @@ extension PHImageManager {
     static func imageData(
         of asset: PHAsset, version: PHImageRequestOptionsVersion, options: PHImageRequestOptions
     ) throws(PHPhotosError) -> (Data, String, CGImagePropertyOrientation) {
-        guard let library = asset.library, let (original, rendered) = ImageSourceCache.shared.sources(of: asset, in: library),
-            original.type == PHAssetResourceType.photo.rawValue
+        guard let library = asset.library, let sources = ImageSourceCache.shared.sources(of: asset, in: library),
+            sources.photo.type == PHAssetResourceType.photo.rawValue
         else {
             throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no photo file")
         }
-        let photo = version == .current ? rendered ?? original : original
+        let photo = sources.source(current: version == .current).record
         let (url, fetch) = try ImageRequestPlan.localFile(
             of: photo, asset: asset, layout: library.store.layout, networkAllowed: options.isNetworkAccessAllowed,
             progress: options.progressHandler)

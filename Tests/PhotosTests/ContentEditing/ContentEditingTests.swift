@@ -195,4 +195,35 @@ struct ContentEditingTests {
         let square = try #require(DerivativeUseTests.request(edited, CGSize(width: 100, height: 100), .aspectFill, exact: true))
         #expect(square.size == CGSize(width: 100, height: 100))
     }
+
+    /// Two edits in a row, each served at once by the same process: the second's pixels, not
+    /// the first's from memory (the second render's resource row can take the first's row id,
+    /// so images are keyed by the file they were made from).
+    @Test func aSecondEditIsServedNotTheFirstFromMemory() throws {
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        var asset = try PHImageManagerTests.asset(temporary)
+        func centre() throws -> [Double] {
+            let image = try #require(Self.image(asset, version: .current))
+            return try VipsImage(data: try #require(image.jpegData(compressionQuality: 1))).pixel(x: 100, y: 75)
+        }
+        func edit(_ change: (inout PHBasicAdjustments) -> Void) throws {
+            let input = try Self.input(asset, canHandle: PHBasicAdjustments.canHandle)
+            var recipe = input.adjustmentData.flatMap(PHBasicAdjustments.init(adjustmentData:)) ?? PHBasicAdjustments()
+            change(&recipe)
+            let output = PHContentEditingOutput(contentEditingInput: input)
+            try recipe.render(imageAt: try #require(input.fullSizeImageURL), to: output.renderedContentURL)
+            output.adjustmentData = recipe.adjustmentData
+            try library.performChangesAndWait { PHAssetChangeRequest(for: asset).contentEditingOutput = output }
+            asset = try Self.refetched(asset, library)
+        }
+        let original = try centre()
+        try edit { $0.filter = .mono }
+        let mono = try centre()
+        #expect(abs(mono[0] - mono[1]) <= 2 && abs(mono[1] - mono[2]) <= 2, "\(original) → \(mono)")
+        try edit { $0.exposure = 1 }
+        let brighter = try centre()
+        #expect(brighter[0] > mono[0] + 10, "exposure +1 after mono: \(mono) → \(brighter)")
+        #expect(Self.renders(temporary).count == 2, "one render and its adjustment data: \(Self.renders(temporary))")
+    }
 }
