@@ -8,7 +8,11 @@ new cell appear without a reload, a deletion removes a cell, an upload through t
 chooser adds one (and a file that is not a photo is refused on its row); in the detail view,
 "Add to album" makes a new album holding the photo, rotate and a square crop render an edit
 (read back through the CLI and seen in the page), and the album in the sidebar shows just that
-photo. Screenshots go to ARTIFACTS (default .build/e2e-artifacts/).
+photo; a file dropped on the page uploads with a progress bar; the detail view's hide and delete
+(and its undo) reach the library. Then, with the library grown past a screen, a second browser
+at device pixel ratio 2 asks for thumbnails of the cells' pixel size, and the preheat window it
+sends over the live socket slides with the scroll. Screenshots go to ARTIFACTS (default
+.build/e2e-artifacts/).
 
 Usage: gallery_e2e.py PHOTOS_BINARY CORPUS_DIR
 """
@@ -34,6 +38,7 @@ FIRST = ["cosmos__blue-marble-west.jpg", "cosmos__comet.jpg", "cosmos__earth-hor
          "goexif__exif_sample1.jpg", "forensics__pic1_IMG_1054.JPG"]
 LATER = "forensics__pic1_IMG-20191006-WA0002.jpg"
 UPLOADED = "cosmos__whirlpool.jpg"
+DROPPED = "cosmos__cloud.jpg"
 
 
 def photos(*arguments):
@@ -44,6 +49,39 @@ def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def browser(scale=1):
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,860", "--disable-dev-shm-usage",
+                     f"--force-device-scale-factor={scale}"]:
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
+    return webdriver.Chrome(service=Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver"),
+                            options=options)
+
+
+def sign_in(driver, base, secret, wait):
+    driver.get(base + "/")
+    wait(lambda: driver.find_element(By.ID, "signin").is_displayed())
+    driver.find_element(By.CSS_SELECTOR, "#signin input[name=token]").send_keys(secret)
+    driver.find_element(By.CSS_SELECTOR, "#signin button").click()
+    wait(lambda: driver.execute_script("return document.body.dataset.ready") == "1")
+    wait(lambda: driver.execute_script("return document.body.dataset.liveConnected") == "1")
+
+
+def sent_preheats(driver):
+    """The preheat messages the page sent over the live WebSocket, from Chromium's network log."""
+    windows = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") != "Network.webSocketFrameSent":
+            continue
+        payload = message["params"]["response"].get("payloadData", "")
+        if '"preheat"' in payload:
+            windows.append(json.loads(payload))
+    return windows
 
 
 def main():
@@ -60,11 +98,6 @@ def main():
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen([PHOTOS, "serve", "--library", library, "--port", str(port)],
                               stdout=open(os.path.join(ARTIFACTS, "server.log"), "w"), stderr=subprocess.STDOUT)
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,860", "--disable-dev-shm-usage"]:
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = None
     step = "start"
     try:
@@ -74,18 +107,12 @@ def main():
                 break
             except OSError:
                 time.sleep(0.1)
-        driver = webdriver.Chrome(service=Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver"),
-                                  options=options)
+        driver = browser()
         wait = lambda condition, seconds=15: WebDriverWait(driver, seconds).until(lambda _: condition())
-        script = driver.execute_script
+        script = lambda *arguments: driver.execute_script(*arguments)
 
         step = "sign in"
-        driver.get(base + "/")
-        wait(lambda: driver.find_element(By.ID, "signin").is_displayed())
-        driver.find_element(By.CSS_SELECTOR, "#signin input[name=token]").send_keys(secret)
-        driver.find_element(By.CSS_SELECTOR, "#signin button").click()
-        wait(lambda: script("return document.body.dataset.ready") == "1")
-        wait(lambda: script("return document.body.dataset.liveConnected") == "1")
+        sign_in(driver, base, secret, wait)
         cookie = driver.get_cookie("photos_session")
         assert cookie and cookie["httpOnly"] and cookie.get("sameSite") == "Strict", cookie
         script("window.__notReloaded = true")
@@ -142,12 +169,36 @@ def main():
         assert script("return window.__notReloaded === true"), "the page reloaded"
         driver.save_screenshot(os.path.join(ARTIFACTS, "5-uploaded.png"))
 
+        step = "drop a file on the page"
+        shutil.copy(os.path.join(CORPUS, DROPPED), upload)
+        # The drop carries a real file: Chromium reads it from disk for a hidden input, and
+        # the page's own drop handler gets it in the event's DataTransfer.
+        script("const i = document.createElement('input'); i.type = 'file'; i.id = 'drop-source'; i.hidden = true; "
+               "document.body.append(i)")
+        driver.find_element(By.ID, "drop-source").send_keys(os.path.join(upload, DROPPED))
+        script("const data = new DataTransfer(); data.items.add(document.getElementById('drop-source').files[0]); "
+               "for (const type of ['dragenter', 'dragover', 'drop']) "
+               "  document.body.dispatchEvent(new DragEvent(type, {dataTransfer: data, bubbles: true, cancelable: true}));")
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#uploads li[data-state=done]")) == 2)
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]")) == count + 2)
+        progress = script("return [...document.querySelectorAll('#uploads li[data-state=done] progress')].map(p => p.value)")
+        assert progress == [1, 1], progress
+        assert DROPPED in json.dumps(json.loads(photos("ls", "--library", library, "--json"))) or \
+            len(json.loads(photos("ls", "--library", library, "--json"))) == count + 2
+        assert script("return window.__notReloaded === true"), "the page reloaded"
+
         step = "detail"
         driver.find_element(By.CSS_SELECTOR, f'.cell[data-id="{starred}"] img').click()
         wait(lambda: driver.find_element(By.ID, "detail").is_displayed())
         # The grid's thumbnail shows at once (blurred); the fitted image replaces it when loaded.
         wait(lambda: script("const i = document.querySelector('#detail img'); "
                             "return !!i && !i.classList.contains('preview') && i.src.includes('mode=fit') && i.complete && i.naturalWidth > 0"))
+        # Date, and the camera the API reports, are among the metadata shown.
+        details = script("return fetch('/api/assets/' + arguments[0].split('/')[0]).then(r => r.json())", starred)
+        meta = driver.find_element(By.ID, "detail-meta").text
+        assert "Date" in meta, meta
+        if details.get("camera", {}).get("model"):
+            assert details["camera"]["model"] in meta, (details["camera"], meta)
         driver.save_screenshot(os.path.join(ARTIFACTS, "6-detail.png"))
 
         step = "add to a new album"
@@ -179,9 +230,36 @@ def main():
         wait(lambda: (lambda s: s and s[1] == s[2])(script(image)))
         driver.save_screenshot(os.path.join(ARTIFACTS, "7-edited.png"))
 
-        step = "sidebar album"
+        step = "hide and delete from the detail view"
         driver.find_element(By.ID, "detail-close").click()
         wait(lambda: not driver.find_element(By.ID, "detail").is_displayed())
+        others = [c.get_attribute("data-id") for c in driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]") if c.get_attribute("data-id") != starred]
+        hidden, deleted = others[0], others[1]
+        def open_detail(identifier):
+            driver.find_element(By.CSS_SELECTOR, f'.cell[data-id="{identifier}"] img').click()
+            wait(lambda: driver.find_element(By.ID, "detail").is_displayed() and
+                 driver.find_element(By.ID, "detail-hide").is_enabled())
+        open_detail(hidden)
+        driver.find_element(By.ID, "detail-hide").click()
+        wait(lambda: json.loads(photos("info", "--library", library, hidden, "--json")).get("isHidden") is True)
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, f'.cell[data-id="{hidden}"]')) == 0)
+        if driver.find_element(By.ID, "detail").is_displayed():
+            driver.find_element(By.ID, "detail-close").click()
+        open_detail(deleted)
+        driver.find_element(By.ID, "detail-delete").click()
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, f'.cell[data-id="{deleted}"]')) == 0)
+        wait(lambda: deleted.split("/")[0] in photos("deleted", "--library", library, "--json"))
+        driver.save_screenshot(os.path.join(ARTIFACTS, "8-deleted-in-page.png"))
+        # The newest toast's Undo (the hide's toast may still show) recovers it: the cell comes back.
+        [b for b in driver.find_elements(By.CSS_SELECTOR, "#toast button") if b.text.strip() == "Undo"][-1].click()
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, f'.cell[data-id="{deleted}"]')) == 1)
+        assert deleted.split("/")[0] not in photos("deleted", "--library", library, "--json")
+        assert len(driver.find_elements(By.CSS_SELECTOR, f'.cell[data-id="{hidden}"]')) == 0, "still hidden"
+        if driver.find_element(By.ID, "detail").is_displayed():
+            driver.find_element(By.ID, "detail-close").click()
+            wait(lambda: not driver.find_element(By.ID, "detail").is_displayed())
+
+        step = "sidebar album"
         next(b for b in driver.find_elements(By.CSS_SELECTOR, "#nav-albums button") if b.text.strip().startswith("Trip")).click()
         wait(lambda: [c.get_attribute("data-id") for c in driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]")] == [starred])
         wait(lambda: "Trip" in driver.find_element(By.ID, "fetch-title").text)
@@ -192,7 +270,7 @@ def main():
         except Exception:
             print("album cell images:", script(cell_image), file=sys.stderr)
             raise
-        driver.save_screenshot(os.path.join(ARTIFACTS, "8-album.png"))
+        driver.save_screenshot(os.path.join(ARTIFACTS, "9-album.png"))
         assert script("return window.__notReloaded === true"), "the page reloaded"
         # Expected: the page asks who is signed in before signing in (401), and the upload of a
         # file that is not a photo is refused (415).
@@ -200,6 +278,35 @@ def main():
         errors = [entry for entry in driver.get_log("browser")
                   if entry["level"] == "SEVERE" and not any(text in entry["message"] for text in expected)]
         assert not errors, errors
+        driver.quit()
+        driver = None
+
+        step = "device pixel ratio 2 and a sliding preheat window"
+        more = os.path.join(work, "more")
+        os.makedirs(more)
+        for copy in range(6):
+            for name in FIRST:
+                shutil.copy(os.path.join(CORPUS, name), os.path.join(more, f"{copy}-{name}"))
+        photos("import", "--library", library, "--allow-duplicates", more)
+        driver = browser(scale=2)
+        sign_in(driver, base, secret, wait)
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]")) > 0)
+        sizes = "return [...document.querySelectorAll('.cell[data-id]')].map(c => { const i = c.querySelector('img'); " \
+                "return [c.getBoundingClientRect().width, devicePixelRatio, new URL(i.src, location).searchParams.get('w'), " \
+                "i.complete ? i.naturalWidth : 0] })"
+        wait(lambda: all(natural > 0 for *_, natural in script(sizes)), 30)
+        # Each cell asks for its own pixel size (CSS size x 2, in steps of 32; the stored 256 px
+        # thumbnail when that is enough) and gets exactly that.
+        for css, ratio, asked, natural in script(sizes):
+            pixels = css * ratio
+            assert ratio == 2 and int(asked) == natural and int(asked) % 32 == 0, (css, ratio, asked, natural)
+            assert (int(asked) == 256) if pixels <= 256 else (pixels - 1 <= int(asked) < pixels + 33), (css, ratio, asked, natural)
+        first = sent_preheats(driver)
+        assert first and first[-1]["start"] == 0 and first[-1]["width"] == int(script(sizes)[0][2]), first
+        script("const g = document.getElementById('grid'); g.scrollTop = g.scrollHeight")
+        wait(lambda: (lambda w: w and w[-1]["start"] > 0)(sent_preheats(driver) or first[-1:]) , 15)
+        wait(lambda: all(natural > 0 for *_, natural in script(sizes)), 30)
+        driver.save_screenshot(os.path.join(ARTIFACTS, "10-scrolled-dpr2.png"))
         print(f"gallery e2e: passed (screenshots in {ARTIFACTS})")
     except Exception:
         if driver:
