@@ -99,6 +99,7 @@ def main():
     server = subprocess.Popen([PHOTOS, "serve", "--library", library, "--port", str(port)],
                               stdout=open(os.path.join(ARTIFACTS, "server.log"), "w"), stderr=subprocess.STDOUT)
     driver = None
+    console = []  # the browser's log (reading it empties Chromium's)
     step = "start"
     try:
         for _ in range(100):
@@ -271,11 +272,63 @@ def main():
             print("album cell images:", script(cell_image), file=sys.stderr)
             raise
         driver.save_screenshot(os.path.join(ARTIFACTS, "9-album.png"))
+
+        step = "change details applied as a batch"
+        # The page's own batch update (applyBatch in model.js), on cases worked out by hand.
+        batch = ("return import('/model.js').then(m => arguments[0].map(([items, removed, inserted, moves, count]) => { "
+                 "const r = m.applyBatch(items.split(''), removed, inserted.map(([index, asset]) => ({index, asset})), moves, count); "
+                 "return [r.items.join(''), [...r.oldToNew].join(','), r.consistent] }))")
+        cases = [
+            (["ABC", [], [], [[2, 0], [0, 2]], 3], ["CBA", "2,1,0", True]),
+            (["ABCDE", [1], [[0, "X"]], [[4, 1]], 5], ["XEACD", "2,-1,3,4,1", True]),
+            (["ABCD", [0], [], [[3, 0]], 3], ["DBC", "-1,1,2,0", True]),
+            (["ABC", [5], [], [], 2], [None, None, False]),
+            (["ABC", [], [[0, "X"]], [], 3], [None, None, False]),
+        ]
+        for (arguments, expected), got in zip(cases, script(batch, [case for case, _ in cases])):
+            assert got[2] == expected[2] and (not expected[2] or got[:2] == expected[:2]), (arguments, expected, got)
+        # A real reordering: four photos in a new album, reversed in one request; the server's
+        # moves must leave the album's cells in the library's order, without a reload.
+        # The album is made by another process: it appears in the sidebar by itself.
+        four = [a["localIdentifier"].split("/")[0] for a in json.loads(photos("ls", "--library", library, "--json"))[:4]]
+        photos("album", "create", "--library", library, "Order")
+        photos("album", "add", "--library", library, "Order", *four)
+        wait(lambda: any(b.text.strip().startswith("Order") for b in driver.find_elements(By.CSS_SELECTOR, "#nav-albums button")))
+        order_album = script("return fetch('/api/collections?type=album&predicate=' + encodeURIComponent(\"title == 'Order'\"))"
+                             ".then(r => r.json()).then(page => page.collections[0].id)")
+        next(b for b in driver.find_elements(By.CSS_SELECTOR, "#nav-albums button") if b.text.strip().startswith("Order")).click()
+        # In grid order (cells are placed by position; their order in the document is the pool's).
+        album_cells = lambda: script(
+            "return [...document.querySelectorAll('.cell[data-id]')].map(c => [c.getBoundingClientRect(), c.dataset.id.split('/')[0]])"
+            ".sort(([a], [b]) => a.top - b.top || a.left - b.left).map(([, id]) => id)")
+        listed = lambda: [a["localIdentifier"].split("/")[0] for a in json.loads(photos("ls", "--library", library, "--album", "Order", "--json"))]
+        try:
+            wait(lambda: album_cells() == four == listed())
+        except Exception:
+            print("album cells:", album_cells(), "added:", four, "listed:", listed(), file=sys.stderr)
+            raise
+        reordered = script("return fetch('/api/changes', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: "
+                           "JSON.stringify({operations: [3, 3, 3].map((from, to) => ({op: 'reorderAlbum', album: arguments[0], from: [from], to}))})})"
+                           ".then(async r => [r.status, await r.text()])", order_album)
+        assert reordered[0] == 200, reordered
+        wait(lambda: listed() == four[::-1])
+        try:
+            wait(lambda: album_cells() == four[::-1])
+        except Exception:
+            frames = [json.loads(e["message"])["message"]["params"]["response"]["payloadData"][:400] for e in driver.get_log("performance")
+                      if json.loads(e["message"])["message"].get("method") == "Network.webSocketFrameReceived"]
+            print("album cells:", album_cells(), "wanted:", four[::-1], "live messages:", frames[-5:], file=sys.stderr)
+            raise
+        assert script("return window.__notReloaded === true"), "the page reloaded"
+        console.extend(driver.get_log("browser"))
+        resets = [e for e in console if "resetting" in e["message"]]
+        assert not resets, resets
         assert script("return window.__notReloaded === true"), "the page reloaded"
         # Expected: the page asks who is signed in before signing in (401), and the upload of a
         # file that is not a photo is refused (415).
         expected = ["/api/session - Failed to load resource", "filename=notes.jpg - Failed to load resource"]
-        errors = [entry for entry in driver.get_log("browser")
+        console.extend(driver.get_log("browser"))
+        errors = [entry for entry in console
                   if entry["level"] == "SEVERE" and not any(text in entry["message"] for text in expected)]
         assert not errors, errors
         driver.quit()
@@ -311,7 +364,7 @@ def main():
     except Exception:
         if driver:
             driver.save_screenshot(os.path.join(ARTIFACTS, "failure.png"))
-            for entry in driver.get_log("browser"):
+            for entry in console + driver.get_log("browser"):
                 print("console:", entry["level"], entry["message"][:300], file=sys.stderr)
         print(f"gallery e2e: failed at step '{step}'", file=sys.stderr)
         raise

@@ -115,6 +115,10 @@ struct AssetRouteTests {
             #expect(newestFirst == starts.reversed(), "moments are newest first by default")
             let one = try await client.call(.get, "/api/collections/\(album["id"] as! String)", token: fixture.readWrite).json()
             #expect(one["title"] as? String == "Holiday")
+            // Whole local identifiers work too, percent-encoded in a path.
+            let encoded = fixture.assets[0].replacingOccurrences(of: "/", with: "%2F")
+            let byLocalIdentifier = try await client.call(.get, "/api/assets/\(encoded)", token: fixture.readWrite).json()
+            #expect(byLocalIdentifier["localIdentifier"] as? String == fixture.assets[0])
         }
     }
 

@@ -120,6 +120,39 @@ struct ChangeRouteTests {
         }
     }
 
+    /// Album operations in one request apply in order, each on the album the ones before left
+    /// (as successive edits of one PhotoKit change request): three moves reverse it, and an
+    /// index past the album's first size is fine after an add.
+    @Test func albumOperationsOfOneRequestFollowEachOther() async throws {
+        let fixture = try ServerFixture(photos: 4)
+        let ids = fixture.assets.map(ServerFixture.uuid)
+        try await fixture.withServer { client in
+            let created = try await client.call(
+                .post, "/api/changes", token: fixture.readWrite,
+                json: #"{"operations":[{"op":"createAlbum","title":"Order","ref":"o"},{"op":"addToAlbum","album":"o","assets":["\#(ids[0])","\#(ids[1])","\#(ids[2])"]}]}"#
+            ).json()
+            let album = try #require((created["created"] as? [String: String])?["o"])
+            let reverse = (0..<2).map { #"{"op":"reorderAlbum","album":"\#(album)","from":[2],"to":\#($0)}"# }.joined(separator: ",")
+            #expect(try await client.call(.post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[\#(reverse)]}"#).status == .ok)
+            #expect(try await Self.albumOrder(client, fixture, album) == [ids[2], ids[1], ids[0]])
+            let addThenMove = #"""
+                {"operations":[{"op":"addToAlbum","album":"\#(album)","assets":["\#(ids[3])"]},
+                {"op":"reorderAlbum","album":"\#(album)","from":[3],"to":0},
+                {"op":"removeFromAlbum","album":"\#(album)","assets":["\#(ids[1])"]},
+                {"op":"reorderAlbum","album":"\#(album)","from":[2],"to":1}]}
+                """#
+            let response = try await client.call(.post, "/api/changes", token: fixture.readWrite, json: addThenMove)
+            let reason = response.status == .ok ? "" : try response.reason()
+            #expect(response.status == .ok, "\(reason)")
+            #expect(try await Self.albumOrder(client, fixture, album) == [ids[3], ids[0], ids[2]])
+            let pastTheEnd = try await client.call(
+                .post, "/api/changes", token: fixture.readWrite,
+                json: #"{"operations":[{"op":"removeFromAlbum","album":"\#(album)","assets":["\#(ids[3])"]},{"op":"reorderAlbum","album":"\#(album)","from":[2],"to":0}]}"#)
+            #expect(pastTheEnd.status == .badRequest, "index 2 is past the end once one of three is removed")
+            #expect(try await Self.albumOrder(client, fixture, album) == [ids[3], ids[0], ids[2]], "nothing applied")
+        }
+    }
+
     /// History in pages (`limit`), each page's `currentToken` the start of the next; a token of
     /// another library is expired (410); malformed and oversized bodies say what was wrong.
     @Test func historyPagesAndRefusals() async throws {

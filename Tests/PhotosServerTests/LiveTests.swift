@@ -173,6 +173,30 @@ struct LiveTests {
         #expect(change["count"] as? Int == 3)
     }
 
+    /// The sidebar watches the album list: an album made by another process arrives as
+    /// `collectionsChanged`; a limited token may not watch collections.
+    @Test func collectionListsSayWhenTheyChange() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let messages = try await Self.session(
+            fixture, token: fixture.readWrite,
+            requests: [
+                #"{"type":"subscribe","subscription":"albums","collections":"album"}"#,
+                #"{"type":"subscribe","subscription":"bad","collections":"everything"}"#,
+            ],
+            during: {
+                let other = try PHPhotoLibrary(url: fixture.temporary.url)
+                try other.performChangesAndWait { _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Elsewhere") }
+            }, until: { $0.contains { $0["type"] as? String == "collectionsChanged" } })
+        #expect(messages.first { $0["subscription"] as? String == "albums" }?["count"] as? Int == 0)
+        let changed = try #require(messages.first { $0["type"] as? String == "collectionsChanged" })
+        #expect(changed["subscription"] as? String == "albums" && changed["count"] as? Int == 1)
+        #expect(messages.contains { $0["type"] as? String == "error" && ($0["reason"] as? String)?.contains("'collections'") == true })
+        let limited = try await Self.session(
+            fixture, token: fixture.limited, requests: [#"{"type":"subscribe","subscription":"albums","collections":"album"}"#],
+            during: {}, until: { $0.contains { $0["type"] as? String == "error" } })
+        #expect(limited.contains { ($0["reason"] as? String)?.contains("limited token sees no collections") == true })
+    }
+
     /// The preheat window slides: thumbnails that left it stop being prepared, new ones start;
     /// a window at another size replaces the whole set; closing stops everything.
     @Test func preheatWindowsStartAndStopCaching() throws {

@@ -109,7 +109,7 @@ export function query(params) {
 
 /**
  * Fetches a page of assets of a fetch.
- * @param {{sort: string, predicate: string|null, collection: string|null}} fetchSpec
+ * @param {{sort: string|null, predicate: string|null, collection: string|null}} fetchSpec
  * @param {number} offset
  * @param {number} limit
  * @param {AbortSignal} [signal]

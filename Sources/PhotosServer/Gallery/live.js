@@ -25,6 +25,20 @@ export class LiveConnection {
     this.timer = 0;
     this.viewport = null;
     this.sentPreheat = null;
+    /** @type {Map<string, {collections: string, onChange: () => void, subscribedOnce: boolean}>} */
+    this.watches = new Map();
+  }
+
+  /**
+   * Watches a collection list (`album`, `smartAlbum`, `moment`, `folder`): `onChange` runs when
+   * it changes (here or in another process), and after a reconnection (it may have).
+   * @param {string} name
+   * @param {string} collections
+   * @param {() => void} onChange
+   */
+  watchCollections(name, collections, onChange) {
+    this.watches.set(name, { collections, onChange, subscribedOnce: false });
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.send({ type: "subscribe", subscription: name, collections });
   }
 
   /** Whether the socket is subscribed (live updates arrive). */
@@ -98,6 +112,7 @@ export class LiveConnection {
   subscribe() {
     const spec = this.spec;
     this.send({ type: "subscribe", subscription: SUBSCRIPTION, sort: spec.sort, predicate: spec.predicate ?? null, collection: spec.collection ?? null });
+    for (const [name, watch] of this.watches) this.send({ type: "subscribe", subscription: name, collections: watch.collections });
   }
 
   /** @param {object} message */
@@ -113,7 +128,15 @@ export class LiveConnection {
     } catch {
       return;
     }
-    if (!message || (message.subscription && message.subscription !== SUBSCRIPTION)) return;
+    if (!message) return;
+    const watch = message.subscription ? this.watches.get(message.subscription) : undefined;
+    if (watch) {
+      if (message.type === "collectionsChanged" || (message.type === "subscribed" && watch.subscribedOnce)) watch.onChange();
+      if (message.type === "subscribed") watch.subscribedOnce = true;
+      if (message.type === "error" && this.hooks.onError) this.hooks.onError(message.reason || "Live updates failed");
+      return;
+    }
+    if (message.subscription && message.subscription !== SUBSCRIPTION) return;
     switch (message.type) {
       case "subscribed":
         this.onSubscribed(message.count);

@@ -100,7 +100,13 @@ function start(current) {
     body.dataset.ready = "1"; // nothing to load: only the drop zone
     return;
   }
-  sidebar.load({ limited: current.authorizationStatus === "limited" });
+  const limited = current.authorizationStatus === "limited";
+  sidebar.load({ limited });
+  if (!limited) {
+    // Albums and moments made elsewhere (another page, `photos import`) appear in the sidebar.
+    live.watchCollections("albums", "album", () => sidebar.refreshAlbums());
+    live.watchCollections("moments", "moment", () => sidebar.reloadMoments());
+  }
   const library = $("sidebar").querySelector("[data-nav=library]");
   library.setAttribute("aria-current", "page");
   $("fetch-title").textContent = "";

@@ -11,7 +11,8 @@ const RETRY_AFTER_MISMATCH_MS = 400;
 const MAX_MISMATCHES = 3;
 
 /**
- * @typedef {{sort: string, predicate: string|null, collection: string|null}} FetchSpec
+ * @typedef {{sort: string|null, predicate: string|null, collection: string|null}} FetchSpec
+ *   `sort: null` keeps a collection's own order (an album's is its user's).
  * @typedef {{kind: "reset"|"page"|"changes"|"patch", mapIndex?: (i: number) => number, changed?: Set<number>}} UpdateDetail
  */
 
@@ -167,31 +168,22 @@ export class FetchModel extends EventTarget {
   }
 
   /**
-   * Applies live change details (PHFetchResultChangeDetails order): removals (before-state
-   * indexes), insertions (after-state, ascending), moves in order, then in-place changes.
+   * Applies live change details in PhotoKit's order: removals, insertions and moves in one
+   * batch (``applyBatch``), then in-place changes.
    * @param {{count: number, removed?: number[], inserted?: {index: number, asset: object}[],
    *   changed?: {index: number, asset: object}[], moves?: [number, number][]}} message
    */
   applyChanges(message) {
     if (!this.spec) return;
-    const removed = [...(message.removed || [])].sort((a, b) => a - b);
-    const inserted = [...(message.inserted || [])].sort((a, b) => a.index - b.index);
-    const moves = message.moves || [];
-    const changed = message.changed || [];
-    const mapIndex = indexMapper(removed, inserted, moves);
     if (!this.known) {
       // The first page is still loading and may predate this change: load it again.
       this.setFetch(this.spec);
       return;
     }
-    let items = removeIndexes(this.items, removed);
-    items = insertAt(items, inserted);
-    for (const [from, to] of moves) {
-      if (from < items.length && to < items.length) {
-        const [item] = items.splice(from, 1);
-        items.splice(to, 0, item);
-      }
-    }
+    const batch = applyBatch(this.items, message.removed || [], message.inserted || [], message.moves || [], message.count);
+    const items = batch.items;
+    const mapIndex = (before) => (before >= 0 && before < batch.oldToNew.length ? batch.oldToNew[before] : -1);
+    const changed = message.changed || [];
     const changedSet = new Set();
     for (const { index, asset } of changed) {
       if (index < items.length) {
@@ -202,8 +194,8 @@ export class FetchModel extends EventTarget {
     this.epoch += 1; // page requests in flight were made against the old indexes
     this.abortAll();
     this.previous = null;
-    if (items.length !== message.count) {
-      console.warn(`live changes gave ${items.length} items, expected ${message.count}: resetting`);
+    if (!batch.consistent) {
+      console.warn(`live changes don't fit the ${this.items.length} items held (now ${message.count}): resetting`);
       this.items = items;
       this.reset(message.count);
       return;
@@ -321,63 +313,61 @@ function pageComplete(result, offset) {
 }
 
 /**
- * Returns a copy without the given (sorted, before-state) indexes.
- * @param {(object|null)[]} items
+ * Applies change details as a collection view applies a batch update (PhotoKit's order): the
+ * objects at `removed` (before-state indexes) go; inserted objects and moved ones (`[from, to]`,
+ * before-state to after-state index) take their after-state places; the objects left keep
+ * their relative order and fill the other places. Changed objects are replaced afterwards, by
+ * the caller.
+ * @param {(object|null)[]} items the before state (null: not loaded yet)
  * @param {number[]} removed
- */
-function removeIndexes(items, removed) {
-  if (!removed.length) return items;
-  const set = new Set(removed);
-  return items.filter((_, i) => !set.has(i));
-}
-
-/**
- * Returns a copy with assets inserted at (ascending, after-state) indexes.
- * @param {(object|null)[]} items
  * @param {{index: number, asset: object}[]} inserted
- */
-function insertAt(items, inserted) {
-  if (!inserted.length) return items;
-  const total = items.length + inserted.length;
-  const out = new Array(total);
-  let source = 0;
-  let next = 0;
-  for (let target = 0; target < total; target += 1) {
-    if (next < inserted.length && inserted[next].index === target) {
-      out[target] = inserted[next].asset;
-      next += 1;
-    } else {
-      out[target] = source < items.length ? items[source++] : null;
-    }
-  }
-  return out;
-}
-
-/**
- * Builds the function mapping a before-state index to its after-state index (-1 if removed).
- * @param {number[]} removed sorted ascending
- * @param {{index: number}[]} inserted sorted ascending
  * @param {[number, number][]} moves
- * @returns {(index: number) => number}
+ * @param {number} count the after-state count
+ * @returns {{items: (object|null)[], oldToNew: Int32Array, consistent: boolean}} `oldToNew`
+ *   maps a before-state index to its after-state index (-1 when removed); `consistent` is
+ *   false when the details don't fit `items` (the caller then reloads).
  */
-function indexMapper(removed, inserted, moves) {
-  const removedSet = new Set(removed);
-  return (before) => {
-    if (before < 0 || removedSet.has(before)) return -1;
-    let index = before;
-    for (const r of removed) {
-      if (r < before) index -= 1;
-      else break;
+export function applyBatch(items, removed, inserted, moves, count) {
+  const before = items.length;
+  const out = new Array(Math.max(0, count)).fill(null);
+  const taken = new Uint8Array(out.length);
+  const leaves = new Uint8Array(before);
+  const oldToNew = new Int32Array(before).fill(-1);
+  let consistent = count >= 0;
+  const place = (index, value) => {
+    if (index < 0 || index >= out.length || taken[index]) consistent = false;
+    else {
+      out[index] = value;
+      taken[index] = 1;
     }
-    for (const { index: at } of inserted) if (at <= index) index += 1;
-    for (const [from, to] of moves) {
-      if (index === from) {
-        index = to;
-      } else {
-        if (from < index) index -= 1;
-        if (to <= index) index += 1;
-      }
-    }
-    return index;
   };
+  for (const index of removed) {
+    if (index < 0 || index >= before || leaves[index]) consistent = false;
+    else leaves[index] = 1;
+  }
+  for (const { index, asset } of inserted) place(index, asset);
+  for (const [from, to] of moves) {
+    if (from < 0 || from >= before || leaves[from]) {
+      consistent = false;
+      continue;
+    }
+    leaves[from] = 1;
+    place(to, items[from]);
+    oldToNew[from] = to;
+  }
+  let slot = 0;
+  for (let index = 0; index < before; index += 1) {
+    if (leaves[index]) continue;
+    while (slot < out.length && taken[slot]) slot += 1;
+    if (slot >= out.length) {
+      consistent = false;
+      break;
+    }
+    out[slot] = items[index];
+    oldToNew[index] = slot;
+    slot += 1;
+  }
+  while (slot < out.length && taken[slot]) slot += 1;
+  if (slot < out.length) consistent = false; // places nobody fills
+  return { items: out, oldToNew, consistent };
 }

@@ -48,6 +48,7 @@ export class Sidebar {
     };
     this.momentsLoaded = 0;
     this.momentsCount = Infinity;
+    this.momentsStale = false;
     this.momentsLoading = false;
     /** @type {Promise<{id: string, title: string}[]>|null} */
     this.albumList = null;
@@ -128,6 +129,18 @@ export class Sidebar {
     }
   }
 
+  /** Loads the moments again from the first page (the library's moments changed). */
+  reloadMoments() {
+    if (!this.started || this.momentsLoading) {
+      this.momentsStale = true;
+      return;
+    }
+    this.momentsLoaded = 0;
+    this.momentsCount = Infinity;
+    this.lists.moments.replaceChildren();
+    this.loadMoreMoments();
+  }
+
   async loadMoreMoments() {
     if (!this.started || this.momentsLoading || this.momentsLoaded >= this.momentsCount) return;
     this.momentsLoading = true;
@@ -143,6 +156,11 @@ export class Sidebar {
       showError("Could not load moments", error);
     } finally {
       this.momentsLoading = false;
+    }
+    if (this.momentsStale) {
+      this.momentsStale = false;
+      this.reloadMoments();
+      return;
     }
     // The sentinel may still be visible (short lists): keep filling.
     const sentinel = this.root.querySelector("#moments-sentinel");
@@ -180,7 +198,9 @@ export class Sidebar {
       count.textContent = detail;
       button.append(count);
     }
-    const selection = { title: name.textContent, spec: { sort: SORT, predicate: null, collection: collection.id } };
+    // An album shows in its own (the user's) order, as in Photos; smart albums and moments by date.
+    const sort = collection.kind === "album" ? null : SORT;
+    const selection = { title: name.textContent, spec: { sort, predicate: null, collection: collection.id } };
     button.addEventListener("click", () => this.select(button, selection));
     return li;
   }

@@ -16,7 +16,11 @@ final class LiveConnection: Sendable {
     private struct State {
         var client: ClientAccess
         var subscriptions: [String: Subscription] = [:]
+        /// Watched collection lists (the sidebar's), by subscription name.
+        var collectionWatches: [String: any CollectionWatching] = [:]
         var ending: Ending?
+
+        var subscriptionCount: Int { subscriptions.count + collectionWatches.count }
     }
 
     /// Why the server ends a connection: its WebSocket close code and reason.
@@ -95,15 +99,19 @@ final class LiveConnection: Sendable {
     }
 
     private func subscribe(_ request: LiveRequest) throws {
+        if let kind = request.collections {
+            return try watchCollections(request, kind: kind)
+        }
         let fetch = AssetFetch(
             predicate: request.predicate, sort: request.sort, collection: request.collection, includeHidden: request.hidden ?? false,
             deleted: request.deleted ?? false)
         let client = state.withLock { $0.client }
         let result = try service.withLibrary { try fetch.run(for: client) }
         let replaced = try state.withLock { state -> Subscription? in
-            guard state.subscriptions[request.subscription] != nil || state.subscriptions.count < Self.subscriptionLimit else {
+            guard state.subscriptions[request.subscription] != nil || state.subscriptionCount < Self.subscriptionLimit else {
                 throw APIError(.badRequest, "At most \(Self.subscriptionLimit) subscriptions per connection")
             }
+            state.collectionWatches[request.subscription] = nil
             defer { state.subscriptions[request.subscription] = Subscription(fetch: fetch, result: result) }
             return state.subscriptions[request.subscription]
         }
@@ -112,7 +120,41 @@ final class LiveConnection: Sendable {
     }
 
     private func unsubscribe(_ name: String) {
-        if let removed = state.withLock({ $0.subscriptions.removeValue(forKey: name) }) { stopPreheating(removed) }
+        let removed = state.withLock { state in
+            state.collectionWatches[name] = nil
+            return state.subscriptions.removeValue(forKey: name)
+        }
+        if let removed { stopPreheating(removed) }
+    }
+
+    /// Watches a collection list as `GET /api/collections?type=` lists it (top level).
+    private func watchCollections(_ request: LiveRequest, kind text: String) throws {
+        guard let kind = CollectionRoutes.Kind(rawValue: text) else {
+            throw APIError(
+                .badRequest, "'collections' must be one of \(CollectionRoutes.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let client = state.withLock { $0.client }
+        try client.requireRead()
+        guard client.allowList == nil else { throw APIError(.forbidden, "A limited token sees no collections") }
+        let watch: any CollectionWatching = service.withLibrary {
+            switch kind {
+            case .album: CollectionWatch(result: PHCollection.fetchTopLevelUserCollections(with: nil))
+            case .folder: CollectionWatch(result: PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: nil))
+            case .smartAlbum: CollectionWatch(result: PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: nil))
+            case .moment: CollectionWatch(result: PHAssetCollection.fetchAssetCollections(with: .moment, subtype: .any, options: nil))
+            }
+        }
+        let replaced = try state.withLock { state -> Subscription? in
+            guard state.collectionWatches[request.subscription] != nil || state.subscriptions[request.subscription] != nil
+                || state.subscriptionCount < Self.subscriptionLimit
+            else {
+                throw APIError(.badRequest, "At most \(Self.subscriptionLimit) subscriptions per connection")
+            }
+            state.collectionWatches[request.subscription] = watch
+            return state.subscriptions.removeValue(forKey: request.subscription)
+        }
+        if let replaced { stopPreheating(replaced) }
+        send(.subscribed(request.subscription, count: watch.count))
     }
 
     /// Starts caching the window's thumbnails and stops caching those that left it, as
@@ -169,8 +211,17 @@ final class LiveConnection: Sendable {
         all.forEach(stopPreheating)
     }
 
-    /// Sends each subscription its change details for a library change.
+    /// Sends each subscription its change details for a library change, and each collection
+    /// watch whether its list changed.
     func apply(_ change: PHChange) {
+        let lists = state.withLock { state -> [(String, Int)] in
+            var changed: [(String, Int)] = []
+            for name in Array(state.collectionWatches.keys) {
+                if let count = state.collectionWatches[name]?.advance(change) { changed.append((name, count)) }
+            }
+            return changed
+        }
+        for (name, count) in lists { send(.collectionsChanged(name, count: count)) }
         let updates = state.withLock { state -> [(String, PHFetchResultChangeDetails<PHAsset>)] in
             var updates: [(String, PHFetchResultChangeDetails<PHAsset>)] = []
             for (name, var subscription) in state.subscriptions {
@@ -238,5 +289,30 @@ final class LiveConnection: Sendable {
             type: "changes", subscription: name, count: after.count, removed: Array(removed),
             inserted: inserted.map { LiveMessage.Item(index: $0, asset: AssetJSON(after.object(at: $0))) },
             changed: changed.map { LiveMessage.Item(index: $0, asset: AssetJSON(after.object(at: $0))) }, moves: moves)
+    }
+}
+
+/// A collection list a client watches (the gallery's sidebar): it follows the library's
+/// changes and says when the list changed.
+protocol CollectionWatching: Sendable {
+    var count: Int { get }
+    /// The list's new count when `change` changed it (collections in or out, moved, or
+    /// changed), else `nil`.
+    mutating func advance(_ change: PHChange) -> Int?
+}
+
+struct CollectionWatch<T: PHCollection>: CollectionWatching, @unchecked Sendable {
+    // @unchecked Sendable: held under the connection's lock; fetch results are immutable.
+    var result: PHFetchResult<T>
+
+    var count: Int { result.count }
+
+    mutating func advance(_ change: PHChange) -> Int? {
+        guard let details = change.changeDetails(for: result) else { return nil }
+        result = details.fetchResultAfterChanges
+        let unchanged =
+            details.hasIncrementalChanges && details.removedIndexes?.isEmpty == true && details.insertedIndexes?.isEmpty == true
+            && details.changedIndexes?.isEmpty == true && !details.hasMoves
+        return unchanged ? nil : result.count
     }
 }

@@ -8,7 +8,9 @@ struct LiveRequest: Decodable, Sendable {
 
     let type: Kind
     let subscription: String
-    // subscribe
+    // subscribe: an asset fetch, or with `collections` (album, smartAlbum, moment, folder) a
+    // watch of that collection list, which says `collectionsChanged` when it changes.
+    var collections: String?
     var predicate: String?
     var sort: String?
     var collection: String?
@@ -22,7 +24,8 @@ struct LiveRequest: Decodable, Sendable {
 }
 
 /// What the server sends: `subscribed`, `changes` (Apple's change details of the
-/// subscription's fetch), `reset` (no incremental details), `error`.
+/// subscription's fetch), `reset` (no incremental details), `collectionsChanged` (a watched
+/// collection list changed: read it again), `error`.
 struct LiveMessage: Encodable, Sendable {
     struct Item: Encodable, Sendable {
         let index: Int
@@ -40,6 +43,10 @@ struct LiveMessage: Encodable, Sendable {
 
     static func subscribed(_ name: String, count: Int) -> LiveMessage {
         LiveMessage(type: "subscribed", subscription: name, count: count)
+    }
+
+    static func collectionsChanged(_ name: String, count: Int) -> LiveMessage {
+        LiveMessage(type: "collectionsChanged", subscription: name, count: count)
     }
 
     static func reset(_ name: String, count: Int) -> LiveMessage {

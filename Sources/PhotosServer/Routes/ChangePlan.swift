@@ -32,6 +32,13 @@ final class ChangePlan: Sendable {
     init(_ operations: [ChangeOperation], client: ClientAccess, service: LibraryService) async throws {
         var steps: [Step] = []
         var refs = Set<String>()
+        // The albums' order as the operations before each one leave it: a reorder's indexes
+        // refer to it, as successive moves of one PhotoKit change request do.
+        var members: [String: [String]] = [:]
+        func order(of album: PHAssetCollection) -> [String] {
+            members[album.localIdentifier]
+                ?? service.withLibrary { PHAsset.fetchAssets(in: album, options: nil).map(\.localIdentifier) }
+        }
         for (index, operation) in operations.enumerated() {
             func assets(deleted: Bool = false) throws -> [PHAsset] {
                 let list = try operation.require(operation.assets ?? operation.asset.map { [$0] }, "assets", at: index)
@@ -66,18 +73,34 @@ final class ChangePlan: Sendable {
                 if let ref = operation.album, refs.contains(ref) {
                     steps.append(.addToAlbum(.created(ref: ref), try assets()))
                 } else {
-                    steps.append(.addToAlbum(.existing(try album()), try assets()))
+                    let target = try album()
+                    let added = try assets()
+                    var list = order(of: target)
+                    let present = Set(list)
+                    list += added.map(\.localIdentifier).filter { !present.contains($0) }
+                    members[target.localIdentifier] = list
+                    steps.append(.addToAlbum(.existing(target), added))
                 }
-            case .removeFromAlbum: steps.append(.removeFromAlbum(try album(), try assets()))
+            case .removeFromAlbum:
+                let target = try album()
+                let removed = try assets()
+                let gone = Set(removed.map(\.localIdentifier))
+                members[target.localIdentifier] = order(of: target).filter { !gone.contains($0) }
+                steps.append(.removeFromAlbum(target, removed))
             case .reorderAlbum:
                 let target = try album()
                 let from = try operation.require(operation.from, "from", at: index)
                 let to = try operation.require(operation.to, "to", at: index)
-                let count = service.withLibrary { PHAsset.fetchAssets(in: target, options: nil).count }
+                var list = order(of: target)
                 let moved = IndexSet(from)
-                guard !moved.isEmpty, moved.allSatisfy({ (0..<count).contains($0) }), to >= 0, to <= count - moved.count else {
-                    throw APIError(.badRequest, "operations[\(index)]: 'from' and 'to' must be indexes within the album's \(count) assets")
+                guard !moved.isEmpty, moved.allSatisfy({ (0..<list.count).contains($0) }), to >= 0, to <= list.count - moved.count else {
+                    throw APIError(
+                        .badRequest, "operations[\(index)]: 'from' and 'to' must be indexes within the album's \(list.count) assets")
                 }
+                let moving = moved.map { list[$0] }
+                list = list.enumerated().filter { !moved.contains($0.offset) }.map(\.element)
+                list.insert(contentsOf: moving, at: to)
+                members[target.localIdentifier] = list
                 steps.append(.reorderAlbum(target, moved, to))
             case .edit:
                 let asset = try service.asset(try operation.require(operation.asset, "asset", at: index), for: client)
@@ -97,6 +120,15 @@ final class ChangePlan: Sendable {
     var block: @Sendable () -> Void {
         { [self] in
             var createdRequests: [String: PHAssetCollectionChangeRequest] = [:]
+            // One request per existing album: its edits apply in order, each on the result of
+            // the one before (separate requests would each start from the album as fetched).
+            var albumRequests: [String: PHAssetCollectionChangeRequest] = [:]
+            func request(for album: PHAssetCollection) -> PHAssetCollectionChangeRequest? {
+                if let known = albumRequests[album.localIdentifier] { return known }
+                let made = PHAssetCollectionChangeRequest(for: album, assets: PHAsset.fetchAssets(in: album, options: nil))
+                albumRequests[album.localIdentifier] = made
+                return made
+            }
             var createdIdentifiers: [String: String] = [:]
             for step in steps {
                 switch step {
@@ -110,14 +142,12 @@ final class ChangePlan: Sendable {
                         createdRequests[ref] = request
                         createdIdentifiers[ref] = request.placeholderForCreatedAssetCollection.localIdentifier
                     }
-                case .renameAlbum(let album, let title): PHAssetCollectionChangeRequest(for: album)?.title = title
+                case .renameAlbum(let album, let title): request(for: album)?.title = title
                 case .deleteAlbum(let album): PHAssetCollectionChangeRequest.deleteAssetCollections([album])
-                case .addToAlbum(.existing(let album), let assets): PHAssetCollectionChangeRequest(for: album)?.addAssets(assets)
+                case .addToAlbum(.existing(let album), let assets): request(for: album)?.addAssets(assets)
                 case .addToAlbum(.created(let ref), let assets): createdRequests[ref]?.addAssets(assets)
-                case .removeFromAlbum(let album, let assets): PHAssetCollectionChangeRequest(for: album)?.removeAssets(assets)
-                case .reorderAlbum(let album, let from, let to):
-                    PHAssetCollectionChangeRequest(for: album, assets: PHAsset.fetchAssets(in: album, options: nil))?
-                        .moveAssets(at: from, to: to)
+                case .removeFromAlbum(let album, let assets): request(for: album)?.removeAssets(assets)
+                case .reorderAlbum(let album, let from, let to): request(for: album)?.moveAssets(at: from, to: to)
                 case .edit(let asset, let output): PHAssetChangeRequest(for: asset).contentEditingOutput = output
                 case .revert(let asset): PHAssetChangeRequest(for: asset).revertAssetContentToOriginal()
                 }

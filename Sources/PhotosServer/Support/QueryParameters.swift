@@ -84,7 +84,9 @@ enum ObjectID {
     private static func normalized(_ text: String, suffix: String, what: String) throws -> String {
         // Already canonical (an upper-case UUID, as the API hands out): no parsing.
         if isCanonicalUUID(text) { return text + suffix }
-        let uuid = text.hasSuffix(suffix) ? String(text.dropLast(suffix.count)) : text
+        // A whole local identifier in a path comes percent-encoded (`UUID%2FL0%2F001`).
+        let decoded = text.contains("%") ? text.removingPercentEncoding ?? text : text
+        let uuid = decoded.hasSuffix(suffix) ? String(decoded.dropLast(suffix.count)) : decoded
         guard let parsed = UUID(uuidString: uuid) else {
             throw APIError(.badRequest, "'\(text.prefix(80))' is not \(what) identifier")
         }
