@@ -177,6 +177,7 @@ struct ChangeRouteTests {
             let foreign = try await client.call(.get, "/api/changes?since=\(other.library.currentChangeToken.stringValue)", token: fixture.readWrite)
             #expect(foreign.status == .gone, "\(foreign.status)")
             #expect(try await client.call(.get, "/api/changes?since=\(start)&limit=0", token: fixture.readWrite).status == .badRequest)
+            #expect(try await client.call(.get, "/api/changes?limit=10001", token: fixture.readWrite).status == .badRequest)
 
             let malformed = try await client.call(.post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[{"op":"favorite"#)
             let malformedReason = try malformed.reason()

@@ -44,13 +44,13 @@ struct ChangeRoutes {
         try client.requireOwner("Persistent history")
         let query = QueryParameters(request)
         let current = service.library.currentChangeToken
+        let limit = try query.int("limit", in: 1...10_000, default: 1000)!
         guard let since = query.string("since") else {
             return JSONResponse.make(HistoryPage(currentToken: current.stringValue, changes: []))
         }
         guard let token = PHPersistentChangeToken(stringValue: since) else {
             throw APIError.badParameter("since", "'\(since.prefix(80))' is not a change token")
         }
-        let limit = try query.int("limit", in: 1...10_000, default: 1000)!
         do {
             let changes = try service.library.fetchPersistentChanges(since: token)
             var page: [HistoryPage.Change] = []
