@@ -23,14 +23,15 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-# [visible cells, visible cells whose thumbnail is loaded and shown]
+# [visible cells, visible cells whose thumbnail is loaded and shown]. Cells still waiting for
+# their asset (placeholders, no data-id) count as not shown.
 VISIBLE_FUNCTION = """
 function visibleCells() {
   const grid = document.getElementById('grid'), box = grid.getBoundingClientRect();
-  const cells = [...grid.querySelectorAll('.cell[data-id]')].filter(c => {
-    const r = c.getBoundingClientRect(); return r.bottom > box.top && r.top < box.bottom; });
+  const cells = [...grid.querySelectorAll('.cell')].filter(c => {
+    const r = c.getBoundingClientRect(); return !c.hidden && r.bottom > box.top && r.top < box.bottom; });
   const loaded = cells.filter(c => { const i = c.querySelector('img');
-    return i && i.complete && i.naturalWidth > 0 && !i.hidden && getComputedStyle(i).visibility !== 'hidden'; });
+    return c.dataset.id && i && i.getAttribute('src') && i.complete && i.naturalWidth > 0 && !i.hidden && getComputedStyle(i).visibility !== 'hidden'; });
   return [cells.length, loaded.length];
 }
 """
