@@ -22,35 +22,21 @@ struct AccessMatrixTests {
 
     @Test func everyOperationAnswersEachCallerAsDocumented() async throws {
         let fixture = try ServerFixture(photos: 2)
-        let asset = ServerFixture.uuid(fixture.assets[0])  // on the limited token's allow-list
         let collection = try #require(
             fixture.library.withCurrent {
                 PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumUserLibrary, options: nil).firstObject?
                     .localIdentifier
             })
-        let jpeg = try TestImages.jpeg(width: 64, height: 48)
-        let bodies: [String: String] = [
-            "POST /api/changes": #"{"operations":[{"op":"favorite","assets":["\#(asset)"],"value":true}]}"#,
-            "POST /api/tokens": #"{"name":"matrix","level":"limited","assets":["\#(asset)"]}"#,
-            "POST /api/tokens/{token}/assets": #"{"add":["\#(asset)"]}"#,
-        ]
         let checked = try await fixture.withServer { client in
             var checked = 0
             for (method, path, operation) in try OpenAPITests.operations(OpenAPITests.document()) where !Self.public_.contains("\(method) \(path)") {
                 let allowed = Set(operation["x-access-levels"] as? [String] ?? [])
                 #expect(!allowed.isEmpty, "\(method) \(path) has no x-access-levels")
                 for caller in Caller.allCases {
-                    var uri = path.replacingOccurrences(of: "{id}", with: path.hasPrefix("/api/collections") ? ServerFixture.uuid(collection) : asset)
-                    if path.hasPrefix("/api/tokens/{token}") {
-                        // Revoking needs a token of its own each time.
-                        let token = method == "DELETE"
-                            ? try fixture.library.createAccessToken(named: "revoke me", level: .readWrite).token.identifier
-                            : fixture.limitedIdentifier
-                        uri = uri.replacingOccurrences(of: "{token}", with: token)
-                    }
-                    if path == "/api/uploads" { uri += "?filename=matrix-\(caller.rawValue).jpg" }
+                    // The fixture's first asset is on the limited token's allow-list.
+                    let call = try DocumentedCall(
+                        method, path, fixture: fixture, collection: collection, uploadName: "matrix-\(caller.rawValue).jpg")
                     let key = "\(method) \(path)"
-                    let body = path == "/api/uploads" ? ByteBuffer(bytes: jpeg) : bodies[key].map { ByteBuffer(string: $0) }
                     let token: String? =
                         switch caller {
                         case .nobody: nil
@@ -58,9 +44,7 @@ struct AccessMatrixTests {
                         case .addOnly: fixture.addOnly
                         case .limited: fixture.limited
                         }
-                    let response = try await client.call(
-                        HTTPRequest.Method(rawValue: method)!, uri, token: token, body: body,
-                        headers: bodies[key] != nil ? [.contentType: "application/json"] : [:])
+                    let response = try await client.call(call.method, call.uri, token: token, body: call.body, headers: call.headers)
                     let status = response.status.code
                     let reason = status >= 400 ? (try? response.reason()) ?? "" : ""
                     let what = "\(key) by \(caller.rawValue): \(status) \(reason)"

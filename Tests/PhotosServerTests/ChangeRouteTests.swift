@@ -59,11 +59,7 @@ struct ChangeRouteTests {
         let fixture = try ServerFixture(photos: 3)
         let ids = fixture.assets.map(ServerFixture.uuid)
         try await fixture.withServer { client in
-            let created = try await client.call(
-                .post, "/api/changes", token: fixture.readWrite,
-                json: #"{"operations":[{"op":"createAlbum","title":"Trip","ref":"t"},{"op":"addToAlbum","album":"t","assets":["\#(ids[0])","\#(ids[1])","\#(ids[2])"]}]}"#
-            ).json()
-            let album = try #require((created["created"] as? [String: String])?["t"])
+            let album = try await Self.createAlbum("Trip", holding: ids, client, fixture)
             #expect(try await Self.albumOrder(client, fixture, album) == [ids[0], ids[1], ids[2]])
             let reorder = try await client.call(
                 .post, "/api/changes", token: fixture.readWrite,
@@ -127,11 +123,7 @@ struct ChangeRouteTests {
         let fixture = try ServerFixture(photos: 4)
         let ids = fixture.assets.map(ServerFixture.uuid)
         try await fixture.withServer { client in
-            let created = try await client.call(
-                .post, "/api/changes", token: fixture.readWrite,
-                json: #"{"operations":[{"op":"createAlbum","title":"Order","ref":"o"},{"op":"addToAlbum","album":"o","assets":["\#(ids[0])","\#(ids[1])","\#(ids[2])"]}]}"#
-            ).json()
-            let album = try #require((created["created"] as? [String: String])?["o"])
+            let album = try await Self.createAlbum("Order", holding: Array(ids.prefix(3)), client, fixture)
             let reverse = (0..<2).map { #"{"op":"reorderAlbum","album":"\#(album)","from":[2],"to":\#($0)}"# }.joined(separator: ",")
             #expect(try await client.call(.post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[\#(reverse)]}"#).status == .ok)
             #expect(try await Self.albumOrder(client, fixture, album) == [ids[2], ids[1], ids[0]])
@@ -218,6 +210,19 @@ struct ChangeRouteTests {
             let satReason = try sat.reason()
             #expect(sat.status == .badRequest && satReason.contains("saturation"), "\(satReason)")
         }
+    }
+
+    /// Creates an album holding `assets` in one request (a `ref` names it for the add) and
+    /// returns its local identifier.
+    static func createAlbum(_ title: String, holding assets: [String], _ client: some TestClientProtocol, _ fixture: ServerFixture)
+        async throws -> String
+    {
+        let list = assets.map { "\"\($0)\"" }.joined(separator: ",")
+        let created = try await client.call(
+            .post, "/api/changes", token: fixture.readWrite,
+            json: #"{"operations":[{"op":"createAlbum","title":"\#(title)","ref":"r"},{"op":"addToAlbum","album":"r","assets":[\#(list)]}]}"#
+        ).json()
+        return try #require((created["created"] as? [String: String])?["r"])
     }
 
     static func albumOrder(_ client: some TestClientProtocol, _ fixture: ServerFixture, _ album: String) async throws -> [String] {

@@ -44,32 +44,15 @@ struct OpenAPITests {
 
     @Test func documentedOperationsAnswerAsDocumented() async throws {
         let fixture = try ServerFixture(photos: 2)
-        let asset = ServerFixture.uuid(fixture.assets[0])
-        let bodies: [String: String] = [
-            "POST /api/changes": #"{"operations":[{"op":"favorite","assets":["\#(asset)"],"value":true}]}"#,
-            "POST /api/session": #"{"token":"\#(fixture.readWrite)"}"#,
-            "POST /api/tokens": #"{"name":"doc","level":"limited","assets":["\#(asset)"]}"#,
-            "POST /api/tokens/{token}/assets": #"{"add":["\#(asset)"]}"#,
-        ]
         try await fixture.withServer { client in
             let document = try Self.document()
             let schemas = (document["components"] as? [String: Any])?["schemas"] as? [String: [String: Any]] ?? [:]
             let operations = Self.operations(document).filter { $0.path != "/api/live" }
             // Revoking runs last, on a token made for it.
             for (method, path, operation) in operations.sorted(by: { a, _ in a.method != "DELETE" }) {
-                var uri = path.replacingOccurrences(of: "{id}", with: asset)
-                if path.hasPrefix("/api/tokens/{token}") {
-                    let token = method == "DELETE"
-                        ? try fixture.library.createAccessToken(named: "revoke me", level: .readWrite).token.identifier
-                        : fixture.limitedIdentifier
-                    uri = uri.replacingOccurrences(of: "{token}", with: token)
-                }
-                if path == "/api/uploads" { uri += "?filename=doc.jpg" }
                 let key = "\(method) \(path)"
-                let body: ByteBuffer? = path == "/api/uploads" ? ByteBuffer(bytes: try TestImages.jpeg()) : bodies[key].map { ByteBuffer(string: $0) }
-                let response = try await client.call(
-                    HTTPRequest.Method(rawValue: method)!, uri, token: fixture.readWrite, body: body,
-                    headers: bodies[key] != nil ? [.contentType: "application/json"] : [:])
+                let call = try DocumentedCall(method, path, fixture: fixture)
+                let response = try await client.call(call.method, call.uri, token: fixture.readWrite, body: call.body, headers: call.headers)
                 let code = String(response.status.code)
                 let responses = operation["responses"] as? [String: Any] ?? [:]
                 #expect(responses[code] != nil, "\(key) answered \(code), which is not documented")
@@ -104,5 +87,39 @@ struct OpenAPITests {
         } else if let array = value as? [Any], let items = schema["items"] as? [String: Any] {
             for (index, item) in array.enumerated() { check(item, against: items, schemas: schemas, at: "\(path)[\(index)]") }
         }
+    }
+}
+
+/// A request for a documented operation on a ``ServerFixture``: path parameters filled with its
+/// first asset, `collection` (else that asset: a 404) and its limited token (a new token to
+/// revoke for `DELETE`), and a body the operation accepts.
+struct DocumentedCall {
+    let method: HTTPRequest.Method
+    let uri: String
+    let body: ByteBuffer?
+    let headers: HTTPFields
+
+    init(_ method: String, _ path: String, fixture: ServerFixture, collection: String? = nil, uploadName: String = "doc.jpg") throws {
+        let asset = ServerFixture.uuid(fixture.assets[0])
+        let bodies: [String: String] = [
+            "POST /api/changes": #"{"operations":[{"op":"favorite","assets":["\#(asset)"],"value":true}]}"#,
+            "POST /api/session": #"{"token":"\#(fixture.readWrite)"}"#,
+            "POST /api/tokens": #"{"name":"doc","level":"limited","assets":["\#(asset)"]}"#,
+            "POST /api/tokens/{token}/assets": #"{"add":["\#(asset)"]}"#,
+        ]
+        var uri = path.replacingOccurrences(
+            of: "{id}", with: path.hasPrefix("/api/collections") ? collection.map(ServerFixture.uuid) ?? asset : asset)
+        if path.hasPrefix("/api/tokens/{token}") {
+            let token = method == "DELETE"
+                ? try fixture.library.createAccessToken(named: "revoke me", level: .readWrite).token.identifier
+                : fixture.limitedIdentifier
+            uri = uri.replacingOccurrences(of: "{token}", with: token)
+        }
+        if path == "/api/uploads" { uri += "?filename=\(uploadName)" }
+        let json = bodies["\(method) \(path)"]
+        self.method = HTTPRequest.Method(rawValue: method)!
+        self.uri = uri
+        body = path == "/api/uploads" ? ByteBuffer(bytes: try TestImages.jpeg()) : json.map { ByteBuffer(string: $0) }
+        headers = json != nil ? [.contentType: "application/json"] : [:]
     }
 }
