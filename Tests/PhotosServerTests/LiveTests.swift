@@ -225,6 +225,18 @@ struct LiveTests {
         #expect(caching(96) == [false, false, false, false])
     }
 
+    /// A client that reads nothing while messages pile up is ended with 1013 (connect again)
+    /// once the outbox is full, rather than silently missing change details.
+    @Test func aClientTooSlowToReadIsEndedNotSkipped() throws {
+        let fixture = try ServerFixture(photos: 0)
+        let service = LibraryService(library: fixture.library, configuration: ServerConfiguration())
+        let connection = LiveConnection(service: service, client: .open)
+        for _ in 0..<LiveConnection.outboxLimit { connection.send(.reset("grid", count: 0)) }
+        #expect(connection.ending == nil, "a full outbox is still whole")
+        connection.send(.reset("grid", count: 1))
+        #expect(connection.ending == .tooSlow)
+    }
+
     /// A token revoked while its client is connected (here by another process) ends the
     /// connection from the server's side: an error message, then a close with code 1008.
     @Test(.timeLimit(.minutes(1))) func aRevokedTokenEndsItsConnection() async throws {
