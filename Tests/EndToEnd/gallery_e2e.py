@@ -111,6 +111,11 @@ def main():
         driver = browser()
         wait = lambda condition, seconds=15: WebDriverWait(driver, seconds).until(lambda _: condition())
         script = lambda *arguments: driver.execute_script(*arguments)
+        # The sidebar's album list is replaced whenever the library's albums change (live), so
+        # its buttons are found and used in one script, never held across calls.
+        album_button = "return [...document.querySelectorAll('#nav-albums button')].find(b => b.textContent.trim().startsWith(arguments[0]))"
+        has_album = lambda title: script(album_button + " !== undefined", title)
+        open_album = lambda title: script("const b = (() => { " + album_button + " })(); if (b) b.click(); return !!b", title)
 
         step = "sign in"
         sign_in(driver, base, secret, wait)
@@ -144,7 +149,7 @@ def main():
         driver.save_screenshot(os.path.join(ARTIFACTS, "3-imported.png"))
 
         step = "delete"
-        victim = driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]")[-1].get_attribute("data-id")
+        victim = script("return [...document.querySelectorAll('.cell[data-id]')].map(c => c.dataset.id)")[-1]
         photos("delete", "--library", library, victim)
         wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, f'.cell[data-id="{victim}"]')) == 0)
         wait(lambda: driver.find_element(By.ID, "count").text.strip().startswith(str(len(FIRST))))
@@ -206,7 +211,7 @@ def main():
         driver.find_element(By.ID, "detail-album").click()
         wait(lambda: driver.find_element(By.ID, "album-picker").is_displayed())
         driver.find_element(By.CSS_SELECTOR, "#album-picker input[name=title]").send_keys("Trip\n")
-        wait(lambda: any(b.text.strip().startswith("Trip") for b in driver.find_elements(By.CSS_SELECTOR, "#nav-albums button")))
+        wait(lambda: has_album("Trip"))
         in_album = json.loads(photos("ls", "--library", library, "--album", "Trip", "--json"))
         assert [a["localIdentifier"].split("/")[0] for a in in_album] == [starred.split("/")[0]], in_album
 
@@ -234,7 +239,7 @@ def main():
         step = "hide and delete from the detail view"
         driver.find_element(By.ID, "detail-close").click()
         wait(lambda: not driver.find_element(By.ID, "detail").is_displayed())
-        others = [c.get_attribute("data-id") for c in driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]") if c.get_attribute("data-id") != starred]
+        others = [i for i in script("return [...document.querySelectorAll('.cell[data-id]')].map(c => c.dataset.id)") if i != starred]
         hidden, deleted = others[0], others[1]
         def open_detail(identifier):
             driver.find_element(By.CSS_SELECTOR, f'.cell[data-id="{identifier}"] img').click()
@@ -261,7 +266,7 @@ def main():
             wait(lambda: not driver.find_element(By.ID, "detail").is_displayed())
 
         step = "sidebar album"
-        next(b for b in driver.find_elements(By.CSS_SELECTOR, "#nav-albums button") if b.text.strip().startswith("Trip")).click()
+        wait(lambda: open_album("Trip"))
         wait(lambda: [c.get_attribute("data-id") for c in driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]")] == [starred])
         wait(lambda: "Trip" in driver.find_element(By.ID, "fetch-title").text)
         # The album's cell shows the edit: a square thumbnail version.
@@ -293,10 +298,10 @@ def main():
         four = [a["localIdentifier"].split("/")[0] for a in json.loads(photos("ls", "--library", library, "--json"))[:4]]
         photos("album", "create", "--library", library, "Order")
         photos("album", "add", "--library", library, "Order", *four)
-        wait(lambda: any(b.text.strip().startswith("Order") for b in driver.find_elements(By.CSS_SELECTOR, "#nav-albums button")))
+        wait(lambda: has_album("Order"))
         order_album = script("return fetch('/api/collections?type=album&predicate=' + encodeURIComponent(\"title == 'Order'\"))"
                              ".then(r => r.json()).then(page => page.collections[0].id)")
-        next(b for b in driver.find_elements(By.CSS_SELECTOR, "#nav-albums button") if b.text.strip().startswith("Order")).click()
+        wait(lambda: open_album("Order"))
         # In grid order (cells are placed by position; their order in the document is the pool's).
         album_cells = lambda: script(
             "return [...document.querySelectorAll('.cell[data-id]')].map(c => [c.getBoundingClientRect(), c.dataset.id.split('/')[0]])"
