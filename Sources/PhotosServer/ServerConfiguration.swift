@@ -32,9 +32,11 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// Whether `host` is a loopback address (127.0.0.0/8, ::1, localhost).
-    public var isLoopback: Bool {
-        if host == "localhost" || host == "::1" { return true }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+    public var isLoopback: Bool { Self.isLoopback(name: host) }
+
+    private static func isLoopback(name: String) -> Bool {
+        if name == "localhost" || name == "::1" { return true }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
         return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
@@ -50,7 +52,7 @@ public struct ServerConfiguration: Sendable {
         } else if let colon = name.lastIndex(of: ":") {
             name = String(name[..<colon])
         }
-        return ServerConfiguration(host: name).isLoopback
+        return isLoopback(name: name)
     }
 
     /// Refuses combinations that would expose the library: no tokens off loopback.

@@ -150,16 +150,12 @@ final class ImageSourceCache: Sendable {
         return value
     }
 
-    /// The FNV-1a hash of a resource's path: every edit's render has a path of its own
-    /// (`renders/…_<ms>`). Row ids can't serve: SQLite gives a new row the highest id plus one,
-    /// so an edit's render row, inserted after the previous render's row was deleted, can take
-    /// that row's id, and its images would answer for the new version.
+    /// The hash of a resource's path (keys live in memory only, so the process's seeded hash
+    /// serves): every edit's render has a path of its own (`renders/…_<ms>`). Row ids can't
+    /// serve: SQLite gives a new row the highest id plus one, so an edit's render row, inserted
+    /// after the previous render's row was deleted, can take that row's id, and its images
+    /// would answer for the new version.
     static func identity(of resource: ResourceRecord) -> Int64 {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in resource.path.utf8 {
-            value ^= UInt64(byte)
-            value = value &* 0x100_0000_01b3
-        }
-        return Int64(bitPattern: value)
+        Int64(resource.path.hashValue)
     }
 }

@@ -30,11 +30,7 @@ public class PHCachingImageManager: PHImageManager, @unchecked Sendable {
     public func startCachingImages(
         for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?
     ) {
-        let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
-        for asset in assets {
-            guard let plan = try? ImageRequestPlan(asset: asset, targetSize: targetSize, contentMode: contentMode, options: options) else {
-                continue
-            }
+        for plan in Self.plans(for: assets, targetSize: targetSize, contentMode: contentMode, options: options) {
             preheated.withLock { $0[plan.key, default: 0] += 1 }
             Self.loader.preheat(plan.key, render: plan.render)
         }
@@ -45,11 +41,7 @@ public class PHCachingImageManager: PHImageManager, @unchecked Sendable {
     public func stopCachingImages(
         for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?
     ) {
-        let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
-        for asset in assets {
-            guard let plan = try? ImageRequestPlan(asset: asset, targetSize: targetSize, contentMode: contentMode, options: options) else {
-                continue
-            }
+        for plan in Self.plans(for: assets, targetSize: targetSize, contentMode: contentMode, options: options) {
             let held = preheated.withLock { preheated -> Bool in
                 guard let count = preheated[plan.key] else { return false }
                 preheated[plan.key] = count > 1 ? count - 1 : nil
@@ -62,11 +54,19 @@ public class PHCachingImageManager: PHImageManager, @unchecked Sendable {
     /// Whether this manager is preparing (or has prepared and not stopped) the image of
     /// `asset` for these arguments. For tests.
     func isCaching(_ asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?) -> Bool {
-        let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
-        guard let plan = try? ImageRequestPlan(asset: asset, targetSize: targetSize, contentMode: contentMode, options: options) else {
+        guard let plan = Self.plans(for: [asset], targetSize: targetSize, contentMode: contentMode, options: options).first else {
             return false
         }
         return preheated.withLock { $0[plan.key] != nil }
+    }
+
+    /// The request plans (keys and renders) for these arguments, leaving out assets whose
+    /// images can't be made.
+    private static func plans(
+        for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?
+    ) -> [ImageRequestPlan] {
+        let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
+        return assets.compactMap { try? ImageRequestPlan(asset: $0, targetSize: targetSize, contentMode: contentMode, options: options) }
     }
 
     /// Stops every preparation this manager started.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOHTTP1
 
 /// Lets a request through only with a valid bearer token or session cookie (or on a server
 /// started without tokens), and records who the client is in the context; 401 otherwise.
@@ -16,11 +17,21 @@ struct AccessMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
+    /// ``client(authorization:session:host:gate:)`` for a request read by a channel handler
+    /// (``CachedImageHandler``, ``LiveUpgradeGate``), before the conversion to HTTP types.
+    static func client(_ headers: HTTPHeaders, gate: AccessGate) throws -> ClientAccess {
+        let authorization = headers.first(name: "authorization")
+        let session = authorization == nil ? CachedImageHandler.cookie(AccessGate.cookieName, in: headers) : nil
+        return try client(authorization: authorization, session: session, host: headers.first(name: "host"), gate: gate)
+    }
+
     /// The client of an `Authorization` header or else a session cookie, or the 401 to answer.
     /// A server without tokens lets a request without either in only when its `Host` is a
-    /// loopback name (403 otherwise; ``ServerConfiguration/isLoopback(hostHeader:)``).
-    /// Also what ``LiveUpgradeGate`` and ``CachedImageHandler`` ask.
-    static func client(authorization: String?, session: String?, host: String?, gate: AccessGate) throws -> ClientAccess {
+    /// loopback name (403 otherwise; ``ServerConfiguration/isLoopback(hostHeader:)``); `host`
+    /// is read only then.
+    static func client(
+        authorization: String?, session: String?, host: @autoclosure () -> String?, gate: AccessGate
+    ) throws -> ClientAccess {
         var bearer: String?
         if let authorization {
             bearer = bearerToken(authorization)
@@ -35,7 +46,7 @@ struct AccessMiddleware: RouterMiddleware {
         guard let client else {
             throw unauthorized(bearer != nil ? "The access token is not valid" : "Sign in with an access token")
         }
-        if client.token == nil, !ServerConfiguration.isLoopback(hostHeader: host) {
+        if client.token == nil, case let host = host(), !ServerConfiguration.isLoopback(hostHeader: host) {
             throw APIError(
                 .forbidden, "A server without tokens answers only requests to localhost, 127.0.0.1 or [::1], not to '\((host ?? "").prefix(80))'")
         }

@@ -38,7 +38,12 @@ export class LiveConnection {
    */
   watchCollections(name, collections, onChange) {
     this.watches.set(name, { collections, onChange, subscribedOnce: false });
-    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.send({ type: "subscribe", subscription: name, collections });
+    this.subscribeWatch(name);
+  }
+
+  /** @param {string} name a watch's subscription (sent when the socket is open) */
+  subscribeWatch(name) {
+    this.send({ type: "subscribe", subscription: name, collections: this.watches.get(name).collections });
   }
 
   /** Whether the socket is subscribed (live updates arrive). */
@@ -112,7 +117,7 @@ export class LiveConnection {
   subscribe() {
     const spec = this.spec;
     this.send({ type: "subscribe", subscription: SUBSCRIPTION, sort: spec.sort, predicate: spec.predicate ?? null, collection: spec.collection ?? null });
-    for (const [name, watch] of this.watches) this.send({ type: "subscribe", subscription: name, collections: watch.collections });
+    for (const name of this.watches.keys()) this.subscribeWatch(name);
   }
 
   /** @param {object} message */

@@ -107,24 +107,27 @@ final class LiveConnection: Sendable {
             deleted: request.deleted ?? false)
         let client = state.withLock { $0.client }
         let result = try service.withLibrary { try fetch.run(for: client) }
-        let replaced = try state.withLock { state -> Subscription? in
-            guard state.subscriptions[request.subscription] != nil || state.subscriptionCount < Self.subscriptionLimit else {
-                throw APIError(.badRequest, "At most \(Self.subscriptionLimit) subscriptions per connection")
-            }
-            state.collectionWatches[request.subscription] = nil
-            defer { state.subscriptions[request.subscription] = Subscription(fetch: fetch, result: result) }
-            return state.subscriptions[request.subscription]
-        }
-        if let replaced { stopPreheating(replaced) }
+        try store(request.subscription, fetch: Subscription(fetch: fetch, result: result))
         send(.subscribed(request.subscription, count: result.count))
     }
 
-    private func unsubscribe(_ name: String) {
-        let removed = state.withLock { state in
-            state.collectionWatches[name] = nil
-            return state.subscriptions.removeValue(forKey: name)
+    /// Puts a fetch or a collection watch under `name` in place of whatever was there (within
+    /// ``subscriptionLimit``), or with neither removes it; a replaced fetch stops preheating.
+    private func store(_ name: String, fetch: Subscription? = nil, watch: (any CollectionWatching)? = nil) throws {
+        let replaced = try state.withLock { state -> Subscription? in
+            let known = state.subscriptions[name] != nil || state.collectionWatches[name] != nil
+            guard known || (fetch == nil && watch == nil) || state.subscriptionCount < Self.subscriptionLimit else {
+                throw APIError(.badRequest, "At most \(Self.subscriptionLimit) subscriptions per connection")
+            }
+            state.collectionWatches[name] = watch
+            defer { state.subscriptions[name] = fetch }
+            return state.subscriptions[name]
         }
-        if let removed { stopPreheating(removed) }
+        if let replaced { stopPreheating(replaced) }
+    }
+
+    private func unsubscribe(_ name: String) {
+        try? store(name)
     }
 
     /// Watches a collection list as `GET /api/collections?type=` lists it (top level).
@@ -144,16 +147,7 @@ final class LiveConnection: Sendable {
             case .moment: CollectionWatch(result: PHAssetCollection.fetchAssetCollections(with: .moment, subtype: .any, options: nil))
             }
         }
-        let replaced = try state.withLock { state -> Subscription? in
-            guard state.collectionWatches[request.subscription] != nil || state.subscriptions[request.subscription] != nil
-                || state.subscriptionCount < Self.subscriptionLimit
-            else {
-                throw APIError(.badRequest, "At most \(Self.subscriptionLimit) subscriptions per connection")
-            }
-            state.collectionWatches[request.subscription] = watch
-            return state.subscriptions.removeValue(forKey: request.subscription)
-        }
-        if let replaced { stopPreheating(replaced) }
+        try store(request.subscription, watch: watch)
         send(.subscribed(request.subscription, count: watch.count))
     }
 

@@ -94,12 +94,9 @@ final class LiveUpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         guard head.method == .GET, head.headers.contains(name: "upgrade"),
             head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first == "/api/live"
         else { return nil }
-        let authorization = head.headers.first(name: "authorization")
-        let session = authorization == nil ? CachedImageHandler.cookie(AccessGate.cookieName, in: head.headers) : nil
         do {
-            let host = head.headers.first(name: "host")
-            let client = try AccessMiddleware.client(authorization: authorization, session: session, host: host, gate: service.gate)
-            try LiveRoutes.check(client, origin: head.headers.first(name: "origin"), authority: host)
+            let client = try AccessMiddleware.client(head.headers, gate: service.gate)
+            try LiveRoutes.check(client, origin: head.headers.first(name: "origin"), authority: head.headers.first(name: "host"))
             return nil
         } catch {
             return APIError(error)

@@ -74,12 +74,7 @@ final class CachedImageHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func cachedAnswer(_ request: HTTPRequestHead) -> (head: HTTPResponseHead, body: ByteBuffer?)? {
         guard request.method == .GET, request.isKeepAlive, let (id, query) = Self.split(imageTarget: request.uri) else { return nil }
-        let authorization = request.headers.first(name: "authorization")
-        let session = authorization == nil ? Self.cookie(AccessGate.cookieName, in: request.headers) : nil
-        guard
-            let client = try? AccessMiddleware.client(
-                authorization: authorization, session: session, host: request.headers.first(name: "host"), gate: service.gate),
-            client.level != .addOnly,
+        guard let client = try? AccessMiddleware.client(request.headers, gate: service.gate), client.level != .addOnly,
             let identifier = try? ObjectID.asset(String(id)), client.sees(identifier),
             let assetVersion = service.imageVersions.version(of: identifier),
             let parameters = try? ImageRoutes.Parameters(QueryParameters(query: query))

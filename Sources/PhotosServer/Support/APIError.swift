@@ -24,11 +24,13 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
         let error: Inner
     }
 
+    private var body: Body { Body(error: .init(status: status.code, reason: reason)) }
+
     /// `{"error": {"status": ..., "reason": ...}}`, also written by handlers outside the router.
-    var jsonBody: Data { JSONResponse.data(Body(error: .init(status: status.code, reason: reason))) }
+    var jsonBody: Data { JSONResponse.data(body) }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = JSONResponse.make(Body(error: .init(status: status.code, reason: reason)), status: status)
+        var response = JSONResponse.make(body, status: status)
         response.headers.append(contentsOf: headers)
         return response
     }
