@@ -1,18 +1,24 @@
 # The task index. `make demo` and `make test` are the two commands a newcomer needs.
 SWIFT ?= swift
 
-.PHONY: demo test build deps fixtures bench bench-import bench-image bench-serve bench-gallery sanitize clean
+.PHONY: demo test build deps fixtures consumer bench bench-import bench-image bench-serve bench-gallery sanitize tsan clean
 
 ## Install what is missing, build, import real sample photos into a fresh library, summarise.
 demo: deps
 	scripts/demo.sh
 
-## Install what is missing and run every test: the Swift suites, then the gallery end to end
-## in headless Chromium (screenshots in .build/e2e-artifacts/).
+## Install what is missing and run every test: the Swift suites, the gallery end to end in
+## headless Chromium (screenshots in .build/e2e-artifacts/), then the consumer check (a package
+## that depends on this one by URL and version, built in debug and release, run on real photos).
 test: deps fixtures
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	python3 Tests/EndToEnd/gallery_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
+	scripts/check-consumer.sh
+
+## The consumer check alone (Tests/Consumers/VersionedClient; see scripts/check-consumer.sh).
+consumer: deps fixtures
+	scripts/check-consumer.sh
 
 build:
 	$(SWIFT) build
@@ -59,3 +65,9 @@ clean:
 sanitize: deps fixtures
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+
+## Every test under ThreadSanitizer (data races, in this package's code and at its edges); any
+## report fails the run.
+tsan: deps fixtures
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	scripts/run-tsan.sh .build-tsan

@@ -9,16 +9,6 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-/// Where glib's headers are, which libvips' headers include. Listed here rather than found
-/// through `pkg-config vips`, whose `-pthread` SwiftPM reports as a "prohibited flag" on every
-/// build. The Debian multiarch folders are listed whether or not they exist yet: SwiftPM caches
-/// the evaluated manifest, so a check made before `libvips-dev` is installed would stick.
-let glibHeaderFlags: [String] = {
-    let architectures = ["x86_64-linux-gnu", "aarch64-linux-gnu", "arm-linux-gnueabihf", "riscv64-linux-gnu"]
-    let folders = ["/usr/include/glib-2.0"] + architectures.map { "/usr/lib/\($0)/glib-2.0/include" }
-    return folders.flatMap { ["-Xcc", "-I\($0)"] }
-}()
-
 let package = Package(
     name: "PhotoKit",
     platforms: [.macOS(.v15)],
@@ -27,7 +17,7 @@ let package = Package(
         .executable(name: "photos", targets: ["PhotosCLI"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // swift-configuration support is not used; leaving its trait off skips building it.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
@@ -40,15 +30,21 @@ let package = Package(
     ],
     targets: [
         // libvips, from Debian's libvips-dev, with a C shim for its variadic calls.
+        // Its headers include glib's, found through `pkg-config glib-2.0` (glib's include
+        // folders, nothing else). Not `pkgConfig: "vips"`: vips.pc's Cflags carry `-pthread`
+        // (from gio), which SwiftPM drops with a "prohibited flag" warning on every build; the
+        // headers need only glib's folders, and vips' own are in /usr/include. A consumer's
+        // machine needs libvips-dev (which brings libglib2.0-dev) and pkg-config.
         .systemLibrary(
             name: "CVips",
-            providers: [.apt(["libvips-dev"])]
+            pkgConfig: "glib-2.0",
+            providers: [.apt(["libvips-dev", "pkg-config"])]
         ),
         // Decoding, metadata, thumbnails and encoding over libvips. Knows nothing of PhotoKit.
         .target(
             name: "Imaging",
             dependencies: ["CVips"],
-            swiftSettings: swiftSettings + [.unsafeFlags(glibHeaderFlags)]
+            swiftSettings: swiftSettings
         ),
         // SHA-256 from OpenSSL's libcrypto (Debian's libssl-dev), for content hashes of originals.
         .systemLibrary(
@@ -143,3 +139,9 @@ let package = Package(
         ),
     ]
 )
+
+// `make docs` builds the `Photos` documentation with swift-docc-plugin. Added only when asked
+// for (as GRDB does), so a package that depends on this one never resolves the plugin.
+if Context.environment["PHOTOKIT_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

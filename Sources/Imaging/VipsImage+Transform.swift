@@ -142,7 +142,7 @@ extension VipsImage {
     }
 
     /// The image with an EXIF orientation (1...8) applied to its pixels.
-    func applyingOrientation(_ orientation: Int) throws(ImagingError) -> VipsImage {
+    public func applyingOrientation(_ orientation: Int) throws(ImagingError) -> VipsImage {
         guard (2 ... 8).contains(orientation) else { return self }
         let copy = try derive("orient") { cvips_copy(pointer, $0) }
         vips_image_set_int(copy.pointer, "orientation", Int32(orientation))

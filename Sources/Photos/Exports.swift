@@ -1,3 +1,5 @@
-// `import Photos` brings CoreLocation's types too, as on Apple's platforms, so code that
-// reads `asset.location?.coordinate` needs no other import.
+// `import Photos` brings Foundation and CoreLocation's types too, as Apple's module does, so a
+// file that imports only Photos can use `NSPredicate`, `Data`, `UserDefaults` or
+// `asset.location?.coordinate`.
 @_exported public import CoreLocation
+@_exported public import Foundation

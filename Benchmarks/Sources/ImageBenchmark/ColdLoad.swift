@@ -76,7 +76,7 @@ struct ColdLoad {
             let expected = min(size, max(asset.pixelWidth, asset.pixelHeight))
             return max(image.pixelWidth, image.pixelHeight) != expected
         }.count
-        let pixelBytes = images.reduce(0) { $0 + ($1.map { $0.pixelWidth * $0.pixelHeight * $0.bytesPerPixel } ?? 0) }
+        let pixelBytes = images.reduce(0) { $0 + ($1.map { $0.pixelWidth * $0.pixelHeight * (($0.cgImage?.bitsPerPixel ?? 0) / 8) } ?? 0) }
         return Outcome(
             files: assets.count, delivered: images.compactMap { $0 }.count, failures: deliveries.failures,
             wrongSize: wrongSize, degraded: deliveries.degraded, wallNanos: end - start,

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import PhotosStore
 
 extension PHPhotoLibrary {
@@ -6,8 +6,8 @@ extension PHPhotoLibrary {
     /// secret, for a cookie: the library keeps only its SHA-256, so sessions outlive a
     /// server's restart. Sessions older than `lifetime` are removed at the same time.
     ///
-    /// - Note: Linux addition, for `photos serve`. Revoking the token ends its sessions.
-    public func createAccessSession(forAccessToken identifier: String, lifetime: TimeInterval) throws -> String {
+    /// For `photos serve` only (`package` access: not part of the public API). Revoking the token ends its sessions.
+    package func createAccessSession(forAccessToken identifier: String, lifetime: TimeInterval) throws -> String {
         let secret = "ps_" + Self.randomText(bytes: 32)
         let now = Date()
         do {
@@ -23,8 +23,8 @@ extension PHPhotoLibrary {
     /// The token of the session with this secret, or `nil` when there is no such session, it
     /// is older than `lifetime`, or its token was revoked.
     ///
-    /// - Note: Linux addition.
-    public func accessToken(forSessionSecret secret: String, lifetime: TimeInterval) throws -> PHAccessToken? {
+    /// For `photos serve` only.
+    package func accessToken(forSessionSecret secret: String, lifetime: TimeInterval) throws -> PHAccessToken? {
         guard secret.hasPrefix("ps_"), secret.utf8.count < 256 else { return nil }
         do {
             return try store.accessToken(
@@ -37,9 +37,9 @@ extension PHPhotoLibrary {
 
     /// Ends the session with this secret (signing out); `false` when there was none.
     ///
-    /// - Note: Linux addition.
+    /// For `photos serve` only.
     @discardableResult
-    public func endAccessSession(secret: String) throws -> Bool {
+    package func endAccessSession(secret: String) throws -> Bool {
         do { return try store.deleteAccessSession(secretHash: ContentHash.sha256(of: Data(secret.utf8))) } catch { throw PHPhotosError(error) }
     }
 }

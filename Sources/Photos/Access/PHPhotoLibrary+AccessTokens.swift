@@ -116,16 +116,16 @@ extension PHPhotoLibrary {
 
     /// A number that grows whenever a token or an allow-list changes, in any process.
     ///
-    /// - Note: Linux addition.
-    public var accessVersion: Int {
+    /// For `photos serve` only (`package` access).
+    package var accessVersion: Int {
         Int((try? store.accessVersion()) ?? 0)
     }
 
     /// Yields ``accessVersion`` each time tokens or allow-lists change, in this process or
     /// another (`photos token ...` while a server runs), within about a second.
     ///
-    /// - Note: Linux addition.
-    public var accessChanges: AsyncStream<Int> {
+    /// For `photos serve` only (`package` access).
+    package var accessChanges: AsyncStream<Int> {
         let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let store = self.store
         let last = Mutex((try? store.accessVersion()) ?? 0)

@@ -54,17 +54,19 @@ extension ChangeContributing {
 
 extension PHPhotoLibrary {
     /// Runs a change block now, on the calling thread, and commits what it asked for.
-    func runChangeBlock(_ block: () -> Void) throws(PHPhotosError) {
+    ///
+    /// Observers hear of the commit only once `gate` is opened (see ``DeliveryGate``).
+    func runChangeBlock(_ block: () -> Void, gate: DeliveryGate? = nil) throws(PHPhotosError) {
         let context = ChangeContext(library: self)
         ChangeContext.$current.withValue(context) {
             PHPhotoLibrary.$scoped.withValue(self) { block() }
         }
         context.close()
         defer { context.releaseRequests() }
-        try commit(context)
+        try commit(context, gate: gate)
     }
 
-    private func commit(_ context: ChangeContext) throws(PHPhotosError) {
+    private func commit(_ context: ChangeContext, gate: DeliveryGate?) throws(PHPhotosError) {
         var staging = StagingArea(store: store)
         var changes = StoreChangeSet()
         do {
@@ -79,7 +81,7 @@ extension PHPhotoLibrary {
                 dispatcher.didCommit(false)
                 throw error
             }
-            dispatcher.didCommit(true)
+            dispatcher.didCommit(true, gate: gate)
         } catch let error as PHPhotosError {
             staging.rollBack()
             throw error

@@ -19,28 +19,26 @@ extension PHAsset {
     @discardableResult
     public func requestContentEditingInput(
         with options: PHContentEditingInputRequestOptions?,
-        completionHandler: @escaping @Sendable (PHContentEditingInput?, [AnyHashable: Any]) -> Void
+        completionHandler: @escaping (PHContentEditingInput?, [AnyHashable: Any]) -> Void
     ) -> PHContentEditingInputRequestID {
         let id = Self.nextEditingRequestID.wrappingAdd(1, ordering: .relaxed).oldValue
-        let canHandle: @Sendable (PHAdjustmentData) -> Bool
-        if let options {
-            canHandle = options.canHandleAdjustmentData
-        } else {
-            canHandle = { _ in false }
-        }
+        // Apple declares both closures without @Sendable; each is called once, in order, on
+        // the one background task below.
+        let canHandle = UncheckedSendable(options?.canHandleAdjustmentData ?? { _ in false })
+        let completion = UncheckedSendable(completionHandler)
         let asset = self
         DispatchQueue.global(qos: .userInitiated).async {
             let result: Result<PHContentEditingInput, PHPhotosError>
             do throws(PHPhotosError) {
-                result = .success(try asset.makeEditingInput(canHandle: canHandle))
+                result = .success(try asset.makeEditingInput(canHandle: canHandle.value))
             } catch {
                 result = .failure(error)
             }
             let cancelled = Self.cancelledEditingRequests.withLock { $0.remove(id) != nil }
             switch (cancelled, result) {
-            case (true, _): completionHandler(nil, [PHContentEditingInputCancelledKey: NSNumber(value: true)])
-            case (false, .success(let input)): completionHandler(input, [:])
-            case (false, .failure(let error)): completionHandler(nil, [PHContentEditingInputErrorKey: error])
+            case (true, _): completion.value(nil, [PHContentEditingInputCancelledKey: NSNumber(value: true)])
+            case (false, .success(let input)): completion.value(input, [:])
+            case (false, .failure(let error)): completion.value(nil, [PHContentEditingInputErrorKey: error])
             }
         }
         return id
@@ -83,7 +81,7 @@ extension PHAsset {
         return PHAdjustmentData(propertyList: data)
     }
 
-    private func makeEditingInput(canHandle: @Sendable (PHAdjustmentData) -> Bool) throws(PHPhotosError) -> PHContentEditingInput {
+    private func makeEditingInput(canHandle: (PHAdjustmentData) -> Bool) throws(PHPhotosError) -> PHContentEditingInput {
         let files = try editFiles()
         var adjustment: PHAdjustmentData?
         if let stored = currentAdjustmentData(), canHandle(stored) { adjustment = stored }

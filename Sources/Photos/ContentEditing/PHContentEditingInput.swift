@@ -16,9 +16,11 @@ public final class PHContentEditingInputRequestOptions: NSObject, @unchecked Sen
     // @unchecked Sendable: configured before the request starts.
     /// Whether the editor can resume an edit made in this format: if so, the input is the
     /// unedited image with the stored adjustment data; if not, the current rendered image.
-    public var canHandleAdjustmentData: @Sendable (PHAdjustmentData) -> Bool = { _ in false }
+    ///
+    /// Linux: called on a background queue (Apple's calls it on the main thread).
+    public var canHandleAdjustmentData: (PHAdjustmentData) -> Bool = { _ in false }
     public var isNetworkAccessAllowed = false
-    public var progressHandler: (@Sendable (Double, UnsafeMutablePointer<ObjCBool>) -> Void)?
+    public var progressHandler: ((Double, UnsafeMutablePointer<ObjCBool>) -> Void)?
 
     public override init() {
         super.init()

@@ -33,7 +33,7 @@ extension PHFetchResult {
             let objects = storage.load(chunk.lowerBound..<(chunk.upperBound))
             let order = options.contains(.reverse) ? Array(chunk.reversed()) : Array(chunk)
             for index in order {
-                block(unsafeDowncast(objects[index - chunk.lowerBound], to: ObjectType.self), index, &stop)
+                block(typed(objects[index - chunk.lowerBound]), index, &stop)
                 if stop.boolValue { return }
             }
         }
@@ -51,7 +51,7 @@ extension PHFetchResult {
                 let objects = storage.load(chunk)
                 var stop: ObjCBool = false
                 for index in chunk {
-                    work.value(unsafeDowncast(objects[index - chunk.lowerBound], to: ObjectType.self), index, &stop)
+                    work.value(typed(objects[index - chunk.lowerBound]), index, &stop)
                     if stop.boolValue {
                         stopped.store(true, ordering: .relaxed)
                         return
@@ -74,17 +74,20 @@ extension PHFetchResult {
     }
 }
 
-extension PHFetchResult: RandomAccessCollection {
+/// Linux addition: `for asset in result`, `result.map { ... }`, `Array(result)`.
+///
+/// Only `Sequence`, not `Collection`: a collection's members would change what Apple's code
+/// means. `Collection.index(of:)` (deprecated, returning `nil` when absent) would win over
+/// PHFetchResult's own ``PHFetchResult/index(of:)`` (returning `NSNotFound`) in some calls,
+/// such as `fetchResult?.index(of: asset)`.
+extension PHFetchResult: Sequence {
     public typealias Element = ObjectType
-    public typealias Index = Int
-    public typealias Indices = Range<Int>
-
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { count }
 
     public func makeIterator() -> Iterator {
         Iterator(result: self)
     }
+
+    public var underestimatedCount: Int { count }
 
     /// Reads a batch at a time, without going through the shared cache.
     public struct Iterator: IteratorProtocol {
@@ -100,7 +103,7 @@ extension PHFetchResult: RandomAccessCollection {
                 buffer = result.storage.load(position..<Swift.min(result.count, position + 512))
             }
             defer { position += 1 }
-            return unsafeDowncast(buffer[position - bufferStart], to: ObjectType.self)
+            return result.typed(buffer[position - bufferStart])
         }
     }
 }

@@ -57,12 +57,12 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, @u
             fatalError("PHFetchResult: index \(index) beyond bounds [0 .. \(count - 1)]")
         }
         if let cached = window.withLock({ $0.object(at: index) }) {
-            return unsafeDowncast(cached, to: ObjectType.self)
+            return typed(cached)
         }
         let range = window.withLock { $0.nextRange(for: index, count: count, batch: Self.batchSize) }
         let objects = storage.load(range)
         window.withLock { $0.store(objects, range: range, accessed: index) }
-        return unsafeDowncast(objects[index - range.lowerBound], to: ObjectType.self)
+        return typed(objects[index - range.lowerBound])
     }
 
     public subscript(index: Int) -> ObjectType { object(at: index) }
@@ -80,7 +80,7 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, @u
         for range in indexes.rangeView {
             for start in stride(from: range.lowerBound, to: range.upperBound, by: 512) {
                 let chunk = start..<Swift.min(start + 512, range.upperBound)
-                result += storage.load(chunk).map { unsafeDowncast($0, to: ObjectType.self) }
+                result += storage.load(chunk).map(typed)
             }
         }
         return result

@@ -16,14 +16,16 @@ struct ImageRequestPlan: Sendable {
 
     struct RemoteFetch: Sendable {
         let url: URL
-        let progress: PHAssetImageProgressHandler?
+        /// The request's progress handler (Apple's is not `@Sendable`; it is called from the
+        /// download's serial delegate queue, one call at a time).
+        let progress: UncheckedSendable<PHAssetImageProgressHandler?>
 
         /// Fetches into `destination` unless a copy is there already.
         func run(to destination: URL) throws(PHPhotosError) {
             guard !FileManager.default.fileExists(atPath: destination.path) else { return }
-            let handler = progress
+            let progress = progress
             try RemoteOriginals.fetch(url, to: destination) { fraction in
-                guard let handler else { return false }
+                guard let handler = progress.value else { return false }
                 var stop: ObjCBool = false
                 handler(fraction, nil, &stop, nil)
                 return stop.boolValue
@@ -46,7 +48,7 @@ struct ImageRequestPlan: Sendable {
                 .networkAccessRequired,
                 "The original of \(asset.localIdentifier) is in a remote store (\(url.absoluteString)); allow network access to fetch it")
         }
-        return (copy, RemoteFetch(url: url, progress: progress))
+        return (copy, RemoteFetch(url: url, progress: UncheckedSendable(progress)))
     }
 
     init(asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions) throws(PHPhotosError) {

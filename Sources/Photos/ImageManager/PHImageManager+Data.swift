@@ -27,18 +27,45 @@ extension PHImageManager {
     @discardableResult
     public func requestImageDataAndOrientation(
         for asset: PHAsset, options: PHImageRequestOptions?,
-        resultHandler: @escaping @Sendable (Data?, String?, CGImagePropertyOrientation, [AnyHashable: Any]?) -> Void
+        resultHandler: @escaping (Data?, String?, CGImagePropertyOrientation, [AnyHashable: Any]?) -> Void
+    ) -> PHImageRequestID {
+        requestData(for: asset, options: options) { result in
+            resultHandler(result.data, result.type, result.orientation, result.info.value)
+        }
+    }
+
+    /// Requests the bytes of an asset's image with its orientation as UIKit's
+    /// `UIImage.Orientation`; otherwise as
+    /// ``requestImageDataAndOrientation(for:options:resultHandler:)``, which replaces it.
+    ///
+    /// Deprecated on Apple's platforms since iOS 13, and still called by apps that support
+    /// older systems.
+    @available(*, deprecated, renamed: "requestImageDataAndOrientation(for:options:resultHandler:)")
+    @discardableResult
+    public func requestImageData(
+        for asset: PHAsset, options: PHImageRequestOptions?,
+        resultHandler: @escaping (Data?, String?, UIImage.Orientation, [AnyHashable: Any]?) -> Void
+    ) -> PHImageRequestID {
+        requestData(for: asset, options: options) { result in
+            resultHandler(result.data, result.type, UIImage.Orientation(result.orientation), result.info.value)
+        }
+    }
+
+    /// Reads off the delivery queue (or on the caller's thread when synchronous), then calls
+    /// `deliver` once on the delivery queue.
+    private func requestData(
+        for asset: PHAsset, options: PHImageRequestOptions?, deliver: @escaping (DataResult) -> Void
     ) -> PHImageRequestID {
         let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
         let requestID = Self.makeRequestID()
         if options.isSynchronous {
-            let result = Self.readResult(of: asset, options: options, requestID: requestID)
-            resultHandler(result.data, result.type, result.orientation, result.info.value)
+            deliver(Self.readResult(of: asset, options: options, requestID: requestID))
         } else {
+            // Apple's handler is not @Sendable; it is called once, on the delivery queue.
+            let deliver = UncheckedSendable(deliver)
             Self.dataQueue.async { [deliveryQueue] in
-                // Read off the delivery queue, then deliver on it.
                 let result = Self.readResult(of: asset, options: options, requestID: requestID)
-                deliveryQueue.async { resultHandler(result.data, result.type, result.orientation, result.info.value) }
+                deliveryQueue.async { deliver.value(result) }
             }
         }
         return requestID

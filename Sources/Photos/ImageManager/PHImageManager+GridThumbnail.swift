@@ -1,11 +1,11 @@
-public import Foundation
+import Foundation
 import PhotosStore
 
 extension PHImageManager {
     /// The size of the grid thumbnail the library keeps for each photo, in pixels (square).
     ///
-    /// Linux addition.
-    public static let gridThumbnailPixelSize = StandardDerivative.thumbnail.pixelSize
+    /// For `photos serve` only (`package` access), as are the members below.
+    package static let gridThumbnailPixelSize = StandardDerivative.thumbnail.pixelSize
 
     /// The grid thumbnail the library keeps for a photo, as stored: ``gridThumbnailPixelSize``
     /// square, centre-cropped, upright, sRGB, JPEG at quality 80, of the current version.
@@ -13,15 +13,15 @@ extension PHImageManager {
     /// size or smaller with `.exact` resizing makes it, as do `photos import --thumbnails` and
     /// `photos cache warm`), for videos, and for photos smaller than that (theirs is smaller).
     ///
-    /// Linux addition: Apple keeps its thumbnails private. A server sends these bytes on without
-    /// decoding and encoding them again. Reads one small file; doesn't make anything.
-    public func storedGridThumbnailData(for asset: PHAsset) -> Data? {
+    /// A server sends these bytes on without decoding and encoding them again. Reads one small
+    /// file; doesn't make anything.
+    package func storedGridThumbnailData(for asset: PHAsset) -> Data? {
         storedGridThumbnailURL(for: asset).flatMap { try? Data(contentsOf: $0) }
     }
 
     /// Whether ``storedGridThumbnailData(for:)`` has bytes to give (a file check; nothing is
-    /// read). Linux addition: a server preheats only the thumbnails not made yet.
-    public func hasStoredGridThumbnail(for asset: PHAsset) -> Bool {
+    /// read): a server preheats only the thumbnails not made yet.
+    package func hasStoredGridThumbnail(for asset: PHAsset) -> Bool {
         storedGridThumbnailURL(for: asset).map { FileManager.default.fileExists(atPath: $0.path) } ?? false
     }
 

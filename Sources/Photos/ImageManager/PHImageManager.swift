@@ -31,12 +31,22 @@ public class PHImageManager: NSObject, @unchecked Sendable {
         Int(min(ProcessInfo.processInfo.physicalMemory / 4, 512 << 20))
     }
 
-    /// Where asynchronous requests' result handlers are called, one at a time. Linux addition.
-    public let deliveryQueue: DispatchQueue
+    /// Where asynchronous requests' result handlers are called: a serial background queue of
+    /// the manager's own unless set.
+    ///
+    /// Linux addition. Apple calls image handlers on the main thread; set this to
+    /// `DispatchQueue.main` to do the same, in a process that runs the main queue (an `async`
+    /// main, `dispatchMain()` or a run loop), for ported code whose handlers update main-actor
+    /// state. Set it before making requests: each delivery goes to the queue set at that time.
+    public var deliveryQueue: DispatchQueue {
+        get { deliveryQueueSetting.withLock { $0 } }
+        set { deliveryQueueSetting.withLock { $0 = newValue } }
+    }
+    private let deliveryQueueSetting: Mutex<DispatchQueue>
 
     private struct Pending {
         var key: ImageKey
-        var handler: @Sendable (UIImage?, [AnyHashable: Any]?) -> Void
+        var handler: ResultHandler
     }
 
     /// Asynchronous requests waiting for their final image.
@@ -58,7 +68,7 @@ public class PHImageManager: NSObject, @unchecked Sendable {
     public class func `default`() -> PHImageManager { shared }
 
     public override init() {
-        deliveryQueue = DispatchQueue(label: "PHImageManager.delivery", qos: .userInitiated)
+        deliveryQueueSetting = Mutex(DispatchQueue(label: "PHImageManager.delivery", qos: .userInitiated))
         super.init()
     }
 
@@ -69,8 +79,9 @@ public class PHImageManager: NSObject, @unchecked Sendable {
     @discardableResult
     public func requestImage(
         for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?,
-        resultHandler: @escaping @Sendable (UIImage?, [AnyHashable: Any]?) -> Void
+        resultHandler: @escaping (UIImage?, [AnyHashable: Any]?) -> Void
     ) -> PHImageRequestID {
+        let resultHandler = ResultHandler(resultHandler)
         // Read now, never after returning: no copy needed (a memory-cache hit allocates nothing more).
         let options = options ?? Self.defaultOptions
         let requestID = Self.makeRequestID()
@@ -114,23 +125,23 @@ public class PHImageManager: NSObject, @unchecked Sendable {
 
     private func requestSynchronously(
         _ plan: ImageRequestPlan, requestID: PHImageRequestID, options: PHImageRequestOptions,
-        resultHandler: @Sendable (UIImage?, [AnyHashable: Any]?) -> Void
+        resultHandler: ResultHandler
     ) {
         let cache = Self.loader.cache
         if let cached = cache.image(for: plan.key) {
-            resultHandler(cached, Self.info(requestID, degraded: false))
+            resultHandler.call(cached, Self.info(requestID, degraded: false))
             return
         }
         if options.deliveryMode == .fastFormat, let stand_in = plan.degradedImage(from: cache) {
-            resultHandler(stand_in, Self.info(requestID, degraded: true))
+            resultHandler.call(stand_in, Self.info(requestID, degraded: true))
             return
         }
         do throws(PHPhotosError) {
             let image = try plan.render()
             cache.insert(image, for: plan.key)
-            resultHandler(image, Self.info(requestID, degraded: false))
+            resultHandler.call(image, Self.info(requestID, degraded: false))
         } catch {
-            resultHandler(nil, Self.info(requestID, degraded: false, error: error))
+            resultHandler.call(nil, Self.info(requestID, degraded: false, error: error))
         }
     }
 
@@ -163,15 +174,28 @@ public class PHImageManager: NSObject, @unchecked Sendable {
 
     private func deliver(
         _ image: UIImage?, info: [AnyHashable: Any], synchronously: Bool,
-        _ handler: @escaping @Sendable (UIImage?, [AnyHashable: Any]?) -> Void
+        _ handler: ResultHandler
     ) {
         if synchronously {
-            handler(image, info)
+            handler.call(image, info)
             return
         }
         let info = UncheckedInfo(value: info)
-        deliveryQueue.async { handler(image, info.value) }
+        deliveryQueue.async { handler.call(image, info.value) }
     }
+}
+
+/// A request's result handler on its way to the delivery queue.
+///
+/// Apple declares the handlers of `PHImageManager` without `@Sendable` (they run on the main
+/// thread there), so app code may hand in closures that capture ordinary state.
+struct ResultHandler: @unchecked Sendable {
+    // @unchecked Sendable: the closure is only ever called, one delivery at a time (on the
+    // manager's serial delivery queue, or on the caller's thread before `requestImage` returns),
+    // never run concurrently with itself; what it captures is the caller's to guard, as on
+    // Apple's platforms.
+    let call: (UIImage?, [AnyHashable: Any]?) -> Void
+    init(_ call: @escaping (UIImage?, [AnyHashable: Any]?) -> Void) { self.call = call }
 }
 
 /// An info dictionary crossing to the delivery queue (its values are NSNumbers and errors).

@@ -53,7 +53,9 @@ public enum PHImageRequestOptionsResizeMode: Int, Sendable, CaseIterable {
 }
 
 /// Called while an original is downloaded: progress 0...1, an error, a flag to stop, info.
-public typealias PHAssetImageProgressHandler = @Sendable (Double, (any Error)?, UnsafeMutablePointer<ObjCBool>, [AnyHashable: Any]?) -> Void
+///
+/// Linux: called on a background serial queue, as on Apple's platforms.
+public typealias PHAssetImageProgressHandler = (Double, (any Error)?, UnsafeMutablePointer<ObjCBool>, [AnyHashable: Any]?) -> Void
 
 /// Options for ``PHImageManager`` requests. Copied when a request starts, so changing them
 /// afterwards has no effect on it.

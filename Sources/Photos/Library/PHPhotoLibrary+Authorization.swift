@@ -31,9 +31,11 @@ extension PHPhotoLibrary {
     /// Calls `handler` with `.authorized` on a background queue, as Apple's would after the
     /// user agreed.
     public class func requestAuthorization(
-        for accessLevel: PHAccessLevel, handler: @escaping @Sendable (PHAuthorizationStatus) -> Void
+        for accessLevel: PHAccessLevel, handler: @escaping (PHAuthorizationStatus) -> Void
     ) {
-        DispatchQueue.global().async { handler(.authorized) }
+        // Apple's handler is not @Sendable; it is called once, on that queue.
+        let handler = UncheckedSendable(handler)
+        DispatchQueue.global().async { handler.value(.authorized) }
     }
 
     /// Returns `.authorized`.
@@ -43,7 +45,7 @@ extension PHPhotoLibrary {
 
     /// Calls `handler` with `.authorized` on a background queue.
     @available(*, deprecated, renamed: "requestAuthorization(for:handler:)")
-    public class func requestAuthorization(_ handler: @escaping @Sendable (PHAuthorizationStatus) -> Void) {
-        DispatchQueue.global().async { handler(.authorized) }
+    public class func requestAuthorization(_ handler: @escaping (PHAuthorizationStatus) -> Void) {
+        requestAuthorization(for: .readWrite, handler: handler)
     }
 }

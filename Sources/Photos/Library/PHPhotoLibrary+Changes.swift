@@ -5,7 +5,9 @@ extension PHPhotoLibrary {
     /// in one transaction: all of them, or (on error) none.
     ///
     /// `completionHandler` runs afterwards on a serial background queue (never the main
-    /// thread), once per call, in commit order, after the change is visible to fetches.
+    /// thread), once per call, in commit order, after the change is visible to fetches, and
+    /// before change observers hear of the change: an observer unregistered in the completion
+    /// handler is not called for it (Apple's sample apps rely on this order).
     /// Change requests may only be made inside the block; elsewhere they stop the process,
     /// as Apple's raise `NSInternalInconsistencyException`.
     public func performChanges(
@@ -20,15 +22,18 @@ extension PHPhotoLibrary {
         let completion = UncheckedSendable(completionHandler)
         changeQueue.async {
             var failure: (any Error)?
+            // Observers wait for the completion handler to return.
+            let gate = completion.value == nil ? nil : DeliveryGate()
             do {
-                try self.runChangeBlock(block.value)
+                try self.runChangeBlock(block.value, gate: gate)
             } catch {
                 failure = error
             }
-            guard completion.value != nil else { return }
+            guard let gate else { return }
             let outcome = UncheckedSendable(failure)
             self.callbackQueue.async {
                 completion.value?(outcome.value == nil, outcome.value)
+                gate.open()
             }
         }
     }
@@ -64,11 +69,4 @@ extension PHPhotoLibrary {
             }
         }
     }
-}
-
-/// Carries a value the compiler can't prove Sendable across a queue hop whose ordering makes
-/// it safe (the value is only used on the other side).
-struct UncheckedSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -50,13 +50,16 @@ public final class PHLivePhoto: NSObject, NSSecureCoding, NSCopying, @unchecked 
     @discardableResult
     public class func request(
         withResourceFileURLs fileURLs: [URL], placeholderImage image: UIImage?, targetSize: CGSize,
-        contentMode: PHImageContentMode, resultHandler: @escaping @Sendable (PHLivePhoto?, [AnyHashable: Any]) -> Void
+        contentMode: PHImageContentMode, resultHandler: @escaping (PHLivePhoto?, [AnyHashable: Any]) -> Void
     ) -> PHLivePhotoRequestID {
         let id = requests.withLock { state in
             defer { state.next &+= 1 }
             return state.next
         }
+        // Apple's handler is not @Sendable; its calls are made in order from this one task.
+        let handler = UncheckedSendable(resultHandler)
         DispatchQueue.global().async {
+            let resultHandler = handler.value
             if image != nil { resultHandler(nil, [PHLivePhotoInfoIsDegradedKey: true]) }
             if requests.withLock({ $0.cancelled.remove(id) != nil }) {
                 resultHandler(nil, [PHLivePhotoInfoCancelledKey: true])

@@ -86,7 +86,11 @@ final class ChangeDispatcher: Sendable {
     /// over, so when observers fall behind (more than ``maximumSnapshotsWaiting`` commits
     /// waiting) a commit takes none: its delivery reads the library as it is then, together
     /// with the commits after it.
-    func didCommit(_ committed: Bool) {
+    ///
+    /// With a `gate`, the delivery waits (on the observers' queue) until the gate is opened:
+    /// `performChanges` opens it when its completion handler returns, so observers always hear
+    /// of a change after the code that made it.
+    func didCommit(_ committed: Bool, gate: DeliveryGate? = nil) {
         let observed = state.withLock { $0.watcher != nil }
         var snapshot: StoreSnapshot?
         if committed && observed && state.withLock({ $0.snapshotsWaiting < Self.maximumSnapshotsWaiting }) {
@@ -95,6 +99,7 @@ final class ChangeDispatcher: Sendable {
         }
         let coalesced = committed && observed && snapshot == nil
         queue.async { [snapshot] in
+            if snapshot != nil || coalesced { gate?.wait() }
             if let snapshot {
                 self.state.withLock { $0.snapshotsWaiting -= 1 }
                 self.deliver(snapshot)

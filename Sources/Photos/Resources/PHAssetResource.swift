@@ -4,8 +4,8 @@ import PhotosStore
 
 /// One file of an asset: its original photo or video, a paired video, an alternate RAW, ...
 ///
-/// Linux addition: ``fileSize`` is public (Apple clients read it through the private KVC key
-/// `"fileSize"`, which doesn't exist on Linux).
+/// Linux addition: ``fileSize`` is public. Apple clients read it through the private key-value
+/// key `"fileSize"`, which works here too (see ``value(forKey:)``).
 public final class PHAssetResource: NSObject, @unchecked Sendable {
     // @unchecked Sendable: immutable after init.
     public let type: PHAssetResourceType
@@ -19,6 +19,9 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
     public let fileSize: Int64
     /// Where the file is in the library.
     let fileURL: URL
+    /// Where its bytes are on this machine: the file, or for an original in a remote store the
+    /// local copy (which may not exist yet).
+    let localURL: URL
 
     init(
         type: PHAssetResourceType, assetLocalIdentifier: String, uniformTypeIdentifier: String, originalFilename: String,
@@ -32,6 +35,7 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
         self.pixelHeight = pixelHeight
         self.fileSize = fileSize
         self.fileURL = fileURL
+        localURL = fileURL
         super.init()
     }
 
@@ -43,7 +47,14 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
         pixelWidth = record.pixelWidth
         pixelHeight = record.pixelHeight
         fileSize = record.fileSize
-        fileURL = library.store.layout.url(forRelativePath: record.path)
+        let layout = library.store.layout
+        fileURL = layout.url(forRelativePath: record.path)
+        if LibraryLayout.isRemote(path: record.path) {
+            let ext = fileURL.pathExtension.isEmpty ? "bin" : fileURL.pathExtension.lowercased()
+            localURL = layout.remoteCopy(assetUUID: record.assetUUID, resourceType: record.type, fileExtension: ext)
+        } else {
+            localURL = fileURL
+        }
         super.init()
     }
 
@@ -72,5 +83,36 @@ extension PHAssetResource {
                 originalFilename: url.lastPathComponent, pixelWidth: metadata.orientedPixelWidth,
                 pixelHeight: metadata.orientedPixelHeight, fileSize: size, fileURL: url)
         }
+    }
+}
+
+extension PHAssetResource {
+    /// The value of the property named `key`, for code that reads resources by key.
+    ///
+    /// Linux: Foundation's `NSObject` has no key-value coding here; resources answer their
+    /// documented properties by name (`type`, `assetLocalIdentifier`, `uniformTypeIdentifier`,
+    /// `originalFilename`, `pixelWidth`, `pixelHeight`) and the private keys apps read:
+    /// `fileSize` (bytes, an `NSNumber`) and `locallyAvailable` (whether the bytes are on this
+    /// machine: always for files in the library, for an original in a remote store once its
+    /// local copy was fetched). Numbers and Booleans are `NSNumber`s, as key-value coding gives
+    /// them. An unknown key stops the process with `NSUnknownKeyException`'s message.
+    public func value(forKey key: String) -> Any? {
+        switch key {
+        case "type": NSNumber(value: type.rawValue)
+        case "assetLocalIdentifier": assetLocalIdentifier
+        case "uniformTypeIdentifier": uniformTypeIdentifier
+        case "originalFilename": originalFilename
+        case "pixelWidth": NSNumber(value: pixelWidth)
+        case "pixelHeight": NSNumber(value: pixelHeight)
+        case "fileSize": NSNumber(value: fileSize)
+        case "locallyAvailable": NSNumber(value: FileManager.default.fileExists(atPath: localURL.path))
+        default: value(forUndefinedKey: key)
+        }
+    }
+
+    /// Called for a key the resource doesn't have: stops the process, as Apple's default
+    /// raises `NSUnknownKeyException`.
+    public func value(forUndefinedKey key: String) -> Any? {
+        undefinedKey(key, of: self)
     }
 }

@@ -14,7 +14,7 @@ public final class PHAssetResourceRequestOptions: NSObject, NSCopying, @unchecke
     /// Linux: every resource is local; the flag is accepted and ignored.
     public var isNetworkAccessAllowed: Bool = false
     /// Called with the fraction read so far, on a background queue.
-    public var progressHandler: (@Sendable (Double) -> Void)?
+    public var progressHandler: ((Double) -> Void)?
 
     public override init() {
         super.init()
@@ -51,22 +51,28 @@ public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
     @discardableResult
     public func requestData(
         for resource: PHAssetResource, options: PHAssetResourceRequestOptions?,
-        dataReceivedHandler handler: @escaping @Sendable (Data) -> Void,
-        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+        dataReceivedHandler handler: @escaping (Data) -> Void,
+        completionHandler: @escaping ((any Error)?) -> Void
     ) -> PHAssetResourceDataRequestID {
         let id = requests.withLock { state in
             defer { state.next &+= 1 }
             return state.next
         }
-        let progress = options?.progressHandler
+        // Apple declares the three closures without @Sendable; they are called in order, one
+        // at a time, from the one background task below.
+        // One box per value (a tuple destructured from a box in an escaping closure is
+        // over-released by Swift 6.3.1; see performChanges).
+        let received = UncheckedSendable(handler)
+        let completion = UncheckedSendable(completionHandler)
+        let progress = UncheckedSendable(options?.progressHandler)
         queue.async {
-            completionHandler(self.stream(resource, id: id, progress: progress, handler: handler))
+            completion.value(self.stream(resource, id: id, progress: progress.value, handler: received.value))
         }
         return id
     }
 
     private func stream(
-        _ resource: PHAssetResource, id: Int32, progress: (@Sendable (Double) -> Void)?, handler: @Sendable (Data) -> Void
+        _ resource: PHAssetResource, id: Int32, progress: ((Double) -> Void)?, handler: (Data) -> Void
     ) -> (any Error)? {
         defer { _ = requests.withLock { $0.cancelled.remove(id) } }
         guard let file = try? FileHandle(forReadingFrom: resource.fileURL) else {
@@ -104,10 +110,12 @@ public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
     /// linked into place, so the destination is either complete or absent.
     public func writeData(
         for resource: PHAssetResource, toFile fileURL: URL, options: PHAssetResourceRequestOptions?,
-        completionHandler: @escaping @Sendable ((any Error)?) -> Void
+        completionHandler: @escaping ((any Error)?) -> Void
     ) {
+        // Apple's handler is not @Sendable; it is called once, from that task.
+        let completion = UncheckedSendable(completionHandler)
         queue.async {
-            completionHandler(Self.copy(resource, to: fileURL))
+            completion.value(Self.copy(resource, to: fileURL))
         }
     }
 

@@ -1,0 +1,79 @@
+public import Foundation
+import Imaging
+
+/// A decoded bitmap, standing in for Core Graphics' `CGImage` where photo code reads pixels
+/// (`image.cgImage`).
+///
+/// Linux: only what a bitmap of 8-bit pixels can honestly answer: its size, layout, alpha and
+/// bytes (``dataProvider``'s `data`, a `Data` here where Apple's is a `CFData`: read it with
+/// `data.withUnsafeBytes` instead of `CFDataGetBytePtr`), and ``cropping(to:)``. Pixels are grey
+/// (1 byte), grey and alpha (2), sRGB (3) or sRGB and alpha (4), rows without padding, alpha
+/// not premultiplied. There is no colour space object, no drawing into contexts and no
+/// `CGImageSource`/`CGImageDestination`; use `UIImage(data:)`, `jpegData(compressionQuality:)`
+/// and `pngData()` for encoded bytes.
+public final class CGImage: Sendable {
+    public let width: Int
+    public let height: Int
+    /// 8.
+    public let bitsPerComponent: Int
+    /// 8 × the bytes per pixel.
+    public let bitsPerPixel: Int
+    /// `width × bitsPerPixel / 8`: rows are not padded.
+    public let bytesPerRow: Int
+    /// `.last` for images with alpha, else `.none`.
+    public let alphaInfo: CGImageAlphaInfo
+    /// The pixel bytes, row by row from the top left.
+    public let dataProvider: CGDataProvider?
+    /// The pixels in libvips, for `UIImage(cgImage:)` and cropping.
+    let image: VipsImage
+
+    /// The 8-bit pixels of a libvips image (converted to 8-bit sRGB when it is not already 8-bit).
+    init(_ source: VipsImage) throws(ImagingError) {
+        var image = source
+        var bytes = try image.memoryBytes()
+        if bytes.count != image.width * image.height * image.bands {
+            image = try image.srgb()
+            bytes = try image.memoryBytes()
+        }
+        self.image = image
+        width = image.width
+        height = image.height
+        bitsPerComponent = 8
+        bitsPerPixel = 8 * image.bands
+        bytesPerRow = image.width * image.bands
+        alphaInfo = image.bands == 2 || image.bands == 4 ? .last : .none
+        dataProvider = CGDataProvider(data: bytes)
+    }
+
+    /// The part of the bitmap inside `rect` (in pixels, origin top left), clipped to the
+    /// bitmap; `nil` when nothing is left.
+    public func cropping(to rect: CGRect) -> CGImage? {
+        let clipped = rect.standardized.integral.intersection(CGRect(x: 0, y: 0, width: width, height: height))
+        guard !clipped.isNull, clipped.width >= 1, clipped.height >= 1 else { return nil }
+        guard let part = try? image.cropped(
+            x: Int(clipped.minX), y: Int(clipped.minY), width: Int(clipped.width), height: Int(clipped.height))
+        else { return nil }
+        return try? CGImage(part.materialized())
+    }
+}
+
+/// The bytes behind a ``CGImage``. Linux: `data` is `Data` (Apple's is `CFData`).
+public final class CGDataProvider: Sendable {
+    public let data: Data?
+
+    public init?(data: Data) {
+        self.data = data
+    }
+}
+
+/// Where a bitmap keeps its alpha. Raw values are Core Graphics'.
+public enum CGImageAlphaInfo: UInt32, Sendable {
+    case none = 0
+    case premultipliedLast = 1
+    case premultipliedFirst = 2
+    case last = 3
+    case first = 4
+    case noneSkipLast = 5
+    case noneSkipFirst = 6
+    case alphaOnly = 7
+}

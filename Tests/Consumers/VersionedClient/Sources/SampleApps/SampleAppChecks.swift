@@ -1,0 +1,266 @@
+import Photos
+import UIKit
+
+/// A runtime check of the sample apps that did not hold.
+public struct SampleCheckFailure: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Runs the sample apps against the shared library, as a user would drive them, and checks
+/// what they show. This module is compiled twice: in Swift 6 mode (`SampleApps`) and in Swift
+/// 5 mode (`SampleApps5`), from the same files.
+public enum SampleAppChecks {
+    /// The language mode this copy of the apps was compiled in.
+    public static var languageMode: String {
+        #if swift(>=6)
+            return "Swift 6"
+        #else
+            return "Swift 5"
+        #endif
+    }
+
+    /// Runs every app's checks; `photos` are real photo files to import, `scratch` an empty
+    /// folder for exports and backups. Reports each check passed through `log`.
+    @MainActor
+    public static func run(photos: [URL], scratch: URL, log: (String) -> Void) async throws {
+        guard photos.count >= 4 else { throw SampleCheckFailure(description: "need at least 4 photos, got \(photos.count)") }
+        // Apple's platforms call image handlers on the main thread; ported apps ask for it.
+        PHImageManager.default().deliveryQueue = .main
+        let mode = languageMode
+        try await checkGrid(photos: photos, mode: mode, log: log)
+        try await checkAlbums(photos: photos, mode: mode, log: log)
+        try await checkPicker(photos: photos, scratch: scratch, mode: mode, log: log)
+        try await checkSync(photos: photos, scratch: scratch, mode: mode, log: log)
+    }
+
+    // MARK: - The apps
+
+    @MainActor
+    static func checkGrid(photos: [URL], mode: String, log: (String) -> Void) async throws {
+        _ = try importPhotos(photos)
+        let grid = AssetGridViewController()
+        let navigation = UINavigationController(rootViewController: grid)
+        let visible = grid.collectionView.visibleItems.clamped(to: 0..<grid.fetchResult.count)
+        try await waitUntil("the grid's visible cells have thumbnails") {
+            visible.allSatisfy { item in
+                guard let cell = grid.collectionView.cellForItem(at: IndexPath(item: item, section: 0)) as? GridViewCell,
+                    let image = cell.thumbnailImage
+                else { return false }
+                let asset = grid.fetchResult.object(at: item)
+                // Aspect fill: the short side covers the 160 px target, unless the photo is smaller.
+                return min(image.size.width, image.size.height) >= min(160, CGFloat(min(asset.pixelWidth, asset.pixelHeight)))
+                    && cell.representedAssetIdentifier == asset.localIdentifier
+            }
+        }
+        log("\(mode) grid: \(visible.count) visible cells show their thumbnails")
+
+        let before = grid.fetchResult.count
+        let added = try asset(try importPhotos([photos[0]])[0])
+        try await waitUntil("the grid shows the imported photo") {
+            grid.collectionView.numberOfItemsShown == before + 1 && grid.fetchResult.contains(added)
+        }
+        grid.scroll(to: max(0, before - 5)..<(before + 1))
+        try await waitUntil("the last cells have thumbnails after a scroll") {
+            (grid.collectionView.cellForItem(at: IndexPath(item: before, section: 0)) as? GridViewCell)?.thumbnailImage != nil
+        }
+        log("\(mode) grid: an import arrives as an insertion, scrolled into view")
+
+        // The asset view: favorite, then delete, as Apple's sample does.
+        let detail = AssetViewController()
+        detail.asset = added
+        navigation.pushViewController(detail, animated: true)
+        try await waitUntil("the asset view shows its image") { detail.imageView.image != nil }
+        detail.toggleFavorite()
+        try await waitUntil("the favorite shows in the asset view") {
+            detail.asset.isFavorite && detail.favoriteButton.title == "♥︎"
+        }
+        log("\(mode) asset view: favorite toggled and shown")
+        navigation.popViewController(animated: true)
+
+        // Deleting the shown asset: the view unregisters in the completion handler and
+        // force-unwraps objectAfterChanges in its observer, so it must never hear of the delete.
+        for round in 0..<20 {
+            let shown = try asset(try importPhotos([photos[round % photos.count]])[0])
+            // Once the grid shows it, the import's delivery has begun, so the view opened next
+            // hears only of later changes.
+            try await waitUntil("the grid shows the photo to delete") { grid.fetchResult.contains(shown) }
+            let view = AssetViewController()
+            view.asset = shown
+            navigation.pushViewController(view, animated: true)
+            let seenBefore = view.changesSeen
+            view.removeAsset()
+            try await waitUntil("the asset view is popped after its delete") { navigation.topViewController === grid }
+            try await waitUntil("the grid no longer shows the deleted photo") { !grid.fetchResult.contains(shown) }
+            guard view.changesSeen == seenBefore else {
+                throw SampleCheckFailure(description: "round \(round): an asset view unregistered in its completion handler heard of the delete")
+            }
+        }
+        log("\(mode) asset view: 20 deletes, none reached the view its completion handler unregistered")
+    }
+
+    @MainActor
+    static func checkAlbums(photos: [URL], mode: String, log: (String) -> Void) async throws {
+        let identifiers = try importPhotos(Array(photos.prefix(3)))
+        let list = AlbumListViewController()
+        list.loadViewIfNeeded()
+        let title = "\(mode) Trip \(UUID().uuidString.prefix(6))"
+        list.addAlbum(titled: title)
+        try await waitUntil("the new album is listed") { row(of: title, in: list) != nil }
+        let album = try require(list.album(titled: title), "album \(title)")
+        list.add(try identifiers.map { try asset($0) }, to: album)
+        try await waitUntil("the album lists 3 photos") { row(of: title, in: list)?.detailTextLabel?.text == "3" }
+        let order = PHAsset.fetchAssets(in: album, options: nil).map(\.localIdentifier)
+        list.moveFirstAssetToEnd(of: album)
+        try await waitUntil("the album's first photo moved to its end") {
+            PHAsset.fetchAssets(in: album, options: nil).map(\.localIdentifier) == Array(order.dropFirst()) + [order[0]]
+        }
+        let renamed = title + " (renamed)"
+        list.rename(album, to: renamed)
+        try await waitUntil("the renamed album is listed") { row(of: renamed, in: list) != nil && row(of: title, in: list) == nil }
+        list.delete(try require(list.album(titled: renamed), "album \(renamed)"))
+        try await waitUntil("the deleted album is gone") { row(of: renamed, in: list) == nil }
+        log("\(mode) album browser: created, filled, reordered, renamed and deleted an album, the list following each change")
+    }
+
+    @MainActor
+    static func checkPicker(photos: [URL], scratch: URL, mode: String, log: (String) -> Void) async throws {
+        let identifiers = try importPhotos(Array(photos.prefix(3)))
+        let title = "\(mode) Picks \(UUID().uuidString.prefix(6))"
+        var albumIdentifier: String?
+        try PHPhotoLibrary.shared().performChangesAndWait {
+            let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
+            request.addAssets(PHAsset.fetchAssets(withLocalIdentifiers: Array(identifiers.prefix(2)), options: nil))
+            albumIdentifier = request.placeholderForCreatedAssetCollection.localIdentifier
+        }
+        var configuration = PhotoPickerModel.Configuration()
+        configuration.minimumPixelWidth = 100
+        let picker = PhotoPickerModel(configuration: configuration)
+        picker.loadAlbums()
+        guard picker.albumSections.count == 2 else {
+            throw SampleCheckFailure(description: "the picker lists \(picker.albumSections.count) album sections, not 2")
+        }
+        let userAlbums = picker.albumSections[1]
+        var pickedAlbum: PHAssetCollection?
+        userAlbums.enumerateObjects { collection, _, _ in
+            if collection.localIdentifier == albumIdentifier { pickedAlbum = collection as? PHAssetCollection }
+        }
+        let album = try require(pickedAlbum, "the picker's album list has \(title)")
+        log("\(mode) picker: smart and user albums listed through PHFetchResult<PHCollection>")
+
+        picker.show(nil)
+        var expected = 0
+        PHAsset.fetchAssets(with: nil).enumerateObjects { asset, _, _ in
+            if asset.mediaType == .image && asset.pixelWidth >= 100 && !asset.isHidden { expected += 1 }
+        }
+        guard picker.assets.count == expected else {
+            throw SampleCheckFailure(description: "the picker's compound predicate found \(picker.assets.count) photos, not \(expected)")
+        }
+        let third = try asset(identifiers[2])
+        for identifier in identifiers { picker.toggle(try asset(identifier)) }
+        guard picker.selection.count == 3, !picker.selectionIndexes.contains(NSNotFound) else {
+            throw SampleCheckFailure(description: "selection \(picker.selectionIndexes) in the whole library")
+        }
+        picker.show(album)
+        guard picker.assets.count == 2, picker.assets.index(of: third) == NSNotFound else {
+            throw SampleCheckFailure(description: "the album shows \(picker.assets.count) photos; index of the one outside it: \(picker.assets.index(of: third))")
+        }
+        picker.pruneSelection()
+        guard picker.selection.map(\.localIdentifier) == Array(identifiers.prefix(2)) else {
+            throw SampleCheckFailure(description: "pruning kept \(picker.selection.map(\.localIdentifier))")
+        }
+        log("\(mode) picker: compound predicates filter, index(of:) answers NSNotFound for a photo outside the album")
+
+        let details = try require(picker.details(of: try asset(identifiers[0])), "details of the first photo")
+        let size = try FileManager.default.attributesOfItem(atPath: photos[0].path)[.size] as? NSNumber
+        guard details.filename == photos[0].lastPathComponent, details.byteCount == size?.int64Value, details.isLocal else {
+            throw SampleCheckFailure(description: "KVC details \(details) for \(photos[0].lastPathComponent) of \(String(describing: size)) bytes")
+        }
+        let exportFolder = scratch.appendingPathComponent("\(mode.replacingOccurrences(of: " ", with: ""))-picker-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: exportFolder, withIntermediateDirectories: true)
+        var exported: ([URL], [Error])?
+        picker.exportSelection(to: exportFolder) { urls, errors in exported = (urls, errors) }
+        try await waitUntil("the picker's selection is exported") { exported != nil }
+        guard let (urls, errors) = exported, errors.isEmpty, urls.count == 2,
+            try Data(contentsOf: exportFolder.appendingPathComponent(photos[0].lastPathComponent)) == Data(contentsOf: photos[0])
+        else { throw SampleCheckFailure(description: "export: \(String(describing: exported))") }
+        log("\(mode) picker: filename and fileSize read by key, the selection exported byte for byte")
+    }
+
+    @MainActor
+    static func checkSync(photos: [URL], scratch: URL, mode: String, log: (String) -> Void) async throws {
+        let suite = "VersionedClient.\(mode).\(UUID().uuidString)"
+        guard let defaults = UserDefaults(suiteName: suite) else { throw SampleCheckFailure(description: "no defaults suite") }
+        defer { defaults.removePersistentDomain(forName: suite) }
+        let folder = scratch.appendingPathComponent("\(mode.replacingOccurrences(of: " ", with: ""))-backup-\(UUID().uuidString.prefix(6))")
+        let first = try BackupSyncClient(defaults: defaults, folder: folder).sync()
+        let total = PHAsset.fetchAssets(with: nil).count
+        guard first.fullBackup, first.copied.count == total, total > 0 else {
+            throw SampleCheckFailure(description: "the first sync copied \(first.copied.count) of \(total) assets")
+        }
+        log("\(mode) sync client: a full backup of \(total) assets, its change token archived")
+
+        let inserted = try importPhotos([photos[1]])[0]
+        let others = PHAsset.fetchAssets(with: nil).filter { $0.localIdentifier != inserted }
+        let favorite = others[0], deleted = others[1]
+        try PHPhotoLibrary.shared().performChangesAndWait {
+            PHAssetChangeRequest(for: favorite).isFavorite = !favorite.isFavorite
+            PHAssetChangeRequest.deleteAssets([deleted] as NSArray)
+        }
+        // The next launch: a new client, the token read back from the defaults.
+        let second = try BackupSyncClient(defaults: defaults, folder: folder).sync()
+        guard !second.fullBackup, second.copied == [inserted, favorite.localIdentifier], second.removed == [deleted.localIdentifier]
+        else { throw SampleCheckFailure(description: "the incremental sync reported \(second)") }
+        let copy = try Data(contentsOf: BackupSyncClient(defaults: defaults, folder: folder).backupFile(for: inserted))
+        guard copy == (try Data(contentsOf: photos[1])) else { throw SampleCheckFailure(description: "the backup of \(inserted) differs") }
+        let third = try BackupSyncClient(defaults: defaults, folder: folder).sync()
+        guard third == BackupSyncClient.Report() else { throw SampleCheckFailure(description: "a sync with no changes reported \(third)") }
+        log("\(mode) sync client: the next launch copied 1 new and 1 changed asset and removed 1 deleted")
+    }
+
+    // MARK: - Helpers
+
+    /// Imports photo files in one change block; returns the new assets' identifiers.
+    static func importPhotos(_ files: [URL]) throws -> [String] {
+        var identifiers: [String] = []
+        try PHPhotoLibrary.shared().performChangesAndWait {
+            for file in files {
+                if let placeholder = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: file)?.placeholderForCreatedAsset {
+                    identifiers.append(placeholder.localIdentifier)
+                }
+            }
+        }
+        guard identifiers.count == files.count else {
+            throw SampleCheckFailure(description: "imported \(identifiers.count) of \(files.count) photos")
+        }
+        return identifiers
+    }
+
+    static func asset(_ identifier: String) throws -> PHAsset {
+        guard let found = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil).firstObject else {
+            throw SampleCheckFailure(description: "no asset \(identifier)")
+        }
+        return found
+    }
+
+    static func require<T>(_ value: T?, _ what: String) throws -> T {
+        guard let value = value else { throw SampleCheckFailure(description: "missing: \(what)") }
+        return value
+    }
+
+    @MainActor
+    static func row(of title: String, in list: AlbumListViewController) -> UITableViewCell? {
+        let section = AlbumListViewController.Section.userCollections.rawValue
+        guard section < list.tableView.rows.count else { return nil }
+        return list.tableView.rows[section].first { $0.textLabel?.text == title }
+    }
+
+    /// Waits, letting the main queue run, until `condition` holds; fails after 30 s.
+    @MainActor
+    static func waitUntil(_ what: String, _ condition: () throws -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(30)
+        while try !condition() {
+            guard Date() < deadline else { throw SampleCheckFailure(description: "timed out waiting until \(what)") }
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+    }
+}

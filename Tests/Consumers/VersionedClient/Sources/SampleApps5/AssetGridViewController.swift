@@ -1,0 +1,1 @@
+../SampleApps/AssetGridViewController.swift

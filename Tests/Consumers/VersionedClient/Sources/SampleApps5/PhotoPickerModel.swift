@@ -1,0 +1,1 @@
+../SampleApps/PhotoPickerModel.swift
