@@ -1,7 +1,7 @@
 # The task index. `make demo` and `make test` are the two commands a newcomer needs.
 SWIFT ?= swift
 
-.PHONY: demo test build deps fixtures consumer bench bench-import bench-image bench-serve bench-gallery sanitize tsan clean
+.PHONY: demo test build deps fixtures consumer docs bench bench-import bench-image bench-serve bench-gallery sanitize tsan clean
 
 ## Install what is missing, build, import real sample photos into a fresh library, summarise.
 demo: deps
@@ -19,6 +19,11 @@ test: deps fixtures
 ## The consumer check alone (Tests/Consumers/VersionedClient; see scripts/check-consumer.sh).
 consumer: deps fixtures
 	scripts/check-consumer.sh
+
+## The Photos documentation (DocC through swift-docc-plugin, with the articles "Moving PhotoKit
+## code to Linux" and "StarGallery on Linux") into .build/docs; any DocC warning fails it.
+docs: deps
+	scripts/build-docs.sh
 
 build:
 	$(SWIFT) build

@@ -40,10 +40,16 @@ let package = Package(
             pkgConfig: "glib-2.0",
             providers: [.apt(["libvips-dev", "pkg-config"])]
         ),
+        // A Mutex on pthread locks, which ThreadSanitizer sees (the standard library's uses raw
+        // futex calls on Linux); every layer locks with it.
+        .target(
+            name: "PhotosLocking",
+            swiftSettings: swiftSettings
+        ),
         // Decoding, metadata, thumbnails and encoding over libvips. Knows nothing of PhotoKit.
         .target(
             name: "Imaging",
-            dependencies: ["CVips"],
+            dependencies: ["CVips", "PhotosLocking"],
             swiftSettings: swiftSettings
         ),
         // SHA-256 from OpenSSL's libcrypto (Debian's libssl-dev), for content hashes of originals.
@@ -59,13 +65,13 @@ let package = Package(
         // The library on disk: SQLite through GRDB, `package` access only.
         .target(
             name: "PhotosStore",
-            dependencies: ["CCrypto", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CCrypto", "PhotosLocking", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         // The PhotoKit API with Apple's names.
         .target(
             name: "Photos",
-            dependencies: ["PhotosStore", "Imaging", "CoreLocation"],
+            dependencies: ["PhotosStore", "Imaging", "CoreLocation", "PhotosLocking"],
             swiftSettings: swiftSettings
         ),
         // `photos serve`: the HTTP API, live updates and the web gallery (Hummingbird 2); uses
@@ -74,6 +80,7 @@ let package = Package(
             name: "PhotosServer",
             dependencies: [
                 "Photos",
+                "PhotosLocking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -94,6 +101,7 @@ let package = Package(
             dependencies: [
                 "Photos",
                 "PhotosServer",
+                "PhotosLocking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -102,7 +110,7 @@ let package = Package(
         // Shared test scaffolding: temporary libraries, generated photos, fetched fixtures.
         .target(
             name: "PhotosTestSupport",
-            dependencies: ["Photos", "PhotosStore", "Imaging"],
+            dependencies: ["Photos", "PhotosStore", "Imaging", "PhotosLocking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -112,18 +120,18 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosStoreTests",
-            dependencies: ["PhotosStore", "PhotosTestSupport"],
+            dependencies: ["PhotosStore", "PhotosTestSupport", "PhotosLocking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PhotosTests",
-            dependencies: ["Photos", "PhotosStore", "Imaging", "PhotosTestSupport"],
+            dependencies: ["Photos", "PhotosStore", "Imaging", "PhotosTestSupport", "PhotosLocking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PhotosServerTests",
             dependencies: [
-                "PhotosServer", "Photos", "Imaging", "PhotosTestSupport",
+                "PhotosServer", "Photos", "Imaging", "PhotosTestSupport", "PhotosLocking",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -134,7 +142,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosCLITests",
-            dependencies: ["Photos", "PhotosTestSupport"],
+            dependencies: ["Photos", "PhotosTestSupport", "PhotosLocking"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PhotosLocking
 internal import CVips
 
 /// libvips' process-wide state: initialised once, lazily and thread-safely, on first use.

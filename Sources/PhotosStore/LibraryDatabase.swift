@@ -1,6 +1,6 @@
 package import Foundation
 import GRDB
-import Synchronization
+import PhotosLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -21,6 +21,8 @@ package final class LibraryDatabase: Sendable {
     let snapshotConnections: SnapshotConnections
     /// Wakes other processes after each commit.
     package let changeSignal: ChangeSignal
+    /// Where moments' place names come from.
+    package let gazetteer: GazetteerChoice
     private let historyLimitValue = Mutex(LibraryDatabase.defaultHistoryLimit)
     private let logRestartFramesValue = Mutex(LibraryDatabase.defaultLogRestartFrames)
 
@@ -49,17 +51,19 @@ package final class LibraryDatabase: Sendable {
     /// How long a write waits for another connection's write before giving up.
     package static let busyTimeout: TimeInterval = 30
 
-    private init(layout: LibraryLayout, pool: DatabasePool) {
+    private init(layout: LibraryLayout, pool: DatabasePool, gazetteer: GazetteerChoice) {
         self.layout = layout
         self.pool = pool
+        self.gazetteer = gazetteer
         self.direct = DirectReader(path: layout.databaseFile.path)
         self.snapshotConnections = SnapshotConnections(path: layout.databaseFile.path)
         self.changeSignal = ChangeSignal(layout: layout)
     }
 
     /// Opens the library at `root`, creating the folder and database when missing, and
-    /// migrating an older schema. Refuses a database made by a newer schema.
-    package static func open(at root: URL) throws(StoreError) -> LibraryDatabase {
+    /// migrating an older schema. Refuses a database made by a newer schema. Moments get place
+    /// names from `gazetteer`.
+    package static func open(at root: URL, gazetteer: GazetteerChoice = .machine) throws(StoreError) -> LibraryDatabase {
         let layout = LibraryLayout(root: root)
         do {
             try layout.createFolders()
@@ -95,7 +99,7 @@ package final class LibraryDatabase: Sendable {
         } catch {
             throw StoreError(.cannotOpen, "Can't prepare the library database \(layout.databaseFile.path): \(error)")
         }
-        let database = LibraryDatabase(layout: layout, pool: pool)
+        let database = LibraryDatabase(layout: layout, pool: pool, gazetteer: gazetteer)
         database.removeStaleStagingFolders()
         _ = try? database.purgeExpiredTrash()
         _ = try? database.nameUnnamedMoments()

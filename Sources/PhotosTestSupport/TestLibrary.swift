@@ -1,7 +1,7 @@
 public import Foundation
 public import Photos
 import PhotosStore
-import Synchronization
+import PhotosLocking
 
 /// A library in a fresh temporary folder, removed when the test process exits.
 ///
@@ -18,14 +18,21 @@ public final class TemporaryLibrary: @unchecked Sendable {
     public let library: PHPhotoLibrary
     let store: LibraryDatabase
 
-    public init(function: String = #function) throws {
+    /// A new library with the default configuration.
+    public convenience init(function: String = #function) throws {
+        try self.init(configuration: PHPhotoLibrary.Configuration(), function: function)
+    }
+
+    /// A new library with a configuration of its own (its image cache and decode pool, events,
+    /// and the gazetteer its moments are named from, which the raw store uses too).
+    package init(configuration: PHPhotoLibrary.Configuration, function: String = #function) throws {
         folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("photokit-tests", isDirectory: true)
             .appendingPathComponent("\(function.prefix(40).filter { $0.isLetter || $0.isNumber })-\(UUID().uuidString.prefix(8))", isDirectory: true)
         url = folder.appendingPathComponent("Library.photoslibrary", isDirectory: true)
         TemporaryFolders.register(folder)
-        library = try PHPhotoLibrary(url: url)
-        store = try LibraryDatabase.open(at: url)
+        library = try PHPhotoLibrary(url: url, configuration: configuration)
+        store = try LibraryDatabase.open(at: url, gazetteer: configuration.gazetteer)
     }
 
     /// A scratch folder beside the library, for source files.

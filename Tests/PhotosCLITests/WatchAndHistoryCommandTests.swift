@@ -1,7 +1,7 @@
 import Foundation
 import Photos
 import PhotosTestSupport
-import Synchronization
+import PhotosLocking
 import Testing
 
 @Suite("photos watch and photos history")

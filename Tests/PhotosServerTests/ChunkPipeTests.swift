@@ -1,6 +1,6 @@
 import Foundation
 import NIOCore
-import Synchronization
+import PhotosLocking
 import Testing
 
 @testable import PhotosServer

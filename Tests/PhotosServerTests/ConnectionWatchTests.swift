@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import NIOEmbedded
-import Synchronization
+import PhotosLocking
 import Testing
 
 @testable import PhotosServer

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSTesting
-import Synchronization
+import PhotosLocking
 import PhotosTestSupport
 import Testing
 
@@ -119,7 +119,7 @@ struct LiveTests {
             during: {
                 let deadline = Date().addingTimeInterval(10)
                 while Date() < deadline {
-                    if keys.allSatisfy({ PHImageManager.loader.cache.image(for: $0) != nil }) {
+                    if keys.allSatisfy({ fixture.library.imageLoader.cache.image(for: $0) != nil }) {
                         cached.store(true, ordering: .relaxed)
                         return
                     }

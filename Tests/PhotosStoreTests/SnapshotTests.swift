@@ -1,6 +1,6 @@
 import Foundation
 import PhotosTestSupport
-import Synchronization
+import PhotosLocking
 import Testing
 
 @testable import PhotosStore

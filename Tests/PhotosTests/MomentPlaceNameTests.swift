@@ -5,8 +5,8 @@ import Testing
 
 @testable import Photos
 
-/// Moments named from the offline gazetteer. Each library here is pointed at a small gazetteer
-/// the test writes (`Gazetteer.use(_:forLibraryAt:)`), so neither the machine's gazetteer file
+/// Moments named from the offline gazetteer. Each library here is opened with a small gazetteer
+/// the test writes (its configuration's `gazetteer`), so neither the machine's gazetteer file
 /// nor the environment matters, and tests running in parallel don't see each other's.
 @Suite("Moment place names")
 struct MomentPlaceNameTests {
@@ -38,11 +38,21 @@ struct MomentPlaceNameTests {
 
     /// A library whose moments are named from the test gazetteer.
     static func library(function: String = #function) throws -> TemporaryLibrary {
-        let temporary = try TemporaryLibrary(function: function)
-        let file = temporary.scratch.appendingPathComponent("gazetteer.tsv")
+        try TemporaryLibrary(configuration: configuration(.custom(testGazetteer())), function: function)
+    }
+
+    /// The test gazetteer, read from a file as the machine's is.
+    static func testGazetteer() throws -> Gazetteer {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gazetteer-\(UUID().uuidString).tsv")
+        defer { try? FileManager.default.removeItem(at: file) }
         try Data(gazetteer.utf8).write(to: file)
-        Gazetteer.use(try Gazetteer(contentsOf: file), forLibraryAt: temporary.url)
-        return temporary
+        return try Gazetteer(contentsOf: file)
+    }
+
+    static func configuration(_ gazetteer: GazetteerChoice) -> PHPhotoLibrary.Configuration {
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.gazetteer = gazetteer
+        return configuration
     }
 
     /// Each moment's title and location names, in date order.
@@ -66,7 +76,6 @@ struct MomentPlaceNameTests {
     @available(*, deprecated, message: "exercises the deprecated moment API")
     @Test func momentsAreNamedFromTheirAssetsPlaces() throws {
         let temporary = try Self.library()
-        defer { Gazetteer.removeOverride(forLibraryAt: temporary.url) }
         let assets = [
             // Day 1: two photos in Lisbon, then one in Amadora.
             Self.asset(0, Self.lisbon), Self.asset(600, Self.lisbon), Self.asset(1200, Self.amadora),
@@ -123,7 +132,6 @@ struct MomentPlaceNameTests {
     @available(*, deprecated, message: "exercises the deprecated moment API")
     @Test func creationRequestsNameMomentsToo() throws {
         let temporary = try Self.library()
-        defer { Gazetteer.removeOverride(forLibraryAt: temporary.url) }
         let file = try TestImages.writeJPEG(to: temporary.scratch.appendingPathComponent("photo.jpg"))
         try temporary.library.performChangesAndWait {
             let request = PHAssetCreationRequest.creationRequestForAssetFromImage(atFileURL: file)
@@ -135,9 +143,7 @@ struct MomentPlaceNameTests {
 
     @available(*, deprecated, message: "exercises the deprecated moment API")
     @Test func noGazetteerNoNames() throws {
-        let temporary = try TemporaryLibrary()
-        Gazetteer.use(nil, forLibraryAt: temporary.url)
-        defer { Gazetteer.removeOverride(forLibraryAt: temporary.url) }
+        let temporary = try TemporaryLibrary(configuration: Self.configuration(.custom(nil)))
         try temporary.seed([Self.asset(0, Self.lisbon), Self.asset(600, Self.alfama)])
         #expect(Self.names(temporary) == [Names(nil, [])])
     }
@@ -146,20 +152,15 @@ struct MomentPlaceNameTests {
     /// opens with one; a moment looked up with no town near is not looked up again.
     @available(*, deprecated, message: "exercises the deprecated moment API")
     @Test func momentsMadeBeforeTheGazetteerAreNamedAtTheNextOpen() throws {
-        let temporary = try TemporaryLibrary()
-        Gazetteer.use(nil, forLibraryAt: temporary.url)
-        defer { Gazetteer.removeOverride(forLibraryAt: temporary.url) }
+        let temporary = try TemporaryLibrary(configuration: Self.configuration(.custom(nil)))
         try temporary.seed([
             Self.asset(0, Self.lisbon), Self.asset(600, Self.alfama), Self.asset(Self.day, Self.sintra),
             Self.asset(3 * Self.day, (30, -40)), Self.asset(5 * Self.day),
         ])
         #expect(Self.names(temporary) == Array(repeating: Names(nil, []), count: 4))
-        #expect(try LibraryDatabase.open(at: temporary.url).nameUnnamedMoments() == 0, "still no gazetteer")
+        #expect(try LibraryDatabase.open(at: temporary.url, gazetteer: .custom(nil)).nameUnnamedMoments() == 0, "still no gazetteer")
 
-        let file = temporary.scratch.appendingPathComponent("gazetteer.tsv")
-        try Data(Self.gazetteer.utf8).write(to: file)
-        Gazetteer.use(try Gazetteer(contentsOf: file), forLibraryAt: temporary.url)
-        let reopened = try LibraryDatabase.open(at: temporary.url)
+        let reopened = try LibraryDatabase.open(at: temporary.url, gazetteer: .custom(try Self.testGazetteer()))
         #expect(
             Self.names(temporary) == [
                 Names("Lisbon", ["Lisbon"]), Names("Sintra", ["Sintra"]), Names(nil, []), Names(nil, []),

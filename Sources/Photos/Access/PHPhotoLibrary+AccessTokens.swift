@@ -1,6 +1,6 @@
 import Foundation
 import PhotosStore
-import Synchronization
+import PhotosLocking
 
 /// How ``PHPhotoLibrary/changeLimitedLibrary(ofAccessToken:_:)`` edits an allow-list.
 ///
@@ -91,7 +91,7 @@ extension PHPhotoLibrary {
     /// Edits a limited token's allow-list in one transaction and returns its new size.
     /// Unknown assets fail the edit with ``PHPhotosError/Code/identifierNotFound``.
     ///
-    /// - Note: Linux addition. Servers see the edit through ``accessChanges``.
+    /// - Note: Linux addition. Servers see the edit through `accessChanges`.
     @discardableResult
     public func changeLimitedLibrary(ofAccessToken identifier: String, _ edit: PHLimitedLibraryEdit) throws -> Int {
         let (identifiers, mode): ([String], AllowListEdit) =

@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
 import PhotosStore
-import Synchronization
+import PhotosLocking
 
 extension PHAsset {
     private static let nextEditingRequestID = Atomic<Int>(1)

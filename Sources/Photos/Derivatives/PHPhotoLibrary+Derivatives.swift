@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
 import PhotosStore
-import Synchronization
+import PhotosLocking
 
 /// What the library's derivative cache holds.
 ///
@@ -52,30 +52,48 @@ extension PHPhotoLibrary {
 
     /// Removes previews, least recently used first, until they take at most `bytes`
     /// (thumbnails stay: a grid needs every one). Returns how many files went. Linux addition;
-    /// the image manager trims to ``PHImageManager/previewCacheLimit`` on its own.
+    /// the image manager trims to ``previewCacheLimit`` on its own.
     @discardableResult
     public func trimDerivativeCache(toBytes bytes: Int64) -> Int {
         DerivativeCache.trim(store.layout, toBytes: bytes)
     }
 }
 
-extension PHImageManager {
-    /// The most bytes of previews a library keeps (4 GiB by default); the image manager trims
-    /// the least recently used when it has written more. Linux addition.
-    public static var previewCacheLimit: Int64 {
-        get { DerivativeCache.limit.load(ordering: .relaxed) }
-        set { DerivativeCache.limit.store(newValue, ordering: .relaxed) }
+/// A library's limit on preview files, and the bytes of previews written since its last trim
+/// check: each library has its own (see ``PHPhotoLibrary/Configuration``).
+final class PreviewBudget: Sendable {
+    private let limitValue: Atomic<Int64>
+    private let written = Mutex<Int64>(0)
+    /// A check runs after this many bytes of new previews.
+    static let checkInterval: Int64 = 64 << 20
+
+    init(limit: Int64) {
+        limitValue = Atomic(limit)
+    }
+
+    var limit: Int64 {
+        get { limitValue.load(ordering: .relaxed) }
+        set { limitValue.store(newValue, ordering: .relaxed) }
+    }
+
+    /// A preview was written: trims the library's previews to the limit when enough has been
+    /// written since the last check.
+    func noteWritten(_ bytes: Int, layout: LibraryLayout) {
+        let due = written.withLock { written -> Bool in
+            written += Int64(bytes)
+            guard written >= Self.checkInterval else { return false }
+            written = 0
+            return true
+        }
+        if due {
+            let limit = limit
+            DispatchQueue.global(qos: .utility).async { DerivativeCache.trim(layout, toBytes: limit) }
+        }
     }
 }
 
 /// The derivatives folder as a cache: atomic writes, use stamps, trimming.
 enum DerivativeCache {
-    static let limit = Atomic<Int64>(4 << 30)
-    /// Bytes of previews written per library since its last trim check.
-    private static let written = Mutex<[String: Int64]>([:])
-    /// A check runs after this many bytes of new previews.
-    static let checkInterval: Int64 = 64 << 20
-
     static func write(_ data: Data, to url: URL) {
         let folder = url.deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -86,17 +104,6 @@ enum DerivativeCache {
         } catch {
             try? FileManager.default.removeItem(at: temporary)
         }
-    }
-
-    /// A preview was written: trims the library's previews when enough has been written since
-    /// the last check.
-    static func notePreviewWritten(_ bytes: Int, layout: LibraryLayout) {
-        let due = written.withLock { written -> Bool in
-            let total = written[layout.root.path, default: 0] + Int64(bytes)
-            written[layout.root.path] = total >= checkInterval ? 0 : total
-            return total >= checkInterval
-        }
-        if due { DispatchQueue.global(qos: .utility).async { trim(layout, toBytes: limit.load(ordering: .relaxed)) } }
     }
 
     /// Marks a derivative as used (its modification time), at most once an hour, for LRU trimming.

@@ -4,7 +4,7 @@ extension PHFetchResult {
     /// The same fetch result with its objects typed as `ObjectType`, or `nil` if some object
     /// is not one: `PHFetchResult<PHCollection>(albums)` for a result of asset collections.
     ///
-    /// Linux: on Apple's platforms `PHFetchResult` is an Objective-C generic, so a fetch result
+    /// Linux addition: on Apple's platforms `PHFetchResult` is an Objective-C generic, so a fetch result
     /// converts to one of a related object type with a cast:
     /// `PHAssetCollection.fetchAssetCollections(...) as? PHFetchResult<PHCollection>`. Swift's
     /// generic classes can't allow that here: the compiler calls it "a cast to an unrelated type

@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import PhotosLocking
 
 extension PHFetchResult {
     /// Calls `block` with each object and its index, in order, until it sets `stop`.

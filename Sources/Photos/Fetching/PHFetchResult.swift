@@ -1,6 +1,6 @@
 public import Foundation
 import PhotosStore
-import Synchronization
+import PhotosLocking
 
 /// An ordered list of assets or collections returned by a fetch.
 ///
@@ -10,10 +10,12 @@ import Synchronization
 /// again from the library, so its properties may have changed in the meantime (as Apple
 /// documents). A fetch result is safe to read from several threads at once.
 ///
-/// Linux notes: it also conforms to `RandomAccessCollection`, so `for asset in result`,
-/// `result.map`, `result[0..<10]` work. An object removed for good after the fetch (deleted
-/// and then purged from Recently Deleted) reads as an object of unknown type with no
-/// properties.
+/// Linux notes: it also conforms to `Sequence` (not `Collection`, whose `index(of:)` would
+/// shadow PhotoKit's), so `for asset in result` and `result.map` work. An object removed for
+/// good after the fetch (deleted and then purged from Recently Deleted) reads as an object of
+/// the result's type with no properties. A fetch result of one object type converts to one of
+/// a related type with `PHFetchResult<PHCollection>(albums)`, where Apple's code casts with
+/// `as?` (see ``init(_:)``).
 public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, @unchecked Sendable {
     // @unchecked Sendable: everything is immutable except the batch cache, which is behind
     // a Mutex.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PhotosLocking
 
 /// Runs image renders on a bounded pool (one per core), visible requests before preheating,
 /// and coalesces requests for the same ``ImageKey``: the second asker subscribes to the render
@@ -7,6 +7,8 @@ import Synchronization
 ///
 /// Cancelling a request unsubscribes it; a render nobody waits for any more is dropped if it
 /// has not started (a running one finishes and is cached).
+///
+/// Each library has its own (``PHPhotoLibrary/Configuration``), with its own cache and pool.
 final class ImageLoader: Sendable {
     enum Priority: Int, Sendable {
         case visible = 0
@@ -45,10 +47,21 @@ final class ImageLoader: Sendable {
     let cache: ImageMemoryCache
     let maximumConcurrentRenders: Int
     private let workQueue = DispatchQueue(label: "PHImageManager.render", qos: .userInitiated, attributes: .concurrent)
+    /// Told of each step (tests).
+    private let events: (@Sendable (ImageLoaderEvent) -> Void)?
 
-    init(cache: ImageMemoryCache, maximumConcurrentRenders: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    init(
+        cache: ImageMemoryCache, maximumConcurrentRenders: Int = ProcessInfo.processInfo.activeProcessorCount,
+        events: (@Sendable (ImageLoaderEvent) -> Void)? = nil
+    ) {
         self.cache = cache
         self.maximumConcurrentRenders = max(1, maximumConcurrentRenders)
+        self.events = events
+    }
+
+    private func tell(_ happened: [ImageLoaderEvent]) {
+        guard let events else { return }
+        for event in happened { events(event) }
     }
 
     /// Loads `key` (from the cache, a render in flight, or a new render) and calls `completion`
@@ -61,11 +74,13 @@ final class ImageLoader: Sendable {
             completion(.success(image))
             return
         }
-        state.withLock { state in
+        let queued = state.withLock { state -> Bool in
+            var queued = false
             let job = state.jobs[key] ?? {
                 let job = Job(key: key, priority: priority, render: render)
                 state.jobs[key] = job
                 state.queues[priority.rawValue].append(job)
+                queued = true
                 return job
             }()
             job.subscribers[requestID] = completion
@@ -75,53 +90,62 @@ final class ImageLoader: Sendable {
                 job.priority = priority
                 state.queues[priority.rawValue].append(job)
             }
+            return queued
         }
+        if queued { tell([.queued(assetUUID: key.assetUUID, preheat: priority == .preheat)]) }
         drain()
     }
 
     /// Renders `key` at preheating priority for the cache, with nobody waiting.
     func preheat(_ key: ImageKey, render: @escaping @Sendable () throws(PHPhotosError) -> UIImage) {
         guard cache.image(for: key) == nil else { return }
-        state.withLock { state in
+        let queued = state.withLock { state -> Bool in
             if let job = state.jobs[key] {
                 job.preheaters += 1
-                return
+                return false
             }
             let job = Job(key: key, priority: .preheat, render: render)
             job.preheaters = 1
             state.jobs[key] = job
             state.queues[Priority.preheat.rawValue].append(job)
+            return true
         }
+        if queued { tell([.queued(assetUUID: key.assetUUID, preheat: true)]) }
         drain()
     }
 
     /// Stops preheating `key` (a render already running finishes).
     func stopPreheating(_ key: ImageKey) {
-        state.withLock { state in
-            guard let job = state.jobs[key], job.preheaters > 0 else { return }
+        let dropped = state.withLock { state -> [ImageLoaderEvent] in
+            guard let job = state.jobs[key], job.preheaters > 0 else { return [] }
             job.preheaters -= 1
-            if !job.isWanted, !job.started { Self.drop(job, from: &state) }
+            return !job.isWanted && !job.started ? [Self.drop(job, from: &state)] : []
         }
+        tell(dropped)
     }
 
     /// Stops every preheat that has not started.
     func stopAllPreheating() {
-        state.withLock { state in
+        let dropped = state.withLock { state -> [ImageLoaderEvent] in
+            var dropped: [ImageLoaderEvent] = []
             for job in state.jobs.values where job.preheaters > 0 {
                 job.preheaters = 0
-                if !job.isWanted, !job.started { Self.drop(job, from: &state) }
+                if !job.isWanted, !job.started { dropped.append(Self.drop(job, from: &state)) }
             }
+            return dropped
         }
+        tell(dropped)
     }
 
     /// Unsubscribes a request; returns false when it was not waiting (already delivered).
     @discardableResult
     func cancel(requestID: Int32, key: ImageKey) -> Bool {
-        state.withLock { state in
-            guard let job = state.jobs[key], job.subscribers.removeValue(forKey: requestID) != nil else { return false }
-            if !job.isWanted, !job.started { Self.drop(job, from: &state) }
-            return true
+        let (waiting, dropped) = state.withLock { state -> (Bool, [ImageLoaderEvent]) in
+            guard let job = state.jobs[key], job.subscribers.removeValue(forKey: requestID) != nil else { return (false, []) }
+            return (true, !job.isWanted && !job.started ? [Self.drop(job, from: &state)] : [])
         }
+        tell(dropped)
+        return waiting
     }
 
     /// Renders run so far (for tests and statistics).
@@ -130,9 +154,10 @@ final class ImageLoader: Sendable {
     /// Jobs waiting to start (for tests and statistics).
     var queuedCount: Int { state.withLock { $0.queues.reduce(0) { $0 + $1.count } } }
 
-    private static func drop(_ job: Job, from state: inout State) {
+    private static func drop(_ job: Job, from state: inout State) -> ImageLoaderEvent {
         state.jobs[job.key] = nil
         state.queues[job.priority.rawValue].removeAll { $0 === job }
+        return .dropped(assetUUID: job.key.assetUUID)
     }
 
     /// Starts queued jobs while fewer than the maximum run.
@@ -157,6 +182,7 @@ final class ImageLoader: Sendable {
 
     private func run(_ job: Job) {
         renders.add(1, ordering: .relaxed)
+        tell([.started(assetUUID: job.key.assetUUID, preheat: job.priority == .preheat)])
         let result: Result<UIImage, PHPhotosError>
         do throws(PHPhotosError) {
             result = .success(try job.render())
@@ -171,7 +197,21 @@ final class ImageLoader: Sendable {
             job.subscribers = [:]
             return subscribers
         }
+        tell([.finished(assetUUID: job.key.assetUUID)])
         for completion in subscribers.values { completion(result) }
         drain()
     }
+}
+
+/// A step of an ``ImageLoader``'s work, told to ``PHPhotoLibrary/Configuration/imageLoaderEvents``
+/// (after Nuke's `TaskQueue.onEvent`): tests wait for the step they mean instead of sleeping.
+package enum ImageLoaderEvent: Sendable, Equatable {
+    /// A render of the asset was queued (for a request, or to preheat).
+    case queued(assetUUID: String, preheat: Bool)
+    /// A render began on the pool.
+    case started(assetUUID: String, preheat: Bool)
+    /// A render ended (its image cached unless it failed); its requests are told next.
+    case finished(assetUUID: String)
+    /// A queued render nobody wanted any more was dropped before it began.
+    case dropped(assetUUID: String)
 }

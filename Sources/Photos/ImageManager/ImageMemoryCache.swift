@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PhotosLocking
 
 /// Decoded images shared by every request, bounded by the bytes their pixels take, least
 /// recently used evicted first. Keys are exact: an image is reused only for a request with the

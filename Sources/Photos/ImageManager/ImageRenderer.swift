@@ -26,6 +26,8 @@ struct ImageRenderer: Sendable {
     struct Derivatives: Sendable {
         let assetUUID: String
         let layout: LibraryLayout
+        /// The library's preview limit, trimmed to as previews are written.
+        let budget: PreviewBudget
 
         var thumbnail: URL { layout.url(forRelativePath: StandardDerivative.thumbnail.relativePath(assetUUID: assetUUID)) }
         var preview: URL { layout.url(forRelativePath: StandardDerivative.preview.relativePath(assetUUID: assetUUID)) }
@@ -82,7 +84,7 @@ struct ImageRenderer: Sendable {
             let preview = try VipsImage.thumbnail(fileAt: originalURL, width: previewSize, height: previewSize, upscale: false)
             if let data = try? preview.jpegData(quality: StandardDerivative.quality, keepMetadata: false) {
                 DerivativeCache.write(data, to: derivatives.preview)
-                DerivativeCache.notePreviewWritten(data.count, layout: derivatives.layout)
+                derivatives.budget.noteWritten(data.count, layout: derivatives.layout)
             }
             return try Self.render(.image(preview), width: preview.width, height: preview.height, geometry: scaled)
         }

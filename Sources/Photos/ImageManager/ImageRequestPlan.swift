@@ -1,10 +1,12 @@
 import Foundation
 import PhotosStore
-import Synchronization
+import PhotosLocking
 
 /// One request resolved against its asset: the key, the file, the geometry.
 struct ImageRequestPlan: Sendable {
     let key: ImageKey
+    /// The asset's library's loader: its memory cache and decode pool.
+    let loader: ImageLoader
     let fileURL: URL
     let sourceWidth: Int
     let sourceHeight: Int
@@ -52,9 +54,10 @@ struct ImageRequestPlan: Sendable {
     }
 
     init(asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions) throws(PHPhotosError) {
-        guard let library = asset.library, let sources = ImageSourceCache.shared.sources(of: asset, in: library) else {
+        guard let library = asset.library, let sources = library.imageSources.sources(of: asset, in: library) else {
             throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no photo or video file")
         }
+        loader = library.imageLoader
         // `.current` is the edit's rendered version when there is one; the others the original.
         let (source, sourceIdentity) = sources.source(current: options.version == .current)
         let layout = library.store.layout
@@ -75,7 +78,7 @@ struct ImageRequestPlan: Sendable {
         sourceWidth = isCurrent && asset.pixelWidth > 0 ? asset.pixelWidth : source.pixelWidth
         sourceHeight = isCurrent && asset.pixelHeight > 0 ? asset.pixelHeight : source.pixelHeight
         // Derivatives show the current version.
-        derivatives = isCurrent ? ImageRenderer.Derivatives(assetUUID: asset.uuid, layout: layout) : nil
+        derivatives = isCurrent ? ImageRenderer.Derivatives(assetUUID: asset.uuid, layout: layout, budget: library.previewBudget) : nil
         let geometry = ImageGeometry.plan(
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, target: targetSize, contentMode: contentMode,
             resizeMode: options.resizeMode, normalizedCrop: options.normalizedCropRect)
@@ -97,9 +100,9 @@ struct ImageRequestPlan: Sendable {
     }
 
     /// A smaller image of the same asset and version already in memory, to show meanwhile.
-    func degradedImage(from cache: ImageMemoryCache) -> UIImage? {
+    func degradedImage() -> UIImage? {
         let wanted = key.geometry.width * key.geometry.height
-        return cache.images(ofAsset: key.assetUUID, version: key.version).first {
+        return loader.cache.images(ofAsset: key.assetUUID, version: key.version).first {
             Int($0.size.width * $0.size.height) < wanted
         }
     }
@@ -109,8 +112,6 @@ struct ImageRequestPlan: Sendable {
 /// UUID and modification date, which every edit and revert changes), so a request served from
 /// the memory cache reads no database rows.
 final class ImageSourceCache: Sendable {
-    static let shared = ImageSourceCache()
-
     /// An asset's files, and for each an identity that image keys use (``ImageKey/sourceID``).
     struct Sources: Sendable {
         let photo: ResourceRecord

@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import PhotosLocking
 
 /// An image manager that also prepares images ahead of need: a gallery starts caching the
 /// images around the visible ones (and stops as it scrolls away), so requesting them later
@@ -9,9 +9,10 @@ import Synchronization
 /// options, as on Apple platforms): a later request hits only with the same arguments. They are
 /// decoded at a lower priority than requests for visible images, on the same pool.
 ///
-/// Linux: preheated images live in the memory cache every manager shares (bounded by bytes,
-/// least recently used first out), not in a per-manager store; `stopCachingImages` drops
-/// preheats that have not started and leaves decoded images to the cache's eviction.
+/// Linux: preheated images live in the memory cache of the asset's library, which every manager
+/// shares (bounded by bytes, least recently used first out), not in a per-manager store;
+/// `stopCachingImages` drops preheats that have not started and leaves decoded images to the
+/// cache's eviction.
 public class PHCachingImageManager: PHImageManager, @unchecked Sendable {
     // @unchecked Sendable: the preheated set sits behind a Mutex.
     /// Apple: prepare high-quality images (true, the default) or faster, lower-quality ones.
@@ -19,7 +20,8 @@ public class PHCachingImageManager: PHImageManager, @unchecked Sendable {
     /// the value is kept but changes nothing.
     public var allowsCachingHighQualityImages = true
 
-    private let preheated = Mutex<[ImageKey: Int]>([:])
+    /// Preheats this manager started and not stopped: how many times, and which loader runs them.
+    private let preheated = Mutex<[ImageKey: (loader: ImageLoader, count: Int)]>([:])
 
     public override init() {
         super.init()
@@ -31,8 +33,8 @@ public class PHCachingImageManager: PHImageManager, @unchecked Sendable {
         for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?
     ) {
         for plan in Self.plans(for: assets, targetSize: targetSize, contentMode: contentMode, options: options) {
-            preheated.withLock { $0[plan.key, default: 0] += 1 }
-            Self.loader.preheat(plan.key, render: plan.render)
+            preheated.withLock { $0[plan.key, default: (plan.loader, 0)].count += 1 }
+            plan.loader.preheat(plan.key, render: plan.render)
         }
     }
 
@@ -43,11 +45,11 @@ public class PHCachingImageManager: PHImageManager, @unchecked Sendable {
     ) {
         for plan in Self.plans(for: assets, targetSize: targetSize, contentMode: contentMode, options: options) {
             let held = preheated.withLock { preheated -> Bool in
-                guard let count = preheated[plan.key] else { return false }
-                preheated[plan.key] = count > 1 ? count - 1 : nil
+                guard let held = preheated[plan.key] else { return false }
+                preheated[plan.key] = held.count > 1 ? (held.loader, held.count - 1) : nil
                 return true
             }
-            if held { Self.loader.stopPreheating(plan.key) }
+            if held { plan.loader.stopPreheating(plan.key) }
         }
     }
 
@@ -75,8 +77,8 @@ public class PHCachingImageManager: PHImageManager, @unchecked Sendable {
             defer { preheated.removeAll() }
             return preheated
         }
-        for (key, count) in held {
-            for _ in 0..<count { Self.loader.stopPreheating(key) }
+        for (key, held) in held {
+            for _ in 0..<held.count { held.loader.stopPreheating(key) }
         }
     }
 }

@@ -93,7 +93,7 @@ extension PHImageManager {
     static func imageData(
         of asset: PHAsset, version: PHImageRequestOptionsVersion, options: PHImageRequestOptions
     ) throws(PHPhotosError) -> (Data, String, CGImagePropertyOrientation) {
-        guard let library = asset.library, let sources = ImageSourceCache.shared.sources(of: asset, in: library),
+        guard let library = asset.library, let sources = library.imageSources.sources(of: asset, in: library),
             sources.photo.type == PHAssetResourceType.photo.rawValue
         else {
             throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no photo file")

@@ -1,7 +1,7 @@
 public import Foundation
 import Imaging
 import PhotosStore
-import Synchronization
+import PhotosLocking
 
 /// Loads images of assets at any size: decoded with shrink-on-load, upright, sRGB, cached in
 /// memory and shared by requests.
@@ -15,21 +15,16 @@ import Synchronization
 /// run on a pool the size of the machine's cores; cancelling stops a decode nobody else waits
 /// for.
 ///
-/// Linux: result handlers of asynchronous requests run on the manager's serial
-/// ``deliveryQueue``, never the main thread (Apple calls them on the main thread; a server has
-/// no main run loop to wait on). Handlers of one request run in order. As on Apple platforms,
+/// Linux: result handlers of asynchronous requests run on the manager's ``deliveryQueue``, a
+/// serial background queue unless set (Apple calls them on the main thread; a server has no
+/// main run loop to wait on); set it to `DispatchQueue.main` where the process runs the main
+/// queue. Handlers of one request run in order. Handlers are declared as Apple declares them,
+/// without `@Sendable`. As on Apple platforms,
 /// an `.opportunistic` request whose image is already in memory is answered synchronously,
 /// before `requestImage` returns, on the calling thread, unless that is the main thread.
 public class PHImageManager: NSObject, @unchecked Sendable {
     // @unchecked Sendable: the request table sits behind a Mutex; the rest is immutable.
     private static let shared = PHImageManager()
-    /// The memory cache and decode pool every manager shares.
-    static let loader = ImageLoader(cache: ImageMemoryCache(costLimit: defaultCacheBytes))
-
-    /// Bytes of decoded pixels kept in memory: a quarter of physical memory, at most 512 MiB.
-    static var defaultCacheBytes: Int {
-        Int(min(ProcessInfo.processInfo.physicalMemory / 4, 512 << 20))
-    }
 
     /// Where asynchronous requests' result handlers are called: a serial background queue of
     /// the manager's own unless set.
@@ -46,6 +41,8 @@ public class PHImageManager: NSObject, @unchecked Sendable {
 
     private struct Pending {
         var key: ImageKey
+        /// The loader of the asset's library, which renders it.
+        var loader: ImageLoader
         var handler: ResultHandler
     }
 
@@ -96,7 +93,7 @@ public class PHImageManager: NSObject, @unchecked Sendable {
             requestSynchronously(plan, requestID: requestID, options: options, resultHandler: resultHandler)
             return requestID
         }
-        let loader = Self.loader
+        let loader = plan.loader
         if let cached = loader.cache.image(for: plan.key) {
             // As on Apple platforms, an opportunistic request whose image is in memory gets it
             // before `requestImage` returns, on the calling thread (unless that is the main thread).
@@ -104,11 +101,11 @@ public class PHImageManager: NSObject, @unchecked Sendable {
             deliver(cached, info: Self.info(requestID, degraded: false), synchronously: now, resultHandler)
             return requestID
         }
-        if options.deliveryMode != .highQualityFormat, let stand_in = plan.degradedImage(from: loader.cache) {
+        if options.deliveryMode != .highQualityFormat, let stand_in = plan.degradedImage() {
             deliver(stand_in, info: Self.info(requestID, degraded: true), synchronously: false, resultHandler)
             if options.deliveryMode == .fastFormat { return requestID }
         }
-        requests.withLock { $0[requestID] = Pending(key: plan.key, handler: resultHandler) }
+        requests.withLock { $0[requestID] = Pending(key: plan.key, loader: loader, handler: resultHandler) }
         loader.load(plan.key, requestID: requestID, priority: .visible, render: plan.render) { [weak self] result in
             guard let self else { return }
             let wanted = self.requests.withLock { $0.removeValue(forKey: requestID) != nil }
@@ -127,12 +124,12 @@ public class PHImageManager: NSObject, @unchecked Sendable {
         _ plan: ImageRequestPlan, requestID: PHImageRequestID, options: PHImageRequestOptions,
         resultHandler: ResultHandler
     ) {
-        let cache = Self.loader.cache
+        let cache = plan.loader.cache
         if let cached = cache.image(for: plan.key) {
             resultHandler.call(cached, Self.info(requestID, degraded: false))
             return
         }
-        if options.deliveryMode == .fastFormat, let stand_in = plan.degradedImage(from: cache) {
+        if options.deliveryMode == .fastFormat, let stand_in = plan.degradedImage() {
             resultHandler.call(stand_in, Self.info(requestID, degraded: true))
             return
         }
@@ -150,7 +147,7 @@ public class PHImageManager: NSObject, @unchecked Sendable {
     /// already delivered). Synchronous requests can't be cancelled.
     public func cancelImageRequest(_ requestID: PHImageRequestID) {
         guard let pending = requests.withLock({ $0.removeValue(forKey: requestID) }) else { return }
-        Self.loader.cancel(requestID: requestID, key: pending.key)
+        pending.loader.cancel(requestID: requestID, key: pending.key)
         var info = Self.info(requestID, degraded: false)
         info[PHImageCancelledKey] = NSNumber(value: true)
         deliver(nil, info: info, synchronously: false, pending.handler)

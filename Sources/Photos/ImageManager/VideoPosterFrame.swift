@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PhotosLocking
 
 /// A video's poster frame: its first frame as a full-size JPEG, upright (the container's
 /// rotation applied), made once with `ffmpeg` (Debian's `ffmpeg`, installed by

@@ -1,6 +1,6 @@
 import Foundation
 import PhotosStore
-import Synchronization
+import PhotosLocking
 
 /// One run of ``PHAssetImporter``: workers prepare groups of files in parallel; this thread
 /// commits what they prepared in batches and reports progress.

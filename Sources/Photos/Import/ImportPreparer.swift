@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
 import PhotosStore
-import Synchronization
+import PhotosLocking
 
 /// Reads one group of same-named files, on a worker thread: probes each (header only),
 /// refuses what can't be imported, decides which files make one asset, drops duplicates,

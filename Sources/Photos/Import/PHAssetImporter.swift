@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import PhotosLocking
 
 /// Imports files and folders into a library: the photo importer a PhotoKit app would build
 /// on creation requests, done once.
@@ -80,8 +80,10 @@ public final class PHAssetImporter: Sendable {
 
     /// Imports the files and folders at `urls`, blocking until done or cancelled.
     ///
-    /// - Parameter progress: called on the importing thread after each group of files is
-    ///   read and after each commit.
+    /// - Parameters:
+    ///   - urls: files and folders; folders are walked recursively.
+    ///   - progress: called on the importing thread after each group of files is read and after
+    ///     each commit.
     public func importFiles(at urls: [URL], progress: ((PHImportProgress) -> Void)? = nil) -> PHImportReport {
         ImportPipeline(importer: self, urls: urls, progress: progress).run()
     }

@@ -1,6 +1,6 @@
 public import Foundation
 import PhotosStore
-import Synchronization
+import PhotosLocking
 
 /// A photo library: a folder with a database, originals and derivatives.
 ///
@@ -8,15 +8,16 @@ import Synchronization
 /// folder, created on first use), else `$XDG_DATA_HOME/photos/Library.photoslibrary` (with
 /// `~/.local/share` when `XDG_DATA_HOME` is unset). Linux additions: ``init(url:)`` opens any
 /// library folder, and several libraries can be open in one process; fetch class methods such
-/// as `PHAsset.fetchAssets(with:)` use the library of ``withCurrent(_:)`` (or of the change
+/// as `PHAsset.fetchAssets(with:)` use the library of `withCurrent(_:)` (or of the change
 /// block they run in), else the shared one. Methods that take an object use that object's
 /// library.
 ///
 /// Several processes may open one library at once (the CLI while the server runs): reads
 /// never wait, and a write waits for another process's write to finish instead of failing.
 public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: `store`, `url` and the queues are immutable; the database is safe
-    // to use from any thread.
+    // @unchecked Sendable: every stored property is a `let` of a Sendable type (the database,
+    // the queues, the image loader and caches are safe to use from any thread), except
+    // `dispatcher`, set once in `init` before the library is shared and only read afterwards.
     let store: LibraryDatabase
     /// The library folder.
     ///
@@ -31,19 +32,38 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     private static let instances = Atomic<Int>(0)
     /// Delivers changes to observers; set once, right after init.
     private(set) var dispatcher: ChangeDispatcher!
+    /// What the library was opened with.
+    package let configuration: Configuration
+    /// Decodes and caches this library's images (its own memory cache and decode pool).
+    let imageLoader: ImageLoader
+    /// The files behind assets' images, remembered per asset snapshot.
+    let imageSources = ImageSourceCache()
+    /// The limit of this library's preview files and the bytes written toward the next trim.
+    let previewBudget: PreviewBudget
 
     /// Opens (creating if needed) the library folder at `url`.
     ///
     /// Linux addition. Throws ``PHPhotosError`` with `.libraryVolumeOffline` when the folder
     /// can't be created or opened, or `.internalError` when the library was written by a newer
     /// version of this software.
-    public init(url: URL) throws {
+    public convenience init(url: URL) throws {
+        try self.init(url: url, configuration: Configuration())
+    }
+
+    /// Opens the library folder at `url` with its own image cache, decode pool, preview limit
+    /// and gazetteer (see ``Configuration``).
+    package init(url: URL, configuration: Configuration) throws {
         do {
-            store = try LibraryDatabase.open(at: url)
+            store = try LibraryDatabase.open(at: url, gazetteer: configuration.gazetteer)
         } catch {
             throw PHPhotosError(error.code == .newerSchema ? .internalError : .libraryVolumeOffline, error.message)
         }
         self.url = store.layout.root
+        self.configuration = configuration
+        imageLoader = ImageLoader(
+            cache: ImageMemoryCache(costLimit: configuration.imageCacheBytes),
+            maximumConcurrentRenders: configuration.maximumConcurrentDecodes, events: configuration.imageLoaderEvents)
+        previewBudget = PreviewBudget(limit: configuration.previewCacheLimit)
         changeQueue = DispatchQueue(label: "PHPhotoLibrary.changes")
         callbackQueue = DispatchQueue(label: "PHPhotoLibrary.callbacks")
         super.init()

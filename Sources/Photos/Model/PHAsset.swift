@@ -4,9 +4,10 @@ import PhotosStore
 
 /// A photo, video or other item in the library: its metadata, not its pixels.
 ///
-/// Pixels come from `PHAssetResourceManager` (files) or, in a later release, `PHImageManager`.
+/// Pixels come from ``PHImageManager`` (images at any size) and ``PHAssetResourceManager``
+/// (the files).
 ///
-/// Linux notes: ``location`` is a ``CLLocation`` stand-in from this package's `CoreLocation`
+/// Linux notes: ``location`` is a `CLLocation` stand-in from this package's `CoreLocation`
 /// module. ``creationDate`` is the capture time from the file's metadata (EXIF
 /// `DateTimeOriginal` with its offset, or the video's creation time), else the file's
 /// modification time.

@@ -15,7 +15,8 @@ public final class PHAssetCollection: PHCollection, @unchecked Sendable {
     public let endDate: Date?
     /// The average location of a moment's assets.
     public let approximateLocation: CLLocation?
-    /// Place names of a moment. Linux: always empty (no reverse geocoding).
+    /// Place names of a moment, most frequent first. Linux: named offline from a gazetteer of
+    /// GeoNames data (`make deps` installs it); empty without one, and for other collections.
     public let localizedLocationNames: [String]
 
     /// The assets of a transient collection, in order.

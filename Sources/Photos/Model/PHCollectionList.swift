@@ -7,7 +7,8 @@ public final class PHCollectionList: PHCollection, @unchecked Sendable {
     public let collectionListSubtype: PHCollectionListSubtype
     public let startDate: Date?
     public let endDate: Date?
-    /// Linux: always empty (no reverse geocoding).
+    /// Place names of a moment cluster's moments. Linux: named offline from a gazetteer of
+    /// GeoNames data; empty without one, and for other lists.
     public let localizedLocationNames: [String]
 
     /// The collections of a transient list, in order.

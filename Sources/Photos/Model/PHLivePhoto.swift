@@ -1,6 +1,6 @@
 public import Foundation
 import Imaging
-import Synchronization
+import PhotosLocking
 
 /// How an image fits a target size. Raw values are Apple's.
 public enum PHImageContentMode: Int, Sendable, CaseIterable {

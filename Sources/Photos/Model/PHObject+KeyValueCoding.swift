@@ -2,7 +2,7 @@ import Foundation
 
 /// Key-value reads of PhotoKit objects, for code that asks them by name.
 ///
-/// Linux: Foundation's `NSObject` has no key-value coding here, so PhotoKit's objects answer
+/// Linux addition: Foundation's `NSObject` has no key-value coding here, so PhotoKit's objects answer
 /// `value(forKey:)` themselves, for every documented property by its name (and, for Boolean
 /// properties, by its getter too: `"favorite"` and `"isFavorite"`) and for the private keys
 /// apps are known to read:

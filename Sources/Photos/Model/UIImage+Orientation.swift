@@ -12,7 +12,7 @@ extension UIImage {
         case leftMirrored = 6
         case rightMirrored = 7
 
-        /// The UIKit orientation of an EXIF one (as `UIImage(data:)` reads it).
+        /// The UIKit orientation of an EXIF one (as `UIImage(data:)` reads it). Linux addition.
         public init(_ orientation: CGImagePropertyOrientation) {
             switch orientation {
             case .up: self = .up
@@ -55,7 +55,8 @@ extension UIImage {
 }
 
 extension CGImagePropertyOrientation {
-    /// The EXIF orientation with the same meaning as a UIKit one.
+    /// The EXIF orientation with the same meaning as a UIKit one. Linux addition (Apple's sample
+    /// code writes this initializer itself).
     public init(_ orientation: UIImage.Orientation) {
         self = CGImagePropertyOrientation(rawValue: UInt32(orientation.exifValue)) ?? .up
     }

@@ -1,6 +1,6 @@
 import Foundation
 import PhotosStore
-import Synchronization
+import PhotosLocking
 
 /// Delivers a library's changes to its observers: one per library, made on first use.
 ///

@@ -1,6 +1,6 @@
 public import Foundation
 import PhotosStore
-import Synchronization
+import PhotosLocking
 
 /// What one delivered change did to the library, asked about object by object and fetch
 /// result by fetch result.

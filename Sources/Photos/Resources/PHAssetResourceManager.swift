@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import PhotosLocking
 
 #if canImport(Glibc)
     import Glibc

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
-import Synchronization
+import PhotosLocking
 
 /// Fetches originals kept in a remote store (`http`/`https` resource paths) into local
 /// copies, reporting progress; a copy appears complete or not at all (temporary file, rename).

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
-import Synchronization
+import PhotosLocking
 
 /// `photos edit ID --rotate 90 --exposure 0.3`: an edit in the built-in adjustment format,
 /// through the content-editing API an app would use, resuming an earlier edit in that format.

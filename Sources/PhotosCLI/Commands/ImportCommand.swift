@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
-import Synchronization
+import PhotosLocking
 
 /// `photos import PATH...`: adds photos and videos from files and folders.
 struct ImportCommand: ParsableCommand {

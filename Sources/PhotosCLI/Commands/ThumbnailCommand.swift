@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
-import Synchronization
+import PhotosLocking
 
 /// `photos thumbnail ID --size 256x256 -o out.jpg`: one image of an asset, through
 /// `PHImageManager`, as an app would ask for it.

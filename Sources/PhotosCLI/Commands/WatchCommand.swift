@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Photos
-import Synchronization
+import PhotosLocking
 
 /// `photos watch`: holds a fetch and prints what each change does to it, as an observer sees it.
 struct WatchCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import Foundation
 import Photos
-import Synchronization
+import PhotosLocking
 
 /// Authenticates clients: bearer secrets and session cookies, with the tokens and allow-lists
 /// read from the library cached until the library's ``PHPhotoLibrary/accessVersion`` moves

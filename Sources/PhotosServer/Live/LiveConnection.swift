@@ -1,6 +1,6 @@
 import Foundation
 import Photos
-import Synchronization
+import PhotosLocking
 
 /// One WebSocket client: its subscriptions (named fetches), their preheat windows, and the
 /// queue of messages to send.

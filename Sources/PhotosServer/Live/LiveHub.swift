@@ -1,6 +1,6 @@
 import Foundation
 import Photos
-import Synchronization
+import PhotosLocking
 
 /// Keeps every live connection's fetches current: one change observer for the server, and for
 /// each subscription the `PHFetchResultChangeDetails` of its fetch, sent in Apple's order.

@@ -1,6 +1,6 @@
 import Foundation
 import Photos
-import Synchronization
+import PhotosLocking
 
 /// The operations of one `POST /api/changes`, resolved before the change block runs: every
 /// asset and album looked up (404 for unknown ones, as for assets a limited token can't

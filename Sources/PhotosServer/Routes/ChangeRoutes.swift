@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Photos
-import Synchronization
+import PhotosLocking
 
 /// `POST /api/changes`: a list of operations applied as one `performChanges` block, so they
 /// all happen or none does; `GET /api/changes?since=TOKEN`: persistent history for sync.

@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import Photos
-import Synchronization
+import PhotosLocking
 
 /// `POST /api/uploads`: photos and videos as creation requests. The body is the file itself
 /// (`?filename=IMG_0001.HEIC`) or `multipart/form-data` with one or more files; it streams to

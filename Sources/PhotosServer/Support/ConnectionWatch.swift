@@ -1,5 +1,5 @@
 import NIOCore
-import Synchronization
+import PhotosLocking
 
 /// Cancels work done for a client whose connection closed before the answer: a browser
 /// aborts the image requests of grid cells that scrolled away by closing their connections,

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOHTTP1
-import Synchronization
+import PhotosLocking
 
 /// Encoded images (JPEG, WebP) by request key, least recently used first out, bounded by
 /// bytes: a repeated thumbnail request is answered without decoding or encoding.

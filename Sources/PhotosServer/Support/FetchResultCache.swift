@@ -1,6 +1,6 @@
 import Foundation
 import Photos
-import Synchronization
+import PhotosLocking
 
 /// The fetch results pages are read from, kept between requests: a page of a 100,000-asset
 /// fetch reads 200 objects instead of running the fetch again. Each library change (from any

@@ -1,6 +1,6 @@
 import Foundation
 import Photos
-import Synchronization
+import PhotosLocking
 
 /// The image version (``AssetJSON/version(of:)``) of assets images were asked for, so a repeated
 /// image request is answered from memory without reading the library. A library change (from

@@ -1,6 +1,6 @@
 import Foundation
 import GRDBSQLite
-import Synchronization
+import PhotosLocking
 
 /// Reads rows by id on plain read-only SQLite connections, for the calls a fetch result makes
 /// per object (`object(at:)`, enumeration batches).

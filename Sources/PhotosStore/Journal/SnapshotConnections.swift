@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Synchronization
+import PhotosLocking
 
 /// The read-only connections ``StoreSnapshot``s hold their read transaction on, kept between
 /// snapshots.

@@ -18,6 +18,8 @@ import GRDB
 struct MomentGrouper {
     let db: Database
     let now: Date
+    /// Where moments' place names come from.
+    let gazetteer: GazetteerChoice
 
     static let momentGap: Double = 4 * 3600
     static let momentDistance: Double = 10_000
@@ -59,7 +61,7 @@ struct MomentGrouper {
             try Int64.fetchAll(
                 db, sql: "SELECT parentID FROM collection WHERE id IN (SELECT value FROM json_each(?)) AND parentID IS NOT NULL",
                 arguments: [StoreValue.jsonArray(previous.map(StoreValue.integer))]))
-        try write(groups, reusing: previous, table: .moments, namer: MomentPlaceNamer(db: db))
+        try write(groups, reusing: previous, table: .moments, namer: MomentPlaceNamer(gazetteer: gazetteer))
         try deleteEmptyMoments(previous)
 
         // Clusters: the same rule one level up, over the moments around the window.

@@ -1,6 +1,4 @@
 package import Foundation
-import GRDB
-import Synchronization
 
 extension Gazetteer {
     /// Where the gazetteer is looked for: `$PHOTOS_GAZETTEER`, else
@@ -29,39 +27,23 @@ extension Gazetteer {
         guard FileManager.default.isReadableFile(atPath: url.path) else { return nil }
         return try? Gazetteer(contentsOf: url)
     }()
+}
 
-    /// Gazetteers used instead of ``shared`` for particular libraries, keyed by the library
-    /// folder's resolved path. For tests, which run in parallel in one process and must not
-    /// depend on (or change) the machine's file or environment.
-    private static let overrides = Mutex<[String: Gazetteer?]>([:])
-    private static let hasOverrides = Atomic<Bool>(false)
+/// Which gazetteer a library names its moments' places from: part of the library's
+/// configuration, never a process-wide setting, so libraries in one process (a server's, or
+/// tests running in parallel) each use their own.
+package enum GazetteerChoice: Sendable {
+    /// The machine's, at ``Gazetteer/defaultURL(environment:)`` (loaded once per process, on
+    /// first need); no place names when there is no file there.
+    case machine
+    /// This one; `nil`: no place names.
+    case custom(Gazetteer?)
 
-    /// Makes the library at `root` name its moments from `gazetteer` (`nil`: no place names),
-    /// whatever ``shared`` is.
-    package static func use(_ gazetteer: Gazetteer?, forLibraryAt root: URL) {
-        let key = root.standardizedFileURL.resolvingSymlinksInPath().path
-        overrides.withLock { $0[key] = .some(gazetteer) }
-        hasOverrides.store(true, ordering: .releasing)
-    }
-
-    /// Undoes ``use(_:forLibraryAt:)``.
-    package static func removeOverride(forLibraryAt root: URL) {
-        let key = root.standardizedFileURL.resolvingSymlinksInPath().path
-        _ = overrides.withLock { $0.removeValue(forKey: key) }
-    }
-
-    /// The gazetteer for the library whose database `db` is: its override, else ``shared``.
-    static func forLibrary(of db: Database) -> Gazetteer? {
-        guard hasOverrides.load(ordering: .acquiring),
-            let file = try? String.fetchOne(db, sql: "SELECT file FROM pragma_database_list WHERE name = 'main'"),
-            !file.isEmpty
-        else { return shared }
-        let database = URL(fileURLWithPath: file).standardizedFileURL.resolvingSymlinksInPath().path
-        let found: Gazetteer?? = overrides.withLock { overrides in
-            for (root, gazetteer) in overrides where database.hasPrefix(root + "/") { return .some(gazetteer) }
-            return nil
+    /// The gazetteer chosen (loads the machine's on first use).
+    package var gazetteer: Gazetteer? {
+        switch self {
+        case .machine: Gazetteer.shared
+        case .custom(let gazetteer): gazetteer
         }
-        if let found { return found }
-        return shared
     }
 }

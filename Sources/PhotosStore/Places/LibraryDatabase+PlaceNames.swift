@@ -17,7 +17,7 @@ extension LibraryDatabase {
                     SELECT EXISTS (SELECT 1 FROM collection WHERE isList = 0 AND type = \(CollectionKind.moment)
                     AND locationNames IS NULL AND latitude IS NOT NULL)
                     """) ?? false
-            return unnamed ? Gazetteer.forLibrary(of: db) : nil
+            return unnamed ? self.gazetteer.gazetteer : nil
         }
         guard gazetteer != nil else { return 0 }
         // One journaled change, so observers and history see the new titles.
@@ -29,7 +29,7 @@ extension LibraryDatabase {
                     SELECT id FROM collection WHERE isList = 0 AND type = \(CollectionKind.moment)
                     AND locationNames IS NULL AND latitude IS NOT NULL
                     """)
-            let namer = MomentPlaceNamer(db: db)
+            let namer = MomentPlaceNamer(gazetteer: .custom(gazetteer))
             var clusters = Set<Int64>()
             for moment in moments {
                 let items = try Row.fetchAll(

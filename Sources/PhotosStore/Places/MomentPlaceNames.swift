@@ -6,7 +6,7 @@ import GRDB
 /// The gazetteer is resolved on first need (so a regroup without located assets never loads
 /// it), and each distinct coordinate, rounded to about 100 m, is looked up once.
 final class MomentPlaceNamer {
-    private let db: Database
+    private let choice: GazetteerChoice
     private var resolved = false
     private var gazetteer: Gazetteer?
     private var cache: [Coordinate: Place?] = [:]
@@ -16,8 +16,8 @@ final class MomentPlaceNamer {
         var longitude: Int32
     }
 
-    init(db: Database) {
-        self.db = db
+    init(gazetteer choice: GazetteerChoice) {
+        self.choice = choice
     }
 
     /// The title and location names of a moment with these members; `lookedUp` is false when
@@ -28,7 +28,7 @@ final class MomentPlaceNamer {
         for item in items {
             guard let latitude = item.latitude, let longitude = item.longitude else { continue }
             if !resolved {
-                gazetteer = Gazetteer.forLibrary(of: db)
+                gazetteer = choice.gazetteer
                 resolved = true
             }
             guard let gazetteer else { return MomentPlaceNames(lookedUp: false) }

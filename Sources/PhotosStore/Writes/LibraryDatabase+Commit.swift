@@ -23,7 +23,7 @@ extension LibraryDatabase {
         if changes.newAssets.contains(where: { $0.record.location != nil })
             || changes.assetEdits.values.contains(where: { $0.location != nil })
         {
-            _ = Gazetteer.shared
+            _ = gazetteer.gazetteer
         }
         do {
             try moves.recordIntent(
@@ -31,7 +31,7 @@ extension LibraryDatabase {
                     + changes.contentEdits.flatMap { uuid, edit in ChangeApplier.contentPaths(uuid: uuid, edit: edit, at: changes.now) })
             position = try pool.write { db in
                 let changeID = try ChangeJournal.open(db, date: changes.now)
-                var applier = ChangeApplier(db: db, changes: changes, moves: moves)
+                var applier = ChangeApplier(db: db, changes: changes, moves: moves, gazetteer: gazetteer)
                 try applier.apply()
                 expungedFiles = applier.expungedFiles
                 expungedAssets = applier.expungedAssets
@@ -77,10 +77,14 @@ struct ChangeApplier {
     var momentDates: [Double] = []
     var oldMoments: Set<Int64> = []
 
-    init(db: Database, changes: StoreChangeSet, moves: FileMoves) {
+    /// Where regrouped moments' place names come from.
+    let gazetteer: GazetteerChoice
+
+    init(db: Database, changes: StoreChangeSet, moves: FileMoves, gazetteer: GazetteerChoice) {
         self.db = db
         self.changes = changes
         self.moves = moves
+        self.gazetteer = gazetteer
     }
 
     mutating func apply() throws {
@@ -95,7 +99,7 @@ struct ChangeApplier {
         try expungeAssets()
         try deleteCollections()
         if !momentDates.isEmpty || !oldMoments.isEmpty {
-            try MomentGrouper(db: db, now: changes.now).regroup(dates: momentDates, oldMoments: oldMoments)
+            try MomentGrouper(db: db, now: changes.now, gazetteer: gazetteer).regroup(dates: momentDates, oldMoments: oldMoments)
         }
     }
 

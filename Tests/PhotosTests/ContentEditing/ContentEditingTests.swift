@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
 import PhotosTestSupport
-import Synchronization
+import PhotosLocking
 import Testing
 
 @testable import Photos

@@ -1,6 +1,7 @@
 import Foundation
 import Imaging
-import Synchronization
+import PhotosTestSupport
+import PhotosLocking
 import Testing
 
 @testable import Photos
@@ -36,21 +37,26 @@ struct ImageLoaderTests {
 
     @Test func visibleRequestsRunBeforeQueuedPreheats() throws {
         let recorder = try Recorder()
-        let loader = ImageLoader(cache: ImageMemoryCache(costLimit: 1 << 20), maximumConcurrentRenders: 1)
+        let log = ImageLoaderEventLog()
+        let loader = ImageLoader(cache: ImageMemoryCache(costLimit: 1 << 20), maximumConcurrentRenders: 1, events: log.hook)
         loader.preheat(Self.key("P0"), render: recorder.render("P0", waitingOnGate: true))
         for index in 1...3 { loader.preheat(Self.key("P\(index)"), render: recorder.render("P\(index)")) }
         let done = DispatchSemaphore(value: 0)
         loader.load(Self.key("V"), requestID: 1, priority: .visible, render: recorder.render("V")) { _ in done.signal() }
         recorder.gate.signal()
-        _ = done.wait(timeout: .now() + 10)
-        let deadline = Date().addingTimeInterval(10)
-        while recorder.order.withLock({ $0.count }) < 5, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(log.wait { $0.filter(\.isFinish).count == 5 })
         #expect(recorder.order.withLock { $0 } == ["P0", "V", "P1", "P2", "P3"])
+        #expect(log.all.filter { if case .started = $0 { true } else { false } } == [
+            .started(assetUUID: "P0", preheat: true), .started(assetUUID: "V", preheat: false),
+            .started(assetUUID: "P1", preheat: true), .started(assetUUID: "P2", preheat: true), .started(assetUUID: "P3", preheat: true),
+        ])
     }
 
     @Test func identicalRequestsShareARenderAndCancelledOnesAreDropped() throws {
         let recorder = try Recorder()
-        let loader = ImageLoader(cache: ImageMemoryCache(costLimit: 1 << 20), maximumConcurrentRenders: 1)
+        let log = ImageLoaderEventLog()
+        let loader = ImageLoader(cache: ImageMemoryCache(costLimit: 1 << 20), maximumConcurrentRenders: 1, events: log.hook)
         let delivered = Mutex<[Int32]>([])
         let done = DispatchGroup()
         loader.load(Self.key("busy"), requestID: 1, priority: .visible, render: recorder.render("busy", waitingOnGate: true)) { _ in }
@@ -68,9 +74,11 @@ struct ImageLoaderTests {
         #expect(!loader.cancel(requestID: 4, key: Self.key("dropped")), "already gone")
         loader.preheat(Self.key("stopped"), render: recorder.render("stopped"))
         loader.stopPreheating(Self.key("stopped"))
+        // Both left the queue before the gate opened: they can never run.
+        #expect(log.all.filter(\.isDrop) == [.dropped(assetUUID: "dropped"), .dropped(assetUUID: "stopped")])
         recorder.gate.signal()
-        _ = done.wait(timeout: .now() + 10)
-        Thread.sleep(forTimeInterval: 0.05)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(log.wait { $0.contains(.finished(assetUUID: "same")) })
         #expect(recorder.order.withLock { $0 } == ["busy", "same"], "one render for both, none for the dropped")
         #expect(Set(delivered.withLock { $0 }) == [2, 3])
         #expect(loader.queuedCount == 0)

@@ -1,6 +1,6 @@
 import Foundation
 import PhotosTestSupport
-import Synchronization
+import PhotosLocking
 import Testing
 
 @testable import Photos
@@ -14,15 +14,15 @@ struct PHCachingImageManagerTests {
     /// A window of assets preheated as a gallery would: later requests with the same arguments
     /// come from memory, the very image objects the preheat made.
     @Test func preheatedImagesAreServedWithoutDecoding() throws {
-        let temporary = try TemporaryLibrary()
+        let log = ImageLoaderEventLog()
+        let temporary = try TemporaryLibrary(configuration: log.configuration())
         let assets = try (0..<6).map { try PHImageManagerTests.asset(temporary, width: 640 + $0 * 8, height: 480, name: "p\($0).jpg") }
         let manager = PHCachingImageManager()
         let size = CGSize(width: 150, height: 150)
         manager.startCachingImages(for: assets, targetSize: size, contentMode: .aspectFill, options: nil)
         let keys = try assets.map { try Self.key($0, size, .aspectFill) }
-        let cache = PHImageManager.loader.cache
-        let deadline = Date().addingTimeInterval(30)
-        while keys.contains(where: { cache.image(for: $0) == nil }), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(log.wait { $0.filter(\.isFinish).count == 6 })
+        let cache = temporary.library.imageLoader.cache
         let preheated = keys.map { cache.image(for: $0) }
         #expect(preheated.allSatisfy { $0 != nil })
 
@@ -42,19 +42,20 @@ struct PHCachingImageManagerTests {
         manager.stopCachingImagesForAllAssets()
     }
 
-    /// Stopping drops preheats that have not started: of many large ones queued behind the
-    /// pool, most are never decoded.
+    /// Stopping drops preheats that have not started: with one decode worker, of 16 large
+    /// preheats only the one already running is decoded.
     @Test func stoppingDropsQueuedPreheats() throws {
-        let temporary = try TemporaryLibrary()
+        let log = ImageLoaderEventLog()
+        let temporary = try TemporaryLibrary(configuration: log.configuration(maximumConcurrentDecodes: 1))
         let assets = try (0..<16).map { try PHImageManagerTests.asset(temporary, width: 2000, height: 1500 + $0, name: "b\($0).jpg") }
         let manager = PHCachingImageManager()
         manager.startCachingImages(for: assets, targetSize: PHImageManagerMaximumSize, contentMode: .aspectFit, options: nil)
         manager.stopCachingImagesForAllAssets()
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(log.count(where: \.isDrop) == 15, "all but the running preheat dropped at once")
+        #expect(log.wait { $0.contains(where: \.isFinish) })
         let keys = try assets.map { try Self.key($0, PHImageManagerMaximumSize, .aspectFit) }
-        let decoded = keys.filter { PHImageManager.loader.cache.image(for: $0) != nil }.count
-        // Those already running finish; on a busy machine a few more may start before the stop.
-        // (The exact rule is pinned with a one-worker loader in ImageLoaderTests.)
-        #expect(decoded < 12, "\(decoded) of 16 decoded after stopping")
+        let decoded = keys.filter { temporary.library.imageLoader.cache.image(for: $0) != nil }.count
+        #expect(decoded == 1, "\(decoded) of 16 decoded after stopping")
+        #expect(temporary.library.imageLoader.queuedCount == 0)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Imaging
 import PhotosTestSupport
-import Synchronization
+import PhotosLocking
 import Testing
 
 @testable import Photos
@@ -52,14 +52,15 @@ struct PHImageManagerTests {
             }
         }
 
-        /// Waits for the final delivery (or, `untilAny`, the first: fastFormat's only one).
-        func wait(untilAny: Bool = false) -> [Delivery] {
+        /// Waits for the final delivery (or, `untilAny`, the first: fastFormat's only one), then
+        /// for `queue` (the manager's delivery queue) to run what was already given to it, so a
+        /// delivery wrongly made after the final one is seen.
+        func wait(untilAny: Bool = false, queue: DispatchQueue = PHImageManager.default().deliveryQueue) -> [Delivery] {
             let deadline = DispatchTime.now() + 30
             while done.wait(timeout: deadline) == .success {
                 if untilAny || received.withLock({ $0.last.map { !$0.degraded } ?? false }) { break }
             }
-            // A moment for anything (wrongly) delivered after the final image.
-            Thread.sleep(forTimeInterval: 0.05)
+            queue.sync {}
             return received.withLock { $0 }
         }
     }
@@ -72,7 +73,7 @@ struct PHImageManagerTests {
         configure(options)
         let deliveries = Deliveries()
         manager.requestImage(for: asset, targetSize: size, contentMode: mode, options: options, resultHandler: deliveries.handler)
-        return deliveries.wait(untilAny: options.deliveryMode != .opportunistic)
+        return deliveries.wait(untilAny: options.deliveryMode != .opportunistic, queue: manager.deliveryQueue)
     }
 
     /// Red and green of a pixel, 0...255.
@@ -196,7 +197,7 @@ struct PHImageManagerTests {
     @Test func identicalRequestsShareOneDecodeAndTheCache() throws {
         let temporary = try TemporaryLibrary()
         let asset = try Self.asset(temporary, width: 1600, height: 1200)
-        let loader = PHImageManager.loader
+        let loader = temporary.library.imageLoader
         let before = loader.renderCount
         let all = (0..<8).map { _ in Deliveries() }
         let options = PHImageRequestOptions()
@@ -209,10 +210,10 @@ struct PHImageManagerTests {
         let images = all.compactMap { $0.wait().first?.image }
         #expect(images.count == 8)
         #expect(images.allSatisfy { $0 === images[0] }, "one image object for all")
-        // Other tests render concurrently; ours made at most one render for these eight.
+        // The library has its own loader: exactly one render for these eight, none for the hit.
         let again = Self.request(asset, CGSize(width: 333, height: 333)) { $0.deliveryMode = .highQualityFormat }
         #expect(again.first?.image === images[0], "a cache hit")
-        #expect(loader.renderCount - before >= 1)
+        #expect(loader.renderCount - before == 1)
         let key = try ImageRequestPlan(
             asset: asset, targetSize: CGSize(width: 333, height: 333), contentMode: .aspectFit, options: PHImageRequestOptions()
         ).key
@@ -286,8 +287,9 @@ struct PHImageManagerDataTests {
             calls.withLock { $0 += 1 }
             done.signal()
         }
-        _ = done.wait(timeout: .now() + 10)
-        Thread.sleep(forTimeInterval: 0.05)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        // Deliveries go through the delivery queue: a second call would be there by now.
+        PHImageManager.default().deliveryQueue.sync {}
         #expect(calls.withLock { $0 } == 1)
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PhotosLocking
 import Testing
 
 @testable import Photos

@@ -44,14 +44,19 @@ struct ObserverTests {
         library.register(kept)
         library.register(dropped)
         library.register(released!)
+        // Observers are called in the order they registered: when `last` has the change, the
+        // others have had theirs, or never will.
+        let last = ChangeRecorder()
+        library.register(last)
         released = nil
         #expect(weakReleased == nil, "the library must not keep observers alive")
         library.unregisterChangeObserver(dropped)
         try library.performChangesAndWait { PHAssetChangeRequest(for: assets[0]).isHidden = true }
         #expect(kept.wait(forPosition: library.currentChangeToken.position, after: 0).count == 1)
-        usleep(50_000)
+        #expect(last.wait(forPosition: library.currentChangeToken.position, after: 0).count == 1)
         #expect(dropped.changes.isEmpty)
         library.unregisterChangeObserver(kept)
+        library.unregisterChangeObserver(last)
     }
 
     @Test func deletionAndAlbumMembershipDetails() throws {

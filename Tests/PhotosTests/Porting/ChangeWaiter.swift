@@ -1,6 +1,6 @@
 import Foundation
 import Photos
-import Synchronization
+import PhotosLocking
 
 /// An observer that hands over each change as it arrives: `next()` waits (up to a timeout) for
 /// the next one, so a test waits for the delivery it means, not for a fixed time.

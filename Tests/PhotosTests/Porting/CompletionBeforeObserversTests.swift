@@ -1,7 +1,7 @@
 import Foundation
 import Photos
 import PhotosTestSupport
-import Synchronization
+import PhotosLocking
 import Testing
 
 /// Apple's SamplePhotosApp deletes the asset its asset view shows, unregisters that view as an

@@ -2,9 +2,9 @@ public import Foundation
 
 /// Apple's format-string initialisers for `NSPredicate`, which swift-corelibs-foundation lacks.
 ///
-/// The format is parsed once, at construction, into a ``PredicateNode`` that the predicate
+/// The format is parsed once, at construction, into a `PredicateNode` that the predicate
 /// keeps: fetches compile it to SQL, and `evaluate(with:)` walks it in memory against any
-/// ``PredicateEvaluable`` (`PHAsset`, `PHCollection`) or `[String: Any]` dictionary.
+/// `PredicateEvaluable` (`PHAsset`, `PHCollection`) or `[String: Any]` dictionary.
 ///
 /// Differences from Apple platforms:
 /// - Only the grammar PhotoKit fetches accept is supported: comparisons, `AND`/`OR`/`NOT`,
@@ -56,7 +56,7 @@ extension NSPredicate {
         self.init(photosNode: try PredicateParser.parse(format: predicateFormat, arguments: arguments ?? []))
     }
 
-    /// A block predicate carrying `node`: it hands `node` to a ``PredicateProbe`` and
+    /// A block predicate carrying `node`: it hands `node` to a `PredicateProbe` and
     /// evaluates it against anything else.
     convenience init(photosNode node: PredicateNode) {
         self.init(block: { object, _ in
@@ -117,7 +117,7 @@ final class PredicateProbe {
 
 extension PredicateEvaluator {
     /// Evaluates `node` against whatever `evaluate(with:)` was given: a
-    /// ``PredicateEvaluable``, a ``PredicateObjectArgument`` (which has only `SELF`), a
+    /// `PredicateEvaluable`, a ``PredicateObjectArgument`` (which has only `SELF`), a
     /// `[String: Any]` dictionary (values converted like format arguments), or anything else
     /// (which has no keys, so every comparison is false).
     static func evaluate(_ node: PredicateNode, onAny object: Any?) -> Bool {

@@ -5,12 +5,12 @@ public import Foundation
 /// swift-corelibs-foundation has no key-value coding: `init(key:ascending:)` and `.key` are
 /// unavailable there, and `init(keyPath:ascending:)` requires a `Comparable` value, which
 /// `Date?` (`PHAsset.creationDate`) is not. This extension adds both spellings; fetches read the
-/// key back with ``NSSortDescriptor/photosSortKey(keyPathNames:)``.
+/// key back with `photosSortKey(keyPathNames:)`.
 ///
 /// Differences from Apple platforms:
 /// - A key-based descriptor stores the key inside a key path on `NSObject`. Its
 ///   `compare(_:to:)` (and sorting arrays with it) reads the key from objects that are
-///   ``PredicateEvaluable`` (`PHAsset`, `PHCollection`) in the order fetches use; other
+///   `PredicateEvaluable` (`PHAsset`, `PHCollection`) in the order fetches use; other
 ///   `NSObject`s compare equal, and a value that isn't an `NSObject` traps in corelibs' cast.
 /// - `.key` stays unavailable; `init(key:ascending:selector:)` is not offered, since `Selector`
 ///   doesn't exist without the Objective-C runtime.
@@ -54,7 +54,7 @@ struct SortKey: Sendable, Hashable {
     var ascending: Bool
 }
 
-/// A key and, for a ``PredicateEvaluable`` object, its value: what a key-based sort descriptor's
+/// A key and, for a `PredicateEvaluable` object, its value: what a key-based sort descriptor's
 /// key path yields.
 ///
 /// Ordered as SQLite's `ORDER BY` orders the store's columns (and as in-memory fetches sort): a

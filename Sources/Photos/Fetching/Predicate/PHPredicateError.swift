@@ -2,6 +2,8 @@ import Foundation
 
 /// Why a predicate or sort descriptor can't be used for a fetch.
 ///
+/// Linux addition.
+///
 /// Apple's PhotoKit raises `NSInvalidArgumentException` in two places: `NSPredicate(format:)`
 /// with a malformed format, and a fetch whose options use a key or operator the fetched class
 /// doesn't support (`Unsupported predicate in fetch options: ...`). Swift on Linux can't catch

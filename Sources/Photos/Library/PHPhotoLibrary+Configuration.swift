@@ -1,0 +1,37 @@
+import Foundation
+package import PhotosStore
+
+extension PHPhotoLibrary {
+    /// What a library is made of besides its folder: the memory cache and decode pool its
+    /// image requests use, the limit of its preview files, the gazetteer its moments are named
+    /// from. Each library owns its own, as Nuke's pipeline owns its configuration, so two
+    /// libraries in one process (a server hosting several users, tests running in parallel)
+    /// never share limits or state.
+    ///
+    /// `package` access: `photos serve` and the tests make libraries with their own;
+    /// ``PHPhotoLibrary/init(url:)`` and ``PHPhotoLibrary/shared()`` use the defaults.
+    package struct Configuration: Sendable {
+        /// Bytes of decoded images kept in memory: a quarter of physical memory, at most 512 MiB.
+        package var imageCacheBytes = Int(min(ProcessInfo.processInfo.physicalMemory / 4, 512 << 20))
+        /// Images decoded at once: one per core.
+        package var maximumConcurrentDecodes = ProcessInfo.processInfo.activeProcessorCount
+        /// The most bytes of previews kept in `derivatives/` (least recently used go first).
+        package var previewCacheLimit: Int64 = 4 << 30
+        /// Where moments' place names come from.
+        package var gazetteer: GazetteerChoice = .machine
+        /// Told of each step of the image loader's work, in order, on the thread doing it; for
+        /// tests, which wait for the event they mean instead of sleeping.
+        package var imageLoaderEvents: (@Sendable (ImageLoaderEvent) -> Void)?
+
+        package init() {}
+    }
+
+    /// The most bytes of previews (the 1440 px derivatives image requests make) this library
+    /// keeps; past it, the least recently used are removed. 4 GiB unless set.
+    ///
+    /// Linux addition: Apple's Photos manages its derivatives itself.
+    public var previewCacheLimit: Int64 {
+        get { previewBudget.limit }
+        set { previewBudget.limit = newValue }
+    }
+}
