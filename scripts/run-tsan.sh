@@ -8,6 +8,8 @@ scratch="${1:-.build-tsan}"
 reports="$repo/.build/tsan-reports"
 rm -rf "$reports"
 mkdir -p "$reports"
+# ThreadSanitizer slows everything down: the tests' time limits stretch tenfold.
+export PHOTOKIT_TEST_TIME_SCALE="${PHOTOKIT_TEST_TIME_SCALE:-10}"
 export TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 history_size=4 log_path=$reports/report suppressions=$repo/scripts/tsan-suppressions.txt"
 status=0
 "${SWIFT:-swift}" test --skip-build --sanitize=thread --scratch-path "$scratch" "${@:2}" || status=$?

@@ -249,7 +249,7 @@ struct OtherSiteTests {
         return (response.status, (object?["error"] as? [String: Any])?["reason"] as? String ?? "")
     }
 
-    @Test(.timeLimit(.minutes(1))) func anOpenServerAnswersOnlyLoopbackHostNames() async throws {
+    @Test(.timeLimit(.minutes(1 * TestTimeScale.factor))) func anOpenServerAnswersOnlyLoopbackHostNames() async throws {
         let fixture = try ServerFixture(photos: 1)
         let id = ServerFixture.uuid(fixture.assets[0])
         try await fixture.withServer(ServerConfiguration(allowsUnauthenticatedAccess: true), live: true) { client in

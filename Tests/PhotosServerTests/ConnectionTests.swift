@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import PhotosTestSupport
 import Testing
 
 @testable import PhotosServer
@@ -12,7 +13,7 @@ struct ConnectionTests {
     /// A browser aborting a request (a grid cell scrolled away) closes its connection; the
     /// server allows half-closure, so it closes its side at once and cancels work for it
     /// (``ConnectionWatch``) instead of keeping it until the answer is written.
-    @Test(.timeLimit(.minutes(1))) func aClientThatClosesItsSideIsDisconnected() async throws {
+    @Test(.timeLimit(.minutes(1 * TestTimeScale.factor))) func aClientThatClosesItsSideIsDisconnected() async throws {
         let fixture = try ServerFixture(photos: 0)
         try await fixture.withServer(live: true) { client in
             let connection = try RawConnection(port: #require(client.port))
@@ -26,7 +27,7 @@ struct ConnectionTests {
     }
 
     /// A connection that never asks anything is closed after the first-request timeout.
-    @Test(.timeLimit(.minutes(1))) func aConnectionThatAsksNothingIsClosed() async throws {
+    @Test(.timeLimit(.minutes(1 * TestTimeScale.factor))) func aConnectionThatAsksNothingIsClosed() async throws {
         let fixture = try ServerFixture(photos: 0)
         var configuration = ServerConfiguration()
         configuration.firstRequestTimeout = 0.3
@@ -47,7 +48,7 @@ struct ConnectionTests {
     /// Spare connections that asked nothing don't hold the server's shutdown (they would,
     /// forever, without ``LiveUpgradeGate``: before its first request a connection has none of
     /// Hummingbird's shutdown handling).
-    @Test(.timeLimit(.minutes(1))) func idleConnectionsDontHoldTheShutdown() async throws {
+    @Test(.timeLimit(.minutes(1 * TestTimeScale.factor))) func idleConnectionsDontHoldTheShutdown() async throws {
         let fixture = try ServerFixture(photos: 0)
         var configuration = ServerConfiguration()
         configuration.firstRequestTimeout = 3600  // the shutdown, not the timeout, closes them
@@ -58,7 +59,7 @@ struct ConnectionTests {
     }
 
     /// A refused upgrade of `/api/live` answers like any API request: its status and a reason.
-    @Test(.timeLimit(.minutes(1))) func refusedWebSocketUpgradesSayWhy() async throws {
+    @Test(.timeLimit(.minutes(1 * TestTimeScale.factor))) func refusedWebSocketUpgradesSayWhy() async throws {
         let fixture = try ServerFixture(photos: 1)
         try await fixture.withServer(live: true) { client in
             let port = try #require(client.port)

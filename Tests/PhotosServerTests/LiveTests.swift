@@ -239,7 +239,7 @@ struct LiveTests {
 
     /// A token revoked while its client is connected (here by another process) ends the
     /// connection from the server's side: an error message, then a close with code 1008.
-    @Test(.timeLimit(.minutes(1))) func aRevokedTokenEndsItsConnection() async throws {
+    @Test(.timeLimit(.minutes(1 * TestTimeScale.factor))) func aRevokedTokenEndsItsConnection() async throws {
         let fixture = try ServerFixture(photos: 2)
         let application = try buildApplication(library: fixture.library, configuration: ServerConfiguration(port: 0))
         let collected = MessageLog()

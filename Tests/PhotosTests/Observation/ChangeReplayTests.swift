@@ -62,7 +62,7 @@ struct ChangeReplayTests {
     /// 2 × 1,000 transactions: a small library (most changes touch a held result) and a
     /// larger one (most don't).
     @available(*, deprecated, message: "holds a moments fetch, a deprecated API")
-    @Test(.timeLimit(.minutes(3)), arguments: [(0x5EED_C4A1 as UInt64, 40), (0xB0B_F00D, 300)])
+    @Test(.timeLimit(.minutes(3 * TestTimeScale.factor)), arguments: [(0x5EED_C4A1 as UInt64, 40), (0xB0B_F00D, 300)])
     func randomTransactionsReplayExactly(seed: UInt64, initialAssets: Int) throws {
         let temporary = try TemporaryLibrary()
         let library = temporary.library
