@@ -23,12 +23,12 @@ extension PHFetchResult {
     /// object is of that class. The new result shares the original's objects and reports the
     /// same change details.
     public convenience init?<Other: AnyObject>(_ other: PHFetchResult<Other>) {
-        guard Self.holdsOnly(ObjectType.self, other.storage) else { return nil }
+        guard Self.holdsOnlyObjectTypes(other.storage) else { return nil }
         self.init(storage: other.storage, query: other.query, position: other.diffBase)
     }
 
     /// Whether every object of `storage` is an `ObjectType`.
-    private static func holdsOnly(_ type: ObjectType.Type, _ storage: FetchStorage) -> Bool {
+    private static func holdsOnlyObjectTypes(_ storage: FetchStorage) -> Bool {
         switch storage {
         case .objects(let objects):
             return objects.allSatisfy { $0 is ObjectType }
