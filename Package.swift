@@ -62,6 +62,18 @@ let package = Package(
             name: "CoreLocation",
             swiftSettings: swiftSettings
         ),
+        // Stand-ins for Core Media's time types (`CMTime`, `CMTimeRange`).
+        .target(
+            name: "CoreMedia",
+            swiftSettings: swiftSettings
+        ),
+        // Stand-ins for the AVFoundation types PhotoKit's video requests use, backed by
+        // Debian's `ffmpeg`/`ffprobe` run as processes (nothing to link; see ARCHITECTURE.md).
+        .target(
+            name: "AVFoundation",
+            dependencies: ["CoreMedia", "PhotosLocking"],
+            swiftSettings: swiftSettings
+        ),
         // The library on disk: SQLite through GRDB, `package` access only.
         .target(
             name: "PhotosStore",
@@ -71,7 +83,7 @@ let package = Package(
         // The PhotoKit API with Apple's names.
         .target(
             name: "Photos",
-            dependencies: ["PhotosStore", "Imaging", "CoreLocation", "PhotosLocking"],
+            dependencies: ["PhotosStore", "Imaging", "CoreLocation", "AVFoundation", "PhotosLocking"],
             swiftSettings: swiftSettings
         ),
         // `photos serve`: the HTTP API, live updates and the web gallery (Hummingbird 2); uses
@@ -111,6 +123,11 @@ let package = Package(
         .target(
             name: "PhotosTestSupport",
             dependencies: ["Photos", "PhotosStore", "Imaging", "PhotosLocking"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "AVFoundationTests",
+            dependencies: ["AVFoundation", "PhotosTestSupport", "PhotosLocking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

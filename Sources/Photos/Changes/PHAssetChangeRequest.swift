@@ -207,7 +207,7 @@ public class PHAssetChangeRequest: PHChangeRequest, ChangeContributing {
             changes.assetEdits[asset.uuid] = changes.assetEdits[asset.uuid].map { $0.merged(with: edit) } ?? edit
             switch contentEdit {
             case .apply: if let content = staging.content(for: self) { changes.contentEdits[asset.uuid] = .apply(content) }
-            case .revert: changes.contentEdits[asset.uuid] = .revert
+            case .revert: changes.contentEdits[asset.uuid] = .revert(duration: asset.originalMovieDuration())
             case nil: break
             }
         case .created(let uuid):

@@ -220,14 +220,28 @@ struct StagingArea {
             throw PHPhotosError(
                 .invalidResource, "The rendered content \(rendered.path) is missing: write the edited image there before committing")
         }
+        let isVideo = asset.mediaType == .video
+        let kind = isVideo ? "a movie" : "an image"
         let metadata: MediaMetadata
         do {
             metadata = try MediaProbe.probe(fileAt: rendered)
         } catch {
-            throw PHPhotosError(.invalidResource, "The rendered content \(rendered.path) is not an image: \(error)")
+            throw PHPhotosError(.invalidResource, "The rendered content \(rendered.path) is not \(kind): \(error)")
         }
-        guard !metadata.format.isVideo else {
-            throw PHPhotosError(.invalidResource, "The rendered content \(rendered.path) is a video; a photo's edit must be an image")
+        guard metadata.format.isVideo == isVideo else {
+            throw PHPhotosError(
+                .invalidResource,
+                isVideo
+                    ? "The rendered content \(rendered.path) is an image; a video's edit must be a movie"
+                    : "The rendered content \(rendered.path) is a video; a photo's edit must be an image")
+        }
+        // A Live Photo's movie, when its editing context rendered one.
+        var pairedMovie: (url: URL, metadata: MediaMetadata)?
+        if let movie = output.renderedPairedVideoURL, FileManager.default.fileExists(atPath: movie.path) {
+            guard let probed = try? MediaProbe.probe(fileAt: movie), probed.format.isVideo else {
+                throw PHPhotosError(.invalidResource, "The Live Photo's rendered movie \(movie.path) is not a movie")
+            }
+            pairedMovie = (movie, probed)
         }
         do throws(StoreError) {
             let ext = metadata.format.preferredFilenameExtension
@@ -246,10 +260,30 @@ struct StagingArea {
             }
             created.append(adjustmentCopy)
             let size = (try? FileManager.default.attributesOfItem(atPath: renderedCopy.path)[.size] as? NSNumber)?.int64Value ?? 0
-            contents[ObjectIdentifier(request)] = RenderedContent(
+            var content = RenderedContent(
                 renderedFile: renderedCopy, adjustmentFile: adjustmentCopy, formatIdentifier: adjustment.formatIdentifier,
                 uniformTypeIdentifier: metadata.format.uniformTypeIdentifier, fileExtension: ext, fileSize: size,
                 pixelWidth: metadata.orientedPixelWidth, pixelHeight: metadata.orientedPixelHeight)
+            if isVideo {
+                content.renderedType = PHAssetResourceType.fullSizeVideo.rawValue
+                content.duration = metadata.duration
+            }
+            if let pairedMovie {
+                let movieExt = pairedMovie.metadata.format.preferredFilenameExtension
+                let movieCopy = try store.makeStagingURL(fileExtension: movieExt)
+                do {
+                    try FileManager.default.copyItem(at: pairedMovie.url, to: movieCopy)
+                } catch {
+                    throw StoreError(.fileOperation, "Can't copy \(pairedMovie.url.path): \(error.localizedDescription)")
+                }
+                created.append(movieCopy)
+                let movieSize = (try? FileManager.default.attributesOfItem(atPath: movieCopy.path)[.size] as? NSNumber)?.int64Value ?? 0
+                content.pairedVideo = RenderedContent.StagedMovie(
+                    file: movieCopy, uniformTypeIdentifier: pairedMovie.metadata.format.uniformTypeIdentifier, fileExtension: movieExt,
+                    fileSize: movieSize, pixelWidth: pairedMovie.metadata.orientedPixelWidth,
+                    pixelHeight: pairedMovie.metadata.orientedPixelHeight)
+            }
+            contents[ObjectIdentifier(request)] = content
         } catch {
             throw PHPhotosError(.notEnoughSpace, "Can't copy the edit into the library: \(error.message)")
         }

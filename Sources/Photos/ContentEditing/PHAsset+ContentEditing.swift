@@ -1,3 +1,4 @@
+import AVFoundation
 import Foundation
 import Imaging
 import PhotosStore
@@ -14,8 +15,9 @@ extension PHAsset {
     /// accepts its adjustment data, the input is the unedited original with that data, so the
     /// editor resumes the recipe; otherwise it is the current rendered version, without data.
     ///
-    /// Linux: the handler runs on a background queue, not the main thread. Videos are not
-    /// editable yet (the input has no image and no audiovisual asset).
+    /// Linux: the handler runs on a background queue, not the main thread. A video's input
+    /// carries its movie as ``PHContentEditingInput/audiovisualAsset``, a Live Photo's its
+    /// still and movie as ``PHContentEditingInput/livePhoto``.
     @discardableResult
     public func requestContentEditingInput(
         with options: PHContentEditingInputRequestOptions?,
@@ -57,6 +59,9 @@ extension PHAsset {
         var rendered: URL?
         var renderedType: String?
         var adjustment: URL?
+        /// A Live Photo's movie, and its edited render.
+        var originalMovie: URL?
+        var renderedMovie: URL?
     }
 
     func editFiles() throws(PHPhotosError) -> EditFiles {
@@ -64,15 +69,19 @@ extension PHAsset {
             throw PHPhotosError(.missingResource, "\(localIdentifier) has no files")
         }
         let layout = library.store.layout
-        guard let photo = records.first(where: { $0.type == PHAssetResourceType.photo.rawValue }) else {
-            throw PHPhotosError(.requestNotSupportedForAsset, "\(localIdentifier) is not a photo; videos are not editable yet")
+        func record(_ type: PHAssetResourceType) -> ResourceRecord? { records.first { $0.type == type.rawValue } }
+        let isVideo = mediaType == .video
+        guard let photo = record(isVideo ? .video : .photo) else {
+            throw PHPhotosError(.requestNotSupportedForAsset, "\(localIdentifier) has no \(isVideo ? "movie" : "photo") to edit")
         }
-        let rendered = records.first { $0.type == PHAssetResourceType.fullSizePhoto.rawValue }
-        let adjustment = records.first { $0.type == PHAssetResourceType.adjustmentData.rawValue }
+        let rendered = record(isVideo ? .fullSizeVideo : .fullSizePhoto)
+        let adjustment = record(.adjustmentData)
         return EditFiles(
             original: layout.url(forRelativePath: photo.path), originalType: photo.uniformTypeIdentifier,
             rendered: rendered.map { layout.url(forRelativePath: $0.path) }, renderedType: rendered?.uniformTypeIdentifier,
-            adjustment: adjustment.map { layout.url(forRelativePath: $0.path) })
+            adjustment: adjustment.map { layout.url(forRelativePath: $0.path) },
+            originalMovie: isVideo ? nil : record(.pairedVideo).map { layout.url(forRelativePath: $0.path) },
+            renderedMovie: isVideo ? nil : record(.fullSizePairedVideo).map { layout.url(forRelativePath: $0.path) })
     }
 
     /// The stored adjustment data of the current edit.
@@ -89,7 +98,12 @@ extension PHAsset {
         let image = resumes ? files.original : files.rendered ?? files.original
         let type = resumes ? files.originalType : files.renderedType ?? files.originalType
         guard FileManager.default.fileExists(atPath: image.path) else {
-            throw PHPhotosError(.missingResource, "The image to edit, \(image.path), is missing")
+            throw PHPhotosError(.missingResource, "The \(mediaType == .video ? "movie" : "image") to edit, \(image.path), is missing")
+        }
+        if mediaType == .video {
+            return PHContentEditingInput(
+                asset: self, adjustmentData: adjustment, fullSizeImageURL: nil, orientation: 1, displaySizeImage: nil,
+                uniformTypeIdentifier: type, audiovisualAsset: AVURLAsset(url: image))
         }
         let metadata = try? MediaProbe.probe(fileAt: image)
         let display: UIImage?
@@ -104,8 +118,21 @@ extension PHAsset {
         } else {
             display = nil
         }
+        var livePhoto: PHLivePhoto?
+        if let movie = resumes ? files.originalMovie : files.renderedMovie ?? files.originalMovie {
+            livePhoto = PHLivePhoto(
+                size: CGSize(width: metadata?.orientedPixelWidth ?? pixelWidth, height: metadata?.orientedPixelHeight ?? pixelHeight),
+                photoURL: image, videoURL: movie, assetLocalIdentifier: localIdentifier)
+        }
         return PHContentEditingInput(
             asset: self, adjustmentData: adjustment, fullSizeImageURL: image, orientation: Int32(metadata?.orientation ?? 1),
-            displaySizeImage: display, uniformTypeIdentifier: type)
+            displaySizeImage: display, uniformTypeIdentifier: type, livePhoto: livePhoto)
+    }
+
+    /// The original movie's length, for a video (what a revert restores); nil for photos.
+    func originalMovieDuration() -> Double? {
+        guard mediaType == .video, let original = try? editFiles().original else { return nil }
+        if let metadata = try? MediaProbe.probe(fileAt: original), metadata.duration > 0 { return metadata.duration }
+        return (try? MovieDescription.of(original)).map { $0.duration.seconds }
     }
 }

@@ -6,7 +6,8 @@ import Imaging
 /// another program using this type) resumes the edit from the original.
 ///
 /// Linux addition: Apple's Photos app keeps its own format private. The recipe is applied in a
-/// fixed order: rotate, crop, exposure, saturation, filter.
+/// fixed order: rotate, crop, exposure, saturation, filter; a movie is trimmed to
+/// ``timeRange`` first (``render(movieAt:to:)``).
 public struct PHBasicAdjustments: Codable, Equatable, Sendable {
     public static let formatIdentifier = "org.photokit-linux.basic-adjustments"
     public static let formatVersion = "1"
@@ -25,13 +26,19 @@ public struct PHBasicAdjustments: Codable, Equatable, Sendable {
     /// Saturation factor: 0 grey, 1 unchanged, 2 twice as saturated.
     public var saturation = 1.0
     public var filter = Filter.none
+    /// For videos: the part of the movie kept (a trim); nil keeps all of it. Photos ignore it.
+    public var timeRange: CMTimeRange?
 
-    public init(quarterTurns: Int = 0, crop: CGRect? = nil, exposure: Double = 0, saturation: Double = 1, filter: Filter = .none) {
+    public init(
+        quarterTurns: Int = 0, crop: CGRect? = nil, exposure: Double = 0, saturation: Double = 1, filter: Filter = .none,
+        timeRange: CMTimeRange? = nil
+    ) {
         self.quarterTurns = quarterTurns
         self.crop = crop
         self.exposure = exposure
         self.saturation = saturation
         self.filter = filter
+        self.timeRange = timeRange
     }
 
     /// Whether it changes nothing.

@@ -27,8 +27,8 @@ public final class PHContentEditingInputRequestOptions: NSObject, @unchecked Sen
     }
 }
 
-/// What an editor starts from: an image file (the original, or the current version) and, when
-/// it resumes an edit, the adjustment data of that edit.
+/// What an editor starts from: an image file or a movie (the original, or the current
+/// version) and, when it resumes an edit, the adjustment data of that edit.
 public final class PHContentEditingInput: NSObject, @unchecked Sendable {
     // @unchecked Sendable: immutable.
     public let mediaType: PHAssetMediaType
@@ -39,20 +39,29 @@ public final class PHContentEditingInput: NSObject, @unchecked Sendable {
     public let playbackStyle: PHAsset.PlaybackStyle
     /// The adjustment data to resume, or nil (the image is the current version then).
     public let adjustmentData: PHAdjustmentData?
-    /// The image to edit, full size: the original when resuming, else the current version.
+    /// The image to edit, full size: the original when resuming, else the current version;
+    /// nil for a video (see ``audiovisualAsset``).
     public let fullSizeImageURL: URL?
     /// The EXIF orientation of `fullSizeImageURL`'s pixels.
     public let fullSizeImageOrientation: Int32
-    /// The same image at display size (fits 1440 × 1440), upright.
+    /// The same image at display size (fits 1440 × 1440), upright; nil for a video.
     public let displaySizeImage: UIImage?
+    /// For a video: the movie to edit (the original when resuming, else the current
+    /// version), as an `AVURLAsset`; nil for photos.
+    public let audiovisualAsset: AVAsset?
+    /// For a Live Photo: its still and movie in the version to edit (see
+    /// ``PHLivePhotoEditingContext``); nil for other assets.
+    public let livePhoto: PHLivePhoto?
 
     /// The asset it was made for.
     let assetUUID: String
 
     init(
         asset: PHAsset, adjustmentData: PHAdjustmentData?, fullSizeImageURL: URL?, orientation: Int32, displaySizeImage: UIImage?,
-        uniformTypeIdentifier: String?
+        uniformTypeIdentifier: String?, audiovisualAsset: AVAsset? = nil, livePhoto: PHLivePhoto? = nil
     ) {
+        self.audiovisualAsset = audiovisualAsset
+        self.livePhoto = livePhoto
         mediaType = asset.mediaType
         mediaSubtypes = asset.mediaSubtypes
         creationDate = asset.creationDate

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// An edit to commit: the editor writes the rendered image to ``renderedContentURL`` (JPEG for
-/// photos), sets ``adjustmentData``, and assigns the output to a change request's
+/// photos, a QuickTime movie for videos; a Live Photo's through ``PHLivePhotoEditingContext``), sets ``adjustmentData``, and assigns the output to a change request's
 /// `contentEditingOutput` in a change block.
 ///
 /// Linux: `renderedContentURL` is a fresh file name in the system's temporary folder; the file
@@ -12,29 +12,37 @@ public final class PHContentEditingOutput: NSObject, @unchecked Sendable {
     // @unchecked Sendable: configured by one editor before it is committed.
     /// The recipe; required to commit.
     public var adjustmentData: PHAdjustmentData?
-    /// Where the editor writes the rendered image.
+    /// Where the editor writes the rendered image (a JPEG), or for a video the rendered movie
+    /// (a QuickTime movie, `.mov`).
     public let renderedContentURL: URL
     /// The asset this edits (nil for a placeholder's output).
     let assetUUID: String?
+    let mediaType: PHAssetMediaType
+    /// A Live Photo's rendered movie, written by ``PHLivePhotoEditingContext/saveLivePhoto(to:options:completionHandler:)``.
+    let renderedPairedVideoURL: URL?
 
     public init(contentEditingInput: PHContentEditingInput) {
         assetUUID = contentEditingInput.assetUUID
-        renderedContentURL = Self.makeURL()
+        mediaType = contentEditingInput.mediaType
+        renderedContentURL = Self.makeURL(video: mediaType == .video)
+        renderedPairedVideoURL = contentEditingInput.livePhoto == nil ? nil : Self.makeURL(video: true)
         super.init()
     }
 
     public init(placeholderForCreatedAsset placeholder: PHObjectPlaceholder) {
         assetUUID = nil
-        renderedContentURL = Self.makeURL()
+        mediaType = .image
+        renderedContentURL = Self.makeURL(video: false)
+        renderedPairedVideoURL = nil
         super.init()
     }
 
-    /// The type the rendered file should have: JPEG.
-    public var defaultRenderedContentType: String { "public.jpeg" }
+    /// The type the rendered file should have: JPEG, or a QuickTime movie for a video.
+    public var defaultRenderedContentType: String { mediaType == .video ? "com.apple.quicktime-movie" : "public.jpeg" }
 
-    private static func makeURL() -> URL {
+    private static func makeURL(video: Bool) -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PhotoKitEdits", isDirectory: true)
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder.appendingPathComponent("\(UUID().uuidString).jpg")
+        return folder.appendingPathComponent("\(UUID().uuidString).\(video ? "mov" : "jpg")")
     }
 }

@@ -69,7 +69,8 @@ struct ImageRequestPlan: Sendable {
                 throw PHPhotosError(.requestNotSupportedForAsset, "Poster frames of videos in a remote store are not supported yet")
             }
             posterSource = file
-            file = layout.url(forRelativePath: VideoPosterFrame.relativePath(assetUUID: asset.uuid))
+            let isOriginal = source.type == PHAssetResourceType.video.rawValue
+            file = layout.url(forRelativePath: VideoPosterFrame.relativePath(assetUUID: asset.uuid, sourcePath: source.path, isOriginal: isOriginal))
         } else {
             posterSource = nil
         }
@@ -143,7 +144,9 @@ final class ImageSourceCache: Sendable {
             let photo = records.first(where: { $0.type == PHAssetResourceType.photo.rawValue })
                 ?? records.first(where: { $0.type == PHAssetResourceType.video.rawValue })
         else { return nil }
-        let rendered = records.first { $0.type == PHAssetResourceType.fullSizePhoto.rawValue }
+        let rendered =
+            records.first { $0.type == PHAssetResourceType.fullSizePhoto.rawValue }
+            ?? records.first { $0.type == PHAssetResourceType.fullSizeVideo.rawValue }
         let value = Sources(
             photo: photo, rendered: rendered, photoIdentity: Self.identity(of: photo), renderedIdentity: rendered.map(Self.identity(of:)))
         entries.withLock { entries in

@@ -48,6 +48,8 @@ public class PHImageManager: NSObject, @unchecked Sendable {
 
     /// Asynchronous requests waiting for their final image.
     private let requests = Mutex<[PHImageRequestID: Pending]>([:])
+    /// Video and Live Photo requests in flight.
+    let mediaRequests = MediaRequests()
     private static let nextRequestID = Atomic<Int32>(1)
 
     /// The options of a request that passes none (never modified).
@@ -144,8 +146,10 @@ public class PHImageManager: NSObject, @unchecked Sendable {
 
     /// Cancels a request: a decode nobody else waits for stops before it starts, and the
     /// handler is called once more with ``PHImageCancelledKey`` (unless the final image was
-    /// already delivered). Synchronous requests can't be cancelled.
+    /// already delivered). Synchronous requests can't be cancelled. Video, export-session and
+    /// Live Photo requests are cancelled the same way (a download or render in progress stops).
     public func cancelImageRequest(_ requestID: PHImageRequestID) {
+        if mediaRequests.cancel(requestID) { return }
         guard let pending = requests.withLock({ $0.removeValue(forKey: requestID) }) else { return }
         pending.loader.cancel(requestID: requestID, key: pending.key)
         var info = Self.info(requestID, degraded: false)

@@ -6,9 +6,11 @@ import PhotosLocking
 /// `scripts/install-deps.sh`) and kept among the asset's derivatives, so video assets are
 /// requested, thumbnailed and cached like photos.
 enum VideoPosterFrame {
-    /// `derivatives/<A>/<UUID>_poster.jpg`, relative to the library.
-    static func relativePath(assetUUID: String) -> String {
-        "derivatives/\(assetUUID.prefix(1))/\(assetUUID)_poster.jpg"
+    /// `derivatives/<A>/<UUID>_poster.jpg` for the original movie, `…_poster_<hash>.jpg` for an
+    /// edit's rendered movie (each edit's render has a path of its own), relative to the library.
+    static func relativePath(assetUUID: String, sourcePath: String, isOriginal: Bool) -> String {
+        let suffix = isOriginal ? "" : "_\(VideoRendition.stableHash(sourcePath))"
+        return "derivatives/\(assetUUID.prefix(1))/\(assetUUID)_poster\(suffix).jpg"
     }
 
     /// Where `ffmpeg` is, if installed.

@@ -1,4 +1,5 @@
 public import CoreLocation
+import AVFoundation
 public import Foundation
 import PhotosStore
 
@@ -75,12 +76,18 @@ public final class PHAsset: PHObject, @unchecked Sendable {
     /// Whether the asset allows an edit of this kind.
     ///
     /// Linux: every asset in the user's library can be deleted and have its properties edited;
-    /// content edits apply to photos and videos.
+    /// content edits apply to photos and Live Photos, and to videos where `ffmpeg` is
+    /// installed (their edits are rendered movies); not to audio or unknown media.
     public func canPerform(_ editOperation: PHAssetEditOperation) -> Bool {
         guard record.trashedDate == nil else { return false }
         switch editOperation {
         case .delete, .properties: return true
-        case .content: return mediaType == .image || mediaType == .video
+        case .content:
+            switch mediaType {
+            case .image: return true
+            case .video: return FFmpegTools.ffmpeg != nil
+            case .audio, .unknown: return false
+            }
         }
     }
 

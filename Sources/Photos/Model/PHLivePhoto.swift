@@ -32,11 +32,14 @@ public final class PHLivePhoto: NSObject, NSSecureCoding, NSCopying, @unchecked 
     let photoURL: URL
     /// The paired video's file.
     let videoURL: URL
+    /// The library asset it was requested for, if any.
+    let assetLocalIdentifier: String?
 
-    init(size: CGSize, photoURL: URL, videoURL: URL) {
+    init(size: CGSize, photoURL: URL, videoURL: URL, assetLocalIdentifier: String? = nil) {
         self.size = size
         self.photoURL = photoURL
         self.videoURL = videoURL
+        self.assetLocalIdentifier = assetLocalIdentifier
         super.init()
     }
 

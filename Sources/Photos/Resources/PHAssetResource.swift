@@ -79,7 +79,7 @@ extension PHAssetResource {
             guard let metadata = try? MediaProbe.probe(fileAt: url) else { return nil }
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
             return PHAssetResource(
-                type: type, assetLocalIdentifier: "", uniformTypeIdentifier: metadata.format.uniformTypeIdentifier,
+                type: type, assetLocalIdentifier: livePhoto.assetLocalIdentifier ?? "", uniformTypeIdentifier: metadata.format.uniformTypeIdentifier,
                 originalFilename: url.lastPathComponent, pixelWidth: metadata.orientedPixelWidth,
                 pixelHeight: metadata.orientedPixelHeight, fileSize: size, fileURL: url)
         }

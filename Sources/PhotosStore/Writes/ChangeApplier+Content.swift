@@ -2,18 +2,26 @@ import Foundation
 import GRDB
 
 extension ChangeApplier {
-    /// `renders/<A>/<UUID>_<stamp>.<ext>` and `…_<stamp>.aae`: a new name per edit, so the
-    /// previous version's files (removed after the commit) are never overwritten in place.
+    /// `renders/<A>/<UUID>_<stamp>.<ext>`, `…_<stamp>.aae` and for a Live Photo's movie
+    /// `…_<stamp>_live.<ext>`: a new name per edit, so the previous version's files (removed
+    /// after the commit) are never overwritten in place.
     static func contentPaths(uuid: String, edit: ContentEdit, at date: Date) -> [String] {
         guard case .apply(let content) = edit else { return [] }
         let base = "renders/\(uuid.prefix(1))/\(uuid)_\(Int64(date.timeIntervalSince1970 * 1000))"
-        return ["\(base).\(content.fileExtension)", "\(base).aae"]
+        var paths = ["\(base).\(content.fileExtension)", "\(base).aae"]
+        if let movie = content.pairedVideo { paths.append("\(base)_live.\(movie.fileExtension)") }
+        return paths
     }
 
-    /// Applies edits and reverts: the rendered version becomes the asset's `.fullSizePhoto`
-    /// resource and its adjustment data its `.adjustmentData` resource (replacing earlier
-    /// ones, whose files go after the commit); a revert removes both. Either way the asset's
-    /// size follows its current version and `contentVersion` goes up.
+    /// The resource types an edit writes: `.fullSizePhoto`, `.fullSizeVideo`,
+    /// `.adjustmentData`, `.fullSizePairedVideo`.
+    static let editResourceTypes = "5, 6, 7, 10"
+
+    /// Applies edits and reverts: the rendered version becomes the asset's `.fullSizePhoto` (or
+    /// `.fullSizeVideo`) resource, a Live Photo's rendered movie its `.fullSizePairedVideo`,
+    /// and the adjustment data its `.adjustmentData` resource (replacing earlier ones, whose
+    /// files go after the commit); a revert removes them. Either way the asset's size (and a
+    /// video's duration) follows its current version and `contentVersion` goes up.
     mutating func applyContentEdits() throws {
         let now = changes.now.timeIntervalSince1970
         for (uuid, edit) in changes.contentEdits.sorted(by: { $0.key < $1.key }) {
@@ -23,20 +31,24 @@ extension ChangeApplier {
             {
                 continue  // nothing to revert
             }
-            let adjusted = [5, 7]  // PHAssetResourceType.fullSizePhoto, .adjustmentData
             expungedFiles += try String.fetchAll(
-                db, sql: "SELECT path FROM resource WHERE assetID = ? AND type IN (5, 7)", arguments: [row.id])
-            try db.run(sql: "DELETE FROM resource WHERE assetID = ? AND type IN (5, 7)", arguments: [row.id])
+                db, sql: "SELECT path FROM resource WHERE assetID = ? AND type IN (\(Self.editResourceTypes))", arguments: [row.id])
+            try db.run(sql: "DELETE FROM resource WHERE assetID = ? AND type IN (\(Self.editResourceTypes))", arguments: [row.id])
             switch edit {
             case .apply(let content):
                 let paths = Self.contentPaths(uuid: uuid, edit: edit, at: changes.now)
                 let adjustmentSize = (try? FileManager.default.attributesOfItem(atPath: content.adjustmentFile.path)[.size] as? NSNumber)?
                     .int64Value ?? 0
-                let files: [(type: Int, uti: String, name: String, path: String, size: Int64, width: Int, height: Int, staged: URL)] = [
-                    (adjusted[0], content.uniformTypeIdentifier, "FullSizeRender.\(content.fileExtension)", paths[0], content.fileSize,
+                var files: [(type: Int, uti: String, name: String, path: String, size: Int64, width: Int, height: Int, staged: URL)] = [
+                    (content.renderedType, content.uniformTypeIdentifier, "FullSizeRender.\(content.fileExtension)", paths[0], content.fileSize,
                      content.pixelWidth, content.pixelHeight, content.renderedFile),
-                    (adjusted[1], "com.apple.photos.adjustment-data", "Adjustments.aae", paths[1], adjustmentSize, 0, 0, content.adjustmentFile),
+                    (7, "com.apple.photos.adjustment-data", "Adjustments.aae", paths[1], adjustmentSize, 0, 0, content.adjustmentFile),
                 ]
+                if let movie = content.pairedVideo {
+                    files.append(
+                        (10, movie.uniformTypeIdentifier, "FullSizeRender.\(movie.fileExtension)", paths[2], movie.fileSize, movie.pixelWidth,
+                         movie.pixelHeight, movie.file))
+                }
                 for file in files {
                     try db.run(
                         sql: """
@@ -49,19 +61,19 @@ extension ChangeApplier {
                 try db.run(
                     sql: """
                         UPDATE asset SET hasAdjustments = 1, adjustmentFormatIdentifier = ?, pixelWidth = ?, pixelHeight = ?,
-                        contentVersion = contentVersion + 1, modificationDate = ? WHERE id = ?
+                        duration = COALESCE(?, duration), contentVersion = contentVersion + 1, modificationDate = ? WHERE id = ?
                         """,
-                    arguments: [content.formatIdentifier, content.pixelWidth, content.pixelHeight, now, row.id])
-            case .revert:
+                    arguments: [content.formatIdentifier, content.pixelWidth, content.pixelHeight, content.duration, now, row.id])
+            case .revert(let duration):
                 // Back to the original's (upright) size, as recorded for its `.photo` resource.
                 try db.run(
                     sql: """
                         UPDATE asset SET hasAdjustments = 0, adjustmentFormatIdentifier = NULL,
                         pixelWidth = COALESCE((SELECT pixelWidth FROM resource WHERE assetID = asset.id AND type IN (1, 2) ORDER BY type LIMIT 1), pixelWidth),
                         pixelHeight = COALESCE((SELECT pixelHeight FROM resource WHERE assetID = asset.id AND type IN (1, 2) ORDER BY type LIMIT 1), pixelHeight),
-                        contentVersion = contentVersion + 1, modificationDate = ? WHERE id = ?
+                        duration = COALESCE(?, duration), contentVersion = contentVersion + 1, modificationDate = ? WHERE id = ?
                         """,
-                    arguments: [now, row.id])
+                    arguments: [duration, now, row.id])
             }
             changedContent.append(uuid)
         }

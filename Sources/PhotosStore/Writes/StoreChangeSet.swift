@@ -174,7 +174,8 @@ package struct MembershipEdit: Sendable {
 /// A change to an asset's content: a new rendered version, or back to the original.
 package enum ContentEdit: Sendable {
     case apply(RenderedContent)
-    case revert
+    /// Back to the original; `duration` is the original movie's, for a video.
+    case revert(duration: Double?)
 }
 
 /// An edit's files, staged: the rendered image and the adjustment data (an AAE-style property
@@ -188,6 +189,32 @@ package struct RenderedContent: Sendable {
     package var fileSize: Int64
     package var pixelWidth: Int
     package var pixelHeight: Int
+    /// The rendered file's `PHAssetResourceType` raw value: 5 (`.fullSizePhoto`) or 6
+    /// (`.fullSizeVideo`).
+    package var renderedType = 5
+    /// The rendered movie's length, for a video.
+    package var duration: Double?
+    /// A Live Photo's rendered movie (`.fullSizePairedVideo`), when its edit has one.
+    package var pairedVideo: StagedMovie?
+
+    /// A rendered movie in staging.
+    package struct StagedMovie: Sendable {
+        package var file: URL
+        package var uniformTypeIdentifier: String
+        package var fileExtension: String
+        package var fileSize: Int64
+        package var pixelWidth: Int
+        package var pixelHeight: Int
+
+        package init(file: URL, uniformTypeIdentifier: String, fileExtension: String, fileSize: Int64, pixelWidth: Int, pixelHeight: Int) {
+            self.file = file
+            self.uniformTypeIdentifier = uniformTypeIdentifier
+            self.fileExtension = fileExtension
+            self.fileSize = fileSize
+            self.pixelWidth = pixelWidth
+            self.pixelHeight = pixelHeight
+        }
+    }
 
     package init(
         renderedFile: URL, adjustmentFile: URL, formatIdentifier: String, uniformTypeIdentifier: String, fileExtension: String,

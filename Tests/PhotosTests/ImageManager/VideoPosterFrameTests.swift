@@ -26,7 +26,7 @@ struct VideoPosterFrameTests {
         #expect(image.size == CGSize(width: 160, height: 120))
         let pixels = try #require(image.pixelData())
         #expect(Set(pixels).count > 50, "the test pattern, not a blank frame")
-        let poster = temporary.url.appendingPathComponent(VideoPosterFrame.relativePath(assetUUID: asset.uuid))
+        let poster = temporary.url.appendingPathComponent(VideoPosterFrame.relativePath(assetUUID: asset.uuid, sourcePath: "", isOriginal: true))
         let made = try #require(FileManager.default.attributesOfItem(atPath: poster.path)[.modificationDate] as? Date)
 
         // Another size comes from the kept poster frame, not a second ffmpeg run.

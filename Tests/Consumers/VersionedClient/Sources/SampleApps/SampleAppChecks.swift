@@ -31,6 +31,40 @@ public enum SampleAppChecks {
         try await checkAlbums(photos: photos, mode: mode, log: log)
         try await checkPicker(photos: photos, scratch: scratch, mode: mode, log: log)
         try await checkSync(photos: photos, scratch: scratch, mode: mode, log: log)
+        try await checkVideo(scratch: scratch, mode: mode, log: log)
+    }
+
+    /// A clip made by ffmpeg (when installed), imported, read and exported as a video screen does.
+    @MainActor
+    static func checkVideo(scratch: URL, mode: String, log: (String) -> Void) async throws {
+        let ffmpeg = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        guard FileManager.default.isExecutableFile(atPath: ffmpeg.path) else {
+            log("\(mode) video: skipped, ffmpeg is not installed")
+            return
+        }
+        let folder = scratch.appendingPathComponent("video-\(mode.replacingOccurrences(of: " ", with: ""))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let clip = folder.appendingPathComponent("clip.mp4")
+        let process = Process()
+        process.executableURL = ffmpeg
+        process.arguments = ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=2",
+                             "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", clip.path]
+        try process.run()
+        process.waitUntilExit()
+        var identifier: String?
+        try PHPhotoLibrary.shared().performChangesAndWait {
+            identifier = PHAssetChangeRequest.creationRequestForAssetFromVideo(atFileURL: clip)?.placeholderForCreatedAsset?.localIdentifier
+        }
+        let model = VideoClipModel(asset: try asset(try identifier ?? { throw SampleCheckFailure(description: "the clip was not imported") }()))
+        try await model.loadDetails()
+        guard model.durationText == "0:02", model.displaySize == CGSize(width: 320, height: 240) else {
+            throw SampleCheckFailure(description: "the video screen shows \(model.durationText), \(model.displaySize)")
+        }
+        await withCheckedContinuation { continuation in model.export(to: folder) { continuation.resume() } }
+        guard let exported = model.exportedURL, FileManager.default.fileExists(atPath: exported.path) else {
+            throw SampleCheckFailure(description: "the export failed: \(String(describing: model.exportError))")
+        }
+        log("\(mode) video: read (\(model.durationText), \(Int(model.displaySize.width))×\(Int(model.displaySize.height))) and exported")
     }
 
     // MARK: - The apps
