@@ -55,6 +55,17 @@ package struct ExportPreset: Sendable {
         }
     }
 
+    /// A library's browser rendition: H.264 (libx264 `veryfast`, CRF 23) and AAC, fitted in
+    /// 1920×1080 either way up. Linux only.
+    package static let browserRendition: ExportPreset = {
+        var preset = ExportPreset(name: "PhotoKitBrowserRendition", video: .h264(crf: 23), box: (1920, 1080))
+        preset.x264Preset = "veryfast"
+        return preset
+    }()
+
+    /// Copies the streams into a new container (a browser-playable MOV made MP4). Linux only.
+    package static let remux = ExportPreset(name: AVAssetExportPresetPassthrough, video: .copy, box: nil)
+
     package static let all = [
         AVAssetExportPresetLowQuality, AVAssetExportPresetMediumQuality, AVAssetExportPresetHighestQuality,
         AVAssetExportPresetHEVCHighestQuality, AVAssetExportPreset640x480, AVAssetExportPreset960x540,

@@ -34,6 +34,7 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
         var job: FFmpegJob?
         var cancelled = false
         var progressObserver: (@Sendable (Float) -> Void)?
+        var niceness = 0
     }
 
     public let asset: AVAsset
@@ -98,6 +99,23 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
     public var error: (any Error)? { state.withLock { $0.error } }
     /// 0...1.
     public var progress: Float { state.withLock { $0.progress } }
+
+    /// Runs the encoder under `nice` (background work). Linux only.
+    package var niceness: Int {
+        get { state.withLock { $0.niceness } }
+        set { state.withLock { $0.niceness = newValue } }
+    }
+
+    /// Runs the export on the calling thread (the library's own workers have threads of
+    /// their own); `status`, `error` and `progress` as for ``exportAsynchronously(completionHandler:)``.
+    package func exportSynchronously() {
+        let start = state.withLock { state -> Bool in
+            guard state.status == .unknown, !state.cancelled else { return false }
+            state.status = .waiting
+            return true
+        }
+        if start { export() }
+    }
 
     /// Called with each progress update, on the export's queue (tests wait on it).
     package var progressObserver: (@Sendable (Float) -> Void)? {
@@ -258,7 +276,7 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
         let temporary = folder.appendingPathComponent(".\(output.lastPathComponent).\(UUID().uuidString).partial")
         arguments += ["-f", muxer, "-y", temporary.path]
 
-        let job = FFmpegJob(arguments: arguments, expectedDuration: length)
+        let job = FFmpegJob(arguments: arguments, expectedDuration: length, niceness: settings.niceness)
         let cancelledBeforeStart = state.withLock { state -> Bool in
             state.job = job
             return state.cancelled

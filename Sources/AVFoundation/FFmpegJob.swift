@@ -22,11 +22,15 @@ package final class FFmpegJob: Sendable {
     private let arguments: [String]
     /// Seconds of output expected, for progress (0: unknown).
     private let expectedDuration: Double
+    /// Runs `ffmpeg` under `nice` at this niceness (background work yields the cores to what
+    /// a person waits for); 0 runs it as it is.
+    private let niceness: Int
     private let state = Mutex(State())
 
-    package init(arguments: [String], expectedDuration: Double) {
+    package init(arguments: [String], expectedDuration: Double, niceness: Int = 0) {
         self.arguments = arguments
         self.expectedDuration = expectedDuration
+        self.niceness = niceness
     }
 
     /// Runs `ffmpeg` to its end on the calling thread; `progress` gets 0...1 as output is
@@ -39,8 +43,15 @@ package final class FFmpegJob: Sendable {
             throw .failed(error)
         }
         let process = Process()
-        process.executableURL = ffmpeg
-        process.arguments = ["-nostdin", "-hide_banner", "-v", "error", "-progress", "pipe:1", "-nostats"] + arguments
+        let ffmpegArguments = ["-nostdin", "-hide_banner", "-v", "error", "-progress", "pipe:1", "-nostats"] + arguments
+        if niceness > 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/nice") {
+            // `nice` replaces itself with ffmpeg: the process killed on cancel is ffmpeg.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
+            process.arguments = ["-n", String(niceness), ffmpeg.path] + ffmpegArguments
+        } else {
+            process.executableURL = ffmpeg
+            process.arguments = ffmpegArguments
+        }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

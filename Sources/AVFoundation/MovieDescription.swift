@@ -20,6 +20,8 @@ package struct MovieDescription: Sendable {
         package var frameCount: Int?
         package var sampleRate: Double = 0
         package var channels = 0
+        /// FFmpeg's pixel format (`yuv420p`, `yuv420p10le`...).
+        package var pixelFormat: String?
         /// The display matrix `[a, b, c, d]` (16.16 values as doubles), identity when absent.
         package var matrix: (a: Double, b: Double, c: Double, d: Double) = (1, 0, 0, 1)
         package var tags: [String: String] = [:]
@@ -146,6 +148,7 @@ extension MovieDescription.Stream {
         frameCount = (json["nb_frames"] as? String).flatMap { Int($0) }
         sampleRate = MovieDescription.seconds(json["sample_rate"]) ?? 0
         channels = (json["channels"] as? NSNumber)?.intValue ?? 0
+        pixelFormat = json["pix_fmt"] as? String
         isAttachedPicture = ((json["disposition"] as? [String: Any])?["attached_pic"] as? NSNumber)?.intValue == 1
         let sideData = json["side_data_list"] as? [[String: Any]] ?? []
         if let display = sideData.first(where: { $0["side_data_type"] as? String == "Display Matrix" }) {

@@ -22,6 +22,11 @@ extension PHPhotoLibrary {
         /// Told of each step of the image loader's work, in order, on the thread doing it; for
         /// tests, which wait for the event they mean instead of sleeping.
         package var imageLoaderEvents: (@Sendable (ImageLoaderEvent) -> Void)?
+        /// Browser renditions of videos made at once by background workers: one (a
+        /// rendition keeps both of this machine's cores busy through ffmpeg's threads).
+        package var videoRenditionConcurrency = 1
+        /// Told of each step of the rendition work (tests wait on it).
+        package var videoRenditionEvents: (@Sendable (VideoRenditionEvent) -> Void)?
 
         package init() {}
     }

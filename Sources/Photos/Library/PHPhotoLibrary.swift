@@ -40,6 +40,8 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     let imageSources = ImageSourceCache()
     /// The limit of this library's preview files and the bytes written toward the next trim.
     let previewBudget: PreviewBudget
+    /// Browser-playable renditions of its videos (the server and `photos cache` use them).
+    package let videoRenditions: VideoRenditions
 
     /// Opens (creating if needed) the library folder at `url`.
     ///
@@ -64,6 +66,8 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
             cache: ImageMemoryCache(costLimit: configuration.imageCacheBytes),
             maximumConcurrentRenders: configuration.maximumConcurrentDecodes, events: configuration.imageLoaderEvents)
         previewBudget = PreviewBudget(limit: configuration.previewCacheLimit)
+        videoRenditions = VideoRenditions(
+            store: store, concurrency: configuration.videoRenditionConcurrency, events: configuration.videoRenditionEvents)
         changeQueue = DispatchQueue(label: "PHPhotoLibrary.changes")
         callbackQueue = DispatchQueue(label: "PHPhotoLibrary.callbacks")
         super.init()

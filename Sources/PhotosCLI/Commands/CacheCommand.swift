@@ -2,7 +2,8 @@ import ArgumentParser
 import Foundation
 import Photos
 
-/// `photos cache warm|status|trim`: the library's derivatives (grid thumbnails, previews).
+/// `photos cache warm|status|trim`: the library's derivatives (grid thumbnails, previews,
+/// videos' browser renditions).
 struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache", abstract: "Make, count or trim the thumbnails and previews the library keeps.",
@@ -15,6 +16,8 @@ struct CacheWarmCommand: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Also make the 1440 px previews (otherwise made when first shown).") var previews = false
+    @Flag(help: "Also make videos' browser renditions (H.264 MP4s of videos browsers can't play), retrying failed ones.")
+    var videos = false
     @Option(help: "The size a gallery will ask for, WIDTHxHEIGHT: above 256 px, previews are made too.") var size: String?
 
     func run() throws {
@@ -29,7 +32,18 @@ struct CacheWarmCommand: ParsableCommand {
         let seconds = Date().timeIntervalSince(start)
         print(String(format: "Made %d derivative%@ in %.1f s%@.", made, made == 1 ? "" : "s", seconds,
                      failed > 0 ? " (\(failed) photo\(failed == 1 ? "" : "s") could not be read)" : ""))
-        if failed > 0 { throw ExitCode(1) }
+        var videoFailures = 0
+        if videos {
+            let start = Date()
+            let counts = try library.videoRenditions.makeAllDue(retryingFailures: true)
+            videoFailures = counts.failed
+            print(String(format: "Videos: %d rendition%@ made, %d play as they are, %d failed (%.1f s).", counts.made,
+                         counts.made == 1 ? "" : "s", counts.notNeeded, counts.failed, Date().timeIntervalSince(start)))
+            for job in library.videoRenditions.failures() {
+                print("  \(job.assetUUID): \(job.lastError ?? "failed")")
+            }
+        }
+        if failed > 0 || videoFailures > 0 { throw ExitCode(1) }
     }
 }
 
@@ -39,9 +53,12 @@ struct CacheStatusCommand: ParsableCommand {
     @OptionGroup var options: LibraryOptions
 
     func run() throws {
-        let status = try options.open().derivativeCacheStatus()
+        let library = try options.open()
+        let status = library.derivativeCacheStatus()
         print("Thumbnails  \(status.thumbnails)  (\(CacheTrimCommand.format(status.thumbnailBytes)))")
         print("Previews    \(status.previews)  (\(CacheTrimCommand.format(status.previewBytes)))")
+        let videos = try library.videoRenditions.counts()
+        print("Videos      \(videos.total): \(videos.made) renditions made, \(videos.notNeeded) play as they are, \(videos.pending) pending, \(videos.failed) failed")
     }
 }
 

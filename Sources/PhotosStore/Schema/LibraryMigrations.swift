@@ -45,7 +45,40 @@ enum LibraryMigrations {
                     CREATE INDEX accessSession_by_token ON accessSession(tokenID);
                     """)
         }
+        migrator.registerMigration("v8-video-renditions") { db in
+            try createVideoRenditions(db)
+        }
         return migrator
+    }
+
+    /// The browser-playable renditions of videos, as work to do: one row per video, pending
+    /// until made (or found playable as it is), failed with its reason and a time to retry.
+    /// Triggers keep it whole on every write path: a new video is pending; an edit or revert
+    /// (a new `contentVersion`) makes it pending again; deleting the asset deletes the row.
+    private static func createVideoRenditions(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE videoRendition (
+                    assetID INTEGER PRIMARY KEY REFERENCES asset(id) ON DELETE CASCADE,
+                    state INTEGER NOT NULL DEFAULT 0,
+                    sourcePath TEXT,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    lastError TEXT,
+                    notBefore REAL NOT NULL DEFAULT 0,
+                    updatedDate REAL NOT NULL DEFAULT 0
+                );
+                CREATE INDEX videoRendition_due ON videoRendition(state, notBefore);
+                INSERT INTO videoRendition (assetID) SELECT id FROM asset WHERE mediaType = 2;
+                CREATE TRIGGER videoRendition_new AFTER INSERT ON asset WHEN NEW.mediaType = 2
+                BEGIN
+                    INSERT OR IGNORE INTO videoRendition (assetID) VALUES (NEW.id);
+                END;
+                CREATE TRIGGER videoRendition_edited AFTER UPDATE OF contentVersion ON asset WHEN NEW.mediaType = 2
+                BEGIN
+                    UPDATE videoRendition SET state = 0, sourcePath = NULL, attempts = 0, lastError = NULL, notBefore = 0
+                    WHERE assetID = NEW.id;
+                END;
+                """)
     }
 
     private static func createAssetTables(_ db: Database) throws {

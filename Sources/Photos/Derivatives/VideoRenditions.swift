@@ -1,0 +1,292 @@
+import AVFoundation
+import Foundation
+package import PhotosStore
+import PhotosLocking
+
+/// A step of the rendition work, for tests to wait on.
+package enum VideoRenditionEvent: Sendable, Equatable {
+    case started(assetUUID: String, foreground: Bool)
+    case finished(assetUUID: String, state: RenditionState)
+    case failed(assetUUID: String, reason: String)
+}
+
+/// How a browser can play a movie.
+package enum BrowserPlayability: Sendable, Equatable {
+    /// As it is: H.264 (8-bit 4:2:0), VP8/9 or AV1 with AAC, MP3, Opus, Vorbis, FLAC or no
+    /// sound, in an MP4 (or WebM for the open codecs).
+    case asIs
+    /// Its streams play, its container doesn't (a QuickTime movie): copied into an MP4.
+    case remux
+    /// Anything else (HEVC, ProRes, MPEG-2, AVI, 10-bit H.264, PCM sound...): H.264/AAC.
+    case transcode
+
+    /// Chromium and Firefox's set; Safari adds HEVC, which the others don't play.
+    static func of(_ movie: MovieDescription) -> BrowserPlayability {
+        guard let video = movie.video else { return .transcode }
+        let videoPlays: Bool =
+            switch video.codecName {
+            case "h264": ["yuv420p", "yuvj420p"].contains(video.pixelFormat ?? "yuv420p")
+            case "vp8", "vp9", "av1": true
+            default: false
+            }
+        let audioPlays = movie.audio.map { ["aac", "mp3", "opus", "vorbis", "flac"].contains($0.codecName ?? "") } ?? true
+        guard videoPlays, audioPlays else { return .transcode }
+        if movie.formatName.contains("webm") { return .asIs }
+        guard movie.formatName.contains("mp4") else { return .transcode }
+        return movie.tags["major_brand"]?.trimmingCharacters(in: .whitespaces) == "qt" ? .remux : .asIs
+    }
+}
+
+/// The browser-playable renditions of one library's videos (``VideoRendition`` names the
+/// files): the work waiting lives in the library (`videoRendition` rows, which triggers keep
+/// pending for new and edited videos), so it survives restarts and is shared by every
+/// process. Background workers take due work at `nice` 10, a few at a time; a request for a
+/// video a person is waiting for makes its rendition at once (joining the work if a worker
+/// has it). A failure is recorded with its reason and retried after 1 min, 2, 4... (at most
+/// a day), behind everything else due.
+package final class VideoRenditions: Sendable {
+    /// A movie a browser can play, and what it is.
+    package struct Playable: Sendable {
+        package var url: URL
+        package var mimeType: String
+        /// False when the original plays as it is.
+        package var isRendition: Bool
+    }
+
+    private struct State {
+        /// Work under way, with the callers waiting for each.
+        var busy: [Int64: [@Sendable (Result<Playable, PHPhotosError>) -> Void]] = [:]
+        var workers = 0
+        var running = false
+    }
+
+    private let store: LibraryDatabase
+    private let concurrency: Int
+    private let events: (@Sendable (VideoRenditionEvent) -> Void)?
+    private let state = Mutex(State())
+    private let wakeups = DispatchSemaphore(value: 0)
+
+    init(store: LibraryDatabase, concurrency: Int, events: (@Sendable (VideoRenditionEvent) -> Void)?) {
+        self.store = store
+        self.concurrency = max(1, concurrency)
+        self.events = events
+    }
+
+    // MARK: First need
+
+    /// What to send a browser for `asset`'s current version: its rendition (made now if it
+    /// isn't yet, at full priority), or the movie itself when that plays.
+    package func playable(for asset: PHAsset) throws(PHPhotosError) -> Playable {
+        guard asset.mediaType == .video else {
+            throw PHPhotosError(.requestNotSupportedForAsset, "\(asset.localIdentifier) is not a video")
+        }
+        let assetID = asset.rowID
+        if let job = try? store.rendition(assetID: assetID), let ready = ready(job) { return ready }
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<Playable, PHPhotosError>?>(nil)
+        let waiter: @Sendable (Result<Playable, PHPhotosError>) -> Void = { outcome in
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        let joined = state.withLock { state -> Bool in
+            if state.busy[assetID] != nil {
+                state.busy[assetID]!.append(waiter)
+                return true
+            }
+            state.busy[assetID] = [waiter]
+            return false
+        }
+        if !joined {
+            let job = (try? store.rendition(assetID: assetID))
+                ?? RenditionJob(assetID: assetID, assetUUID: asset.uuid, state: .pending, sourcePath: nil, attempts: 0, lastError: nil, notBefore: .distantPast)
+            finish(assetID, work(job, foreground: true))
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+
+    /// The rendition (or the movie) when the job says it is ready and the file is there.
+    private func ready(_ job: RenditionJob) -> Playable? {
+        guard let source = job.sourcePath, let current = currentSource(assetID: job.assetID), current.path == source else { return nil }
+        switch job.state {
+        case .notNeeded:
+            let url = store.layout.url(forRelativePath: source)
+            guard LibraryLayout.isRemote(path: source) == false, FileManager.default.fileExists(atPath: url.path) else { return nil }
+            return Playable(url: url, mimeType: Self.mimeType(of: current), isRendition: false)
+        case .made:
+            let url = store.layout.url(forRelativePath: VideoRendition.relativePath(assetUUID: job.assetUUID, sourcePath: source))
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            return Playable(url: url, mimeType: "video/mp4", isRendition: true)
+        case .pending, .failed:
+            return nil
+        }
+    }
+
+    private static func mimeType(of record: ResourceRecord) -> String {
+        switch record.uniformTypeIdentifier {
+        case "com.apple.quicktime-movie": "video/quicktime"
+        case "org.webmproject.webm": "video/webm"
+        default: "video/mp4"
+        }
+    }
+
+    /// The current version's movie record: the edit's render, else the original.
+    private func currentSource(assetID: Int64) -> ResourceRecord? {
+        guard let records = try? store.resources(assetID: assetID) else { return nil }
+        return records.first { $0.type == PHAssetResourceType.fullSizeVideo.rawValue }
+            ?? records.first { $0.type == PHAssetResourceType.video.rawValue }
+    }
+
+    // MARK: The work
+
+    /// Decides, makes and records one rendition.
+    private func work(_ job: RenditionJob, foreground: Bool) -> Result<Playable, PHPhotosError> {
+        events?(.started(assetUUID: job.assetUUID, foreground: foreground))
+        let now = Date()
+        do throws(PHPhotosError) {
+            guard let source = currentSource(assetID: job.assetID) else {
+                throw PHPhotosError(.missingResource, "The video \(job.assetUUID) has no movie")
+            }
+            var file = store.layout.url(forRelativePath: source.path)
+            if LibraryLayout.isRemote(path: source.path) {
+                let copy = store.layout.remoteCopy(assetUUID: job.assetUUID, resourceType: source.type, fileExtension: file.pathExtension.lowercased())
+                if !FileManager.default.fileExists(atPath: copy.path) { try RemoteOriginals.fetch(file, to: copy) }
+                file = copy
+            }
+            let movie: MovieDescription
+            do throws(AVError) {
+                movie = try MovieDescription.of(file)
+            } catch {
+                throw PHPhotosError(.invalidResource, error.message)
+            }
+            let playability = BrowserPlayability.of(movie)
+            var playable: Playable
+            if playability == .asIs, !LibraryLayout.isRemote(path: source.path) {
+                playable = Playable(url: file, mimeType: Self.mimeType(of: source), isRendition: false)
+                try? store.finishRendition(assetID: job.assetID, sourcePath: source.path, state: .notNeeded, now: now)
+                events?(.finished(assetUUID: job.assetUUID, state: .notNeeded))
+                return .success(playable)
+            }
+            let output = store.layout.url(forRelativePath: VideoRendition.relativePath(assetUUID: job.assetUUID, sourcePath: source.path))
+            playable = Playable(url: output, mimeType: "video/mp4", isRendition: true)
+            if !FileManager.default.fileExists(atPath: output.path) {
+                try? FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+                let session = AVAssetExportSession(
+                    asset: AVURLAsset(url: file), preset: playability == .remux ? .remux : .browserRendition)
+                session.outputURL = output
+                session.outputFileType = .mp4
+                session.shouldOptimizeForNetworkUse = true
+                session.niceness = foreground ? 0 : 10
+                session.exportSynchronously()
+                // Another process may have made it meanwhile: that one serves.
+                if session.status != .completed, !FileManager.default.fileExists(atPath: output.path) {
+                    let reason = (session.error as? AVError)?.message ?? session.error.map { "\($0)" } ?? "the export did not complete"
+                    throw PHPhotosError(.invalidResource, reason)
+                }
+            }
+            try? store.finishRendition(assetID: job.assetID, sourcePath: source.path, state: .made, now: now)
+            events?(.finished(assetUUID: job.assetUUID, state: .made))
+            return .success(playable)
+        } catch {
+            let delay = min(86_400, 60 * pow(2, Double(min(job.attempts, 20))))
+            try? store.failRendition(assetID: job.assetID, reason: error.message, retryAt: now.addingTimeInterval(delay), now: now)
+            events?(.failed(assetUUID: job.assetUUID, reason: error.message))
+            return .failure(error)
+        }
+    }
+
+    /// Hands the outcome to everyone waiting for it and frees the asset for new work.
+    private func finish(_ assetID: Int64, _ outcome: Result<Playable, PHPhotosError>) {
+        let waiters = state.withLock { $0.busy.removeValue(forKey: assetID) } ?? []
+        for waiter in waiters { waiter(outcome) }
+    }
+
+    /// Takes the next due job nobody in this process is doing.
+    private func claim() -> RenditionJob? {
+        state.withLock { state -> RenditionJob? in
+            guard let job = try? store.nextDueRendition(now: Date(), excluding: Set(state.busy.keys)) else { return nil }
+            state.busy[job.assetID] = []
+            return job
+        }
+    }
+
+    // MARK: Background work
+
+    /// Starts the background workers (`concurrency` threads at utility priority) until
+    /// ``stopBackgroundWork()``; they sleep until ``wake()`` or the next retry is due.
+    package func startBackgroundWork() {
+        let count = state.withLock { state -> Int in
+            guard !state.running else { return 0 }
+            state.running = true
+            state.workers += concurrency
+            return concurrency
+        }
+        for index in 0..<count {
+            let thread = Thread { [self] in workerLoop() }
+            thread.name = "VideoRenditions.\(index)"
+            thread.qualityOfService = .utility
+            thread.start()
+        }
+    }
+
+    /// Stops the workers after their current job.
+    package func stopBackgroundWork() {
+        let workers = state.withLock { state -> Int in
+            state.running = false
+            return state.workers
+        }
+        for _ in 0..<workers { wakeups.signal() }
+    }
+
+    /// Tells sleeping workers there may be new work (a video added or edited).
+    package func wake() {
+        wakeups.signal()
+    }
+
+    private func workerLoop() {
+        defer { state.withLock { $0.workers -= 1 } }
+        while state.withLock({ $0.running }) {
+            if let job = claim() {
+                finish(job.assetID, work(job, foreground: false))
+                continue
+            }
+            let retry = (try? store.nextRenditionRetry()) ?? nil
+            let wait = min(30, max(0.05, retry.map { $0.timeIntervalSinceNow } ?? 30))
+            _ = wakeups.wait(timeout: .now() + wait)
+        }
+    }
+
+    /// Makes every due rendition now, `concurrency` at a time, on the calling thread and
+    /// helpers (failed ones first made due again when `retryingFailures`); returns the counts
+    /// after. For `photos cache warm --videos`.
+    @discardableResult
+    package func makeAllDue(retryingFailures: Bool, progress: (@Sendable (RenditionCounts) -> Void)? = nil) throws(PHPhotosError) -> RenditionCounts {
+        if retryingFailures { try? store.retryFailedRenditions() }
+        // A failure is due again only a minute later or more: each job is tried once per run.
+        DispatchQueue.concurrentPerform(iterations: concurrency) { _ in
+            while let job = claim() {
+                finish(job.assetID, work(job, foreground: true))
+                if let progress, let counts = try? store.renditionCounts() { progress(counts) }
+            }
+        }
+        do {
+            return try store.renditionCounts()
+        } catch {
+            throw PHPhotosError(.internalError, error.message)
+        }
+    }
+
+    /// Failed renditions with their reasons, most attempted first.
+    package func failures(limit: Int = 20) -> [RenditionJob] {
+        (try? store.failedRenditions(limit: limit)) ?? []
+    }
+
+    /// How many videos are in each state.
+    package func counts() throws(PHPhotosError) -> RenditionCounts {
+        do {
+            return try store.renditionCounts()
+        } catch {
+            throw PHPhotosError(.internalError, error.message)
+        }
+    }
+}

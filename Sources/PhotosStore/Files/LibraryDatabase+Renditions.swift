@@ -1,0 +1,161 @@
+package import Foundation
+import GRDB
+
+/// Where a video's browser-playable rendition stands.
+package enum RenditionState: Int, Sendable {
+    /// Not made yet (new, edited, or not tried).
+    case pending = 0
+    /// Made, from `sourcePath`.
+    case made = 1
+    /// Not needed: the movie at `sourcePath` plays in browsers as it is.
+    case notNeeded = 2
+    /// The last attempt failed (`lastError`); retried after `notBefore`.
+    case failed = 3
+}
+
+/// A video's rendition work.
+package struct RenditionJob: Sendable, Equatable {
+    package var assetID: Int64
+    package var assetUUID: String
+    package var state: RenditionState
+    package var sourcePath: String?
+    package var attempts: Int
+    package var lastError: String?
+    package var notBefore: Date
+
+    package init(
+        assetID: Int64, assetUUID: String, state: RenditionState, sourcePath: String?, attempts: Int, lastError: String?, notBefore: Date
+    ) {
+        self.assetID = assetID
+        self.assetUUID = assetUUID
+        self.state = state
+        self.sourcePath = sourcePath
+        self.attempts = attempts
+        self.lastError = lastError
+        self.notBefore = notBefore
+    }
+}
+
+/// How many videos are in each state.
+package struct RenditionCounts: Sendable, Equatable {
+    package var pending = 0
+    package var made = 0
+    package var notNeeded = 0
+    package var failed = 0
+    package var total: Int { pending + made + notNeeded + failed }
+
+    package init(pending: Int = 0, made: Int = 0, notNeeded: Int = 0, failed: Int = 0) {
+        self.pending = pending
+        self.made = made
+        self.notNeeded = notNeeded
+        self.failed = failed
+    }
+}
+
+extension LibraryDatabase {
+    private static let jobColumns = """
+        videoRendition.assetID, asset.uuid, videoRendition.state, videoRendition.sourcePath, videoRendition.attempts,
+        videoRendition.lastError, videoRendition.notBefore
+        """
+
+    private static func job(_ row: Row) -> RenditionJob {
+        RenditionJob(
+            assetID: row[0], assetUUID: row[1], state: RenditionState(rawValue: row[2]) ?? .pending, sourcePath: row[3],
+            attempts: row[4], lastError: row[5], notBefore: Date(timeIntervalSince1970: row[6]))
+    }
+
+    /// The next video whose rendition is due at `now` (pending ones first, then failures
+    /// whose retry time has come, oldest first), leaving out `busy` ones.
+    package func nextDueRendition(now: Date, excluding busy: Set<Int64>) throws(StoreError) -> RenditionJob? {
+        try read { db in
+            let excluded = busy.isEmpty ? "" : "AND videoRendition.assetID NOT IN (\(busy.map(String.init).joined(separator: ",")))"
+            return try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT \(Self.jobColumns) FROM videoRendition JOIN asset ON asset.id = videoRendition.assetID
+                    WHERE videoRendition.state IN (0, 3) AND videoRendition.notBefore <= ? \(excluded)
+                    ORDER BY videoRendition.state, videoRendition.notBefore, videoRendition.assetID LIMIT 1
+                    """,
+                arguments: [now.timeIntervalSince1970]
+            ).map(Self.job)
+        }
+    }
+
+    /// When the next failed rendition is due again, if any.
+    package func nextRenditionRetry() throws(StoreError) -> Date? {
+        try read { db in
+            try Double.fetchOne(db, sql: "SELECT MIN(notBefore) FROM videoRendition WHERE state = 3").map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    /// The rendition work of one video.
+    package func rendition(assetID: Int64) throws(StoreError) -> RenditionJob? {
+        try read { db in
+            try Row.fetchOne(
+                db,
+                sql: "SELECT \(Self.jobColumns) FROM videoRendition JOIN asset ON asset.id = videoRendition.assetID WHERE assetID = ?",
+                arguments: [assetID]
+            ).map(Self.job)
+        }
+    }
+
+    /// Records a rendition made (or found unnecessary) from `sourcePath`, unless the video has
+    /// changed meanwhile (another source) or is gone.
+    package func finishRendition(assetID: Int64, sourcePath: String, state: RenditionState, now: Date) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    UPDATE videoRendition SET state = ?, sourcePath = ?, lastError = NULL, notBefore = 0, updatedDate = ?
+                    WHERE assetID = ?
+                    """,
+                arguments: [state.rawValue, sourcePath, now.timeIntervalSince1970, assetID])
+        }
+    }
+
+    /// Records a failed attempt and when to try again.
+    package func failRendition(assetID: Int64, reason: String, retryAt: Date, now: Date) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    UPDATE videoRendition SET state = 3, attempts = attempts + 1, lastError = ?, notBefore = ?, updatedDate = ?
+                    WHERE assetID = ?
+                    """,
+                arguments: [reason, retryAt.timeIntervalSince1970, now.timeIntervalSince1970, assetID])
+        }
+    }
+
+    /// Makes every failed rendition due now (`photos cache warm --videos` retries them).
+    package func retryFailedRenditions() throws(StoreError) {
+        try write { db in try db.execute(sql: "UPDATE videoRendition SET notBefore = 0 WHERE state = 3") }
+    }
+
+    /// How many videos are in each state (Recently Deleted included).
+    package func renditionCounts() throws(StoreError) -> RenditionCounts {
+        try read { db in
+            var counts = RenditionCounts()
+            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) FROM videoRendition GROUP BY state") {
+                switch RenditionState(rawValue: row[0]) ?? .pending {
+                case .pending: counts.pending = row[1]
+                case .made: counts.made = row[1]
+                case .notNeeded: counts.notNeeded = row[1]
+                case .failed: counts.failed = row[1]
+                }
+            }
+            return counts
+        }
+    }
+
+    /// Failed renditions with their reasons, most attempted first.
+    package func failedRenditions(limit: Int = 20) throws(StoreError) -> [RenditionJob] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.jobColumns) FROM videoRendition JOIN asset ON asset.id = videoRendition.assetID
+                    WHERE state = 3 ORDER BY attempts DESC, assetID LIMIT ?
+                    """,
+                arguments: [limit]
+            ).map(Self.job)
+        }
+    }
+}
