@@ -21,7 +21,7 @@ struct OpenAPITests {
         let paths = document["paths"] as? [String: [String: Any]] ?? [:]
         return paths.flatMap { path, item in
             item.compactMap { method, value -> (String, String, [String: Any])? in
-                guard ["get", "post", "put", "patch", "delete"].contains(method), let operation = value as? [String: Any] else { return nil }
+                guard ["get", "head", "post", "put", "patch", "delete"].contains(method), let operation = value as? [String: Any] else { return nil }
                 return (method.uppercased(), path, operation)
             }
         }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }

@@ -23,6 +23,13 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
     /// local copy (which may not exist yet).
     let localURL: URL
 
+    /// The file holding the resource's bytes on this machine, for a server that reads byte
+    /// ranges itself: the file in the library, or for an original in a remote store its local
+    /// copy once fetched (`nil` before).
+    package var localFileURL: URL? {
+        localURL == fileURL || FileManager.default.fileExists(atPath: localURL.path) ? localURL : nil
+    }
+
     init(
         type: PHAssetResourceType, assetLocalIdentifier: String, uniformTypeIdentifier: String, originalFilename: String,
         pixelWidth: Int, pixelHeight: Int, fileSize: Int64, fileURL: URL

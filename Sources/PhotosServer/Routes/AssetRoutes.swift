@@ -3,7 +3,7 @@ import PhotosLocking
 import Hummingbird
 import Photos
 
-/// `GET /api/assets`, `/api/assets/{id}`, `/api/assets/{id}/original`.
+/// `GET /api/assets`, `/api/assets/{id}`, `GET` and `HEAD /api/assets/{id}/original`.
 struct AssetRoutes {
     let service: LibraryService
 
@@ -14,6 +14,9 @@ struct AssetRoutes {
         group.get("assets") { request, context in try page(request, context) }
         group.get("assets/{id}") { request, context in try details(request, context) }
         group.get("assets/{id}/original") { request, context in try await original(request, context) }
+        // Hummingbird answers HEAD only where a route says so (or with the router option
+        // `.autoGenerateHeadEndpoints`, which would run the GET handler and drop its body).
+        group.head("assets/{id}/original") { request, context in try await original(request, context) }
     }
 
     private func page(_ request: Request, _ context: PhotosRequestContext) throws -> Response {
@@ -38,8 +41,9 @@ struct AssetRoutes {
         }
     }
 
-    /// The original file, streamed through `PHAssetResourceManager`, a few chunks ahead of the
-    /// client at most (``ChunkPipe``).
+    /// The original file, with byte ranges, validators and `HEAD` (``FileResponse``). An
+    /// original in a remote store not fetched yet is streamed whole through
+    /// `PHAssetResourceManager` instead.
     private func original(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
         let asset = try service.asset(try context.parameters.require("id"), for: client, includeDeleted: true)
@@ -47,6 +51,27 @@ struct AssetRoutes {
         guard let resource = resources.first(where: { [.photo, .video, .audio].contains($0.type) }) ?? resources.first else {
             throw APIError.notFound("original file for asset '\(asset.localIdentifier)'")
         }
+        let headers: HTTPFields = [
+            .contentDisposition: MediaTypes.attachment(filename: resource.originalFilename),
+            .cacheControl: "private, no-cache",
+        ]
+        let contentType = MediaTypes.mimeType(forUniformTypeIdentifier: resource.uniformTypeIdentifier)
+        guard let file = resource.localFileURL else {
+            return streamed(resource, contentType: contentType, headers: headers, head: request.method == .head)
+        }
+        return try await FileResponse.make(
+            fileAt: file, identity: "\(resource.assetLocalIdentifier) \(resource.type.rawValue)", contentType: contentType,
+            headers: headers, request: request)
+    }
+
+    /// The whole file, read by `PHAssetResourceManager`, a few chunks ahead of the client at
+    /// most (``ChunkPipe``); no ranges.
+    private func streamed(_ resource: PHAssetResource, contentType: String, headers: HTTPFields, head: Bool) -> Response {
+        var headers = headers
+        headers[.contentType] = contentType
+        headers[.acceptRanges] = "none"
+        headers[.contentLength] = String(resource.fileSize)
+        if head { return Response(status: .ok, headers: headers) }
         // The request ID is known only once the read has started; a cancel before that is kept.
         let requestID = Mutex<PHAssetResourceDataRequestID?>(nil)
         let cancelled = Atomic(false)
@@ -60,12 +85,6 @@ struct AssetRoutes {
             completionHandler: { error in sender.finish(error) })
         requestID.withLock { $0 = id }
         if cancelled.load(ordering: .acquiring) { PHAssetResourceManager.default().cancelDataRequest(id) }
-        var headers: HTTPFields = [
-            .contentType: MediaTypes.mimeType(forUniformTypeIdentifier: resource.uniformTypeIdentifier),
-            .contentDisposition: MediaTypes.attachment(filename: resource.originalFilename),
-            .cacheControl: "private, no-cache",
-        ]
-        headers[.contentLength] = String(resource.fileSize)
         return Response(status: .ok, headers: headers, body: ResponseBody(asyncSequence: body))
     }
 }
