@@ -1,7 +1,7 @@
 # The task index. `make demo` and `make test` are the two commands a newcomer needs.
 SWIFT ?= swift
 
-.PHONY: demo test build deps fixtures consumer docs bench bench-import bench-image bench-serve bench-gallery sanitize tsan clean
+.PHONY: demo test build deps fixtures consumer docs bench bench-import bench-image bench-serve bench-gallery bench-video bench-range sanitize tsan clean
 
 ## Install what is missing, build, import real sample photos into a fresh library, summarise.
 demo: deps
@@ -14,6 +14,7 @@ test: deps fixtures
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	python3 Tests/EndToEnd/gallery_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
+	python3 Tests/EndToEnd/video_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
 	scripts/check-consumer.sh
 
 ## The consumer check alone (Tests/Consumers/VersionedClient; see scripts/check-consumer.sh).
@@ -51,6 +52,16 @@ bench-import: deps
 ## the peers with apt, builds the photo set once into Benchmarks/.data/).
 bench-image: deps
 	Benchmarks/run-image-benchmark.sh
+
+## Browser renditions of 6 x 20 s 1080p HEVC clips by `photos cache warm --videos`, side by side
+## with the plain ffmpeg command doing the same conversion (~6 min in release; makes the clips once).
+bench-video: deps
+	Benchmarks/run-video-benchmark.sh
+
+## Random 1 MiB byte ranges of a 200 MB video from photos serve, side by side with nginx serving
+## the same file (~3 min; installs nginx and wrk).
+bench-range: deps
+	Benchmarks/run-range-benchmark.sh
 
 ## photos serve under wrk: cached thumbnails side by side with nginx serving the same files, a
 ## 60 s mixed load of thumbnail reads and favorite toggles, then toggles alone, with the server's

@@ -46,6 +46,7 @@ func buildRouter(_ service: LibraryService) throws -> Router<PhotosRequestContex
     let secured = api.group().add(middleware: AccessMiddleware(gate: service.gate))
     SessionRoutes(service: service).add(to: secured)
     AssetRoutes(service: service).add(to: secured)
+    VideoRoutes(service: service).add(to: secured)
     ImageRoutes(service: service).add(to: secured)
     CollectionRoutes(service: service).add(to: secured)
     ChangeRoutes(service: service).add(to: secured)

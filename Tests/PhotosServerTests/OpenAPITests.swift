@@ -107,8 +107,10 @@ struct DocumentedCall {
             "POST /api/tokens": #"{"name":"doc","level":"limited","assets":["\#(asset)"]}"#,
             "POST /api/tokens/{token}/assets": #"{"add":["\#(asset)"]}"#,
         ]
+        // A video's route is called with a video (made with ffmpeg, on the limited token's list).
+        let subject = path.hasSuffix("/video") ? ServerFixture.uuid(try fixture.video()) : asset
         var uri = path.replacingOccurrences(
-            of: "{id}", with: path.hasPrefix("/api/collections") ? collection.map(ServerFixture.uuid) ?? asset : asset)
+            of: "{id}", with: path.hasPrefix("/api/collections") ? collection.map(ServerFixture.uuid) ?? asset : subject)
         if path.hasPrefix("/api/tokens/{token}") {
             let token = method == "DELETE"
                 ? try fixture.library.createAccessToken(named: "revoke me", level: .readWrite).token.identifier

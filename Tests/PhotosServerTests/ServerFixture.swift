@@ -66,6 +66,22 @@ struct ServerFixture: Sendable {
         return try await application.test(live ? .live : .router, body)
     }
 
+    /// The library's video, made (a real H.264 clip) and put on the limited token's list the
+    /// first time.
+    func video() throws -> String {
+        if let found = temporary.library.withCurrent({ PHAsset.fetchAssets(with: .video, options: nil).firstObject }) {
+            return found.localIdentifier
+        }
+        let url = try TestClip().write(to: temporary.scratch.appendingPathComponent("clip.mp4"))
+        var identifier: String?
+        try temporary.library.performChangesAndWait {
+            identifier = PHAssetChangeRequest.creationRequestForAssetFromVideo(atFileURL: url)?.placeholderForCreatedAsset?.localIdentifier
+        }
+        let created = try #require(identifier)
+        try temporary.library.changeLimitedLibrary(ofAccessToken: limitedIdentifier, .add([created]))
+        return created
+    }
+
     func asset(_ localIdentifier: String) -> PHAsset? {
         temporary.library.withCurrent {
             let options = PHFetchOptions()

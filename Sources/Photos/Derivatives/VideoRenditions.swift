@@ -37,7 +37,8 @@ package enum BrowserPlayability: Sendable, Equatable {
     }
 }
 
-/// The browser-playable renditions of one library's videos (``VideoRendition`` names the
+/// The browser-playable renditions of one library's videos and Live Photos' movies
+/// (``VideoRendition`` names the
 /// files): the work waiting lives in the library (`videoRendition` rows, which triggers keep
 /// pending for new and edited videos), so it survives restarts and is shared by every
 /// process. Background workers take due work at `nice` 10, a few at a time; a request for a
@@ -58,6 +59,8 @@ package final class VideoRenditions: Sendable {
         var busy: [Int64: [@Sendable (Result<Playable, PHPhotosError>) -> Void]] = [:]
         var workers = 0
         var running = false
+        /// The change observer that wakes the workers, and its library (held while running).
+        var waker: (observer: RenditionWaker, library: PHPhotoLibrary)?
     }
 
     private let store: LibraryDatabase
@@ -77,8 +80,8 @@ package final class VideoRenditions: Sendable {
     /// What to send a browser for `asset`'s current version: its rendition (made now if it
     /// isn't yet, at full priority), or the movie itself when that plays.
     package func playable(for asset: PHAsset) throws(PHPhotosError) -> Playable {
-        guard asset.mediaType == .video else {
-            throw PHPhotosError(.requestNotSupportedForAsset, "\(asset.localIdentifier) is not a video")
+        guard asset.mediaType == .video || asset.mediaSubtypes.contains(.photoLive) else {
+            throw PHPhotosError(.requestNotSupportedForAsset, "\(asset.localIdentifier) is neither a video nor a Live Photo")
         }
         let assetID = asset.rowID
         if let job = try? store.rendition(assetID: assetID), let ready = ready(job) { return ready }
@@ -130,11 +133,12 @@ package final class VideoRenditions: Sendable {
         }
     }
 
-    /// The current version's movie record: the edit's render, else the original.
+    /// The current version's movie record: the edit's render, else the original; a Live
+    /// Photo's movie likewise.
     private func currentSource(assetID: Int64) -> ResourceRecord? {
         guard let records = try? store.resources(assetID: assetID) else { return nil }
-        return records.first { $0.type == PHAssetResourceType.fullSizeVideo.rawValue }
-            ?? records.first { $0.type == PHAssetResourceType.video.rawValue }
+        func record(_ type: PHAssetResourceType) -> ResourceRecord? { records.first { $0.type == type.rawValue } }
+        return record(.fullSizeVideo) ?? record(.video) ?? record(.fullSizePairedVideo) ?? record(.pairedVideo)
     }
 
     // MARK: The work
@@ -212,6 +216,15 @@ package final class VideoRenditions: Sendable {
 
     // MARK: Background work
 
+    /// Starts the background workers, woken by every change to `library` (a video imported
+    /// here or by another process), until ``stopBackgroundWork()``.
+    package func startBackgroundWork(wakingOnChangesTo library: PHPhotoLibrary) {
+        let waker = RenditionWaker(renditions: self)
+        state.withLock { $0.waker = (waker, library) }
+        library.register(waker)
+        startBackgroundWork()
+    }
+
     /// Starts the background workers (`concurrency` threads at utility priority) until
     /// ``stopBackgroundWork()``; they sleep until ``wake()`` or the next retry is due.
     package func startBackgroundWork() {
@@ -231,10 +244,12 @@ package final class VideoRenditions: Sendable {
 
     /// Stops the workers after their current job.
     package func stopBackgroundWork() {
-        let workers = state.withLock { state -> Int in
+        let (workers, waker) = state.withLock { state in
             state.running = false
-            return state.workers
+            defer { state.waker = nil }
+            return (state.workers, state.waker)
         }
+        if let waker { waker.library.unregisterChangeObserver(waker.observer) }
         for _ in 0..<workers { wakeups.signal() }
     }
 
@@ -288,5 +303,18 @@ package final class VideoRenditions: Sendable {
         } catch {
             throw PHPhotosError(.internalError, error.message)
         }
+    }
+}
+
+/// Wakes the rendition workers on every change to their library.
+final class RenditionWaker: NSObject, PHPhotoLibraryChangeObserver, Sendable {
+    private weak let renditions: VideoRenditions?
+
+    init(renditions: VideoRenditions) {
+        self.renditions = renditions
+    }
+
+    func photoLibraryDidChange(_ changeInstance: PHChange) {
+        renditions?.wake()
     }
 }

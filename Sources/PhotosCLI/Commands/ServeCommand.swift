@@ -33,6 +33,9 @@ struct ServeCommand: AsyncParsableCommand {
             print("No access tokens yet: create one with 'photos token create --level read-write' to sign in.")
         }
         print("Serving \(library.url.path) on http://\(host):\(port)/")
+        // Videos' browser renditions are made in the background, woken by every change.
+        library.videoRenditions.startBackgroundWork(wakingOnChangesTo: library)
+        defer { library.videoRenditions.stopBackgroundWork() }
         try await buildApplication(library: library, configuration: configuration).runService()
     }
 }

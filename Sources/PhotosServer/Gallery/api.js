@@ -167,6 +167,23 @@ export function originalURL(asset) {
 }
 
 /**
+ * The movie a browser plays for a video or a Live Photo: the original when it plays as it is,
+ * else its H.264 rendition (made on first need). Versioned, so an edit is a new URL.
+ * @param {{id: string, version: string}} asset
+ */
+export function videoURL(asset) {
+  return `/api/assets/${encodeURIComponent(asset.id)}/video?v=${encodeURIComponent(asset.version)}`;
+}
+
+/** Apple's Live Photo subtype bit. */
+export const PHOTO_LIVE = 8;
+
+/** @param {{mediaType: string, mediaSubtypes: number}} asset */
+export function isLivePhoto(asset) {
+  return asset.mediaType === "image" && (asset.mediaSubtypes & PHOTO_LIVE) !== 0;
+}
+
+/**
  * Rounds a pixel size up to a multiple of 32, so nearby sizes share cache entries.
  * @param {number} pixels
  */

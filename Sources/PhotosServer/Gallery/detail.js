@@ -1,7 +1,7 @@
 // The #detail overlay: one asset of the grid's fetch, larger, with its metadata and
 // actions; ←/→ step through the fetch, Esc closes. Follows live updates of the model.
 
-import { ApiError, fetchAssetDetails, imageURL, originalURL, performChanges, roundUp32 } from "./api.js";
+import { ApiError, fetchAssetDetails, imageURL, isLivePhoto, originalURL, performChanges, roundUp32, videoURL } from "./api.js";
 import { AlbumPicker } from "./albumpicker.js";
 import { fillMetadata } from "./metadata.js";
 import { showError, showToast } from "./toast.js";
@@ -53,6 +53,7 @@ export class DetailView {
       prev: $("#detail-prev"), next: $("#detail-next"), close: $("#detail-close"), favorite: $("#detail-favorite"),
       hide: $("#detail-hide"), remove: $("#detail-delete"), album: $("#detail-album"), rotate: $("#detail-rotate"),
       revert: $("#detail-revert"), download: $("#detail-download"), stage: $(".detail-stage"),
+      live: $("#detail-live"), liveBadge: $("#detail-live-badge"),
     };
     this.picker = new AlbumPicker($("#album-picker"), {
       albums: deps.albums,
@@ -86,6 +87,33 @@ export class DetailView {
       button.addEventListener("click", () => this.crop(button.dataset.crop));
     }
     document.addEventListener("keydown", (event) => this.onKey(event));
+    // A Live Photo's motion: muted, while the still is pressed or hovered.
+    const play = () => this.playLive();
+    const stop = () => this.stopLive();
+    el.image.addEventListener("pointerenter", play);
+    el.image.addEventListener("pointerdown", play);
+    el.image.addEventListener("pointerleave", stop);
+    el.image.addEventListener("pointerup", (event) => event.pointerType !== "mouse" && stop());
+    el.live.addEventListener("ended", stop);
+  }
+
+  /** Plays the current Live Photo's movie over its still. */
+  playLive() {
+    const { live } = this.el;
+    if (!this.asset || !isLivePhoto(this.asset)) return;
+    const url = videoURL(this.asset);
+    if (live.getAttribute("src") !== url) live.src = url;
+    live.hidden = false;
+    live.currentTime = 0;
+    live.play().catch(() => {});
+  }
+
+  /** Stops a Live Photo's movie and shows the still again. */
+  stopLive() {
+    const { live } = this.el;
+    if (live.hidden) return;
+    live.pause();
+    live.hidden = true;
   }
 
   /**
@@ -112,6 +140,8 @@ export class DetailView {
     if (this.controller) this.controller.abort();
     this.picker.close();
     this.stopVideo();
+    this.stopLive();
+    this.el.live.removeAttribute("src");
     this.root.hidden = true;
     this.el.image.removeAttribute("src");
     document.getElementById("app").inert = false;
@@ -172,11 +202,14 @@ export class DetailView {
       return;
     }
     this.stopVideo();
+    this.stopLive();
+    this.el.live.removeAttribute("src");
+    this.el.liveBadge.hidden = !isLivePhoto(asset);
     if (asset.mediaType === "video") {
       image.hidden = true;
       video.hidden = false;
       video.poster = large;
-      video.src = originalURL(asset);
+      video.src = videoURL(asset);
       return;
     }
     video.hidden = true;

@@ -2,7 +2,7 @@
 // positioned cells recycled for the visible rows (plus overscan). Cells bind to the
 // FetchModel's items; only cells whose asset changed are touched on updates.
 
-import { imageURL, roundUp32 } from "./api.js";
+import { imageURL, isLivePhoto, roundUp32 } from "./api.js";
 
 const TARGET_CELL = 180; // CSS px
 const GAP = 2; // CSS px, also in style.css
@@ -268,8 +268,11 @@ export class Grid extends EventTarget {
       thumb.setAttribute("aria-label", describe(asset));
       star.hidden = false;
       const video = asset.mediaType === "video";
-      badge.hidden = !video;
-      if (video) badge.textContent = formatDuration(asset.duration);
+      const live = isLivePhoto(asset);
+      badge.hidden = !video && !live;
+      badge.classList.toggle("live", live);
+      if (video) badge.textContent = `▶ ${formatDuration(asset.duration)}`;
+      else if (live) badge.textContent = "LIVE";
     }
     if (asset) {
       if (!this.fast && img.getAttribute("src") !== state.url) img.src = state.url;

@@ -51,10 +51,11 @@ enum LibraryMigrations {
         return migrator
     }
 
-    /// The browser-playable renditions of videos, as work to do: one row per video, pending
-    /// until made (or found playable as it is), failed with its reason and a time to retry.
-    /// Triggers keep it whole on every write path: a new video is pending; an edit or revert
-    /// (a new `contentVersion`) makes it pending again; deleting the asset deletes the row.
+    /// The browser-playable renditions of videos and Live Photos' movies, as work to do: one
+    /// row per video or Live Photo (`mediaSubtypes` bit 8), pending until made (or found
+    /// playable as it is), failed with its reason and a time to retry. Triggers keep it whole
+    /// on every write path: a new one is pending; an edit or revert (a new `contentVersion`)
+    /// makes it pending again; deleting the asset deletes the row.
     private static func createVideoRenditions(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -68,12 +69,18 @@ enum LibraryMigrations {
                     updatedDate REAL NOT NULL DEFAULT 0
                 );
                 CREATE INDEX videoRendition_due ON videoRendition(state, notBefore);
-                INSERT INTO videoRendition (assetID) SELECT id FROM asset WHERE mediaType = 2;
-                CREATE TRIGGER videoRendition_new AFTER INSERT ON asset WHEN NEW.mediaType = 2
+                INSERT INTO videoRendition (assetID) SELECT id FROM asset WHERE mediaType = 2 OR (mediaSubtypes & 8) != 0;
+                CREATE TRIGGER videoRendition_new AFTER INSERT ON asset WHEN NEW.mediaType = 2 OR (NEW.mediaSubtypes & 8) != 0
                 BEGIN
                     INSERT OR IGNORE INTO videoRendition (assetID) VALUES (NEW.id);
                 END;
-                CREATE TRIGGER videoRendition_edited AFTER UPDATE OF contentVersion ON asset WHEN NEW.mediaType = 2
+                CREATE TRIGGER videoRendition_live AFTER UPDATE OF mediaSubtypes ON asset
+                WHEN (NEW.mediaSubtypes & 8) != 0 AND (OLD.mediaSubtypes & 8) = 0
+                BEGIN
+                    INSERT OR IGNORE INTO videoRendition (assetID) VALUES (NEW.id);
+                END;
+                CREATE TRIGGER videoRendition_edited AFTER UPDATE OF contentVersion ON asset
+                WHEN NEW.mediaType = 2 OR (NEW.mediaSubtypes & 8) != 0
                 BEGIN
                     UPDATE videoRendition SET state = 0, sourcePath = NULL, attempts = 0, lastError = NULL, notBefore = 0
                     WHERE assetID = NEW.id;

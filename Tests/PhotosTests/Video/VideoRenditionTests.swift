@@ -136,6 +136,18 @@ struct VideoRenditionTests {
         #expect(again.notBefore.timeIntervalSince(before) >= 239, "backoff doubles: \(again.notBefore.timeIntervalSince(before))")
     }
 
+    @Test func livePhotosMovieGetsARenditionPhotosDoNot() async throws {
+        let (temporary, _) = try Self.library()
+        let live = try VideoRequestTests.addLivePhoto(temporary)
+        _ = try VideoRequestTests.add(temporary) {
+            PHAssetCreationRequest.creationRequestForAssetFromImage(atFileURL: try! TestImages.writeJPEG(to: temporary.scratch.appendingPathComponent("still.jpg")))
+        }
+        #expect(try temporary.library.videoRenditions.counts() == RenditionCounts(pending: 1))
+        let playable = try temporary.library.videoRenditions.playable(for: live)
+        #expect(playable.isRendition, "an iPhone's HEVC movie")
+        #expect(try Self.probe(playable.url).codec == "h264")
+    }
+
     @Test func concurrentFirstNeedsShareOneRender() async throws {
         let (temporary, events) = try Self.library()
         let hevc = try VideoRequestTests.addVideo(temporary, TestClip.iPhone(duration: 1), name: "IMG_0007.MOV")

@@ -1,0 +1,37 @@
+import Foundation
+import Hummingbird
+import Photos
+
+/// `GET`/`HEAD /api/assets/{id}/video`: what a browser plays for a video or a Live Photo's
+/// motion: the movie itself when it plays in browsers, else its H.264 rendition, made on first
+/// need (``VideoRenditions``), served with byte ranges (``FileResponse``).
+struct VideoRoutes {
+    let service: LibraryService
+
+    func add(to group: RouterGroup<PhotosRequestContext>) {
+        group.get("assets/{id}/video") { request, context in try await video(request, context) }
+        group.head("assets/{id}/video") { request, context in try await video(request, context) }
+    }
+
+    private func video(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
+        let client = try context.requireClient()
+        let asset = try service.asset(try context.parameters.require("id"), for: client, includeDeleted: true)
+        guard asset.mediaType == .video || asset.mediaSubtypes.contains(.photoLive) else {
+            throw APIError.notFound("video for asset '\(asset.localIdentifier)': it is a still photo")
+        }
+        let renditions = service.library.videoRenditions
+        // A first need runs ffmpeg for seconds: off the event loop, on a thread of its own.
+        let playable = try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                // A movie that can't be made playable answers 422 with the recorded reason.
+                continuation.resume(with: Result { try renditions.playable(for: asset) }.mapError { APIError($0) })
+            }
+        }
+        let version = AssetJSON.version(of: asset)
+        let immutable = request.uri.queryParameters["v"].map(String.init) == version
+        let headers: HTTPFields = [.cacheControl: immutable ? "private, max-age=31536000, immutable" : "private, no-cache"]
+        return try await FileResponse.make(
+            fileAt: playable.url, identity: "\(asset.localIdentifier) video \(version) \(playable.isRendition ? "r" : "o")",
+            contentType: playable.mimeType, headers: headers, request: request)
+    }
+}
