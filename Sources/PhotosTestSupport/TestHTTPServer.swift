@@ -55,6 +55,9 @@ public final class TestHTTPServer: @unchecked Sendable {
         return URL(string: "http://127.0.0.1:\(port)\(path)")!
     }
 
+    /// What is served at `path`.
+    public func body(at path: String) -> Data? { files.withLock { $0[path] } }
+
     /// How many `GET`s of `path` were answered.
     public func hitCount(_ path: String) -> Int { hits.withLock { $0[path, default: 0] } }
 

@@ -222,6 +222,9 @@ struct RangeRequestTests {
         try await fixture.withServer { client in
             let before = try await client.call(.head, uri, token: fixture.readWrite, headers: [.range: "bytes=0-9"])
             #expect(before.status == .ok && before.headers[.acceptRanges] == "none" && before.headers[.contentLength] == String(photo.count))
+            // A GET fetches it (network access allowed) and streams it whole.
+            let whole = try await client.call(.get, uri, token: fixture.readWrite)
+            #expect(whole.status == .ok && Data(whole.body.readableBytesView) == photo)
 
             let options = PHImageRequestOptions()
             options.deliveryMode = .highQualityFormat

@@ -11,9 +11,12 @@ public typealias PHAssetResourceDataRequestID = Int32
 /// Options for reading a resource's data.
 public final class PHAssetResourceRequestOptions: NSObject, NSCopying, @unchecked Sendable {
     // @unchecked Sendable: configured before the request, then only read.
-    /// Linux: every resource is local; the flag is accepted and ignored.
+    /// Fetch originals kept in a remote store (`http`/`https` resources) into the library's
+    /// local copy first; without it, reading one that was not fetched yet fails with
+    /// `PHPhotosError.Code.networkAccessRequired`, as on Apple's platforms for iCloud originals.
     public var isNetworkAccessAllowed: Bool = false
-    /// Called with the fraction read so far, on a background queue.
+    /// Called with the fraction done so far, on a background queue: of the download while a
+    /// remote original is fetched, else of the read.
     public var progressHandler: ((Double) -> Void)?
 
     public override init() {
@@ -65,19 +68,49 @@ public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
         let received = UncheckedSendable(handler)
         let completion = UncheckedSendable(completionHandler)
         let progress = UncheckedSendable(options?.progressHandler)
+        let networkAllowed = options?.isNetworkAccessAllowed ?? false
         queue.async {
-            completion.value(self.stream(resource, id: id, progress: progress.value, handler: received.value))
+            completion.value(self.stream(resource, id: id, networkAllowed: networkAllowed, progress: progress.value, handler: received.value))
         }
         return id
     }
 
+    /// The file to read: the library's, or a remote original's local copy, fetched first when
+    /// allowed (progress reported, stopped by a cancel).
+    private func localFile(
+        of resource: PHAssetResource, networkAllowed: Bool, progress: ((Double) -> Void)?, id: Int32?
+    ) throws(PHPhotosError) -> URL {
+        if let local = resource.localFileURL { return local }
+        guard networkAllowed else {
+            throw PHPhotosError(
+                .networkAccessRequired,
+                "\(resource.originalFilename) is in a remote store (\(resource.fileURL.absoluteString)); allow network access to fetch it",
+                localIdentifiers: [resource.assetLocalIdentifier])
+        }
+        let progress = UncheckedSendable(progress)
+        try RemoteOriginals.fetch(resource.fileURL, to: resource.localURL) { [requests] fraction in
+            progress.value?(fraction)
+            guard let id else { return false }
+            return requests.withLock { $0.cancelled.contains(id) }
+        }
+        return resource.localURL
+    }
+
     private func stream(
-        _ resource: PHAssetResource, id: Int32, progress: ((Double) -> Void)?, handler: (Data) -> Void
+        _ resource: PHAssetResource, id: Int32, networkAllowed: Bool, progress: ((Double) -> Void)?, handler: (Data) -> Void
     ) -> (any Error)? {
         defer { _ = requests.withLock { $0.cancelled.remove(id) } }
-        guard let file = try? FileHandle(forReadingFrom: resource.fileURL) else {
+        let url: URL
+        // Progress follows the download of a remote original, else the read.
+        let downloads = resource.localFileURL == nil
+        do throws(PHPhotosError) {
+            url = try localFile(of: resource, networkAllowed: networkAllowed, progress: progress, id: id)
+        } catch {
+            return error
+        }
+        guard let file = try? FileHandle(forReadingFrom: url) else {
             return PHPhotosError(
-                .missingResource, "The file of \(resource.originalFilename) is missing from the library (\(resource.fileURL.path))",
+                .missingResource, "The file of \(resource.originalFilename) is missing from the library (\(url.path))",
                 localIdentifiers: [resource.assetLocalIdentifier])
         }
         defer { try? file.close() }
@@ -95,7 +128,7 @@ public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
             guard !chunk.isEmpty else { break }
             read += Int64(chunk.count)
             handler(chunk)
-            progress?(resource.fileSize > 0 ? min(1, Double(read) / Double(resource.fileSize)) : 1)
+            if !downloads { progress?(resource.fileSize > 0 ? min(1, Double(read) / Double(resource.fileSize)) : 1) }
         }
         return nil
     }
@@ -114,12 +147,19 @@ public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
     ) {
         // Apple's handler is not @Sendable; it is called once, from that task.
         let completion = UncheckedSendable(completionHandler)
+        let progress = UncheckedSendable(options?.progressHandler)
+        let networkAllowed = options?.isNetworkAccessAllowed ?? false
         queue.async {
-            completion.value(Self.copy(resource, to: fileURL))
+            do throws(PHPhotosError) {
+                let source = try self.localFile(of: resource, networkAllowed: networkAllowed, progress: progress.value, id: nil)
+                completion.value(Self.copy(resource, from: source, to: fileURL))
+            } catch {
+                completion.value(error)
+            }
         }
     }
 
-    private static func copy(_ resource: PHAssetResource, to destination: URL) -> (any Error)? {
+    private static func copy(_ resource: PHAssetResource, from source: URL, to destination: URL) -> (any Error)? {
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: destination.path) {
             return PHPhotosError(.invalidResource, "Can't write \(resource.originalFilename) to \(destination.path): the file exists")
@@ -127,7 +167,7 @@ public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
         let temporary = destination.deletingLastPathComponent()
             .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).partial")
         do {
-            try fileManager.copyItem(at: resource.fileURL, to: temporary)
+            try fileManager.copyItem(at: source, to: temporary)
         } catch {
             try? fileManager.removeItem(at: temporary)
             return PHPhotosError(

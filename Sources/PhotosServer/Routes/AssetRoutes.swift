@@ -64,6 +64,13 @@ struct AssetRoutes {
             headers: headers, request: request)
     }
 
+    /// Reads remote originals through the library's local copy, fetching it first.
+    private static let fetchingRemoteOriginals: PHAssetResourceRequestOptions = {
+        let options = PHAssetResourceRequestOptions()
+        options.isNetworkAccessAllowed = true
+        return options
+    }()
+
     /// The whole file, read by `PHAssetResourceManager`, a few chunks ahead of the client at
     /// most (``ChunkPipe``); no ranges.
     private func streamed(_ resource: PHAssetResource, contentType: String, headers: HTTPFields, head: Bool) -> Response {
@@ -80,7 +87,7 @@ struct AssetRoutes {
             if let id = requestID.withLock({ $0 }) { PHAssetResourceManager.default().cancelDataRequest(id) }
         })
         let id = PHAssetResourceManager.default().requestData(
-            for: resource, options: nil,
+            for: resource, options: Self.fetchingRemoteOriginals,
             dataReceivedHandler: { data in sender.send(data) },
             completionHandler: { error in sender.finish(error) })
         requestID.withLock { $0 = id }

@@ -92,3 +92,49 @@ struct RemoteOriginalTests {
         #expect(temporary.library.withCurrent { PHAsset.fetchAssets(with: nil).count } == 0)
     }
 }
+
+/// `PHAssetResourceManager` and remote originals: `isNetworkAccessAllowed` as for images.
+@Suite("Remote originals through PHAssetResourceManager")
+struct RemoteResourceDataTests {
+    @Test func readingNeedsNetworkAccessThenFetchesWithProgressOnce() async throws {
+        let temporary = try TemporaryLibrary()
+        let server = try TestHTTPServer(chunkSize: 16 * 1024, chunkDelay: 0.001)
+        let (asset, _) = try RemoteOriginalTests.remoteAsset(temporary, server: server)
+        let resource = try #require(temporary.library.withCurrent { PHAssetResource.assetResources(for: asset).first })
+        let before = server.hitCount("/store/IMG_0001.JPG")
+
+        let refused = await Self.read(resource, options: nil)
+        #expect((refused.error as? PHPhotosError)?.code == .networkAccessRequired)
+        #expect(refused.data.isEmpty)
+        #expect(server.hitCount("/store/IMG_0001.JPG") == before, "nothing fetched")
+
+        let options = PHAssetResourceRequestOptions()
+        options.isNetworkAccessAllowed = true
+        let fractions = Mutex<[Double]>([])
+        options.progressHandler = { fraction in fractions.withLock { $0.append(fraction) } }
+        let read = await Self.read(resource, options: options)
+        #expect(read.error == nil)
+        #expect(read.data == server.body(at: "/store/IMG_0001.JPG"))
+        let seen = fractions.withLock { $0 }
+        #expect(seen.count > 2 && seen == seen.sorted() && seen.last == 1, "\(seen)")
+
+        // The local copy serves from now on, also to writeData, without network access.
+        let copy = temporary.scratch.appendingPathComponent("copy.jpg")
+        let written: (any Error)? = await withCheckedContinuation { continuation in
+            PHAssetResourceManager.default().writeData(for: resource, toFile: copy, options: nil) { continuation.resume(returning: $0) }
+        }
+        #expect(written == nil)
+        #expect(try Data(contentsOf: copy) == read.data)
+        #expect(server.hitCount("/store/IMG_0001.JPG") == before + 1)
+    }
+
+    static func read(_ resource: PHAssetResource, options: PHAssetResourceRequestOptions?) async -> (data: Data, error: (any Error)?) {
+        let data = Mutex(Data())
+        let error: UncheckedSendable<(any Error)?> = await withCheckedContinuation { continuation in
+            PHAssetResourceManager.default().requestData(
+                for: resource, options: options, dataReceivedHandler: { chunk in data.withLock { $0.append(chunk) } },
+                completionHandler: { continuation.resume(returning: UncheckedSendable($0)) })
+        }
+        return (data.withLock { $0 }, error.value)
+    }
+}
