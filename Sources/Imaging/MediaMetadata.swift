@@ -52,6 +52,8 @@ public struct MediaMetadata: Sendable, Equatable {
     /// The key pairing a Live Photo's still and movie: Apple's ContentIdentifier (maker note
     /// tag 0x0011 in the still, `com.apple.quicktime.content.identifier` in the movie).
     public var contentIdentifier: String?
+    /// How Apple's camera recorded a video (`com.apple.photos.captureMode`), when it says.
+    public var captureMode: String?
 
     /// Creates metadata; every optional field defaults to absent.
     public init(

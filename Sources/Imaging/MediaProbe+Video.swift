@@ -25,6 +25,7 @@ extension MediaProbe.Context {
             location: movie.location, make: movie.make, model: movie.model, software: movie.software,
             duration: movie.duration, frameRate: movie.frameRate, frameCount: movie.frameCount ?? 1, hasAlpha: false)
         metadata.contentIdentifier = movie.contentIdentifier
+        metadata.captureMode = movie.captureMode
         return metadata
     }
 }

@@ -16,6 +16,9 @@ struct QuickTimeMetadata: Equatable {
     var software: String?
     /// Apple's Live Photo pairing key (`com.apple.quicktime.content.identifier`).
     var contentIdentifier: String?
+    /// How Apple's camera recorded it (`com.apple.photos.captureMode`: "Time-lapse", "Slo-mo",
+    /// "Cinematic", "Screen Recording"...).
+    var captureMode: String?
     var hasVideoTrack = false
 
     /// Seconds between 1904-01-01 (the QuickTime epoch) and 1970-01-01.
@@ -91,6 +94,7 @@ struct QuickTimeMetadata: Equatable {
         model = items["com.apple.quicktime.model"]
         software = items["com.apple.quicktime.software"]
         contentIdentifier = items["com.apple.quicktime.content.identifier"]?.uppercased()
+        captureMode = items["com.apple.photos.captureMode"]
     }
 
     /// Classic QuickTime user-data atoms, named like their `mdta` key equivalents.

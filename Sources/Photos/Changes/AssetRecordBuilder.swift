@@ -19,7 +19,7 @@ enum AssetRecordBuilder {
             subtypes.insert(.photoLive)
             playback = .livePhoto
         }
-        if isVideo, let rate = metadata.frameRate, rate >= 100 { subtypes.insert(.videoHighFrameRate) }
+        if isVideo { subtypes.formUnion(MediaSubtypeEvidence.videoSubtypes(metadata)) }
         if !isVideo {
             subtypes.formUnion(MediaSubtypeEvidence.photoSubtypes(metadata))
         }

@@ -20,6 +20,23 @@ enum MediaSubtypeEvidence {
         return subtypes
     }
 
+    /// A video's subtypes: high frame rate from its frame rate (100 fps and more, as slow-motion
+    /// recordings are); time-lapse, slow motion, cinematic and screen recording where Apple's
+    /// camera says so in `com.apple.photos.captureMode`.
+    static func videoSubtypes(_ metadata: MediaMetadata) -> PHAssetMediaSubtype {
+        var subtypes = PHAssetMediaSubtype()
+        if let rate = metadata.frameRate, rate >= 100 { subtypes.insert(.videoHighFrameRate) }
+        let mode = metadata.captureMode?.lowercased().filter { $0.isLetter } ?? ""
+        switch mode {
+        case "timelapse": subtypes.insert(.videoTimelapse)
+        case "slomo", "slowmotion": subtypes.insert(.videoHighFrameRate)
+        case "cinematic": subtypes.insert(.videoCinematic)
+        case "screenrecording": subtypes.insert(.videoScreenRecording)
+        default: break
+        }
+        return subtypes
+    }
+
     /// iOS writes "Screenshot" as the UserComment; other systems' screenshots are PNGs with no
     /// camera in their EXIF (and no capture place).
     static func isScreenshot(_ metadata: MediaMetadata, hasCamera: Bool) -> Bool {
