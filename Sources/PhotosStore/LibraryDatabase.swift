@@ -74,6 +74,18 @@ package final class LibraryDatabase: Sendable {
         let lock = try FolderLock(layout.databaseFolder.appendingPathComponent(".open-lock"))
         defer { lock.release() }
 
+        // A lost database must not quietly become a new, empty library beside the old files.
+        let databaseSize = (try? FileManager.default.attributesOfItem(atPath: layout.databaseFile.path)[.size] as? NSNumber)?.int64Value ?? 0
+        if databaseSize == 0, let contents = layout.libraryContents() {
+            let state = FileManager.default.fileExists(atPath: layout.databaseFile.path) ? "is empty (0 bytes)" : "is missing"
+            throw StoreError(
+                .missingDatabase,
+                "The library at \(root.path) holds \(contents), but its database (database/Photos.sqlite) \(state). "
+                    + "Opening it would start an empty library beside them, so it was not opened and nothing was changed. "
+                    + "To recover, put back database/Photos.sqlite (with its -wal file, if any) from a backup of this folder; "
+                    + "to start over, move the folder aside.")
+        }
+
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: layout.databaseFile.path, configuration: configuration())
@@ -100,10 +112,21 @@ package final class LibraryDatabase: Sendable {
             throw StoreError(.cannotOpen, "Can't prepare the library database \(layout.databaseFile.path): \(error)")
         }
         let database = LibraryDatabase(layout: layout, pool: pool, gazetteer: gazetteer)
+        database.writeIdentifierFileIfMissing()
         database.removeStaleStagingFolders()
         _ = try? database.purgeExpiredTrash()
         _ = try? database.nameUnnamedMoments()
         return database
+    }
+
+    /// Writes `library-identifier` (temporary file and rename) when the folder has none.
+    func writeIdentifierFileIfMissing() {
+        guard !FileManager.default.fileExists(atPath: layout.identifierFile.path),
+            let identifier = try? read({ db in try String.fetchOne(db, sql: "SELECT value FROM libraryInfo WHERE key = 'libraryIdentifier'") })
+        else { return }
+        let temporary = layout.root.appendingPathComponent(".library-identifier.\(UUID().uuidString)")
+        guard (try? Data((identifier + "\n").utf8).write(to: temporary)) != nil else { return }
+        if rename(temporary.path, layout.identifierFile.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
     }
 
     private static func configuration() -> Configuration {

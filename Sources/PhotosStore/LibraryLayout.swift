@@ -24,6 +24,32 @@ package struct LibraryLayout: Sendable, Hashable {
     package var derivatives: URL { root.appendingPathComponent("derivatives", isDirectory: true) }
     package var renders: URL { root.appendingPathComponent("renders", isDirectory: true) }
     package var temporary: URL { root.appendingPathComponent("tmp", isDirectory: true) }
+    /// The library's identifier (`libraryInfo.libraryIdentifier`), kept beside the database
+    /// so a folder whose database is lost still says it holds a library.
+    package var identifierFile: URL { root.appendingPathComponent("library-identifier") }
+
+    /// What the folder holds besides its database, when that says a library lives here: its
+    /// identifier file, originals, renders (nil for a new or empty folder).
+    package func libraryContents() -> String? {
+        var found: [String] = []
+        if FileManager.default.fileExists(atPath: identifierFile.path) { found.append("its library identifier") }
+        for (folder, name) in [(originals, "originals"), (renders, "edits")] {
+            let count = Self.fileCount(in: folder, limit: 1000)
+            if count > 0 { found.append("\(count >= 1000 ? "1,000+" : String(count)) \(name)") }
+        }
+        return found.isEmpty ? nil : found.joined(separator: ", ")
+    }
+
+    /// Regular files under `folder`, counted up to `limit`.
+    private static func fileCount(in folder: URL, limit: Int) -> Int {
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return 0 }
+        var count = 0
+        for case let url as URL in walker where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            count += 1
+            if count >= limit { break }
+        }
+        return count
+    }
 
     /// Every folder the library needs.
     package var folders: [URL] { [databaseFolder, originals, derivatives, renders, temporary] }

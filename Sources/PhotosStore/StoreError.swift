@@ -7,6 +7,9 @@ package struct StoreError: Error, Sendable, CustomStringConvertible {
         case newerSchema
         /// The library folder or database can't be opened or created.
         case cannotOpen
+        /// The library folder holds a library (originals, renders, its identifier) but its
+        /// database is missing or empty: opening would start an empty library beside them.
+        case missingDatabase
         /// An object named by a change does not exist (or was deleted).
         case missingObject
         /// A change is not allowed (editing a smart album, a cycle of folders, ...).

@@ -115,3 +115,22 @@ struct LibraryCommandsTests {
         #expect(temporary.originalFiles().count == 7)
     }
 }
+
+@Suite("photos on a library whose database is lost")
+struct MissingDatabaseCommandTests {
+    @Test func everyCommandRefusesWithTheReason() throws {
+        let temporary = try TemporaryLibrary()
+        let cli = CLIRunner(temporary)
+        let photo = try TestImages.writeJPEG(to: temporary.scratch.appendingPathComponent("a.jpg"))
+        #expect(try cli.run(["import", photo.path]).status == 0)
+        let database = temporary.url.appendingPathComponent("database/Photos.sqlite")
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+        for command in [["ls"], ["albums"], ["import", photo.path], ["serve", "--port", "0"]] {
+            let output = try cli.run(command)
+            #expect(output.status != 0, "\(command)")
+            #expect(output.stderr.contains("database/Photos.sqlite) is missing"), "\(command): \(output.stderr)")
+            #expect(output.stdout.isEmpty, "\(command): \(output.stdout)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: database.path))
+    }
+}
