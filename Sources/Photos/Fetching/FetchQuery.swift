@@ -18,15 +18,16 @@ extension PHPhotoLibrary {
             includeAllBurstAssets: options.includeAllBurstAssets, sourceTypes: options.sourceTypes,
             limit: options.fetchLimit)
         let fetched: (ids: [Int64], position: Int64)
+        var failure: PHPhotosError?
         do {
             fetched = try store.assetIDs(query)
         } catch {
-            Self.reportFetchFailure(error)
+            failure = Self.reportFetchFailure(error)
             fetched = ([], -1)
         }
         return PHFetchResult(
             storage: .assets(ids: fetched.ids, library: self), query: .assets(query, options: options),
-            position: fetched.position)
+            position: fetched.position, fetchError: failure)
     }
 
     func fetchCollections<T: AnyObject>(
@@ -34,21 +35,23 @@ extension PHPhotoLibrary {
     ) -> PHFetchResult<T> {
         let query = CollectionQuery(scope: scope, filter: options.filter, sort: options.sort, limit: options.fetchLimit)
         let fetched: (ids: [Int64], position: Int64)
+        var failure: PHPhotosError?
         do {
             fetched = try store.collectionIDs(query)
         } catch {
-            Self.reportFetchFailure(error)
+            failure = Self.reportFetchFailure(error)
             fetched = ([], -1)
         }
         return PHFetchResult(
             storage: .collections(ids: fetched.ids, library: self),
-            query: .collections(query, entity: entity, options: options), position: fetched.position)
+            query: .collections(query, entity: entity, options: options), position: fetched.position, fetchError: failure)
     }
 
-    /// Fetches never fail in PhotoKit; a database failure gives an empty result and a line on
-    /// standard error.
-    private static func reportFetchFailure(_ error: StoreError) {
+    /// Fetches never throw in PhotoKit; a database failure gives an empty result, a line on
+    /// standard error and the result's ``PHFetchResult/fetchError``.
+    private static func reportFetchFailure(_ error: StoreError) -> PHPhotosError {
         FileHandle.standardError.write(Data("PhotoKit: fetch failed: \(error.message)\n".utf8))
+        return PHPhotosError(.internalError, "The fetch failed: \(error.message)")
     }
 }
 

@@ -33,10 +33,19 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, @u
     /// How many objects are read together when reading in order.
     static var batchSize: Int { 128 }
 
-    init(storage: FetchStorage, query: FetchQuery, position: Int64 = -1) {
+    /// Why the fetch came back empty when the library failed to run it; `nil` for a fetch
+    /// that ran.
+    ///
+    /// Linux addition. A fetch never throws in PhotoKit: on Apple's platforms a failing fetch
+    /// logs and returns an empty result, and so does this one (a line on standard error);
+    /// this tells such a result from a fetch that matched nothing.
+    public let fetchError: PHPhotosError?
+
+    init(storage: FetchStorage, query: FetchQuery, position: Int64 = -1, fetchError: PHPhotosError? = nil) {
         self.storage = storage
         self.query = query
         self.position = position
+        self.fetchError = fetchError
         unchangedThrough = Atomic(position)
         super.init()
     }

@@ -28,10 +28,15 @@ struct AssetFetchArguments: ParsableArguments {
     /// Runs the fetch on the current library.
     func fetch() throws -> PHFetchResult<PHAsset> {
         let fetchOptions = try makeFetchOptions()
-        if let album {
-            return PHAsset.fetchAssets(in: try ObjectLookup.album(album), options: fetchOptions)
-        }
-        return PHAsset.fetchAssets(with: fetchOptions)
+        let result =
+            if let album {
+                PHAsset.fetchAssets(in: try ObjectLookup.album(album), options: fetchOptions)
+            } else {
+                PHAsset.fetchAssets(with: fetchOptions)
+            }
+        // A fetch the library failed to run is an error, never an empty list.
+        if let failure = result.fetchError { throw CLIError(failure.message) }
+        return result
     }
 
     /// A one-line description of the fetch, for headers.

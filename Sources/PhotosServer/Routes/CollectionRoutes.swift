@@ -38,7 +38,8 @@ struct CollectionRoutes {
         let count: Int
         let objects: (Range<Int>) -> [PHCollection]
 
-        init<T: PHCollection>(_ result: PHFetchResult<T>) {
+        init<T: PHCollection>(_ result: PHFetchResult<T>) throws {
+            if let failure = result.fetchError { throw APIError(.internalServerError, failure.message) }
             count = result.count
             objects = { range in result.objects(at: IndexSet(integersIn: range)) }
         }
@@ -55,18 +56,18 @@ struct CollectionRoutes {
             guard let folder = PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [parent], options: nil).firstObject else {
                 throw APIError.notFound("folder '\(parent)'")
             }
-            return Fetch(PHCollection.fetchCollections(in: folder, options: try options(for: PHCollection.self)))
+            return try Fetch(PHCollection.fetchCollections(in: folder, options: try options(for: PHCollection.self)))
         }
         switch kind {
         case .album:
-            return Fetch(PHCollection.fetchTopLevelUserCollections(with: try options(for: PHCollection.self)))
+            return try Fetch(PHCollection.fetchTopLevelUserCollections(with: try options(for: PHCollection.self)))
         case .smartAlbum:
-            return Fetch(PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: try options(for: PHAssetCollection.self)))
+            return try Fetch(PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: try options(for: PHAssetCollection.self)))
         case .moment:
             let options = try options(for: PHAssetCollection.self, defaultSort: "-startDate")
-            return Fetch(PHAssetCollection.fetchAssetCollections(with: .moment, subtype: .any, options: options))
+            return try Fetch(PHAssetCollection.fetchAssetCollections(with: .moment, subtype: .any, options: options))
         case .folder:
-            return Fetch(PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: try options(for: PHCollectionList.self)))
+            return try Fetch(PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: try options(for: PHCollectionList.self)))
         }
     }
 

@@ -34,6 +34,13 @@ struct AssetFetch: Sendable, Hashable, Codable {
     /// Runs the fetch for a client: a limited client's fetch is narrowed to its allow-list.
     /// Must run inside `library.withCurrent`.
     func run(for client: ClientAccess) throws -> PHFetchResult<PHAsset> {
+        let result = try fetch(for: client)
+        // A fetch the library failed to run answers 500 with the reason, never an empty page.
+        if let failure = result.fetchError { throw APIError(.internalServerError, failure.message) }
+        return result
+    }
+
+    private func fetch(for client: ClientAccess) throws -> PHFetchResult<PHAsset> {
         try client.requireRead()
         let options = try makeOptions(allowList: client.allowList)
         if deleted { return PHAsset.fetchRecentlyDeletedAssets(with: options) }

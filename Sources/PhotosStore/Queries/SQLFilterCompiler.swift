@@ -19,16 +19,41 @@ struct SQLFilterCompiler {
         compile(filter, negated: false)
     }
 
+    /// Nested `AND`s in an `AND` (and `OR`s in an `OR`) as one list: a predicate parsed as
+    /// `a AND b AND c` arrives as `(a AND b) AND c`.
+    static func flattened(_ parts: [StoreFilter], and: Bool) -> [StoreFilter] {
+        var flat: [StoreFilter] = []
+        var pending = parts.reversed() as [StoreFilter]
+        while let part = pending.popLast() {
+            switch part {
+            case .and(let inner) where and: pending.append(contentsOf: inner.reversed())
+            case .or(let inner) where !and: pending.append(contentsOf: inner.reversed())
+            default: flat.append(part)
+            }
+        }
+        return flat
+    }
+
+    /// Terms joined as a balanced tree of parentheses: SQLite parses `a OR b OR c ...` one
+    /// level deeper per term and refuses past 1,000 levels ("Expression tree is too large");
+    /// halves nest only log₂(n) deep.
+    private func balanced(_ terms: [String], joinedBy separator: String) -> String {
+        if terms.count <= 64 { return "(" + terms.joined(separator: separator) + ")" }
+        let middle = terms.count / 2
+        return "(" + balanced(Array(terms[..<middle]), joinedBy: separator) + separator
+            + balanced(Array(terms[middle...]), joinedBy: separator) + ")"
+    }
+
     private mutating func compile(_ filter: StoreFilter, negated: Bool) -> String {
         switch filter {
         case .constant(let value):
             return value ? "1" : "0"
         case .and(let parts):
             guard !parts.isEmpty else { return "1" }
-            return "(" + parts.map { compile($0, negated: negated) }.joined(separator: " AND ") + ")"
+            return balanced(Self.flattened(parts, and: true).map { compile($0, negated: negated) }, joinedBy: " AND ")
         case .or(let parts):
             guard !parts.isEmpty else { return "0" }
-            return "(" + parts.map { compile($0, negated: negated) }.joined(separator: " OR ") + ")"
+            return balanced(Self.flattened(parts, and: false).map { compile($0, negated: negated) }, joinedBy: " OR ")
         case .not(let inner):
             return "(NOT " + compile(inner, negated: !negated) + ")"
         case .compare(let lhs, let op, let rhs):
