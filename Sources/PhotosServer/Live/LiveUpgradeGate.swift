@@ -118,6 +118,11 @@ struct GatedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
             let pipeline = channel.pipeline.syncOperations
             let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
             try pipeline.addHandler(LiveUpgradeGate(service: service), position: .after(decoder))
+            // A request the parser refuses is answered (400/431) and the connection closed,
+            // before the upgrade negotiation, which would otherwise wait for the idle timeout.
+            let watch = RequestLineWatch()
+            try pipeline.addHandler(watch, position: .before(decoder))
+            try pipeline.addHandler(ProtocolErrorResponder(watch: watch), position: .after(decoder))
             return value
         }
     }
