@@ -134,3 +134,24 @@ struct MissingDatabaseCommandTests {
         #expect(!FileManager.default.fileExists(atPath: database.path))
     }
 }
+
+@Suite("photos check --repair")
+struct CheckRepairCommandTests {
+    @Test func strayFilesAreListedThenRepaired() throws {
+        let temporary = try TemporaryLibrary()
+        let cli = CLIRunner(temporary)
+        let photo = try TestImages.writeJPEG(to: temporary.scratch.appendingPathComponent("a.jpg"))
+        #expect(try cli.run(["import", photo.path]).status == 0)
+        let stray = temporary.url.appendingPathComponent("renders/0/0BADC0DE-0000-4000-8000-000000000000_1.jpg")
+        try FileManager.default.createDirectory(at: stray.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("left by a killed revert".utf8).write(to: stray)
+        let check = try cli.run(["check"])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("orphanFile: renders/0/0BADC0DE-0000-4000-8000-000000000000_1.jpg belongs to no asset"), "\(check.stdout)")
+        let repair = try cli.run(["check", "--repair"])
+        #expect(repair.status == 0, "\(repair.stdout) \(repair.stderr)")
+        #expect(repair.stdout.contains("removed 1 stray file, moved 0 stray originals"))
+        #expect(repair.stdout.contains("The library is consistent"))
+        #expect(!FileManager.default.fileExists(atPath: stray.path))
+    }
+}

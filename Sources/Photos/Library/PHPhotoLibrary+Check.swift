@@ -18,7 +18,8 @@ public struct PHLibraryCheckReport: Sendable {
             case sizeMismatch
             /// An asset's file has other bytes than when it was imported.
             case contentMismatch
-            /// A file among the originals that belongs to no asset.
+            /// A file in a folder the library owns (originals, edits, derivatives, local copies,
+            /// staging) that belongs to nothing.
             case orphanFile
             /// An asset with no photo or video file.
             case assetWithoutFile
@@ -43,8 +44,8 @@ public struct PHLibraryCheckReport: Sendable {
 extension PHPhotoLibrary {
     /// Checks that the library is whole: SQLite's integrity and foreign-key checks, every
     /// asset's files present with their recorded sizes (and, with `verifyingContents`, their
-    /// recorded SHA-256, which reads every original), and no stray files among the originals.
-    /// Reads only.
+    /// recorded SHA-256, which reads every original), and no stray files in the folders the
+    /// library owns (`originals/`, `renders/`, `derivatives/`, `cache/`, `tmp/`). Reads only.
     ///
     /// Linux addition (Photos on Apple's platforms repairs its library itself when it opens).
     public func checkConsistency(verifyingContents: Bool = false) throws -> PHLibraryCheckReport {
@@ -59,5 +60,25 @@ extension PHPhotoLibrary {
                 PHLibraryCheckReport.Problem(kind: PHLibraryCheckReport.Problem.Kind(rawValue: $0.kind.rawValue) ?? .databaseIntegrity, detail: $0.detail)
             },
             assetCount: check.assets, fileCount: check.files, bytesVerified: check.bytesVerified)
+    }
+}
+
+extension PHPhotoLibrary {
+    /// What ``repairOrphanFiles()`` did: files removed, originals moved aside.
+    package struct OrphanRepairReport: Sendable {
+        package let removed: [String]
+        package let recovered: [(from: String, to: String)]
+    }
+
+    /// Removes the files that belong to nothing (a kill during an edit or a revert can leave
+    /// a render behind), except originals, which are moved to `recovered/<date>/` and listed:
+    /// repair never deletes an original. For `photos check --repair`.
+    package func repairOrphanFiles() throws -> OrphanRepairReport {
+        do {
+            let repair = try store.repairOrphans(now: Date())
+            return OrphanRepairReport(removed: repair.removed, recovered: repair.recovered)
+        } catch {
+            throw PHPhotosError(error)
+        }
     }
 }

@@ -10,7 +10,10 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Runs SQLite's integrity and foreign-key checks and compares every asset's files with \
             the database: present, of the recorded size and, with --contents, of the recorded \
-            SHA-256 (reads every original). Lists what is wrong and exits with 1; changes nothing.
+            SHA-256 (reads every original), and looks for files that belong to nothing in every \
+            folder the library owns. Lists what is wrong and exits with 1; changes nothing unless \
+            --repair is given: then stray edits, derivatives, local copies and staging are removed, \
+            and stray originals are moved to recovered/<date>/ and listed (never deleted).
             """)
 
     @OptionGroup var options: LibraryOptions
@@ -21,8 +24,24 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(help: "Remove files that belong to nothing (stray originals are moved to recovered/, not deleted), then check.")
+    var repair = false
+
     func run() throws {
         let library = try options.open()
+        if repair {
+            let done: PHPhotoLibrary.OrphanRepairReport
+            do {
+                done = try library.repairOrphanFiles()
+            } catch {
+                throw CLIError("repairing the library failed: \(error.localizedDescription)")
+            }
+            for path in done.removed { FileHandle.standardError.write(Data("removed \(path)\n".utf8)) }
+            for moved in done.recovered { FileHandle.standardError.write(Data("moved \(moved.from) to \(moved.to)\n".utf8)) }
+            if !json {
+                print("Repaired: removed \(done.removed.count) stray file\(done.removed.count == 1 ? "" : "s"), moved \(done.recovered.count) stray original\(done.recovered.count == 1 ? "" : "s") to recovered/.")
+            }
+        }
         let report: PHLibraryCheckReport
         do {
             report = try library.checkConsistency(verifyingContents: contents)

@@ -14,7 +14,7 @@ package struct ConsistencyProblem: Sendable, Hashable {
         case sizeMismatch
         /// A resource's file has other bytes than recorded (only when contents are verified).
         case contentMismatch
-        /// A file in `originals/` that no resource names.
+        /// A file in `originals/`, `renders/`, `derivatives/`, `cache/` or `tmp/` that belongs to nothing.
         case orphanFile
         /// An asset with no photo or video file.
         case assetWithoutFile
@@ -37,8 +37,8 @@ extension LibraryDatabase {
     /// Checks the database with SQLite (`PRAGMA integrity_check`, `foreign_key_check`) and
     /// every resource row against its file: present, of the recorded size and, with
     /// `verifyingContents`, of the recorded SHA-256 (or, for originals referenced in place, of the
-    /// recorded ``ContentSignature``). Files under `originals/` no row names are
-    /// reported too. Reads only; repairs nothing.
+    /// recorded ``ContentSignature``). Files in every folder the library owns that belong to
+    /// nothing are reported too (``orphanFiles()``). Reads only; repairs nothing.
     package func checkConsistency(verifyingContents: Bool) throws(StoreError) -> ConsistencyCheck {
         var check = ConsistencyCheck()
         let (integrity, foreignKeys, resources, assets, fileless) = try read { db in
@@ -104,17 +104,8 @@ extension LibraryDatabase {
                         kind: .contentMismatch, detail: "\(resource.path) (asset \(resource.asset)) has other bytes than imported"))
             }
         }
-        let originals = layout.originals
-        if let enumerator = FileManager.default.enumerator(at: originals, includingPropertiesForKeys: [.isRegularFileKey]) {
-            let prefix = layout.root.path + "/"
-            while let url = enumerator.nextObject() as? URL {
-                guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true else { continue }
-                let path = url.standardizedFileURL.path
-                let relative = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
-                if !named.contains(relative) {
-                    check.problems.append(ConsistencyProblem(kind: .orphanFile, detail: "\(relative) belongs to no asset"))
-                }
-            }
+        check.problems += try orphanFiles().map { orphan in
+            ConsistencyProblem(kind: .orphanFile, detail: "\(orphan.path) belongs to no asset")
         }
         return check
     }
