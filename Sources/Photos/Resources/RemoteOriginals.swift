@@ -64,6 +64,8 @@ enum RemoteOriginals {
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            // Stopped: data already on its way is dropped, and the progress handler hears no more.
+            guard failure == nil else { return }
             handle?.write(data)
             received += Int64(data.count)
             if expected > 0, let progress, progress(min(1, Double(received) / Double(expected))) {
