@@ -25,11 +25,17 @@ enum VideoRendition {
         return String(hash, radix: 16)
     }
 
+    /// The current version's movie among an asset's records: the edit's render, else the
+    /// original; a Live Photo's movie likewise.
+    static func currentMovie(in records: [ResourceRecord]) -> ResourceRecord? {
+        func record(_ type: PHAssetResourceType) -> ResourceRecord? { records.first { $0.type == type.rawValue } }
+        return record(.fullSizeVideo) ?? record(.video) ?? record(.fullSizePairedVideo) ?? record(.pairedVideo)
+    }
+
     /// The current version's movie record of a video asset.
     static func source(of asset: PHAsset, in library: PHPhotoLibrary) -> ResourceRecord? {
         guard asset.mediaType == .video, let records = try? library.store.resources(assetID: asset.rowID) else { return nil }
-        return records.first { $0.type == PHAssetResourceType.fullSizeVideo.rawValue }
-            ?? records.first { $0.type == PHAssetResourceType.video.rawValue }
+        return currentMovie(in: records)
     }
 
     /// The rendition of the asset's current version, if it has been made.

@@ -133,12 +133,9 @@ package final class VideoRenditions: Sendable {
         }
     }
 
-    /// The current version's movie record: the edit's render, else the original; a Live
-    /// Photo's movie likewise.
+    /// The current version's movie record (``VideoRendition/currentMovie(in:)``).
     private func currentSource(assetID: Int64) -> ResourceRecord? {
-        guard let records = try? store.resources(assetID: assetID) else { return nil }
-        func record(_ type: PHAssetResourceType) -> ResourceRecord? { records.first { $0.type == type.rawValue } }
-        return record(.fullSizeVideo) ?? record(.video) ?? record(.fullSizePairedVideo) ?? record(.pairedVideo)
+        (try? store.resources(assetID: assetID)).flatMap(VideoRendition.currentMovie(in:))
     }
 
     // MARK: The work

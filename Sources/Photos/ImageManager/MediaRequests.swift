@@ -17,6 +17,17 @@ final class MediaRequests: Sendable {
         }
 
         var isSettled: Bool { settled.load(ordering: .acquiring) }
+
+        /// The request's progress handler, also telling a download to stop once the request
+        /// is settled (cancelled).
+        func stopping(_ handler: PHAssetImageProgressHandler?) -> PHAssetImageProgressHandler? {
+            handler.map { handler in
+                { fraction, error, stop, info in
+                    handler(fraction, error, stop, info)
+                    if self.isSettled { stop.pointee = true }
+                }
+            }
+        }
     }
 
     private struct Entry {

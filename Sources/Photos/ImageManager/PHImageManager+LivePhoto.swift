@@ -59,13 +59,7 @@ extension PHImageManager {
             throw PHPhotosError(.requestNotSupportedForAsset, "\(asset.localIdentifier) is not a Live Photo")
         }
         let current = options.version == .current
-        let handler = options.progressHandler
-        let progress: PHAssetImageProgressHandler? = handler.map { handler in
-            { fraction, error, stop, info in
-                handler(fraction, error, stop, info)
-                if request.isSettled { stop.pointee = true }
-            }
-        }
+        let progress = request.stopping(options.progressHandler)
         let still = try AssetFiles.local(
             current ? [.fullSizePhoto, .photo] : [.photo], of: asset, networkAllowed: options.isNetworkAccessAllowed, progress: progress)
         let movie = try AssetFiles.local(

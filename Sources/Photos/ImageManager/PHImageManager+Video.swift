@@ -120,15 +120,9 @@ extension PHImageManager {
         {
             return rendition
         }
-        let progress = options.progressHandler
         return try AssetFiles.local(
             AssetFiles.movieTypes(of: asset, current: current), of: asset, networkAllowed: options.isNetworkAccessAllowed,
-            progress: progress.map { handler in
-                { fraction, error, stop, info in
-                    handler(fraction, error, stop, info)
-                    if request.isSettled { stop.pointee = true }
-                }
-            }
+            progress: request.stopping(options.progressHandler)
         ).url
     }
 }

@@ -1,5 +1,5 @@
+import AVFoundation
 import Foundation
-import PhotosLocking
 
 /// A video's poster frame: its first frame as a full-size JPEG, upright (the container's
 /// rotation applied), made once with `ffmpeg` (Debian's `ffmpeg`, installed by
@@ -13,37 +13,25 @@ enum VideoPosterFrame {
         return "derivatives/\(assetUUID.prefix(1))/\(assetUUID)_poster\(suffix).jpg"
     }
 
-    /// Where `ffmpeg` is, if installed.
-    static let ffmpeg: URL? = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-        .map { URL(fileURLWithPath: $0) }
-
     /// Makes the poster frame of `video` at `destination` unless it exists.
     static func make(from video: URL, at destination: URL) throws(PHPhotosError) {
         guard !FileManager.default.fileExists(atPath: destination.path) else { return }
-        guard let ffmpeg else {
+        guard let ffmpeg = FFmpegTools.ffmpeg else {
             throw PHPhotosError(.requestNotSupportedForAsset, "Video poster frames need ffmpeg (apt install ffmpeg)")
         }
         let folder = destination.deletingLastPathComponent()
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let temporary = folder.appendingPathComponent(".\(UUID().uuidString).tmp.jpg")
-        let process = Process()
-        process.executableURL = ffmpeg
-        process.arguments = ["-v", "error", "-nostdin", "-i", video.path, "-frames:v", "1", "-q:v", "2", "-y", temporary.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        do {
-            try process.run()
+        do throws(AVError) {
+            _ = try FFmpegTools.run(
+                ffmpeg, ["-v", "error", "-nostdin", "-i", video.path, "-frames:v", "1", "-q:v", "2", "-y", temporary.path],
+                failure: .decodeFailed, what: "Can't take a poster frame from \(video.lastPathComponent)")
         } catch {
-            throw PHPhotosError(.requestNotSupportedForAsset, "Can't run ffmpeg: \(error.localizedDescription)")
-        }
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, FileManager.default.fileExists(atPath: temporary.path) else {
             try? FileManager.default.removeItem(at: temporary)
-            let reason = message.split(separator: "\n").last.map(String.init) ?? "exit status \(process.terminationStatus)"
-            throw PHPhotosError(.invalidResource, "Can't take a poster frame from \(video.lastPathComponent): \(reason)")
+            throw PHPhotosError(.invalidResource, error.message)
+        }
+        guard FileManager.default.fileExists(atPath: temporary.path) else {
+            throw PHPhotosError(.invalidResource, "Can't take a poster frame from \(video.lastPathComponent): ffmpeg wrote no frame")
         }
         if rename(temporary.path, destination.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
     }

@@ -5,7 +5,7 @@ import Testing
 @testable import Photos
 
 /// Video assets are drawn from their poster frame (the first frame, made once with ffmpeg).
-@Suite("Video poster frames", .enabled(if: VideoPosterFrame.ffmpeg != nil))
+@Suite("Video poster frames", .enabled(if: TestClip.isAvailable))
 struct VideoPosterFrameTests {
     @Test func aVideoIsRequestedLikeAPhoto() throws {
         let temporary = try TemporaryLibrary()
