@@ -131,38 +131,23 @@ open class AVURLAsset: AVAsset, @unchecked Sendable {
 public let AVURLAssetPreferPreciseDurationAndTimingKey = "AVURLAssetPreferPreciseDurationAndTimingKey"
 
 extension AVPartialAsyncProperty where Root: AVAsset {
+    /// A property read once the file has been (a failure to read it throws).
+    private static func loaded<Value>(_ name: String, _ value: @escaping (Root) -> Value) -> AVAsyncProperty<Root, Value> {
+        AVAsyncProperty(name: name) { asset in
+            _ = try asset.movieDescription()
+            return value(asset)
+        }
+    }
+
     public static var duration: AVAsyncProperty<Root, CMTime> {
         AVAsyncProperty(name: "duration") { try $0.movieDescription().duration }
     }
-    public static var tracks: AVAsyncProperty<Root, [AVAssetTrack]> {
-        AVAsyncProperty(name: "tracks") { asset in
-            _ = try asset.movieDescription()
-            return asset.tracks
-        }
-    }
-    public static var isPlayable: AVAsyncProperty<Root, Bool> {
-        AVAsyncProperty(name: "playable") { asset in
-            _ = try asset.movieDescription()
-            return asset.isPlayable
-        }
-    }
-    public static var isExportable: AVAsyncProperty<Root, Bool> {
-        AVAsyncProperty(name: "exportable") { asset in
-            _ = try asset.movieDescription()
-            return asset.isExportable
-        }
-    }
-    public static var isReadable: AVAsyncProperty<Root, Bool> {
-        AVAsyncProperty(name: "readable") { asset in
-            _ = try asset.movieDescription()
-            return asset.isReadable
-        }
-    }
+    public static var tracks: AVAsyncProperty<Root, [AVAssetTrack]> { loaded("tracks") { $0.tracks } }
+    public static var isPlayable: AVAsyncProperty<Root, Bool> { loaded("playable") { $0.isPlayable } }
+    public static var isExportable: AVAsyncProperty<Root, Bool> { loaded("exportable") { $0.isExportable } }
+    public static var isReadable: AVAsyncProperty<Root, Bool> { loaded("readable") { $0.isReadable } }
     public static var preferredTransform: AVAsyncProperty<Root, CGAffineTransform> {
-        AVAsyncProperty(name: "preferredTransform") { asset in
-            _ = try asset.movieDescription()
-            return asset.preferredTransform
-        }
+        loaded("preferredTransform") { $0.preferredTransform }
     }
     public static var preferredRate: AVAsyncProperty<Root, Float> { AVAsyncProperty(name: "preferredRate") { _ in 1 } }
     public static var preferredVolume: AVAsyncProperty<Root, Float> { AVAsyncProperty(name: "preferredVolume") { _ in 1 } }

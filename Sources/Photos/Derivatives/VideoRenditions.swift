@@ -84,7 +84,8 @@ package final class VideoRenditions: Sendable {
             throw PHPhotosError(.requestNotSupportedForAsset, "\(asset.localIdentifier) is neither a video nor a Live Photo")
         }
         let assetID = asset.rowID
-        if let job = try? store.rendition(assetID: assetID), let ready = ready(job) { return ready }
+        let known = try? store.rendition(assetID: assetID)
+        if let known, let ready = ready(known) { return ready }
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<Playable, PHPhotosError>?>(nil)
         let waiter: @Sendable (Result<Playable, PHPhotosError>) -> Void = { outcome in
@@ -100,7 +101,7 @@ package final class VideoRenditions: Sendable {
             return false
         }
         if !joined {
-            let job = (try? store.rendition(assetID: assetID))
+            let job = known
                 ?? RenditionJob(assetID: assetID, assetUUID: asset.uuid, state: .pending, sourcePath: nil, attempts: 0, lastError: nil, notBefore: .distantPast)
             finish(assetID, work(job, foreground: true))
         }
