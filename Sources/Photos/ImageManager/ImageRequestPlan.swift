@@ -63,6 +63,11 @@ struct ImageRequestPlan: Sendable {
         let layout = library.store.layout
         var (file, fetch) = try Self.localFile(
             of: source, asset: asset, layout: layout, networkAllowed: options.isNetworkAccessAllowed, progress: options.progressHandler)
+        if library.isReadOnly, fetch != nil {
+            // A read-only library keeps nothing: the download goes to this process's scratch folder.
+            file = library.readOnlyScratch.appendingPathComponent(file.path.dropFirst(layout.root.path.count + 1).description)
+            if FileManager.default.fileExists(atPath: file.path) { fetch = nil }
+        }
         if asset.mediaType == .video {
             // Videos are drawn from their poster frame, kept among the derivatives.
             guard fetch == nil else {
@@ -70,7 +75,11 @@ struct ImageRequestPlan: Sendable {
             }
             posterSource = file
             let isOriginal = source.type == PHAssetResourceType.video.rawValue
-            file = layout.url(forRelativePath: VideoPosterFrame.relativePath(assetUUID: asset.uuid, sourcePath: source.path, isOriginal: isOriginal))
+            let relativePath = VideoPosterFrame.relativePath(assetUUID: asset.uuid, sourcePath: source.path, isOriginal: isOriginal)
+            file = layout.url(forRelativePath: relativePath)
+            if library.isReadOnly, !FileManager.default.fileExists(atPath: file.path) {
+                file = library.readOnlyScratch.appendingPathComponent(relativePath)
+            }
         } else {
             posterSource = nil
         }
@@ -79,7 +88,9 @@ struct ImageRequestPlan: Sendable {
         sourceWidth = isCurrent && asset.pixelWidth > 0 ? asset.pixelWidth : source.pixelWidth
         sourceHeight = isCurrent && asset.pixelHeight > 0 ? asset.pixelHeight : source.pixelHeight
         // Derivatives show the current version.
-        derivatives = isCurrent ? ImageRenderer.Derivatives(assetUUID: asset.uuid, layout: layout, budget: library.previewBudget) : nil
+        derivatives = isCurrent
+            ? ImageRenderer.Derivatives(assetUUID: asset.uuid, layout: layout, budget: library.previewBudget, writable: !library.isReadOnly)
+            : nil
         let geometry = ImageGeometry.plan(
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, target: targetSize, contentMode: contentMode,
             resizeMode: options.resizeMode, normalizedCrop: options.normalizedCropRect)

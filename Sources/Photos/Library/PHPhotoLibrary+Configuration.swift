@@ -28,6 +28,8 @@ extension PHPhotoLibrary {
         /// Told of each step of the rendition work (tests wait on it).
         package var videoRenditionEvents: (@Sendable (VideoRenditionEvent) -> Void)?
 
+        /// Open the library for reading only (``PHPhotoLibrary/init(url:readOnly:)``).
+        package var readOnly = false
         package init() {}
     }
 

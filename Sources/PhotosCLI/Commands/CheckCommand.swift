@@ -28,7 +28,7 @@ struct CheckCommand: ParsableCommand {
     var repair = false
 
     func run() throws {
-        let library = try options.open()
+        let library = try options.open(forReading: !repair)
         if repair {
             let done: PHPhotoLibrary.OrphanRepairReport
             do {

@@ -12,6 +12,7 @@ extension LibraryDatabase {
     /// leaves only files that the next ``open(at:)`` finds and removes.
     @discardableResult
     package func commit(_ changes: StoreChangeSet) throws(StoreError) -> Int64 {
+        try refuseIfReadOnly()
         let moves = FileMoves(layout: layout, staging: stagingFolder)
         var expungedFiles: [String] = []
         var expungedAssets: [String] = []
