@@ -7,10 +7,15 @@ struct LibraryOptions: ParsableArguments {
     @Option(name: [.short, .long], help: "The library folder (default: $PHOTOS_LIBRARY, else the per-user library).")
     var library: String?
 
+    /// The library folder named (not opened).
+    var url: URL {
+        library.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true) }
+            ?? PHPhotoLibrary.defaultLibraryURL
+    }
+
     /// Opens the library, turning failures into a message and exit code 1.
     func open() throws -> PHPhotoLibrary {
-        let url = library.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true) }
-            ?? PHPhotoLibrary.defaultLibraryURL
+        let url = self.url
         do {
             return try PHPhotoLibrary(url: url)
         } catch {
