@@ -116,6 +116,7 @@ package final class LibraryDatabase: Sendable {
             throw StoreError(.cannotOpen, "Can't prepare the library database \(layout.databaseFile.path): \(error)" + readOnlyHint(layout))
         }
         let database = LibraryDatabase(layout: layout, pool: pool, gazetteer: gazetteer)
+        database.takeAutomaticSnapshotIfDue()  // LibraryDatabase+Snapshots.swift; skipped when the folder isn't writable
         database.writeIdentifierFileIfMissing()
         database.removeStaleStagingFolders()
         _ = try? database.purgeExpiredTrash()
@@ -135,8 +136,7 @@ package final class LibraryDatabase: Sendable {
                 .missingDatabase,
                 "The library at \(root.path) holds \(contents), but its database (database/Photos.sqlite) \(state). "
                     + "Opening it would start an empty library beside them, so it was not opened and nothing was changed. "
-                    + "To recover, put back database/Photos.sqlite (with its -wal file, if any) from a backup of this folder; "
-                    + "to start over, move the folder aside.")
+                    + layout.recoveryAdvice())
         }
     }
 

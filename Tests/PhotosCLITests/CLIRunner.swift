@@ -25,6 +25,12 @@ struct CLIRunner {
 
     @discardableResult
     func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        try run(arguments, library: library, environment: environment)
+    }
+
+    /// Runs a command on another library folder (a restored one).
+    @discardableResult
+    func run(_ arguments: [String], library: URL, environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments + ["--library", library.path]

@@ -132,6 +132,10 @@ struct StagingArea {
             if case .file(let url) = spec.source {
                 (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? nil
             } else { nil }
+        // The copy keeps the source's time: a date taken from it survives `photos repair`.
+        if let fileDate, !moved.contains(where: { $0.staged == destination }) {
+            try? FileManager.default.setAttributes([.modificationDate: fileDate], ofItemAtPath: destination.path)
+        }
         let signature: String
         do throws(StoreError) {
             signature = try ContentSignature.signature(ofFileAt: destination, size: size)

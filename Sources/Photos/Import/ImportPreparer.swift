@@ -125,6 +125,10 @@ final class ImportPreparer: Sendable {
                 do throws(StoreError) {
                     let destination = try store.makeStagingURL(fileExtension: file.metadata.format.preferredFilenameExtension)
                     hash = try ContentHash.copyHashing(from: file.url, to: destination)
+                    // The copy keeps the source's time: a date taken from it survives `photos repair`.
+                    if let modified = file.modified {
+                        try? FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: destination.path)
+                    }
                     staged = destination
                 } catch {
                     for case let done? in files.map(\.file.stagedFile) { try? FileManager.default.removeItem(at: done) }

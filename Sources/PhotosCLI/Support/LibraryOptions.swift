@@ -10,6 +10,7 @@ struct LibraryOptions: ParsableArguments {
     @Flag(help: "Open the library read-only: nothing in its folder is written (a read-only mount, a backup drive, a full disk); changes fail.")
     var readOnly = false
 
+    /// The library folder named (not opened).
     var url: URL {
         library.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true) }
             ?? PHPhotoLibrary.defaultLibraryURL

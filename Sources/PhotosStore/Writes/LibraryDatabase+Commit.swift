@@ -51,6 +51,7 @@ extension LibraryDatabase {
         moves.clearIntent()
         changeSignal.post(position: position)
         if position % 64 == 0 { restartLogIfLong() }
+        checkAutomaticSnapshot(after: position)
         // Rows are gone for good; now their files may go. A crash here leaves stray files
         // that nothing references, which is harmless. Originals referenced in place are the
         // user's files: only their rows go.
