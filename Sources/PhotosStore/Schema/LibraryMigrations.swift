@@ -48,6 +48,9 @@ enum LibraryMigrations {
         migrator.registerMigration("v8-video-renditions") { db in
             try createVideoRenditions(db)
         }
+        migrator.registerMigration(RenderFailureMigration.name) { db in
+            try RenderFailureMigration.migrate(db)
+        }
         return migrator
     }
 
