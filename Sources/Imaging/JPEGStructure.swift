@@ -50,7 +50,7 @@ struct JPEGStructure {
                 offset += 2
                 continue
             }
-            let name = String(format: "FF%02X", marker)
+            var name: String { String(format: "FF%02X", marker) }  // for messages only
             guard let length = source.u16be(offset + 2), length >= 2 else {
                 fail("segment \(name) at offset \(offset - start) has a length below 2")
                 return
