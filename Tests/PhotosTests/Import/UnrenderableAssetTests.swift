@@ -21,7 +21,7 @@ struct UnrenderableAssetTests {
         options.deliveryMode = .highQualityFormat
         options.resizeMode = .exact
         var result: Result<UIImage, PHPhotosError> = .failure(PHPhotosError(.invalidResource, "no answer"))
-        library.withCurrent {
+        _ = library.withCurrent {
             PHImageManager.default().requestImage(
                 for: asset, targetSize: CGSize(width: 256, height: 256), contentMode: .aspectFill, options: options
             ) { image, info in
