@@ -15,6 +15,9 @@ struct ImageRequestPlan: Sendable {
     let remoteFetch: RemoteFetch?
     /// For a video: the movie whose poster frame (`fileURL`) is made before rendering.
     let posterSource: URL?
+    /// Where a failure to render the asset's current version is recorded (nil for other
+    /// versions): see ``PHLibraryCheckReport/Problem/Kind/unrenderable``.
+    let failures: RenderFailureLog?
 
     struct RemoteFetch: Sendable {
         let url: URL
@@ -91,6 +94,7 @@ struct ImageRequestPlan: Sendable {
         derivatives = isCurrent
             ? ImageRenderer.Derivatives(assetUUID: asset.uuid, layout: layout, budget: library.previewBudget, writable: !library.isReadOnly)
             : nil
+        failures = isCurrent && !library.isReadOnly ? RenderFailureLog(store: library.store, assetUUID: asset.uuid) : nil
         let geometry = ImageGeometry.plan(
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, target: targetSize, contentMode: contentMode,
             resizeMode: options.resizeMode, normalizedCrop: options.normalizedCropRect)
@@ -103,11 +107,19 @@ struct ImageRequestPlan: Sendable {
         let renderer = ImageRenderer(
             originalURL: fileURL, sourceWidth: sourceWidth, sourceHeight: sourceHeight, geometry: key.geometry,
             derivatives: derivatives)
-        let (fetch, copy, poster) = (remoteFetch, fileURL, posterSource)
+        let (fetch, copy, poster, failures) = (remoteFetch, fileURL, posterSource, failures)
         return { () throws(PHPhotosError) -> UIImage in
             try fetch?.run(to: copy)
-            if let poster { try VideoPosterFrame.make(from: poster, at: copy) }
-            return try renderer.render()
+            do throws(PHPhotosError) {
+                if let poster { try VideoPosterFrame.make(from: poster, at: copy) }
+                let image = try renderer.render()
+                failures?.rendered()
+                return image
+            } catch {
+                // A file that can't be decoded (not a missing one, nor a cancelled download).
+                if error.code == .invalidResource { failures?.failed(error.message) }
+                throw error
+            }
         }
     }
 
@@ -174,5 +186,21 @@ final class ImageSourceCache: Sendable {
     /// would answer for the new version.
     static func identity(of resource: ResourceRecord) -> Int64 {
         Int64(resource.path.hashValue)
+    }
+}
+
+/// Records (and forgets) render failures of one asset's current version in its library, for
+/// `photos check` and a gallery's "can't display" mark. A failure to record is dropped: the
+/// request's own error is what its caller needs.
+struct RenderFailureLog: Sendable {
+    let store: LibraryDatabase
+    let assetUUID: String
+
+    func failed(_ reason: String) {
+        try? store.recordRenderFailure(assetUUID: assetUUID, reason: reason)
+    }
+
+    func rendered() {
+        try? store.clearRenderFailure(assetUUID: assetUUID)
     }
 }

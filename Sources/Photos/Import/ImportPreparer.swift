@@ -22,6 +22,8 @@ final class ImportPreparer: Sendable {
         var files: [(type: PHAssetResourceType, file: PreparedFile)]
         var mediaType: PHAssetMediaType
         var derivatives = StagedDerivatives()
+        /// Why the thumbnail made at import failed, recorded once the asset exists.
+        var renderFailure: String?
     }
 
     enum Outcome: Sendable {
@@ -143,8 +145,13 @@ final class ImportPreparer: Sendable {
         var item = ReadyItem(files: files, mediaType: asset[0].1.metadata.isVideo ? .video : .image)
         if options.makesThumbnails && item.mediaType == .image {
             // From the source (in the page cache after copying); a photo libvips can't
-            // decode is imported all the same, its derivatives left for later.
-            item.derivatives = (try? StagedDerivatives.render(StandardDerivative.madeAtImport, photoAt: asset[0].1.url, store: store)) ?? StagedDerivatives()
+            // decode past its checked structure is imported all the same, recorded as
+            // unrenderable (`photos check` lists it, a gallery marks it).
+            do {
+                item.derivatives = try StagedDerivatives.render(StandardDerivative.madeAtImport, photoAt: asset[0].1.url, store: store)
+            } catch let error as ImagingError where error.code != .unreadable {
+                item.renderFailure = error.message
+            } catch {}
         }
         return .ready(item)
     }

@@ -18,6 +18,9 @@ package struct ConsistencyProblem: Sendable, Hashable {
         case orphanFile
         /// An asset with no photo or video file.
         case assetWithoutFile
+        /// An asset whose current version failed to render (a thumbnail or poster frame could
+        /// not be decoded from it): it can't be shown.
+        case unrenderable
     }
 
     package var kind: Kind
@@ -103,6 +106,11 @@ extension LibraryDatabase {
                     ConsistencyProblem(
                         kind: .contentMismatch, detail: "\(resource.path) (asset \(resource.asset)) has other bytes than imported"))
             }
+        }
+        check.problems += try renderFailures().map { failure in
+            ConsistencyProblem(
+                kind: .unrenderable,
+                detail: "asset \(failure.assetUUID) (\(failure.sourcePath)) can't be shown: \(failure.reason)")
         }
         check.problems += try orphanFiles().map { orphan in
             ConsistencyProblem(kind: .orphanFile, detail: "\(orphan.path) belongs to no asset")

@@ -51,6 +51,9 @@ enum LibraryMigrations {
         migrator.registerMigration("v9-ids-never-reused") { db in
             try AutoincrementMigration.migrate(db)
         }
+        migrator.registerMigration(RenderFailureMigration.name) { db in
+            try RenderFailureMigration.migrate(db)
+        }
         return migrator
     }
 
