@@ -15,15 +15,14 @@ import PhotosLocking
 /// block's commit, with an import's probing, hashing and thumbnails; token and session rows),
 /// which can wait up to SQLite's busy timeout on another process's lock.
 ///
-/// ``cpu``'s threads run at a lower priority (nice +10) than the event loops: when both want
-/// the CPU, answering from memory goes first and renders take the rest, and when the loops are
-/// idle the renders get every core. ``writes`` keeps the loops' priority: a commit holds the
-/// library's write lock, which other writers (a favorite toggle) wait for.
+/// The pools' threads run at a lower priority (nice +10) than the event loops: when both want
+/// the CPU, answering from memory goes first and renders and imports take the rest, and when
+/// the loops are idle they get every core (measured: docs/performance.md, serving, issue 18).
 final class WorkPool: Sendable {
     /// Renders and encodes, one thread per core.
     static let cpu = WorkPool(threads: System.coreCount, niceness: 10)
     /// Library writes: one at a time, as the library commits them, in the order asked.
-    static let writes = WorkPool(threads: 1, niceness: 0)
+    static let writes = WorkPool(threads: 1, niceness: 10)
 
     private let pool: NIOThreadPool
     let threads: Int
