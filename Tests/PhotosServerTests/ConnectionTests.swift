@@ -108,6 +108,25 @@ struct ConnectionTests {
         }
     }
 
+    /// A request with an `Upgrade` header the server won't follow is answered as HTTP/1.1;
+    /// before, swift-nio's upgrade handler lost its head and the connection closed without an
+    /// answer (found by `make reliability`: `curl --http2` asks `Upgrade: h2c`).
+    @Test(.timeLimit(.minutes(1 * TestTimeScale.factor)), arguments: [
+        ("h2c, as curl --http2 asks", "GET /openapi.json", "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n", 200),
+        ("an unknown protocol", "GET /openapi.json", "Upgrade: foo/2\r\nConnection: Upgrade\r\n", 200),
+        ("WebSocket on another path", "GET /api/assets", "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n", 200),
+        ("a body", "POST /api/changes", "Upgrade: foo\r\nContent-Type: application/json\r\nContent-Length: 18\r\n", 400),
+    ])
+    func upgradesTheServerWontFollowAreAnswered(what: String, line: String, headers: String, status: Int) async throws {
+        let fixture = try ServerFixture(photos: 1)
+        try await fixture.withServer(live: true) { client in
+            let connection = try RawConnection(port: #require(client.port))
+            let body = line.hasPrefix("POST") ? #"{"operations": []}"# : ""
+            try connection.send("\(line) HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer \(fixture.readWrite)\r\n\(headers)\r\n\(body)")
+            #expect(try await connection.readResponse().status == status, "\(what)")
+        }
+    }
+
     /// Spare connections that asked nothing don't hold the server's shutdown (they would,
     /// forever, without ``LiveUpgradeGate``: before its first request a connection has none of
     /// Hummingbird's shutdown handling).
