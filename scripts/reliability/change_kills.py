@@ -154,6 +154,7 @@ def run(binary, work, fixtures, trials, seed):
     kills_running = 0
     wal_written_not_applied = 0
     skipped = []
+    inconsistent = 0
     log(f"change-block kills: {trials} trials on a library of {len(snapshot(library)['assets'])} photos")
     start = time.monotonic()
     for number in range(trials):
@@ -212,6 +213,7 @@ def run(binary, work, fixtures, trials, seed):
 
         check = check_library(photos)
         trial_findings += [f"check: {p['kind']}: {p['detail']}" for p in check["broken"]]
+        inconsistent += any(f.startswith(("integrity:", "check:")) for f in trial_findings)
         for problem in check["leftovers"]:
             place = leftover_place(problem)
             leftovers[place] = leftovers.get(place, 0) + 1
@@ -228,6 +230,7 @@ def run(binary, work, fixtures, trials, seed):
         "skipped": len(skipped),
         "broken": len(findings),
         "partial": outcomes["partial"],
+        "inconsistent": inconsistent,
         "applied": outcomes["applied"],
         "notApplied": outcomes["notApplied"],
         "killsWhileRunning": kills_running,

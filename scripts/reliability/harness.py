@@ -4,7 +4,6 @@ library's database (read-only, with Python's sqlite3) and judging whether a libr
 Only the standard library: `make reliability` runs on a fresh machine with Python 3.
 """
 
-import hashlib
 import json
 import os
 import random
@@ -70,12 +69,6 @@ def kill_hard(process):
         pass
     process.communicate()
     return running
-
-
-def timed(function, *arguments, **keywords):
-    start = time.monotonic()
-    value = function(*arguments, **keywords)
-    return value, time.monotonic() - start
 
 
 def media_files(root, limit=None):
@@ -150,14 +143,6 @@ def check_library(photos, repair=True):
 def leftover_place(problem):
     """Where a leftover file was: tmp (staging), originals, renders, derivatives, cache."""
     return problem["detail"].split("/", 1)[0]
-
-
-def sha256(path):
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def fresh_folder(path):

@@ -9,6 +9,7 @@ Trial kinds, one file each:
   change_kills.py        kill -9 during CLI change blocks, then all-or-nothing per block
   concurrent_writers.py  4 writer processes at once on one library: no lost update, no "locked"
   server_abuse.py        malformed, oversized, slow and fuzzed requests against `photos serve`
+  figures.py             the figures section of docs/reliability.md (--docs)
 
 Figures go to standard output and, as JSON, to .build/reliability/results.json. The exit status
 is 1 when any trial found a broken promise. Counts and the seed are options (and environment
@@ -26,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import change_kills  # noqa: E402
 import concurrent_writers  # noqa: E402
+import figures  # noqa: E402
 import import_kills  # noqa: E402
 import server_abuse  # noqa: E402
 from harness import fresh_folder, log  # noqa: E402
@@ -50,6 +52,7 @@ def main():
     parser.add_argument("--corpus", default=os.path.join(root, ".corpus"))
     parser.add_argument("--work", default=os.path.join(root, ".build", "reliability"))
     parser.add_argument("--output", default=None, help="the JSON results (default: WORK/results.json)")
+    parser.add_argument("--docs", action="store_true", help="rewrite the figures in docs/reliability.md (a full run)")
     arguments = parser.parse_args()
     binary = os.path.abspath(arguments.photos)
     kinds = [kind.strip() for kind in arguments.only.split(",") if kind.strip()]
@@ -80,6 +83,8 @@ def main():
     with open(output, "w") as handle:
         json.dump(results, handle, indent=2)
 
+    if arguments.docs:
+        figures.write(os.path.join(root, "docs", "reliability.md"), results)
     log("")
     log(f"Figures (seed {arguments.seed}, {results['seconds']} s; details in {output}):")
     failed = False

@@ -18,14 +18,13 @@ resident memory is compared with its start.
 
 import json
 import os
-import random
 import socket
 import subprocess
 import threading
 import time
 import urllib.parse
 
-from harness import HarnessError, Photos, fresh_folder, log, media_files, percentile, rss_kib, seeded
+from harness import HarnessError, Photos, fresh_folder, log, percentile, rss_kib, seeded
 from import_kills import variants
 
 ANSWER_BOUND = 15.0          # seconds a request may take to get its status line
