@@ -40,7 +40,7 @@ fixtures:
 
 ## The reliability harness (docs/reliability.md): kill -9 during imports and change blocks,
 ## concurrent writer processes, hostile requests against photos serve; drives the release
-## binary (~15-20 min on 2 cores). Not part of `make test`. Counts and the seed: see
+## binary (~10-15 min on 2 cores). Not part of `make test`. Counts and the seed: see
 ## scripts/reliability/run.py --help (RELIABILITY_* variables).
 reliability: deps fixtures
 	$(SWIFT) build -c release --product photos

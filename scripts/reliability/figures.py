@@ -6,7 +6,7 @@ BEGIN, END = "<!-- reliability-figures:begin -->", "<!-- reliability-figures:end
 
 
 def markdown(results):
-    lines = [f"Measured by `make reliability` on {results['started'][:10]} ({results['machine']}, other builds "
+    lines = [f"Measured by `scripts/reliability/run.py --docs` (what `make reliability` runs) on {results['started'][:10]} ({results['machine']}, other builds "
              f"running beside it), seed {results['seed']}, release build; {results['seconds'] // 60} min "
              f"{results['seconds'] % 60} s in all.", ""]
     if "import" in results:
@@ -74,9 +74,10 @@ def markdown(results):
             f"| Block applied / not applied | {r['applied']} / {r['notApplied']} |",
             f"| Not applied although the killed process had written to the WAL | {r['walWrittenNotApplied']} "
             "(killed inside the transaction, before its commit) |",
-            f"| Leftover files | {dict(r['leftoverFilesByPlace']) or 'none'} (originals of `delete --permanently`: rows go "
-            "in the transaction, files after it; a kill between leaves files no row names, which `photos check --repair` "
-            "moves to `recovered/`) |",
+            f"| Leftover files | {', '.join(f'{n} in {place}/' for place, n in sorted(r['leftoverFilesByPlace'].items())) or 'none'} "
+            "(the originals of `delete --permanently` and the renders an `edit` or `revert` replaces go after the "
+            "transaction commits; a kill between leaves files no row names, which `photos check --repair` removes "
+            "(renders) or moves to `recovered/` (originals)) |",
             f"| **Blocks applied in part** | **{r['partial']}** |",
             f"| **Inconsistent libraries** (integrity, `photos check --contents`) | **{r.get('inconsistent', sum(1 for f in r['findings'] if any(x.startswith(('integrity:', 'check:')) for x in f['findings'])))}** |",
             f"| Time | {r['seconds']} s |",

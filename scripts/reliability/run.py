@@ -43,7 +43,7 @@ def main():
     parser.add_argument("--only", default=environment("RELIABILITY_ONLY", ",".join(KINDS)))
     parser.add_argument("--seed", type=int, default=int(environment("RELIABILITY_SEED", "18")))
     parser.add_argument("--import-trials", type=int, default=int(environment("RELIABILITY_IMPORT_TRIALS", "120")))
-    parser.add_argument("--change-trials", type=int, default=int(environment("RELIABILITY_CHANGE_TRIALS", "150")))
+    parser.add_argument("--change-trials", type=int, default=int(environment("RELIABILITY_CHANGE_TRIALS", "300")))
     parser.add_argument("--writers", type=int, default=int(environment("RELIABILITY_WRITERS", "4")))
     parser.add_argument("--changes-per-writer", type=int, default=int(environment("RELIABILITY_CHANGES_PER_WRITER", "40")))
     parser.add_argument("--writer-rounds", type=int, default=int(environment("RELIABILITY_WRITER_ROUNDS", "3")))
@@ -89,10 +89,9 @@ def main():
     log(f"Figures (seed {arguments.seed}, {results['seconds']} s; details in {output}):")
     failed = False
     for kind in kinds:
-        figures = results[kind]
-        bad = figures.get("broken", 0)
-        failed = failed or bad > 0
-        log(f"  {kind}: {json.dumps({k: v for k, v in figures.items() if not isinstance(v, (list, dict))})}")
+        measured = results[kind]
+        failed = failed or measured.get("broken", 0) > 0
+        log(f"  {kind}: {json.dumps({k: v for k, v in measured.items() if not isinstance(v, (list, dict))})}")
     sys.exit(1 if failed else 0)
 
 
