@@ -16,6 +16,10 @@ public struct ServerConfiguration: Sendable {
     /// How long a connection may stay open without sending a request (nginx's
     /// `client_header_timeout`); browsers open spare connections they may never use.
     public var firstRequestTimeout: TimeInterval
+    /// How long a connection whose request the parser refused stays open for reading (what the
+    /// client is still sending is dropped) after the answer went out and its sending side was
+    /// closed (``ProtocolErrorResponder``). Tests set it long, to see the answer's own close.
+    package var refusedRequestLinger: TimeInterval = 5
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, allowsUnauthenticatedAccess: Bool = false,

@@ -122,7 +122,8 @@ struct GatedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
             // before the upgrade negotiation, which would otherwise wait for the idle timeout.
             let watch = RequestLineWatch()
             try pipeline.addHandler(watch, position: .before(decoder))
-            try pipeline.addHandler(ProtocolErrorResponder(watch: watch), position: .after(decoder))
+            try pipeline.addHandler(
+                ProtocolErrorResponder(watch: watch, linger: service.configuration.refusedRequestLinger), position: .after(decoder))
             return value
         }
     }
