@@ -21,6 +21,10 @@ public struct ServerConfiguration: Sendable {
     /// (nginx's `client_body_timeout` and `keepalive_timeout`). A response being written is
     /// not limited.
     public var idleTimeout: TimeInterval
+    /// How long a connection whose request the parser refused stays open for reading (what the
+    /// client is still sending is dropped) after the answer went out and its sending side was
+    /// closed (``ProtocolErrorResponder``). Tests set it long, to see the answer's own close.
+    package var refusedRequestLinger: TimeInterval = 5
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, allowsUnauthenticatedAccess: Bool = false,

@@ -18,9 +18,12 @@ final class ProtocolErrorResponder: ChannelInboundHandler, RemovableChannelHandl
     /// Watches the bytes before the decoder: whether the request line of the request being
     /// read has ended (a head too large before it is a URI too long).
     private let watch: RequestLineWatch
+    /// How long the connection stays open for reading after the answer (`linger` seconds).
+    private let linger: TimeAmount
 
-    init(watch: RequestLineWatch) {
+    init(watch: RequestLineWatch, linger: Double = 5) {
         self.watch = watch
+        self.linger = .milliseconds(Int64(linger * 1000))
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -61,11 +64,12 @@ final class ProtocolErrorResponder: ChannelInboundHandler, RemovableChannelHandl
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         // Close the sending side only, and read (and drop) what the client is still sending:
         // closing outright with unread bytes resets the connection, and the client loses the
-        // answer. The connection closes when the client does, or after 5 s.
+        // answer. The connection closes when the client does, or after `linger` (5 s).
         let channel = context.channel
+        let linger = linger
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
             channel.close(mode: .output, promise: nil)
-            channel.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+            channel.eventLoop.scheduleTask(in: linger) { channel.close(promise: nil) }
         }
     }
 
