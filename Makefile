@@ -1,7 +1,7 @@
 # The task index. `make demo` and `make test` are the two commands a newcomer needs.
 SWIFT ?= swift
 
-.PHONY: demo test build deps fixtures consumer docs reliability bench bench-import bench-image bench-serve bench-gallery bench-video bench-range sanitize tsan clean
+.PHONY: demo test build deps fixtures consumer docs reliability bench bench-import bench-image bench-serve bench-gallery bench-video bench-range sanitize tsan fuzz clean
 
 ## Install what is missing, build, import real sample photos into a fresh library, summarise.
 demo: deps
@@ -81,6 +81,15 @@ bench-serve: deps
 ## thumbnails on screen, jumps; thumbnails made ahead and not (~3 min).
 bench-gallery: deps
 	Benchmarks/run-gallery-benchmark.sh
+
+## libFuzzer over the code that reads untrusted input (the EXIF/TIFF, JPEG, PNG, ISO-BMFF and
+## QuickTime parsers, the Apple maker note, MediaProbe with libvips, predicates run against a real
+## library, query strings, multipart uploads), under AddressSanitizer with leak detection, seeded
+## from the real corpus. FUZZ_TIME seconds per target (default 90: ~15 min for the 10 targets,
+## plus a first build) or FUZZ_RUNS executions; fails on any crash, hang, leak or out-of-memory,
+## keeping the input in .build-fuzz/findings/ (see docs/reliability.md).
+fuzz: deps fixtures
+	scripts/fuzz.sh
 
 clean:
 	rm -rf .build Benchmarks/.build .demo
