@@ -1,7 +1,7 @@
 # The task index. `make demo` and `make test` are the two commands a newcomer needs.
 SWIFT ?= swift
 
-.PHONY: demo test build deps fixtures consumer docs bench bench-import bench-image bench-serve bench-gallery bench-video bench-range sanitize tsan clean
+.PHONY: demo test build deps fixtures consumer docs reliability bench bench-import bench-image bench-serve bench-gallery bench-video bench-range sanitize tsan fuzz clean
 
 ## Install what is missing, build, import real sample photos into a fresh library, summarise.
 demo: deps
@@ -38,6 +38,14 @@ fixtures:
 	scripts/fetch-fixtures.sh
 	scripts/fetch-corpus.sh .corpus --minimal >/dev/null
 
+## The reliability harness (docs/reliability.md): kill -9 during imports and change blocks,
+## concurrent writer processes, hostile requests against photos serve; drives the release
+## binary (~10-15 min on 2 cores). Not part of `make test`. Counts and the seed: see
+## scripts/reliability/run.py --help (RELIABILITY_* variables).
+reliability: deps fixtures
+	$(SWIFT) build -c release --product photos
+	python3 scripts/reliability/run.py "$$($(SWIFT) build -c release --show-bin-path)/photos"
+
 ## The 1,000,000-asset store and change-observation benchmarks against sqlite3 (release build).
 bench: deps
 	Benchmarks/run-store-benchmark.sh
@@ -73,6 +81,15 @@ bench-serve: deps
 ## thumbnails on screen, jumps; thumbnails made ahead and not (~3 min).
 bench-gallery: deps
 	Benchmarks/run-gallery-benchmark.sh
+
+## libFuzzer over the code that reads untrusted input (the EXIF/TIFF, JPEG, PNG, ISO-BMFF and
+## QuickTime parsers, the Apple maker note, MediaProbe with libvips, predicates run against a real
+## library, query strings, multipart uploads), under AddressSanitizer with leak detection, seeded
+## from the real corpus. FUZZ_TIME seconds per target (default 90: ~15 min for the 10 targets,
+## plus a first build) or FUZZ_RUNS executions; fails on any crash, hang, leak or out-of-memory,
+## keeping the input in .build-fuzz/findings/ (see docs/reliability.md).
+fuzz: deps fixtures
+	scripts/fuzz.sh
 
 clean:
 	rm -rf .build Benchmarks/.build .demo

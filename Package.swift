@@ -166,6 +166,31 @@ let package = Package(
     ]
 )
 
+// `make fuzz` builds libFuzzer targets over the parsers that read untrusted input (Fuzz/, see
+// docs/reliability.md). Added only when asked for, as the docs plugin is: they have no `main`
+// (libFuzzer links its own), so they build only with `-sanitize=fuzzer`, and a package that
+// depends on this one never sees them. `@testable import` reaches the parsers, which are
+// internal; scripts/fuzz.sh builds with `-enable-testing`.
+if Context.environment["PHOTOKIT_FUZZ"] != nil {
+    func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+        .executableTarget(
+            name: name, dependencies: dependencies, path: "Fuzz/\(name)",
+            swiftSettings: swiftSettings + [.unsafeFlags(["-parse-as-library"])])
+    }
+    package.targets += [
+        fuzzTarget("FuzzTIFF", ["Imaging"]),
+        fuzzTarget("FuzzJPEG", ["Imaging"]),
+        fuzzTarget("FuzzPNG", ["Imaging"]),
+        fuzzTarget("FuzzISOBMFF", ["Imaging"]),
+        fuzzTarget("FuzzQuickTime", ["Imaging"]),
+        fuzzTarget("FuzzAppleMakerNote", ["Imaging"]),
+        fuzzTarget("FuzzProbe", ["Imaging"]),
+        fuzzTarget("FuzzPredicate", ["Photos", "PhotosTestSupport"]),
+        fuzzTarget("FuzzQuery", ["PhotosServer", "Photos"]),
+        fuzzTarget("FuzzMultipart", ["PhotosServer", .product(name: "NIOCore", package: "swift-nio")]),
+    ]
+}
+
 // `make docs` builds the `Photos` documentation with swift-docc-plugin. Added only when asked
 // for (as GRDB does), so a package that depends on this one never resolves the plugin.
 if Context.environment["PHOTOKIT_DOCS"] != nil {

@@ -68,6 +68,10 @@ extension MediaProbe.Context {
         metadata.contentIdentifier = exif.apple?.contentIdentifier
     }
 
+    /// The longest side of an image libvips can hold (`VIPS_MAX_COORD`): a TIFF directory giving
+    /// more is damaged, not a photo.
+    static let maximumSide = 10_000_000
+
     /// TIFF and TIFF-based RAW: the file's own IFDs, parsed in Swift; libvips is not used (it
     /// cannot read most RAW files, and may hand them to ImageMagick, which decodes everything).
     func probeTIFF(format: MediaFormat) throws(ImagingError) -> MediaMetadata {
@@ -87,7 +91,13 @@ extension MediaProbe.Context {
             // Strips, tiles and the embedded JPEG preview must all lie inside the file.
             for (offsetsTag, countsTag) in [(UInt16(0x0111), UInt16(0x0117)), (0x0144, 0x0145), (0x0201, 0x0202)] {
                 let offsets = directory[offsetsTag]?.ints ?? [], counts = directory[countsTag]?.ints ?? []
-                for (offset, count) in zip(offsets, counts) { stripEnd = max(stripEnd, Int64(offset) + Int64(count)) }
+                for (offset, count) in zip(offsets, counts) {
+                    let (end, overflow) = Int64(offset).addingReportingOverflow(Int64(count))
+                    guard offset >= 0, count >= 0, !overflow else {
+                        throw corrupt("is a damaged \(format.rawValue.uppercased()) file: image data at offset \(offset), \(count) bytes long, cannot be in a file")
+                    }
+                    stripEnd = max(stripEnd, end)
+                }
             }
         }
         if stripEnd > source.size {
@@ -105,15 +115,19 @@ extension MediaProbe.Context {
         } else if let w = exif.pixelXDimension, let h = exif.pixelYDimension {
             (width, height) = (w, h)
         } else {
-            // The largest image directory is the raw image (or the full-size preview).
+            // The largest image directory is the raw image (or the full-size preview). Areas are
+            // compared as doubles: sizes come from the file (a LONG8 of 2^40 each overflows Int).
             for directory in tiff.imageDirectories {
                 let w = directory[ExifMetadata.Tag.imageWidth]?.int ?? 0
                 let h = directory[ExifMetadata.Tag.imageLength]?.int ?? 0
-                if w * h > width * height { (width, height) = (w, h) }
+                if w > 0, h > 0, Double(w) * Double(h) > Double(width) * Double(height) { (width, height) = (w, h) }
             }
         }
         guard width > 0, height > 0 else {
             throw corrupt("is a damaged \(format.rawValue.uppercased()) file: no image size in its directories")
+        }
+        guard width <= Self.maximumSide, height <= Self.maximumSide else {
+            throw corrupt("is a damaged \(format.rawValue.uppercased()) file: its image size \(width)×\(height) is over \(Self.maximumSide) pixels a side")
         }
         let extraSamples = tiff.ifd0[0x0152] != nil
         var metadata = MediaMetadata(

@@ -41,7 +41,7 @@ enum RawPreview {
         }
         let usable = candidates.filter { candidate in
             guard candidate.length > 2, candidate.length <= maxPreviewBytes, candidate.offset >= 0,
-                  candidate.offset + candidate.length <= source.size else { return false }
+                  candidate.offset <= source.size - candidate.length else { return false }
             let jpeg = JPEGStructure(source: source, start: candidate.offset, end: candidate.offset + candidate.length)
             return !jpeg.truncatedHeader && !jpeg.isLossless
         }

@@ -13,15 +13,20 @@ enum TIFFValue: Equatable, Sendable {
     /// UNDEFINED bytes.
     case undefined([UInt8])
 
-    /// The first value as an integer, whatever the numeric type.
+    /// The first value as an integer, whatever the numeric type; fractions are cut toward zero,
+    /// and a value no `Int` can hold (a FLOAT of 1e30, NaN) is no value.
     var int: Int? {
         switch self {
         case .unsigned(let v): v.first.flatMap { Int(exactly: $0) }
         case .signed(let v): v.first.map { Int($0) }
-        case .rational(let v): v.first.flatMap { $0 }.flatMap { $0.isFinite ? Int($0) : nil }
-        case .float(let v): v.first.flatMap { $0.isFinite ? Int($0) : nil }
+        case .rational(let v): v.first.flatMap { $0 }.flatMap(Self.integer)
+        case .float(let v): v.first.flatMap(Self.integer)
         default: nil
         }
+    }
+
+    private static func integer(_ value: Double) -> Int? {
+        Int(exactly: value.rounded(.towardZero))
     }
 
     /// All values as doubles (`nil` entries for x/0 rationals).
@@ -118,20 +123,35 @@ struct TIFFParser {
     }
 
     /// Reads IFD0's chain, the SubIFDs, the Exif IFD and the GPS IFD.
+    ///
+    /// A directory's next directory is read right after it; SubIFDs wait in order found, each
+    /// offset once. (A SubIFDs entry may list tens of thousands of offsets: a queue holding each
+    /// copy, shifted on every read, took minutes over a 60 KB blob.)
     func parse() -> TIFFStructure {
         var result = TIFFStructure()
         result.bigEndian = bigEndian
         var visited = Set<Int64>()
-        var queue: [Int64] = []
-        if let first = u32(base + 4) { queue.append(Int64(first)) }
+        var next = u32(base + 4).map(Int64.init)
+        var subIFDs: [Int64] = [], waiting = Set<Int64>(), read = 0
 
-        while let offset = queue.first, result.imageDirectories.count < Self.maxDirectories {
-            queue.removeFirst()
+        while result.imageDirectories.count < Self.maxDirectories {
+            let offset: Int64
+            if let chained = next {
+                offset = chained
+                next = nil
+            } else if read < subIFDs.count {
+                offset = subIFDs[read]
+                read += 1
+            } else {
+                break
+            }
             guard offset > 0, visited.insert(offset).inserted,
-                  let (directory, next) = readDirectory(at: offset) else { continue }
+                  let (directory, following) = readDirectory(at: offset) else { continue }
             result.imageDirectories.append(directory)
-            if let next, next != 0 { queue.insert(Int64(next), at: 0) }
-            for sub in directory[0x014A]?.ints ?? [] { queue.append(Int64(sub)) }
+            if let following, following != 0 { next = Int64(following) }
+            for sub in directory[0x014A]?.ints ?? [] where sub > 0 && waiting.insert(Int64(sub)).inserted {
+                subIFDs.append(Int64(sub))
+            }
         }
         if let offset = result.ifd0[0x8769]?.int, visited.insert(Int64(offset)).inserted,
            let (directory, _) = readDirectory(at: Int64(offset)) {

@@ -94,7 +94,8 @@ extension LibraryDatabase {
         return "file:" + (file.addingPercentEncoding(withAllowedCharacters: allowed) ?? file) + "?immutable=1"
     }
 
-    private static func fileSize(_ path: String) -> Int64 {
+    /// The size of the file at `path` (following links), 0 when there is none.
+    static func fileSize(_ path: String) -> Int64 {
         var info = stat()
         return stat(path, &info) == 0 ? Int64(info.st_size) : 0
     }

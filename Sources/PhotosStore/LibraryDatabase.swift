@@ -129,8 +129,7 @@ package final class LibraryDatabase: Sendable {
     /// become a new, empty library beside the old files.
     static func refuseMissingDatabase(_ layout: LibraryLayout) throws(StoreError) {
         let root = layout.root
-        let databaseSize = (try? FileManager.default.attributesOfItem(atPath: layout.databaseFile.path)[.size] as? NSNumber)?.int64Value ?? 0
-        if databaseSize == 0, let contents = layout.libraryContents() {
+        if fileSize(layout.databaseFile.path) == 0, let contents = layout.libraryContents() {
             let state = FileManager.default.fileExists(atPath: layout.databaseFile.path) ? "is empty (0 bytes)" : "is missing"
             throw StoreError(
                 .missingDatabase,

@@ -24,6 +24,20 @@ public struct MalformedInput: Sendable, CustomStringConvertible {
     }
 }
 
+/// The variants of one real file, collected as they are made.
+struct Variants {
+    let fileExtension: String
+    private(set) var inputs: [MalformedInput] = []
+
+    init(fileExtension: String) {
+        self.fileExtension = fileExtension
+    }
+
+    mutating func add(_ name: String, _ data: [UInt8], _ damage: String, _ reason: String?) {
+        inputs.append(MalformedInput(name: name, fileExtension: fileExtension, data: Data(data), damage: damage, expectedReason: reason))
+    }
+}
+
 /// The malformed-input set of issue 18: real files from `.fixtures/` and `.corpus/` (made by
 /// `make fixtures`), truncated, bit-flipped, with wrong CRCs, looping or missing IFDs, chunks,
 /// boxes and sample tables pointing past the end, and absurd dimensions. Each variant is small
@@ -60,35 +74,32 @@ public enum MalformedInputs {
     public static func jpeg() throws -> [MalformedInput] {
         let bytes = try seed(Fixtures.url("sample1.jpg"))
         let segments = JPEGSegments(bytes)
-        var out: [MalformedInput] = []
-        func add(_ name: String, _ data: [UInt8], _ damage: String, _ reason: String?) {
-            out.append(MalformedInput(name: name, fileExtension: "jpg", data: Data(data), damage: damage, expectedReason: reason))
-        }
-        add("jpeg-truncated-half", Array(bytes.prefix(bytes.count / 2)), "cut in half", "truncated")
-        add("jpeg-cut-in-header", Array(bytes.prefix(segments.sos / 2)), "cut inside its header segments", "past the end")
-        add("jpeg-no-image-data", Array(bytes[..<segments.scanData]) + [0xFF, 0xD9], "the scan header followed at once by EOI",
+        var out = Variants(fileExtension: "jpg")
+        out.add("jpeg-truncated-half", Array(bytes.prefix(bytes.count / 2)), "cut in half", "truncated")
+        out.add("jpeg-cut-in-header", Array(bytes.prefix(segments.sos / 2)), "cut inside its header segments", "past the end")
+        out.add("jpeg-no-image-data", Array(bytes[..<segments.scanData]) + [0xFF, 0xD9], "the scan header followed at once by EOI",
             "followed by no image data")
         var noDQT = bytes
         for segment in segments.all.reversed() where segment.marker == 0xDB { noDQT.removeSubrange(segment.start ..< segment.end) }
-        add("jpeg-no-dqt", noDQT, "quantization tables removed", "no quantization table")
+        out.add("jpeg-no-dqt", noDQT, "quantization tables removed", "no quantization table")
         var noSOF = bytes
         let sof = segments.all.first { $0.marker == 0xC0 || $0.marker == 0xC2 }!
         noSOF.removeSubrange(sof.start ..< sof.end)
-        add("jpeg-no-sof", noSOF, "frame header removed", "no frame header")
+        out.add("jpeg-no-sof", noSOF, "frame header removed", "no frame header")
         var zeroWidth = bytes
         zeroWidth[sof.start + 7] = 0
         zeroWidth[sof.start + 8] = 0
-        add("jpeg-sof-zero-width", zeroWidth, "frame header width set to 0", "frame header (SOF) gives 0")
+        out.add("jpeg-sof-zero-width", zeroWidth, "frame header width set to 0", "frame header (SOF) gives 0")
         var badLength = bytes
         let app = segments.all.first { (0xE0 ... 0xEF).contains($0.marker) }!
         badLength[app.start + 2] = 0
         badLength[app.start + 3] = 1
-        add("jpeg-segment-length-1", badLength, "an APPn segment's length set to 1", "length below 2")
+        out.add("jpeg-segment-length-1", badLength, "an APPn segment's length set to 1", "length below 2")
         var flipped = bytes
         let middle = segments.scanData + (bytes.count - segments.scanData) / 2
         for i in stride(from: middle, to: middle + 64, by: 8) where flipped[i] != 0xFF && flipped[i] != 0x7F { flipped[i] ^= 0x10 }
-        add("jpeg-bitflip-pixels", flipped, "8 bits flipped inside the entropy-coded data", nil)
-        return out
+        out.add("jpeg-bitflip-pixels", flipped, "8 bits flipped inside the entropy-coded data", nil)
+        return out.inputs
     }
 
     /// A JPEG whose structure passes every check but whose scan names Huffman tables 3, which
@@ -109,32 +120,29 @@ public enum MalformedInputs {
     public static func png() throws -> [MalformedInput] {
         let bytes = try seed(corpus.appendingPathComponent("imageio__chelsea.png"))
         let chunks = PNGChunks(bytes)
-        var out: [MalformedInput] = []
-        func add(_ name: String, _ data: [UInt8], _ damage: String, _ reason: String?) {
-            out.append(MalformedInput(name: name, fileExtension: "png", data: Data(data), damage: damage, expectedReason: reason))
-        }
+        var out = Variants(fileExtension: "png")
         let idat = chunks.all.first { $0.type == "IDAT" }!
         var idatCRC = bytes
         idatCRC[idat.start + 8 + idat.length / 2] ^= 0x01
-        add("png-idat-crc", idatCRC, "one bit flipped inside IDAT (CRC mismatch)", "chunk IDAT at offset \(idat.start): CRC mismatch")
+        out.add("png-idat-crc", idatCRC, "one bit flipped inside IDAT (CRC mismatch)", "chunk IDAT at offset \(idat.start): CRC mismatch")
         var ihdrCRC = bytes
         ihdrCRC[8 + 8 + 13] ^= 0xFF
-        add("png-ihdr-crc", ihdrCRC, "IHDR's stored CRC changed", "chunk IHDR at offset 8: CRC mismatch")
-        add("png-1x2000000", PNGChunks.withIHDRSize(bytes, width: 1, height: 2_000_000), "IHDR claims 1 × 2,000,000 (CRC fixed)",
+        out.add("png-ihdr-crc", ihdrCRC, "IHDR's stored CRC changed", "chunk IHDR at offset 8: CRC mismatch")
+        out.add("png-1x2000000", PNGChunks.withIHDRSize(bytes, width: 1, height: 2_000_000), "IHDR claims 1 × 2,000,000 (CRC fixed)",
             "aspect ratio of 2000000 : 1")
-        add("png-100000x1", PNGChunks.withIHDRSize(bytes, width: 100_000, height: 1), "IHDR claims 100,000 × 1 (CRC fixed)",
+        out.add("png-100000x1", PNGChunks.withIHDRSize(bytes, width: 100_000, height: 1), "IHDR claims 100,000 × 1 (CRC fixed)",
             "aspect ratio of 100000 : 1")
         var noIDAT = bytes
         for chunk in chunks.all.reversed() where chunk.type == "IDAT" { noIDAT.removeSubrange(chunk.start ..< chunk.end) }
-        add("png-no-idat", noIDAT, "every IDAT chunk removed", "no IDAT chunk")
+        out.add("png-no-idat", noIDAT, "every IDAT chunk removed", "no IDAT chunk")
         let text = PNGChunks.chunk("tEXt", Array("Comment\u{0}moved".utf8))
-        add("png-ihdr-not-first", Array(bytes[0 ..< 8]) + text + Array(bytes[8...]), "a tEXt chunk put before IHDR",
+        out.add("png-ihdr-not-first", Array(bytes[0 ..< 8]) + text + Array(bytes[8...]), "a tEXt chunk put before IHDR",
             "the first chunk is tEXt, not IHDR")
         var longIDAT = bytes
         longIDAT.replaceSubrange(idat.start ..< idat.start + 4, with: [0x00, 0xFF, 0xFF, 0xFF])
-        add("png-idat-length-past-end", longIDAT, "IDAT's length set to 16 MB", "past the end of the file")
-        add("png-no-iend", Array(bytes.dropLast(12)), "IEND cut off", "before IEND")
-        return out
+        out.add("png-idat-length-past-end", longIDAT, "IDAT's length set to 16 MB", "past the end of the file")
+        out.add("png-no-iend", Array(bytes.dropLast(12)), "IEND cut off", "before IEND")
+        return out.inputs
     }
 
     // MARK: TIFF (goexif's tiff_sample1.tif)
@@ -142,34 +150,31 @@ public enum MalformedInputs {
     public static func tiff() throws -> [MalformedInput] {
         let bytes = try seed(corpus.appendingPathComponent("_fixtures/goexif__tiff_sample1.tif"))
         let tiff = TIFFLayout(bytes)
-        var out: [MalformedInput] = []
-        func add(_ name: String, _ data: [UInt8], _ damage: String, _ reason: String?) {
-            out.append(MalformedInput(name: name, fileExtension: "tif", data: Data(data), damage: damage, expectedReason: reason))
-        }
+        var out = Variants(fileExtension: "tif")
         var loop = bytes
         tiff.write32(&loop, at: tiff.nextPointer(ofIFDAt: tiff.ifd0), UInt32(tiff.ifd0))
-        add("tiff-ifd-loop", loop, "IFD0's next-IFD link pointed back at IFD0", "the IFD chain loops")
+        out.add("tiff-ifd-loop", loop, "IFD0's next-IFD link pointed back at IFD0", "the IFD chain loops")
         var missing = bytes
         tiff.write32(&missing, at: 4, UInt32(bytes.count + 4096))
-        add("tiff-ifd0-missing", missing, "IFD0's offset pointed past the end of the file", "IFD0 is at offset \(bytes.count + 4096), outside the file")
+        out.add("tiff-ifd0-missing", missing, "IFD0's offset pointed past the end of the file", "IFD0 is at offset \(bytes.count + 4096), outside the file")
         var missingNext = bytes
         tiff.write32(&missingNext, at: tiff.nextPointer(ofIFDAt: tiff.ifd0), UInt32(bytes.count + 4096))
-        add("tiff-next-ifd-missing", missingNext, "IFD0's next-IFD link pointed past the end of the file", "outside the file")
+        out.add("tiff-next-ifd-missing", missingNext, "IFD0's next-IFD link pointed past the end of the file", "outside the file")
         var entries = bytes
         tiff.write16(&entries, at: tiff.ifd0, 0x0FFF)
-        add("tiff-ifd0-entries-past-end", entries, "IFD0's entry count set to 4095", "IFD0 at offset \(tiff.ifd0) has 4095 entries")
+        out.add("tiff-ifd0-entries-past-end", entries, "IFD0's entry count set to 4095", "IFD0 at offset \(tiff.ifd0) has 4095 entries")
         if let entry = tiff.entry(tag: 284, inIFDAt: tiff.ifd0) {
             var count = bytes
             tiff.write32(&count, at: entry + 4, 0x0080_0001)
-            add("tiff-tag-count", count, "PlanarConfiguration's count set to 8,388,609 (a flipped bit)",
+            out.add("tiff-tag-count", count, "PlanarConfiguration's count set to 8,388,609 (a flipped bit)",
                 "PlanarConfiguration (tag 284) has 8388609 values, not 1")
         }
         if let strip = tiff.entryValueOffset(tag: 0x0111, inIFDAt: tiff.ifd0) {
             var stripPastEnd = bytes
             tiff.write32(&stripPastEnd, at: strip, UInt32(bytes.count + 100))
-            add("tiff-strip-past-end", stripPastEnd, "the first strip's offset pointed past the end of the file", "image data runs to byte")
+            out.add("tiff-strip-past-end", stripPastEnd, "the first strip's offset pointed past the end of the file", "image data runs to byte")
         }
-        return out
+        return out.inputs
     }
 
     // MARK: CR2 (rawtran's IMG_5952.CR2, Canon EOS 30D)
@@ -177,16 +182,13 @@ public enum MalformedInputs {
     public static func cr2() throws -> [MalformedInput] {
         let bytes = try seed(corpus.appendingPathComponent("rawtran__IMG_5952.CR2"))
         let tiff = TIFFLayout(bytes)
-        var out: [MalformedInput] = []
-        func add(_ name: String, _ data: [UInt8], _ damage: String, _ reason: String?) {
-            out.append(MalformedInput(name: name, fileExtension: "CR2", data: Data(data), damage: damage, expectedReason: reason))
-        }
-        add("cr2-64-bytes", Array(bytes.prefix(64)), "cut to its first 64 bytes", "IFD0 at offset \(tiff.ifd0) has")
+        var out = Variants(fileExtension: "CR2")
+        out.add("cr2-64-bytes", Array(bytes.prefix(64)), "cut to its first 64 bytes", "IFD0 at offset \(tiff.ifd0) has")
         var loop = bytes
         tiff.write32(&loop, at: tiff.nextPointer(ofIFDAt: tiff.ifd0), UInt32(tiff.ifd0))
-        add("cr2-ifd-loop", loop, "IFD0's next-IFD link pointed back at IFD0", "the IFD chain loops")
-        add("cr2-truncated-half", Array(bytes.prefix(bytes.count / 2)), "cut in half", "truncated")
-        return out
+        out.add("cr2-ifd-loop", loop, "IFD0's next-IFD link pointed back at IFD0", "the IFD chain loops")
+        out.add("cr2-truncated-half", Array(bytes.prefix(bytes.count / 2)), "cut in half", "truncated")
+        return out.inputs
     }
 
     // MARK: HEIC (pillow-heif's pug.heic, a real iPhone photo)
@@ -194,10 +196,7 @@ public enum MalformedInputs {
     public static func heic() throws -> [MalformedInput] {
         let bytes = try seed(corpus.appendingPathComponent("pillowheif__heif_other_pug.heic"))
         let boxes = BoxLayout(bytes)
-        var out: [MalformedInput] = []
-        func add(_ name: String, _ data: [UInt8], _ damage: String, _ reason: String?) {
-            out.append(MalformedInput(name: name, fileExtension: "heic", data: Data(data), damage: damage, expectedReason: reason))
-        }
+        var out = Variants(fileExtension: "heic")
         let meta = boxes.find(["meta"])!
         func renamed(_ type: String, to newType: String) -> [UInt8] {
             var copy = bytes
@@ -205,24 +204,24 @@ public enum MalformedInputs {
             copy.replaceSubrange(box.start + 4 ..< box.start + 8, with: Array(newType.utf8))
             return copy
         }
-        add("heic-no-iloc", renamed("iloc", to: "xloc"), "'iloc' renamed 'xloc'", "no item locations")
-        add("heic-no-iinf", renamed("iinf", to: "xinf"), "'iinf' renamed 'xinf'", "no item information")
-        add("heic-no-pitm", renamed("pitm", to: "xitm"), "'pitm' renamed 'xitm'", "no primary item")
+        out.add("heic-no-iloc", renamed("iloc", to: "xloc"), "'iloc' renamed 'xloc'", "no item locations")
+        out.add("heic-no-iinf", renamed("iinf", to: "xinf"), "'iinf' renamed 'xinf'", "no item information")
+        out.add("heic-no-pitm", renamed("pitm", to: "xitm"), "'pitm' renamed 'xitm'", "no primary item")
         let extent = boxes.largestExtentFields(meta: meta)!
         var pastEnd = bytes
         BoxLayout.write(&pastEnd, at: extent.offset, size: extent.offsetSize, value: UInt64(bytes.count + 1000))
-        add("heic-extent-past-end", pastEnd, "the primary item's (or first tile's) extent offset pointed past the end",
+        out.add("heic-extent-past-end", pastEnd, "the primary item's (or first tile's) extent offset pointed past the end",
             "past the end of the file")
         var flipped = bytes
         flipped[extent.length + extent.lengthSize - 4] ^= 0x80  // the top bit of the low 32 bits of the length
-        add("heic-bitflip-iloc", flipped, "one bit flipped in an 'iloc' extent length", "past the end of the file")
+        out.add("heic-bitflip-iloc", flipped, "one bit flipped in an 'iloc' extent length", "past the end of the file")
         var pixels = bytes
         let mdat = boxes.find(["mdat"])!
         let middle = mdat.payload + (mdat.end - mdat.payload) / 2
         for i in stride(from: middle, to: middle + 256, by: 16) { pixels[i] ^= 0x20 }
-        add("heic-bitflip-pixels", pixels, "16 bits flipped inside the coded image data", nil)
-        add("heic-truncated", Array(bytes.prefix(bytes.count * 9 / 10)), "the last 10 % cut off", "truncated")
-        return out
+        out.add("heic-bitflip-pixels", pixels, "16 bits flipped inside the coded image data", nil)
+        out.add("heic-truncated", Array(bytes.prefix(bytes.count * 9 / 10)), "the last 10 % cut off", "truncated")
+        return out.inputs
     }
 
     // MARK: MP4 (imageio's realshort.mp4)
@@ -230,18 +229,15 @@ public enum MalformedInputs {
     public static func mp4() throws -> [MalformedInput] {
         let bytes = try seed(corpus.appendingPathComponent("imageio__realshort.mp4"))
         let boxes = BoxLayout(bytes)
-        var out: [MalformedInput] = []
-        func add(_ name: String, _ data: [UInt8], _ damage: String, _ reason: String?) {
-            out.append(MalformedInput(name: name, fileExtension: "mp4", data: Data(data), damage: damage, expectedReason: reason))
-        }
+        var out = Variants(fileExtension: "mp4")
         var noMoov = bytes
         let moov = boxes.find(["moov"])!
         noMoov.replaceSubrange(moov.start + 4 ..< moov.start + 8, with: Array("free".utf8))
-        add("mp4-no-moov", noMoov, "'moov' renamed 'free'", "no 'moov' box")
+        out.add("mp4-no-moov", noMoov, "'moov' renamed 'free'", "no 'moov' box")
         let stco = boxes.find(["moov", "trak", "mdia", "minf", "stbl", "stco"])!
         var pastEnd = bytes
         BoxLayout.write(&pastEnd, at: stco.payload + 8, size: 4, value: UInt64(bytes.count + 1000))
-        add("mp4-stco-past-end", pastEnd, "the first chunk offset pointed past the end", "past the end of the file")
+        out.add("mp4-stco-past-end", pastEnd, "the first chunk offset pointed past the end", "past the end of the file")
         let stsz = boxes.find(["moov", "trak", "mdia", "minf", "stbl", "stsz"])!
         var flipped = bytes
         if BoxLayout.read(bytes, at: stsz.payload + 4, size: 4) == 0 {
@@ -249,51 +245,45 @@ public enum MalformedInputs {
         } else {
             flipped[stsz.payload + 4] ^= 0x40
         }
-        add("mp4-bitflip-stsz", flipped, "one bit flipped in the first sample size", "past the end of the file")
+        out.add("mp4-bitflip-stsz", flipped, "one bit flipped in the first sample size", "past the end of the file")
         var pixels = bytes
         let mdat = boxes.find(["mdat"])!
         let middle = mdat.payload + (mdat.end - mdat.payload) / 2
         for i in stride(from: middle, to: middle + 256, by: 16) { pixels[i] ^= 0x20 }
-        add("mp4-bitflip-pixels", pixels, "16 bits flipped inside the media data", nil)
-        add("mp4-truncated", Array(bytes.prefix(bytes.count * 9 / 10)), "the last 10 % cut off", "truncated")
-        return out
+        out.add("mp4-bitflip-pixels", pixels, "16 bits flipped inside the media data", nil)
+        out.add("mp4-truncated", Array(bytes.prefix(bytes.count * 9 / 10)), "the last 10 % cut off", "truncated")
+        return out.inputs
     }
 
     // MARK: WebP (made by libvips: the minimal corpus has none)
 
     public static func webp() throws -> [MalformedInput] {
         let bytes = [UInt8](try TestImages.webp(width: 64, height: 48))
-        var out: [MalformedInput] = []
-        func add(_ name: String, _ data: [UInt8], _ damage: String, _ reason: String?) {
-            out.append(MalformedInput(name: name, fileExtension: "webp", data: Data(data), damage: damage, expectedReason: reason))
-        }
+        var out = Variants(fileExtension: "webp")
         var long = bytes
         long.replaceSubrange(16 ..< 20, with: [0xFF, 0xFF, 0xFF, 0x00])
-        add("webp-chunk-past-end", long, "the first chunk's size set to 16 MB", "past the end of the RIFF data")
+        out.add("webp-chunk-past-end", long, "the first chunk's size set to 16 MB", "past the end of the RIFF data")
         if Array(bytes[12 ..< 16]) == Array("VP8 ".utf8) {
             var noStart = bytes
             noStart[23] ^= 0xFF
-            add("webp-no-start-code", noStart, "the VP8 start code changed", "no start code")
+            out.add("webp-no-start-code", noStart, "the VP8 start code changed", "no start code")
         }
-        return out
+        return out.inputs
     }
 
     // MARK: GIF (imageio's newtonscradle.gif)
 
     public static func gif() throws -> [MalformedInput] {
         let bytes = try seed(corpus.appendingPathComponent("imageio__newtonscradle.gif"))
-        var out: [MalformedInput] = []
-        func add(_ name: String, _ data: [UInt8], _ damage: String, _ reason: String?) {
-            out.append(MalformedInput(name: name, fileExtension: "gif", data: Data(data), damage: damage, expectedReason: reason))
-        }
-        add("gif-truncated", Array(bytes.prefix(bytes.count / 2)) + [0x3B], "cut in half, a trailer byte appended", "past the end")
+        var out = Variants(fileExtension: "gif")
+        out.add("gif-truncated", Array(bytes.prefix(bytes.count / 2)) + [0x3B], "cut in half, a trailer byte appended", "past the end")
         var zero = bytes
         if let descriptor = GIFLayout.firstImageDescriptor(bytes) {
             zero[descriptor + 5] = 0
             zero[descriptor + 6] = 0
-            add("gif-zero-width-image", zero, "the first image's width set to 0", "0 × ")
+            out.add("gif-zero-width-image", zero, "the first image's width set to 0", "0 × ")
         }
-        return out
+        return out.inputs
     }
 }
 

@@ -37,17 +37,17 @@ public final class ReadOnlyFolder: @unchecked Sendable {
         if getuid() == 0 {
             let view = folder.deletingLastPathComponent().appendingPathComponent(folder.lastPathComponent + "-read-only")
             try FileManager.default.createDirectory(at: view, withIntermediateDirectories: true)
-            try Self.run("/bin/mount", ["--bind", folder.path, view.path])
+            try ExternalTool.run("/bin/mount", ["--bind", folder.path, view.path])
             do {
-                try Self.run("/bin/mount", ["-o", "remount,bind,ro", view.path])
+                try ExternalTool.run("/bin/mount", ["-o", "remount,bind,ro", view.path])
             } catch {
-                try? Self.run("/bin/umount", [view.path])
+                try? ExternalTool.run("/bin/umount", [view.path])
                 throw error
             }
             url = view.appendingPathComponent("", isDirectory: true)
             mounted = true
         } else {
-            try Self.run("/bin/chmod", ["-R", "a-w", folder.path])
+            try ExternalTool.run("/bin/chmod", ["-R", "a-w", folder.path])
             url = folder
             mounted = false
         }
@@ -56,27 +56,14 @@ public final class ReadOnlyFolder: @unchecked Sendable {
     /// Makes the folder writable again.
     public func restore() {
         if mounted {
-            try? Self.run("/bin/umount", [url.path])
+            try? ExternalTool.run("/bin/umount", [url.path])
             try? FileManager.default.removeItem(at: url)
         } else {
-            try? Self.run("/bin/chmod", ["-R", "u+w", original.path])
+            try? ExternalTool.run("/bin/chmod", ["-R", "u+w", original.path])
         }
     }
 
     deinit { restore() }
-
-    public static func run(_ tool: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "\(tool) \(arguments.joined(separator: " ")) failed"])
-        }
-    }
 }
 
 /// A small tmpfs, to fill up: a full disk (root only).
@@ -87,7 +74,7 @@ public final class FullDisk: @unchecked Sendable {
     public init(bytes: Int) throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("full-disk-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        try ReadOnlyFolder.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", url.path])
+        try ExternalTool.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", url.path])
     }
 
     /// Writes a file that takes every byte left.
@@ -101,7 +88,7 @@ public final class FullDisk: @unchecked Sendable {
     }
 
     public func unmount() {
-        try? ReadOnlyFolder.run("/bin/umount", [url.path])
+        try? ExternalTool.run("/bin/umount", [url.path])
         try? FileManager.default.removeItem(at: url)
     }
 

@@ -15,24 +15,11 @@ struct ReadOnlyLibraryCommandTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("read-only-\(UUID().uuidString)", isDirectory: true)
         let library = folder.appendingPathComponent("Library.photoslibrary", isDirectory: true)
         let photos = try Fixtures.kphotoalbum().prefix(2).map(\.path)
-        try #require(run(["import"] + photos, library: library).status == 0)
-        let ids = try #require(try JSONSerialization.jsonObject(with: Data(run(["ls", "--json"], library: library).stdout.utf8)) as? [[String: Any]])
+        try #require(CLIRunner.run(["import"] + photos, library: library).status == 0)
+        let ids = try #require(try JSONSerialization.jsonObject(with: Data(CLIRunner.run(["ls", "--json"], library: library).stdout.utf8)) as? [[String: Any]])
             .compactMap { $0["localIdentifier"] as? String }
-        try #require(run(["album", "create", "Trip"], library: library).status == 0)
+        try #require(CLIRunner.run(["album", "create", "Trip"], library: library).status == 0)
         return (folder, library, ids)
-    }
-
-    static func run(_ arguments: [String], library: URL) throws -> CLIRunner.Output {
-        let process = Process()
-        process.executableURL = CLIRunner.executable
-        process.arguments = arguments + ["--library", library.path]
-        let out = Pipe(), err = Pipe()
-        (process.standardOutput, process.standardError) = (out, err)
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return .init(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     /// Every file under `folder` with its size and modification time.
@@ -54,24 +41,24 @@ struct ReadOnlyLibraryCommandTests {
         defer { view.restore() }
         let library = view.url
 
-        let list = try Self.run(["ls", "--json"], library: library)
+        let list = try CLIRunner.run(["ls", "--json"], library: library)
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.contains(ids[0]) && list.stdout.contains(ids[1]))
-        let albums = try Self.run(["albums"], library: library)
+        let albums = try CLIRunner.run(["albums"], library: library)
         #expect(albums.status == 0 && albums.stdout.contains("Trip"), "\(albums.stdout) \(albums.stderr)")
-        let info = try Self.run(["info", ids[0]], library: library)
+        let info = try CLIRunner.run(["info", ids[0]], library: library)
         #expect(info.status == 0, "\(info.stderr)")
-        let check = try Self.run(["check", "--contents"], library: library)
+        let check = try CLIRunner.run(["check", "--contents"], library: library)
         #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
         let thumbnail = folder.appendingPathComponent("thumb.jpg")
-        let made = try Self.run(["thumbnail", ids[0], "--output", thumbnail.path], library: library)
+        let made = try CLIRunner.run(["thumbnail", ids[0], "--output", thumbnail.path], library: library)
         #expect(made.status == 0, "\(made.stderr)")
 
         // A change fails, saying why and what to do.
-        let change = try Self.run(["album", "create", "New"], library: library)
+        let change = try CLIRunner.run(["album", "create", "New"], library: library)
         #expect(change.status != 0)
         #expect(change.stderr.contains("read-only"), "\(change.stderr)")
-        let forced = try Self.run(["favorite", ids[0], "--read-only"], library: library)
+        let forced = try CLIRunner.run(["favorite", ids[0], "--read-only"], library: library)
         #expect(forced.status != 0)
         view.restore()
         #expect(Self.listing(original) == before, "opening for reading wrote to the library")
@@ -83,7 +70,7 @@ struct ReadOnlyLibraryCommandTests {
         let view = try ReadOnlyFolder(original)
         defer { view.restore() }
 
-        let refused = try Self.run(["serve", "--open", "--port", "0"], library: view.url)
+        let refused = try CLIRunner.run(["serve", "--open", "--port", "0"], library: view.url)
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("--read-only"), "\(refused.stderr)")
 
@@ -114,27 +101,27 @@ struct ReadOnlyLibraryCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let disk = try FullDisk(bytes: 8 << 20)
         defer { disk.unmount() }
-        try ReadOnlyFolder.run("/bin/cp", ["-a", original.path, disk.url.path])
+        try ExternalTool.run("/bin/cp", ["-a", original.path, disk.url.path])
         let library = disk.url.appendingPathComponent(original.lastPathComponent)
         disk.fill()
 
-        let list = try Self.run(["ls", "--json"], library: library)
+        let list = try CLIRunner.run(["ls", "--json"], library: library)
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.contains(ids[0]) && list.stdout.contains(ids[1]))
-        let check = try Self.run(["check", "--contents"], library: library)
+        let check = try CLIRunner.run(["check", "--contents"], library: library)
         #expect(check.status == 0, "\(check.stdout) \(check.stderr)")
         // A change fits in the pages the database has free, or fails with a message; either
         // way nothing is lost.
-        let change = try Self.run(["album", "create", "New"], library: library)
-        let albums = try Self.run(["albums"], library: library).stdout
+        let change = try CLIRunner.run(["album", "create", "New"], library: library)
+        let albums = try CLIRunner.run(["albums"], library: library).stdout
         if change.status == 0 {
             #expect(albums.contains("New"))
         } else {
             #expect(!change.stderr.isEmpty && !albums.contains("New"))
         }
         #expect(albums.contains("Trip"))
-        #expect(try Self.run(["ls", "--json"], library: library).stdout.contains(ids[1]))
-        #expect(try Self.run(["check"], library: library).status == 0)
+        #expect(try CLIRunner.run(["ls", "--json"], library: library).stdout.contains(ids[1]))
+        #expect(try CLIRunner.run(["check"], library: library).status == 0)
     }
 }
 

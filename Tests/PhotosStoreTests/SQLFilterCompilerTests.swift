@@ -33,6 +33,21 @@ struct SQLFilterCompilerTests {
         #expect(nonNullable.compile(.not(.compare(.field(.pixelWidth), .less, .value(.integer(5))))) == "(NOT (asset.pixelWidth < ?))")
     }
 
+    /// A masked key is written once per use in membership SQL: twice with `nil` in the list,
+    /// not at all for an empty list (FuzzPredicate found SQLite refusing both).
+    @Test func everyPlaceholderHasItsArgument() {
+        let masked = StoreOperand.bitwiseAnd(.field(.mediaSubtypes), .value(.integer(4)))
+        let filters: [StoreFilter] = [
+            .isIn(masked, []), .isIn(masked, [.null]), .isIn(masked, [.null, .integer(4)]), .not(.isIn(masked, [.integer(4)])),
+            .isIn(masked, [.null] + (0..<40).map { .integer($0) }),
+        ]
+        for filter in filters {
+            var compiler = SQLFilterCompiler()
+            let sql = compiler.compile(filter)
+            #expect(sql.filter { $0 == "?" }.count == compiler.values.count, "\(sql)")
+        }
+    }
+
     @Test func jsonStringsAreEscaped() {
         #expect(StoreValue.jsonString("a\"b\\c\n\u{1}") == #""a\"b\\c\n\u0001""#)
     }

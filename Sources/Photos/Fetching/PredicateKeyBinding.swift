@@ -44,22 +44,32 @@ struct PredicateKeyBinding {
         }
         let (field, kind) = try boundOperand(comparison.lhs, position: comparison.position)
 
+        // `[c]` and `[d]` fold strings (identifiers as local identifier text) and leave every
+        // other value, `nil` included, as it is: what PredicateEvaluator does.
+        let options = kind.isString ? comparison.options.store : []
+        let textField: StoreOperand = kind.isIdentity ? .field(entity.localIdentifierField) : field
         switch comparison.op {
         case .in:
             let values = try listValues(comparison.rhs, kind: kind, position: comparison.position)
+            if !options.isEmpty { return .isIn(.folded(textField, options), values.map { $0.folded(options) }) }
             if case .identity = kind { return .isIn(.field(entity.uuidField), values.map(identityValue)) }
             return .isIn(field, values)
         case .between:
+            if kind.isIdentity {
+                throw unsupported("identifiers can only be compared for equality", comparison.op.rawValue, comparison.position)
+            }
             let values = try listValues(comparison.rhs, kind: kind, position: comparison.position)
             guard values.count == 2 else {
                 throw unsupported("BETWEEN needs two values", "BETWEEN", comparison.position)
+            }
+            if !options.isEmpty {
+                return .between(.folded(field, options), lower: .folded(.value(values[0]), options), upper: .folded(.value(values[1]), options))
             }
             return .between(field, lower: .value(values[0]), upper: .value(values[1]))
         case .contains, .beginsWith, .endsWith, .like:
             guard kind.isString else {
                 throw unsupported("\(comparison.op.rawValue) applies to strings only", comparison.op.rawValue, comparison.position)
             }
-            let textField: StoreOperand = kind.isIdentity ? .field(entity.localIdentifierField) : field
             let rhs = try operand(comparison.rhs, kind: .field(.title, .string), position: comparison.position)
             return .text(textField, comparison.op.textTest, rhs, options: comparison.options.store)
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
@@ -67,17 +77,19 @@ struct PredicateKeyBinding {
                 guard comparison.op == .equal || comparison.op == .notEqual else {
                     throw unsupported("identifiers can only be compared for equality", comparison.op.rawValue, comparison.position)
                 }
-                let value = identityValue(try scalar(comparison.rhs, kind: kind, position: comparison.position))
-                let equal = StoreFilter.compare(.field(entity.uuidField), .equal, .value(value))
+                let value = try scalar(comparison.rhs, kind: kind, position: comparison.position)
+                let equal: StoreFilter =
+                    options.isEmpty || value == .null
+                    ? .compare(.field(entity.uuidField), .equal, .value(identityValue(value)))
+                    : .text(textField, .equal, .value(value), options: options)
                 return comparison.op == .equal ? equal : .not(equal)
             }
             let rhs = try operand(comparison.rhs, kind: kind, position: comparison.position)
-            if kind.isString, !comparison.options.isEmpty {
+            if !options.isEmpty, rhs != .value(.null) {
                 if comparison.op == .equal || comparison.op == .notEqual {
-                    let test = StoreFilter.text(field, .equal, rhs, options: comparison.options.store)
+                    let test = StoreFilter.text(field, .equal, rhs, options: options)
                     return comparison.op == .equal ? test : .not(test)
                 }
-                let options = comparison.options.store
                 return .compare(.folded(field, options), comparison.op.storeComparison!, .folded(rhs, options))
             }
             return .compare(field, comparison.op.storeComparison!, rhs)
@@ -101,10 +113,17 @@ struct PredicateKeyBinding {
                 throw unsupported("& applies to integer keys only", "&", position)
             }
             let mask = try self.operand(rhs, kind: key, position: position)
-            return (.bitwiseAnd(field, mask), key)
+            return (.bitwiseAnd(field, Self.integerMask(mask)), key)
         case .value, .aggregate:
             throw unsupported("a comparison needs a key on one side", "\(operand)", position)
         }
+    }
+
+    /// A `&` mask as PredicateEvaluator takes it: a fraction cut toward zero, and a number no
+    /// Int64 holds no value (SQLite would saturate it to Int64's end instead).
+    private static func integerMask(_ mask: StoreOperand) -> StoreOperand {
+        guard case .value(.real(let number)) = mask else { return mask }
+        return .value(Int64(exactly: number.rounded(.towardZero)).map(StoreValue.integer) ?? .null)
     }
 
     /// The right side: a constant (converted to the key's type) or another key.
@@ -182,6 +201,15 @@ struct PredicateKeyBinding {
     private func identityValue(_ value: StoreValue) -> StoreValue {
         guard case .text(let identifier) = value else { return value }
         return .text(entity.uuid(fromIdentifier: identifier) ?? "not-an-identifier:\(identifier)")
+    }
+}
+
+extension StoreValue {
+    /// A string constant folded as `[c]`/`[d]` ask (as `ph_text_fold` folds the column); other
+    /// values as they are.
+    func folded(_ options: StoreTextOptions) -> StoreValue {
+        guard case .text(let text) = self else { return self }
+        return .text(TextMatching.fold(text, options: options))
     }
 }
 

@@ -3,6 +3,10 @@ import Imaging
 import PhotosStore
 import PhotosLocking
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Reads one group of same-named files, on a worker thread: probes each (header only),
 /// refuses what can't be imported, decides which files make one asset, drops duplicates,
 /// and copies the rest into the library's staging folder (or leaves them, to reference).
@@ -73,10 +77,12 @@ final class ImportPreparer: Sendable {
                 description: "its header claims \(metadata.pixelWidth)×\(metadata.pixelHeight) pixels, more than the "
                     + "\(options.maximumPixelCount / 1_000_000)-megapixel limit")
         }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        // stat, not attributesOfItem (lstat): a link's file, not the link (byte-named aliases).
+        var info = stat()
+        let found = stat(url.path, &info) == 0
         return Probed(
-            url: url, metadata: metadata, size: (attributes?[.size] as? NSNumber)?.int64Value ?? 0,
-            modified: attributes?[.modificationDate] as? Date)
+            url: url, metadata: metadata, size: found ? Int64(info.st_size) : 0,
+            modified: found ? Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9) : nil)
     }
 
     /// Which files make one asset: one photo (not RAW) takes a RAW as its alternate and its
@@ -135,6 +141,19 @@ final class ImportPreparer: Sendable {
                 } catch {
                     for case let done? in files.map(\.file.stagedFile) { try? FileManager.default.removeItem(at: done) }
                     return failed("can't copy it into the library: \(error.message)")
+                }
+            } else if let target = ByteNamedFiles.target(of: file.url) {
+                // In place, but a row's path can't hold a name that isn't UTF-8: the library
+                // keeps a link with its bytes among the originals instead.
+                do throws(StoreError) {
+                    let destination = try store.makeStagingURL(fileExtension: file.metadata.format.preferredFilenameExtension)
+                    guard ByteNamedFiles.makeLink(at: destination, to: target) else {
+                        throw StoreError(.fileOperation, String(cString: strerror(errno)))
+                    }
+                    staged = destination
+                } catch {
+                    for case let done? in files.map(\.file.stagedFile) { try? FileManager.default.removeItem(at: done) }
+                    return failed("can't link it into the library: \(error.message)")
                 }
             }
             files.append(

@@ -91,12 +91,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         do {
             store = try LibraryDatabase.open(at: url, gazetteer: configuration.gazetteer, readOnly: configuration.readOnly)
         } catch {
-            let code: PHPhotosError.Code = switch error.code {
-            case .newerSchema: .internalError
-            case .diskFull: .notEnoughSpace
-            default: .libraryVolumeOffline
-            }
-            throw PHPhotosError(code, error.message)
+            throw PHPhotosError(error)
         }
         self.url = store.layout.root
         self.configuration = configuration

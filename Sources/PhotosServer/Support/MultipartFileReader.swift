@@ -86,10 +86,13 @@ struct MultipartFileReader {
                     state = .done
                     return
                 }
+                // At most 16 KiB of headers, however the body arrives: checked on the whole block
+                // when its end is found, and on what has come so far while it isn't.
                 guard let end = find(Array("\r\n\r\n".utf8)) else {
-                    guard pending.count < 16_384 else { throw APIError(.badRequest, "A multipart part's headers are too long") }
+                    guard pending.count < Self.maximumHeaderBytes else { throw Self.headersTooLong }
                     return
                 }
+                guard end.upperBound <= Self.maximumHeaderBytes else { throw Self.headersTooLong }
                 let headers = String(decoding: pending[..<end.lowerBound], as: UTF8.self)
                 pending.removeFirst(end.upperBound)
                 try startPart(headers)
@@ -111,6 +114,9 @@ struct MultipartFileReader {
             }
         }
     }
+
+    static let maximumHeaderBytes = 16_384
+    private static var headersTooLong: APIError { APIError(.badRequest, "A multipart part's headers are too long") }
 
     private mutating func startPart(_ headers: String) throws {
         var filename: String?

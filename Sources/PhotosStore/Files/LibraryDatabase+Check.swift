@@ -1,6 +1,10 @@
 import Foundation
 import GRDB
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One thing wrong with a library, found by ``LibraryDatabase/checkConsistency(verifyingContents:)``.
 package struct ConsistencyProblem: Sendable, Hashable {
     package enum Kind: String, Sendable {
@@ -76,12 +80,14 @@ extension LibraryDatabase {
             // A remote store's files are its own to keep; only their local copies are ours.
             if LibraryLayout.isRemote(path: resource.path) { continue }
             let url = layout.url(forRelativePath: resource.path)
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
+            // stat follows a link (an original with a name that isn't UTF-8, kept as a link).
+            var info = stat()
+            guard stat(url.path, &info) == 0 else {
                 let what = LibraryLayout.isReferenced(path: resource.path) ? "referenced original \(resource.path)" : resource.path
                 check.problems.append(ConsistencyProblem(kind: .missingFile, detail: "\(what) (asset \(resource.asset)) is missing"))
                 continue
             }
-            let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+            let size = Int64(info.st_size)
             guard size == resource.size else {
                 check.problems.append(
                     ConsistencyProblem(

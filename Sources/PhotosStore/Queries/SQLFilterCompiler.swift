@@ -72,14 +72,17 @@ struct SQLFilterCompiler {
         }
     }
 
+    /// Each time the value's SQL is written binds its arguments again (a masked key,
+    /// `(mediaSubtypes & ?)`, appears twice when the list holds `nil`, and not at all when the
+    /// list is empty), so the `?`s and the arguments stay in step.
     private mutating func membership(_ value: StoreOperand, _ list: [StoreValue], negated: Bool) -> String {
         let nonNull = list.filter { $0 != .null }
         let matchesNull = nonNull.count != list.count
+        guard !nonNull.isEmpty else { return matchesNull ? "(\(operand(value)) IS NULL)" : "(0)" }
+        let isNull = matchesNull ? "\(operand(value)) IS NULL" : ""
         let lhs = operand(value)
         var sql: String
-        if nonNull.isEmpty {
-            sql = "0"
-        } else if nonNull.count <= Self.inlineListLimit {
+        if nonNull.count <= Self.inlineListLimit {
             values += nonNull.map(\.databaseValue)
             sql = "\(lhs) IN (\(Array(repeating: "?", count: nonNull.count).joined(separator: ", ")))"
         } else {
@@ -87,7 +90,7 @@ struct SQLFilterCompiler {
             sql = "\(lhs) IN (SELECT value FROM json_each(?))"
         }
         if matchesNull {
-            sql = "(\(lhs) IS NULL OR \(sql))"
+            sql = "(\(isNull) OR \(sql))"
         } else if negated && value.canBeNull {
             sql = "IFNULL(\(sql), 0)"
         }

@@ -11,7 +11,7 @@ import PhotosStore
 /// | `nil == nil` | true; `nil == x` for any other `x` is false; `!=` is always the negation of `==` (`nil != 5` is true) |
 /// | `<` `<=` `>` `>=` `BETWEEN` with `nil` on either side | false (`5 < nil`, `nil < 5`, `nil <= nil`) |
 /// | numbers: `.bool` (as 0 or 1), `.int`, `.double` | compared by value; two `.int`s exactly, any other pair as `Double`; NaN equals and orders with nothing |
-/// | `.date` with `.date` | compared as dates |
+/// | `.date` with `.date` | compared by `timeIntervalSince1970`, as the store keeps and compares them (two dates less than a microsecond apart may be equal) |
 /// | `.date` with a number | the date's `timeIntervalSince1970` against the number (how the store keeps dates) |
 /// | `.string` `==`/`!=` `.string` | the same bytes (after folding with `[c]`/`[d]`), as `NSString`'s `isEqual:` and SQL's `IS` |
 /// | `.string` `<` `<=` `>` `>=` `.string` | UTF-8 byte order, like SQLite's `BINARY` collation (not Foundation's `compare`) |
@@ -148,7 +148,8 @@ extension PredicateValue {
         case (.int(let a), .int(let b)):
             return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
         case (.date(let a), .date(let b)):
-            return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame
+            let x = a.timeIntervalSince1970, y = b.timeIntervalSince1970
+            return x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
         default:
             guard let a = lhs.comparableNumber, let b = rhs.comparableNumber, !a.isNaN, !b.isNaN else { return nil }
             return a < b ? .orderedAscending : a > b ? .orderedDescending : .orderedSame

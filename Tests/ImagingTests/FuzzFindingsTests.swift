@@ -1,0 +1,106 @@
+import Foundation
+@testable import Imaging
+import Testing
+
+/// What fuzzing the parsers found stopping the process (a trap or a hang), rebuilt small here so
+/// each stays fixed. docs/reliability.md lists them with the fuzz target that found each.
+@Suite("Fuzzing finds: parsers")
+struct FuzzFindingsTests {
+    typealias T = ExifParserTests
+
+    static func le64(_ v: UInt64) -> [UInt8] { T.le32(UInt32(v & 0xFFFF_FFFF)) + T.le32(UInt32(v >> 32)) }
+    static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+
+    /// The probe's error for `bytes`, or an issue recorded when it doesn't throw.
+    func probeError(_ bytes: [UInt8], filenameExtension: String, sourceLocation: SourceLocation = #_sourceLocation) -> ImagingError? {
+        do {
+            let metadata = try MediaProbe.probe(data: Data(bytes), filenameExtension: filenameExtension)
+            Issue.record("probed as \(metadata.format) \(metadata.pixelWidth)×\(metadata.pixelHeight)", sourceLocation: sourceLocation)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("a FLOAT too large for an Int is no value, not a trap: an Orientation, an IFD pointer, a maker note field")
+    func hugeFloat() throws {
+        let bytes = T.tiff(entries: [
+            T.entry(0x0112, 11, 1, T.le32(Float(1e30).bitPattern)),  // Orientation as a FLOAT
+            T.entry(0x8769, 11, 1, T.le32(Float(-1e30).bitPattern)),  // Exif IFD pointer
+            T.entry(0x8825, 11, 1, T.le32(Float.nan.bitPattern)),  // GPS IFD pointer
+        ])
+        let tiff = try #require(TIFFParser.exifBlob(bytes))
+        #expect(tiff.ifd0[0x0112] == .float([Double(Float(1e30))]))
+        #expect(tiff.ifd0[0x0112]?.int == nil)
+        #expect(ExifMetadata(tiff, defaultTimeZone: utcZone).orientation == nil)
+        #expect(TIFFValue.float([Double(Int.max)]).int == nil)
+        #expect(TIFFValue.float([-Double.infinity]).int == nil)
+        #expect(TIFFValue.float([6.9]).int == 6)
+        #expect(TIFFValue.rational([-2.5]).int == -2)
+
+        // An iPhone maker note whose ImageCaptureType (0x0014) is the FLOAT -1e30.
+        var note = Array("Apple iOS\0".utf8) + [0, 1] + Array("MM".utf8)
+        note += [0, 1] + [0x00, 0x14, 0x00, 11, 0, 0, 0, 1] + Self.be32(Float(-1e30).bitPattern) + [0, 0, 0, 0]
+        let apple = try #require(AppleMakerNote(.undefined(note)))
+        #expect(apple.imageCaptureType == nil)
+        #expect(!apple.isPortrait)
+    }
+
+    @Test("a strip offset near Int64.max is damage, not an overflow trap")
+    func stripOffsetOverflow() throws {
+        let values: UInt32 = 8 + 2 + 4 * 12 + 4
+        let bytes = T.tiff(entries: [
+            T.entry(0x0100, 3, 1, T.le16(10)),
+            T.entry(0x0101, 3, 1, T.le16(10)),
+            T.entry(0x0111, 17, 1, T.le32(values)),  // StripOffsets as an SLONG8, stored after the IFD
+            T.entry(0x0117, 3, 1, T.le16(1)),
+        ], extra: Self.le64(UInt64(Int64.max)))
+        let error = try #require(probeError(bytes, filenameExtension: "tif"))
+        #expect(error.code == .corrupt)
+        // Refused as damage by whichever check meets it first (the structural check of the
+        // strip offsets' type, or the offset's range), never an overflow trap.
+        #expect(error.message.contains("damaged TIFF"), "\(error.message)")
+    }
+
+    @Test("a RAW whose image size overflows an Int area is damage, not an overflow trap (LONG 2^32-1, LONG8 2^40 a side)",
+          arguments: [(UInt16(4), UInt64(UInt32.max)), (16, 1 << 40)])
+    func hugeImageSize(type: UInt16, side: UInt64) throws {
+        let values: UInt32 = 8 + 2 + 2 * 12 + 4
+        let inline = type == 4
+        let bytes = T.tiff(entries: [
+            T.entry(0x0100, type, 1, inline ? T.le32(UInt32(side)) : T.le32(values)),  // ImageWidth
+            T.entry(0x0101, type, 1, inline ? T.le32(UInt32(side)) : T.le32(values + 8)),  // ImageLength
+        ], extra: inline ? [] : Self.le64(side) + Self.le64(side))
+        let error = try #require(probeError(bytes, filenameExtension: "nef"))
+        #expect(error.code == .corrupt)
+        #expect(error.message.contains("damaged NEF"), "\(error.message)")
+    }
+
+    @Test("a RAW preview offset near Int64.max is no preview, not an overflow trap")
+    func previewOffsetOverflow() throws {
+        let values: UInt32 = 8 + 2 + 2 * 12 + 4
+        let bytes = T.tiff(entries: [
+            T.entry(0x0201, 17, 1, T.le32(values)),  // JPEGInterchangeFormat as an SLONG8
+            T.entry(0x0202, 4, 1, T.le32(100)),  // JPEGInterchangeFormatLength
+        ], extra: Self.le64(UInt64(Int64.max)))
+        #expect(RawPreview.largestJPEG(in: DataSource(bytes), format: .nef) == nil)
+    }
+
+    /// 31 chained IFDs, each listing 20,000 SubIFDs (BYTE offsets of 8, IFD0 again): 620,000
+    /// queued offsets, each shifting the rest of the queue when read; minutes for a 20 KB blob.
+    @Test("SubIFDs listed tens of thousands of times are read once each, without a queue that hangs",
+          .timeLimit(.minutes(1)))
+    func subIFDFlood() throws {
+        let directories = 31, directorySize = 2 + 12 + 4
+        let subIFDs = UInt32(8 + directories * directorySize)
+        var bytes: [UInt8] = [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0]
+        for k in 0 ..< directories {
+            let next = k < directories - 1 ? UInt32(8 + (k + 1) * directorySize) : 0
+            bytes += T.le16(1) + T.entry(0x014A, 1, 20_000, T.le32(subIFDs)) + T.le32(next)
+        }
+        bytes += [UInt8](repeating: 8, count: 20_000)
+        let tiff = try #require(TIFFParser.exifBlob(bytes))
+        #expect(tiff.imageDirectories.count == directories)
+        #expect(tiff.imageDirectories.allSatisfy { $0[0x014A]?.ints.count == 20_000 })
+    }
+}
