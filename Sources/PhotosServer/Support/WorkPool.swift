@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import NIOCore
 import NIOPosix
 import PhotosLocking
@@ -15,23 +12,23 @@ import PhotosLocking
 /// block's commit, with an import's probing, hashing and thumbnails; token and session rows),
 /// which can wait up to SQLite's busy timeout on another process's lock.
 ///
-/// The pools' threads run at a lower priority (nice +10) than the event loops: when both want
-/// the CPU, answering from memory goes first and renders and imports take the rest, and when
-/// the loops are idle they get every core (measured: docs/performance.md, serving, issue 18).
+/// The pools are process-wide, like NIO's own: servers in one process (tests) share them. Their
+/// jobs run at ``BackgroundPriority`` (nice +10 in `photos serve`): when both want the CPU,
+/// answering from memory goes first and renders and imports take the rest, and when the loops
+/// are idle they get every core (measured: docs/performance.md, serving, issue 18).
 final class WorkPool: Sendable {
     /// Renders and encodes, one thread per core.
-    static let cpu = WorkPool(threads: System.coreCount, niceness: 10)
-    /// Library writes: one at a time, as the library commits them, in the order asked.
-    static let writes = WorkPool(threads: 1, niceness: 10)
+    static let cpu = WorkPool(threads: System.coreCount)
+    /// Library writes. The library commits one change block at a time; more threads than one so
+    /// that a write waiting on another process's lock doesn't hold up another library's (tests
+    /// run many servers in one process).
+    static let writes = WorkPool(threads: 4)
 
     private let pool: NIOThreadPool
     let threads: Int
-    /// How much lower the pool's threads run than the event loops (Linux nice value).
-    let niceness: Int32
 
-    private init(threads: Int, niceness: Int32) {
+    private init(threads: Int) {
         self.threads = max(1, threads)
-        self.niceness = niceness
         pool = NIOThreadPool(numberOfThreads: self.threads)
         pool.start()
     }
@@ -42,26 +39,15 @@ final class WorkPool: Sendable {
     func run<T: Sendable>(cancellable: Bool = true, _ body: @escaping @Sendable () throws -> T) async throws -> T {
         if cancellable { try Task.checkCancellation() }
         let cancelled = CancelFlag()
-        let niceness = niceness
         return try await withTaskCancellationHandler {
             try await pool.runIfActive {
                 if cancellable && cancelled.isSet { throw CancellationError() }
-                Self.lowerPriority(to: niceness)
+                BackgroundPriority.lowerCurrentThread()
                 return try body()
             }
         } onCancel: {
             cancelled.set()
         }
-    }
-
-    /// Lowers the calling thread's priority to `niceness` (Linux's nice value is per thread;
-    /// `setpriority` with 0 names the calling one). Cheap enough to repeat per job.
-    private static func lowerPriority(to niceness: Int32) {
-        #if os(Linux)
-            if niceness > 0, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) < niceness {
-                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
-            }
-        #endif
     }
 }
 
