@@ -16,7 +16,9 @@
 #       (POST /api/changes, exposure/saturation of a random photo: a full-size render), uploads
 #       (POST /api/uploads of a 12-megapixel photo: import, hashing, thumbnail) and renders
 #       (GET image at a random 800-2400 px size and quality: never cached), one client thread
-#       each (--edits/--uploads/--renders N), started 2 s before wrk.
+#       each (--edits/--uploads/--renders N), started 2 s before wrk, each at a fixed rate
+#       (--pace EDITS,UPLOADS,RENDERS per second and thread, default 0.4,2,1: what every build
+#       keeps up with, so each does the same work) or in a closed loop (--closed-loop).
 # Reports per build the medians over the rounds of (a), (b), (b)/(a) with each round's
 # figures, and the background work done during (b). Results: Benchmarks/.data/eventloop-work/.
 set -euo pipefail
@@ -33,6 +35,7 @@ THREADS=2
 EDITS=1
 UPLOADS=1
 RENDERS=1
+PACE="0.4,2,1"
 BUILDS=()
 DATA="$HERE/.data"
 SET="$DATA/bench-set"
@@ -46,8 +49,10 @@ while [ $# -gt 0 ]; do
         --edits) EDITS="$2"; shift 2 ;;
         --uploads) UPLOADS="$2"; shift 2 ;;
         --renders) RENDERS="$2"; shift 2 ;;
+        --pace) PACE="$2"; shift 2 ;;
+        --closed-loop) PACE="0,0,0"; shift ;;
         --set) SET="$2"; shift 2 ;;
-        -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
         *) echo "unknown option: $1" >&2; exit 2 ;;
     esac
 done
@@ -122,7 +127,8 @@ one_run() {   # one_run NAME BINARY ROUND
     idle="$(grep '^RESULT ' "$LOG/idle-$name-$round.log" | sed 's/^RESULT //')"
 
     python3 "$PEERS/serve_background_load.py" "http://127.0.0.1:$port" "$WORK/ids.txt" "$SET" \
-        --edits "$EDITS" --uploads "$UPLOADS" --renders "$RENDERS" > "$LOG/load-$name-$round.log" 2> "$LOG/load-errors-$name-$round.log" &
+        --edits "$EDITS" --uploads "$UPLOADS" --renders "$RENDERS" \
+        --edit-rate "${PACE%%,*}" --upload-rate "$(echo "$PACE" | cut -d, -f2)" --render-rate "${PACE##*,}" > "$LOG/load-$name-$round.log" 2> "$LOG/load-errors-$name-$round.log" &
     LOAD_PID=$!
     sleep 2
     wrk -t "$THREADS" -c "$CONNECTIONS" -d "${SECONDS_EACH}s" -s "$PEERS/wrk_load.lua" "http://127.0.0.1:$port" -- "$WORK/paths.txt" \

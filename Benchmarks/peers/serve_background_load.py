@@ -2,8 +2,11 @@
 """Background load on `photos serve` for Benchmarks/run-eventloop-benchmark.sh.
 
     serve_background_load.py URL IDS PHOTOS_DIR [--edits N] [--uploads N] [--renders N]
+                             [--edit-rate R] [--upload-rate R] [--render-rate R]
 
-Runs until SIGTERM/SIGINT, each client thread in a closed loop (one request at a time):
+Runs until SIGTERM/SIGINT, each client thread one request at a time: at R requests a second
+when its rate is given (a fixed schedule, so two servers get the same work; a request that
+ends late starts the next at once, without catching up), else in a closed loop:
   edits   POST /api/changes with an edit of a random asset (exposure and saturation
           at random values, so every request renders the full-size photo again);
   uploads POST /api/uploads?filename=... with a random photo of PHOTOS_DIR, 16 random bytes
@@ -37,12 +40,18 @@ def count(kind, ok, detail=""):
                 error_samples.append(f"{kind}: {detail}")
 
 
-def client(kind, url, ids, photos, token):
+def client(kind, url, ids, photos, token, rate):
     parsed = urllib.parse.urlsplit(url)
     rng = random.Random()
     headers = {"Authorization": f"Bearer {token}"}
     connection = None
+    due = time.monotonic()
     while not stop.is_set():
+        if rate > 0:
+            wait = due - time.monotonic()
+            if wait > 0 and stop.wait(wait):
+                break
+            due = max(due + 1 / rate, time.monotonic())
         try:
             if connection is None:
                 connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=120)
@@ -75,10 +84,10 @@ def client(kind, url, ids, photos, token):
 def main():
     args = sys.argv[1:]
     url, ids_file, photos_dir = args[0], args[1], args[2]
-    options = {"--edits": 1, "--uploads": 1, "--renders": 1}
+    options = {"--edits": 1, "--uploads": 1, "--renders": 1, "--edit-rate": 0, "--upload-rate": 0, "--render-rate": 0}
     rest = args[3:]
     while rest:
-        options[rest[0]] = int(rest[1])
+        options[rest[0]] = float(rest[1])
         rest = rest[2:]
     ids = [line.strip() for line in open(ids_file) if line.strip()]
     photos = sorted(os.path.join(photos_dir, name) for name in os.listdir(photos_dir) if name.lower().endswith(".jpg"))
@@ -88,8 +97,9 @@ def main():
     started = time.time()
     threads = []
     for kind in ("edits", "uploads", "renders"):
-        for _ in range(options[f"--{kind}"]):
-            thread = threading.Thread(target=client, args=(kind, url, ids, photos, token), daemon=True)
+        for _ in range(int(options[f"--{kind}"])):
+            rate = options[f"--{kind[:-1]}-rate"]
+            thread = threading.Thread(target=client, args=(kind, url, ids, photos, token, rate), daemon=True)
             thread.start()
             threads.append(thread)
     while not stop.is_set():
