@@ -56,6 +56,30 @@ final class LibraryService: Sendable {
 }
 
 extension LibraryService {
+    /// Runs CPU-heavy or blocking work (decoding, rendering, encoding, file reads) on
+    /// ``WorkPool/cpu``, off the event loops; a job whose task is cancelled before it starts
+    /// doesn't run.
+    func offLoop<T: Sendable>(_ job: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let probe = configuration.heavyWorkProbe
+        return try await WorkPool.cpu.run {
+            probe?(job)
+            return try body()
+        }
+    }
+
+    /// Runs a library write (a change block and its commit, token and session rows) on
+    /// ``WorkPool/writes``, one at a time in the order asked, off the event loops. Writes run
+    /// even when the asking task is cancelled: a client that went away doesn't undo a change.
+    func writing<T: Sendable>(_ job: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        let probe = configuration.heavyWorkProbe
+        return try await WorkPool.writes.run(cancellable: false) {
+            probe?(job)
+            return try body()
+        }
+    }
+}
+
+extension LibraryService {
     /// After this server changed tokens or allow-lists: drop cached access at once and tell
     /// live subscriptions of limited tokens.
     func accessChanged() {

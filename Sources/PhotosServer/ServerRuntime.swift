@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import PhotosLocking
 
 /// Process-wide set-up for a server process.
 public enum ServerRuntime {
@@ -10,5 +11,14 @@ public enum ServerRuntime {
     @discardableResult
     public static func adoptEventLoopsAsGlobalExecutor() -> Bool {
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    }
+
+    /// Runs the process's heavy background work (renders, encodes, edits, imports: the server's
+    /// work pools and the image manager's renders) at nice `niceness` (Linux, per thread), below
+    /// the event loops, so cached answers keep their speed while renders run. `photos serve`
+    /// calls it with 10 at start; tests don't, since threads that low wait behind every busy
+    /// process on a loaded machine.
+    public static func runHeavyWorkInBackground(niceness: Int32 = 10) {
+        BackgroundPriority.set(niceness: niceness)
     }
 }

@@ -181,6 +181,8 @@ final class ImageLoader: Sendable {
     }
 
     private func run(_ job: Job) {
+        // Below the rest of the process when it asks (`photos serve`: below its event loops).
+        BackgroundPriority.lowerCurrentThread()
         renders.add(1, ordering: .relaxed)
         tell([.started(assetUUID: job.key.assetUUID, preheat: job.priority == .preheat)])
         let result: Result<UIImage, PHPhotosError>

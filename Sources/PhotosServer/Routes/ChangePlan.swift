@@ -104,7 +104,7 @@ final class ChangePlan: Sendable {
                 steps.append(.reorderAlbum(target, moved, to))
             case .edit:
                 let asset = try service.asset(try operation.require(operation.asset, "asset", at: index), for: client)
-                if let output = try await Self.render(operation, of: asset, at: index) {
+                if let output = try await Self.render(operation, of: asset, at: index, service: service) {
                     steps.append(.edit(asset, output))
                 } else {
                     steps.append(.revert(asset))
@@ -179,7 +179,9 @@ final class ChangePlan: Sendable {
     }
 
     /// The rendered edit, or `nil` when the edit goes back to the original (a revert).
-    private static func render(_ operation: ChangeOperation, of asset: PHAsset, at index: Int) async throws -> PHContentEditingOutput? {
+    private static func render(
+        _ operation: ChangeOperation, of asset: PHAsset, at index: Int, service: LibraryService
+    ) async throws -> PHContentEditingOutput? {
         let options = PHContentEditingInputRequestOptions()
         options.canHandleAdjustmentData = PHBasicAdjustments.canHandle
         let input: PHContentEditingInput = try await withCheckedThrowingContinuation { continuation in
@@ -197,14 +199,18 @@ final class ChangePlan: Sendable {
         guard let image = input.fullSizeImageURL else {
             throw APIError(.conflict, "operations[\(index)]: \(asset.localIdentifier) has no image to edit")
         }
-        let output = PHContentEditingOutput(contentEditingInput: input)
-        do {
-            try recipe.render(imageAt: image, to: output.renderedContentURL)
-        } catch {
-            try? FileManager.default.removeItem(at: output.renderedContentURL)
-            throw APIError(.unprocessableContent, "operations[\(index)]: rendering the edit failed: \(error)")
+        // Decoding, rendering and encoding the full-size image: seconds for a big photo, on
+        // the work pool (on the event loop it would stall every connection of that loop).
+        return try await service.offLoop("edit") {
+            let output = PHContentEditingOutput(contentEditingInput: input)
+            do {
+                try recipe.render(imageAt: image, to: output.renderedContentURL)
+            } catch {
+                try? FileManager.default.removeItem(at: output.renderedContentURL)
+                throw APIError(.unprocessableContent, "operations[\(index)]: rendering the edit failed: \(error)")
+            }
+            output.adjustmentData = recipe.adjustmentData
+            return output
         }
-        output.adjustmentData = recipe.adjustmentData
-        return output
     }
 }

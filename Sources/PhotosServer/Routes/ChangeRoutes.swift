@@ -30,7 +30,9 @@ struct ChangeRoutes {
         let plan = try await ChangePlan(batch.operations, client: client, service: service)
         defer { plan.cleanUp() }
         do {
-            try await service.library.performChanges(plan.block)
+            // The commit (with the edits' files copied in) on the writes pool, off the event loop.
+            let library = service.library
+            try await service.writing("commit") { try library.performChangesAndWait(plan.block) }
         } catch {
             throw APIError(error)
         }

@@ -88,10 +88,15 @@ struct ImageRoutes {
         }
         let source = try asset ?? service.asset(text, for: client, includeDeleted: true)
         let etag = Self.etag(key)
-        if parameters.isStoredGridThumbnail, let stored = service.imageManager.storedGridThumbnailData(for: source) {
-            let entry = EncodedImageCache.Entry(bytes: ByteBuffer(bytes: stored), contentType: "image/jpeg", etag: etag)
-            service.encodedImages.insert(entry, for: key)
-            return Self.response(Self.answer(entry, assetVersion: assetVersion, parameters: parameters))
+        if parameters.isStoredGridThumbnail {
+            // A file read: off the event loop, as a cold disk makes it wait.
+            let manager = service.imageManager
+            let stored = try await service.offLoop("stored thumbnail") { manager.storedGridThumbnailData(for: source) }
+            if let stored {
+                let entry = EncodedImageCache.Entry(bytes: ByteBuffer(bytes: stored), contentType: "image/jpeg", etag: etag)
+                service.encodedImages.insert(entry, for: key)
+                return Self.response(Self.answer(entry, assetVersion: assetVersion, parameters: parameters))
+            }
         }
         let entry = try await service.connections.run(on: context.channel) { [self] in
             try await render(
@@ -171,14 +176,17 @@ struct ImageRoutes {
         } catch {
             throw APIError(error)
         }
-        let encoded =
-            switch format {
-            case .jpeg: image.jpegData(compressionQuality: Double(quality) / 100)
-            case .webp: image.webpData(quality: Double(quality) / 100)
-            }
-        guard let encoded else { throw APIError(.internalServerError, "Encoding the image as \(format.rawValue) failed") }
-        return EncodedImageCache.Entry(
-            bytes: ByteBuffer(bytes: encoded), contentType: format == .jpeg ? "image/jpeg" : "image/webp", etag: etag)
+        // The image manager renders on its own queue; encoding is the route's, on the work pool.
+        return try await service.offLoop("encode") {
+            let encoded =
+                switch format {
+                case .jpeg: image.jpegData(compressionQuality: Double(quality) / 100)
+                case .webp: image.webpData(quality: Double(quality) / 100)
+                }
+            guard let encoded else { throw APIError(.internalServerError, "Encoding the image as \(format.rawValue) failed") }
+            return EncodedImageCache.Entry(
+                bytes: ByteBuffer(bytes: encoded), contentType: format == .jpeg ? "image/jpeg" : "image/webp", etag: etag)
+        }
     }
 
     /// The image manager's options for an image request, and for the preheat of the grid's

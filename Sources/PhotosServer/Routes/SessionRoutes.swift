@@ -15,7 +15,10 @@ struct SessionRoutes {
         group.post("session") { request, context in try await signIn(request, context) }
         // Signing out works with an expired session too: it clears the cookie either way.
         group.delete("session") { request, _ in
-            if let id = request.cookies[AccessGate.cookieName]?.value { service.gate.endSession(id) }
+            if let id = request.cookies[AccessGate.cookieName]?.value {
+                let gate = service.gate
+                try await service.writing("session") { gate.endSession(id) }
+            }
             var response = Response(status: .noContent)
             response.setCookie(Cookie(name: AccessGate.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict))
             return response
@@ -30,7 +33,9 @@ struct SessionRoutes {
         let body = try await JSONResponse.decode(SignIn.self, from: request, limit: 4096)
         let started: (id: String, client: ClientAccess)?
         do {
-            started = try service.gate.startSession(secret: body.token)
+            // A new session is a row written (off the event loop: it can wait on a lock).
+            let gate = service.gate
+            started = try await service.writing("session") { try gate.startSession(secret: body.token) }
         } catch {
             throw APIError(error)
         }

@@ -55,13 +55,13 @@ struct TokenRoutes {
             }
             let assets = try (body.assets ?? []).map(ObjectID.asset)
             guard assets.isEmpty || level == .limited else { throw APIError(.badRequest, "'assets' applies to limited tokens only") }
-            let (token, secret) = try photos { try service.library.createAccessToken(named: body.name, level: level) }
+            let (token, secret) = try await write { try library.createAccessToken(named: body.name, level: level) }
             if !assets.isEmpty {
                 do {
-                    _ = try photos { try service.library.changeLimitedLibrary(ofAccessToken: token.identifier, .add(assets)) }
+                    _ = try await write { try library.changeLimitedLibrary(ofAccessToken: token.identifier, .add(assets)) }
                 } catch {
                     // No token without its list: the secret was never shown.
-                    _ = try? service.library.revokeAccessToken(withIdentifier: token.identifier)
+                    _ = try? await write { try library.revokeAccessToken(withIdentifier: token.identifier) }
                     throw error
                 }
             }
@@ -71,7 +71,7 @@ struct TokenRoutes {
         group.delete("tokens/{token}") { _, context in
             try context.requireClient().requireOwner("Revoking tokens")
             let identifier = try context.parameters.require("token")
-            guard try photos({ try service.library.revokeAccessToken(withIdentifier: identifier) }) else {
+            guard try await write({ try library.revokeAccessToken(withIdentifier: identifier) }) else {
                 throw APIError.notFound("token '\(identifier.prefix(40))'")
             }
             service.accessChanged()
@@ -93,16 +93,16 @@ struct TokenRoutes {
             // One edit, so the list changes all at once or not at all.
             let add = try (body.add ?? []).map(ObjectID.asset)
             let remove = Set(try (body.remove ?? []).map(ObjectID.asset))
-            try photos {
-                if body.replace == nil && remove.isEmpty {
-                    try service.library.changeLimitedLibrary(ofAccessToken: identifier, .add(add))
-                } else if body.replace == nil && add.isEmpty {
-                    try service.library.changeLimitedLibrary(ofAccessToken: identifier, .remove(Array(remove)))
+            let replace = try body.replace.map { try $0.map(ObjectID.asset) }
+            try await write {
+                if replace == nil && remove.isEmpty {
+                    try library.changeLimitedLibrary(ofAccessToken: identifier, .add(add))
+                } else if replace == nil && add.isEmpty {
+                    try library.changeLimitedLibrary(ofAccessToken: identifier, .remove(Array(remove)))
                 } else {
-                    let base = try body.replace.map { try $0.map(ObjectID.asset) }
-                        ?? service.library.limitedLibraryAssetIdentifiers(forAccessToken: identifier)
+                    let base = try replace ?? library.limitedLibraryAssetIdentifiers(forAccessToken: identifier)
                     let final = (base + add).filter { !remove.contains($0) }
-                    try service.library.changeLimitedLibrary(ofAccessToken: identifier, .replace(Array(Set(final))))
+                    try library.changeLimitedLibrary(ofAccessToken: identifier, .replace(Array(Set(final))))
                 }
             }
             service.accessChanged()
@@ -117,6 +117,14 @@ struct TokenRoutes {
         }
         guard token.level == .limited else { throw APIError(.conflict, "\(identifier) is \(token.level.rawValue), not limited") }
         return identifier
+    }
+
+    private var library: PHPhotoLibrary { service.library }
+
+    /// Runs a library write on the writes pool (off the event loop: it can wait on another
+    /// process's lock), answering PhotoKit errors with their HTTP status.
+    private func write<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        do { return try await service.writing("tokens", body) } catch { throw APIError(error) }
     }
 
     /// Runs a library call, answering PhotoKit errors with their HTTP status.

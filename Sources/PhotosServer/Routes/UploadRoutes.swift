@@ -31,14 +31,19 @@ struct UploadRoutes {
 
         let identifiers = LockedIdentifiers()
         do {
-            try await service.library.performChanges {
-                for file in files {
-                    let request = PHAssetCreationRequest.forAsset()
-                    let options = PHAssetResourceCreationOptions()
-                    options.originalFilename = file.name
-                    options.shouldMoveFile = true
-                    request.addResource(with: file.isVideo ? .video : .photo, fileURL: file.url, options: options)
-                    if let placeholder = request.placeholderForCreatedAsset { identifiers.append(placeholder.localIdentifier) }
+            // The import (probing, hashing and copying each file, making its grid thumbnail) and
+            // its commit, on the writes pool, off the event loop.
+            let library = service.library
+            try await service.writing("commit") {
+                try library.performChangesAndWait {
+                    for file in files {
+                        let request = PHAssetCreationRequest.forAsset()
+                        let options = PHAssetResourceCreationOptions()
+                        options.originalFilename = file.name
+                        options.shouldMoveFile = true
+                        request.addResource(with: file.isVideo ? .video : .photo, fileURL: file.url, options: options)
+                        if let placeholder = request.placeholderForCreatedAsset { identifiers.append(placeholder.localIdentifier) }
+                    }
                 }
             }
         } catch {
@@ -54,7 +59,8 @@ struct UploadRoutes {
         service.libraryChanged()
         if let token = client.token, token.level == .limited {
             do {
-                try service.library.changeLimitedLibrary(ofAccessToken: token.identifier, .add(created))
+                let library = service.library
+                _ = try await service.writing("allow-list") { try library.changeLimitedLibrary(ofAccessToken: token.identifier, .add(created)) }
             } catch {
                 throw APIError(.internalServerError, "The upload was added but not to this token's selection: \(error)")
             }

@@ -1,0 +1,180 @@
+#!/usr/bin/env bash
+# Cached thumbnails while heavy work runs: `photos serve` under wrk on loopback, idle and with a
+# background load of edits, uploads and big renders, for one or more builds side by side.
+#
+#   Benchmarks/run-eventloop-benchmark.sh                                   # this tree alone
+#   Benchmarks/run-eventloop-benchmark.sh --photos before=OLD --photos after=NEW --rounds 5
+#
+# Each --photos NAME=BINARY is one build (without any, this tree is built in release with
+# cross-module optimization, as run-serve-benchmark.sh does, and named "this"). The 66 real
+# photos of the image benchmark's set (Benchmarks/.data/bench-set/, or --set DIR) are imported
+# once into a library that every run starts from a copy of. Then --rounds times, the builds in
+# turn (alternating, so the machine's other load falls on all of them): start the server, ask
+# once for every 256 x 256 grid thumbnail (as run-serve-benchmark.sh, so they are cached), then
+#   (a) idle: wrk (2 threads, 64 connections) on the cached thumbnails for --seconds (20);
+#   (b) loaded: the same wrk run while Benchmarks/peers/serve_background_load.py runs edits
+#       (POST /api/changes, exposure/saturation of a random photo: a full-size render), uploads
+#       (POST /api/uploads of a 12-megapixel photo: import, hashing, thumbnail) and renders
+#       (GET image at a random 800-2400 px size and quality: never cached), one client thread
+#       each (--edits/--uploads/--renders N), started 2 s before wrk, each at a fixed rate
+#       (--pace EDITS,UPLOADS,RENDERS per second and thread, default 0.4,2,1: what every build
+#       keeps up with, so each does the same work) or in a closed loop (--closed-loop).
+# Reports per build the medians over the rounds of (a), (b), (b)/(a) with each round's
+# figures, and the background work done during (b). Results: Benchmarks/.data/eventloop-work/.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(dirname "$HERE")"
+PEERS="$HERE/peers"
+# shellcheck source=peers/bench-common.sh
+. "$PEERS/bench-common.sh"
+ROUNDS=3
+SECONDS_EACH=20
+CONNECTIONS=64
+THREADS=2
+EDITS=1
+UPLOADS=1
+RENDERS=1
+PACE="0.4,2,1"
+BUILDS=()
+DATA="$HERE/.data"
+SET="$DATA/bench-set"
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --photos) BUILDS+=("$2"); shift 2 ;;
+        --rounds) ROUNDS="$2"; shift 2 ;;
+        --seconds) SECONDS_EACH="$2"; shift 2 ;;
+        --connections) CONNECTIONS="$2"; shift 2 ;;
+        --edits) EDITS="$2"; shift 2 ;;
+        --uploads) UPLOADS="$2"; shift 2 ;;
+        --renders) RENDERS="$2"; shift 2 ;;
+        --pace) PACE="$2"; shift 2 ;;
+        --closed-loop) PACE="0,0,0"; shift ;;
+        --set) SET="$2"; shift 2 ;;
+        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+        *) echo "unknown option: $1" >&2; exit 2 ;;
+    esac
+done
+
+WORK="$DATA/eventloop-work"
+LOG="$WORK/logs"
+RESULTS="$WORK/results.txt"
+PRISTINE="$WORK/pristine.photoslibrary"
+LIBRARY="$WORK/Library.photoslibrary"
+SERVER_PID=""
+LOAD_PID=""
+
+cleanup() {
+    for pid in "$LOAD_PID" "$SERVER_PID"; do
+        [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+    done
+    wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+wait_for() {
+    local i
+    for i in $(seq 200); do
+        curl -s -o /dev/null "$1" && return 0
+        sleep 0.1
+    done
+    echo "nothing answers at $1" >&2; exit 1
+}
+
+mkdir -p "$WORK" "$LOG"
+rm -f "$RESULTS" "$LOG"/*.log
+install_missing wrk curl python3
+build_bench_set "$ROOT" "$DATA/corpus" "$SET" "$LOG"
+
+if [ ${#BUILDS[@]} -eq 0 ]; then
+    say "Building photos in release with cross-module optimization (scratch path .build-cmo)"
+    build=(swift build -c release --product photos --package-path "$ROOT" --scratch-path "$ROOT/.build-cmo" -Xswiftc -cross-module-optimization)
+    "${build[@]}" > "$LOG/build.log" 2>&1 || { cat "$LOG/build.log" >&2; exit 1; }
+    BUILDS+=("this=$("${build[@]}" --show-bin-path)/photos")
+fi
+
+# One library for every run: imported once by the first build, copied before each run.
+FIRST="${BUILDS[0]#*=}"
+say "Importing $(find "$SET" -name '*.jpg' | wc -l) photos into the library every run starts from"
+rm -rf "$PRISTINE"
+"$FIRST" import --library "$PRISTINE" "$SET" > "$LOG/import.log"
+TOKEN="$("$FIRST" token create --library "$PRISTINE" --level read-write --name bench --quiet)"
+export PHOTOS_TOKEN="$TOKEN"
+
+one_run() {   # one_run NAME BINARY ROUND
+    local name="$1" binary="$2" round="$3" port idle loaded load
+    rm -rf "$LIBRARY"
+    cp -a "$PRISTINE" "$LIBRARY"
+    port="$(free_port)"
+    "$binary" serve --library "$LIBRARY" --port "$port" > "$LOG/server-$name-$round.log" 2>&1 &
+    SERVER_PID=$!
+    wait_for "http://127.0.0.1:$port/openapi.json"
+    curl -sf -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$port/api/assets?limit=1000" \
+        | python3 -c 'import json,sys; [print(a["id"], a["version"]) for a in json.load(sys.stdin)["assets"]]' > "$WORK/assets.txt"
+    : > "$WORK/paths.txt"; : > "$WORK/ids.txt"
+    while read -r id version; do
+        path="/api/assets/$id/image?w=256&h=256&mode=fill&v=$version"
+        curl -sf -o /dev/null -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$port$path"
+        echo "$path" >> "$WORK/paths.txt"
+        echo "$id" >> "$WORK/ids.txt"
+    done < "$WORK/assets.txt"
+
+    wrk -t "$THREADS" -c "$CONNECTIONS" -d "${SECONDS_EACH}s" -s "$PEERS/wrk_load.lua" "http://127.0.0.1:$port" -- "$WORK/paths.txt" \
+        > "$LOG/idle-$name-$round.log" 2>&1 || { cat "$LOG/idle-$name-$round.log" >&2; exit 1; }
+    idle="$(grep '^RESULT ' "$LOG/idle-$name-$round.log" | sed 's/^RESULT //')"
+
+    python3 "$PEERS/serve_background_load.py" "http://127.0.0.1:$port" "$WORK/ids.txt" "$SET" \
+        --edits "$EDITS" --uploads "$UPLOADS" --renders "$RENDERS" \
+        --edit-rate "${PACE%%,*}" --upload-rate "$(echo "$PACE" | cut -d, -f2)" --render-rate "${PACE##*,}" > "$LOG/load-$name-$round.log" 2> "$LOG/load-errors-$name-$round.log" &
+    LOAD_PID=$!
+    sleep 2
+    wrk -t "$THREADS" -c "$CONNECTIONS" -d "${SECONDS_EACH}s" -s "$PEERS/wrk_load.lua" "http://127.0.0.1:$port" -- "$WORK/paths.txt" \
+        > "$LOG/loaded-$name-$round.log" 2>&1 || { cat "$LOG/loaded-$name-$round.log" >&2; exit 1; }
+    kill -TERM "$LOAD_PID"
+    wait "$LOAD_PID" || true
+    LOAD_PID=""
+    loaded="$(grep '^RESULT ' "$LOG/loaded-$name-$round.log" | sed 's/^RESULT //')"
+    load="$(grep '^LOAD ' "$LOG/load-$name-$round.log" | sed 's/^LOAD //')"
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=""
+    echo "build=$name round=$round load1=$(load1) idle: $idle | loaded: $loaded | background: $load" >> "$RESULTS"
+    say "$name round $round: idle $(echo "$idle" | sed -n 's/.*rps=\([0-9.]*\).*/\1/p') req/s, loaded $(echo "$loaded" | sed -n 's/.*rps=\([0-9.]*\).*/\1/p') req/s; background $load"
+}
+
+for round in $(seq "$ROUNDS"); do
+    for build in "${BUILDS[@]}"; do
+        one_run "${build%%=*}" "${build#*=}" "$round"
+    done
+done
+
+python3 - "$RESULTS" "$SECONDS_EACH" <<'PY'
+import re, statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    name = re.search(r"build=(\S+)", line).group(1)
+    idle = float(re.search(r"idle: .*?rps=([0-9.]+)", line).group(1))
+    loaded = float(re.search(r"loaded: .*?rps=([0-9.]+)", line).group(1))
+    p99 = [float(x) for x in re.findall(r"p99_ms=([0-9.]+)", line)]
+    status = [int(x) for x in re.findall(r" status=([0-9]+)", line)]
+    background = dict((k, float(v)) for k, v in re.findall(r"(\w+)=([0-9.]+)", line.split("background:")[1]))
+    load1 = re.search(r"load1=(\S+)", line).group(1)
+    rows.setdefault(name, []).append((idle, loaded, loaded / idle, p99, status, background, load1))
+print()
+print("| Build | Idle req/s (median; rounds) | Under load req/s (median; rounds) | Under load ÷ idle (median; rounds) | p99 idle / loaded, ms (medians) | Background work done while loaded (median per run: edits / uploads / renders / errors) |")
+print("| --- | --- | --- | --- | --- | --- |")
+for name, runs in rows.items():
+    fmt = lambda values, f: ", ".join(f.format(v) for v in values)
+    idle = [r[0] for r in runs]; loaded = [r[1] for r in runs]; ratio = [r[2] for r in runs]
+    p99i = statistics.median(r[3][0] for r in runs); p99l = statistics.median(r[3][1] for r in runs)
+    bg = {k: statistics.median(r[5].get(k, 0) for r in runs) for k in ("edits", "uploads", "renders", "errors")}
+    print(f"| {name} | **{statistics.median(idle):,.0f}** ({fmt(idle, '{:,.0f}')}) | **{statistics.median(loaded):,.0f}** ({fmt(loaded, '{:,.0f}')}) "
+          f"| **{statistics.median(ratio):.2f}×** ({fmt(ratio, '{:.2f}')}) | {p99i:.1f} / {p99l:.1f} "
+          f"| {bg['edits']:.0f} / {bg['uploads']:.0f} / {bg['renders']:.0f} / {bg['errors']:.0f} |")
+    bad = [r[4] for r in runs if any(r[4])]
+    if bad: print(f"  ({name}: non-2xx responses in wrk runs: {bad})")
+    print(f"  ({name}: load average at each round's end: {', '.join(r[6] for r in runs)})")
+PY

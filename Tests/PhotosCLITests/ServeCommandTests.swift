@@ -1,0 +1,112 @@
+import Foundation
+import PhotosTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `photos serve` as a process: what it sets up for itself.
+@Suite("photos serve")
+struct ServeCommandTests {
+    /// After an image is rendered and encoded, the threads that did it run at nice +10 and the
+    /// event loops at the process's own priority (0), so cached answers win the CPU from
+    /// renders. (Dispatch runs its user-initiated work at nice -2 on Linux: above the loops, as
+    /// the image manager's renders ran before.) Read from /proc: each thread's name and nice.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "needs Linux's /proc"))
+    func heavyWorkRunsBelowTheEventLoops() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("Library.photoslibrary", isDirectory: true)
+        let photo = try #require(try Fixtures.kphotoalbum().first)
+        try #require(CLIRunner.run(["import", photo.path], library: library).status == 0)
+        let listing = try CLIRunner.run(["ls", "--json"], library: library).stdout
+        let assets = try #require(try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [[String: Any]])
+        let uuid = try #require((assets.first?["localIdentifier"] as? String)?.prefix(36))
+
+        let server = try ServerProcess(arguments: ["serve", "--open", "--port", "0", "--library", library.path])
+        defer { server.stop() }
+        let before = Self.threads(of: server.process.processIdentifier)
+        // NIO's threads: the event loops ("NIO-SGLTN-…" in `photos serve`, NIO's singletons).
+        #expect(before.contains { $0.name.hasPrefix("NIO-") }, "no event loop among \(before)")
+        #expect(!before.contains { $0.nice == 10 }, "before any work: \(before)")
+
+        // Not cached: rendered by the image manager, encoded on the server's work pool. The
+        // threads are watched on a thread of their own while it happens: Dispatch's and
+        // libvips' idle threads end after a few seconds, and this test's continuation may wait
+        // longer than that for a concurrency thread when the suite runs.
+        let watch = ThreadWatch(pid: server.process.processIdentifier)
+        var image = try #require(URLComponents(string: "http://127.0.0.1:\(server.port)/api/assets/\(uuid)/image"))
+        image.queryItems = [URLQueryItem(name: "width", value: "300"), URLQueryItem(name: "height", value: "300")]
+        let (data, response) = try await URLSession.shared.data(from: try #require(image.url))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(data.starts(with: [0xFF, 0xD8]))
+
+        let seen = watch.stop()
+        let loops = seen.filter { $0.name.hasPrefix("NIO-") }
+        #expect(!loops.isEmpty && loops.allSatisfy { $0.nice == 0 }, "event loops: \(loops)")
+        let pool = seen.filter { $0.name.hasPrefix("TP-") && $0.nice == 10 }
+        #expect(!pool.isEmpty, "no work-pool thread at nice 10 (the encode): \(seen)")
+        // Dispatch's threads are named after their queues' QoS ("…user-initiated-qos").
+        let renders = seen.filter { $0.name.contains("qos") && $0.nice == 10 }
+        #expect(!renders.isEmpty, "no Dispatch thread at nice 10 (the image manager's render): \(seen)")
+        // libvips's workers take the nice value of the thread that started them.
+        let workers = seen.filter { $0.name.hasPrefix("libvips") }
+        #expect(!workers.isEmpty && workers.allSatisfy { $0.nice == 10 }, "libvips workers: \(workers)")
+    }
+
+    struct ThreadInfo: CustomStringConvertible {
+        var id = ""
+        let name: String
+        let nice: Int
+        var description: String { "\(name)=\(nice)" }
+    }
+
+    /// Reads a process's threads every 2 ms on a thread of its own until stopped; each thread
+    /// as last seen, with the highest nice value it was seen at.
+    final class ThreadWatch: @unchecked Sendable {
+        // @unchecked Sendable: `seen` and `stopped` are only touched under `lock`.
+        private let lock = NSLock()
+        private var seen: [String: ThreadInfo] = [:]
+        private var stopped = false
+        private let done = DispatchSemaphore(value: 0)
+
+        init(pid: Int32) {
+            Thread { [self] in
+                while !lock.withLock({ stopped }) {
+                    let now = ServeCommandTests.threads(of: pid)
+                    lock.withLock {
+                        for thread in now {
+                            let nice = max(thread.nice, seen[thread.id]?.nice ?? Int.min)
+                            seen[thread.id] = ThreadInfo(id: thread.id, name: thread.name, nice: nice)
+                        }
+                    }
+                    usleep(2_000)
+                }
+                done.signal()
+            }.start()
+        }
+
+        func stop() -> [ThreadInfo] {
+            lock.withLock { stopped = true }
+            done.wait()
+            return lock.withLock { Array(seen.values) }
+        }
+    }
+
+    /// The threads of process `pid`, from /proc/PID/task/TID/stat (the nice value is field 19;
+    /// the name, in parentheses, may hold spaces).
+    static func threads(of pid: Int32) -> [ThreadInfo] {
+        let tasks = URL(fileURLWithPath: "/proc/\(pid)/task")
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks.path)) ?? []
+        return ids.compactMap { id in
+            guard let stat = try? String(contentsOf: tasks.appendingPathComponent("\(id)/stat"), encoding: .utf8),
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+            else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            // fields[0] is field 3 (the state), so field 19 is fields[16].
+            guard fields.count > 16, let nice = Int(fields[16]) else { return nil }
+            return ThreadInfo(id: id, name: String(stat[stat.index(after: open)..<close]), nice: nice)
+        }
+    }
+}
