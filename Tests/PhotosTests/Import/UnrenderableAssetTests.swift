@@ -103,6 +103,30 @@ struct UnrenderableAssetTests {
         #expect(try library.checkConsistency().isConsistent)
     }
 
+    @Test("Sony HIF files libvips can't decode, and one with its HEVC data bit-flipped, import with thumbnails and render")
+    func sonyHIFImportAndRender() throws {
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        let inputs = try MalformedInputs.sonyHIF()
+        let urls = try inputs.map { try $0.write(into: temporary.scratch) }
+        var options = PHAssetImporter.Options()
+        options.makesThumbnails = true
+        let report = PHAssetImporter(library: library, options: options).importFiles(at: urls)
+        #expect(report.imported.count == inputs.count, "\(report.failures.map(\.outcome))")
+        #expect(try library.checkConsistency().isConsistent, "no render failure recorded")
+        for asset in Self.assets(library) {
+            guard case .success(let image) = Self.thumbnail(asset, library) else {
+                Issue.record("\(asset.localIdentifier) does not render")
+                continue
+            }
+            #expect(image.size.width == 256 && image.size.height == 256)
+        }
+        // The portrait one is as tall as it shows (libheif 1.15 reports it unturned).
+        let portrait = Self.assets(library).filter { $0.pixelHeight > $0.pixelWidth }
+        #expect(portrait.map { [$0.pixelWidth, $0.pixelHeight] } == [[4672, 7008]])
+        #expect(try library.checkConsistency().isConsistent)
+    }
+
     @Test("an import that makes thumbnails, and `cache warm`, record what fails to render; a render that works forgets it")
     func importAndWarmRecordFailures() throws {
         let temporary = try TemporaryLibrary()
