@@ -7,6 +7,9 @@
  * Each wrapper passes a fixed set of optional arguments and nothing else; all logic is in Swift.
  */
 #include <vips/vips.h>
+/* libheif (libvips-dev depends on libheif-dev): decoding a HEIF/AVIF primary image directly
+ * when libvips' heifload refuses one that libheif decodes (HEIFDecoder.swift). */
+#include <libheif/heif.h>
 
 /* VIPS_INIT is a macro; this is the function it wraps. */
 static inline int cvips_init(const char *argv0) {
@@ -21,6 +24,22 @@ static inline VipsImage *cvips_image_new_from_file(const char *path, int access,
         "access", (VipsAccess) access,
         "fail_on", (VipsFailOn) fail_on,
         NULL);
+}
+
+/* A HEIF/HEIC/AVIF opened with heifload itself: libvips' sniffing knows fewer brands than
+ * libheif reads (an AVIF sequence's "avis"), and then hands the file to ImageMagick. */
+static inline VipsImage *cvips_heifload(const char *path, int access, int fail_on) {
+    VipsImage *out = NULL;
+    if (vips_heifload(path, &out, "access", (VipsAccess) access, "fail_on", (VipsFailOn) fail_on, NULL))
+        return NULL;
+    return out;
+}
+
+static inline VipsImage *cvips_heifload_source(VipsSource *source, int access, int fail_on) {
+    VipsImage *out = NULL;
+    if (vips_heifload_source(source, &out, "access", (VipsAccess) access, "fail_on", (VipsFailOn) fail_on, NULL))
+        return NULL;
+    return out;
 }
 
 /* Wraps a private copy of the bytes in a source, so the image never points into Swift memory. */

@@ -111,6 +111,72 @@ struct HEIFStructure {
         return nil
     }
 
+    /// The primary item's size as shown: its `ispe` (image spatial extents) turned by its `irot`
+    /// (a multiple of 90° anticlockwise), read from `iprp` (`ipco` properties, `ipma`
+    /// associations); `nil` when the file doesn't say.
+    struct PrimaryGeometry: Equatable {
+        var width: Int
+        var height: Int
+        /// An odd number of quarter turns associated before the `ispe`: libheif 1.15 then
+        /// reports the size unturned but decodes the image turned, and libvips, comparing the
+        /// two, refuses it ("bad image dimensions on decode"). Sony's portrait HIF files.
+        var turnedBeforeSized: Bool
+    }
+
+    static func primaryGeometry(parser: ISOBMFFParser, meta: ISOBox) -> PrimaryGeometry? {
+        let children = parser.children(from: meta.payloadStart + 4, to: meta.end).boxes
+        guard let pitm = children.first(where: { $0.type == "pitm" }), let pitmBytes = parser.payload(pitm, limit: 64),
+            let iprp = children.first(where: { $0.type == "iprp" })
+        else { return nil }
+        var r = PayloadReader(pitmBytes)
+        guard let pitmVersion = r.u8(), r.skip(3), let primary = pitmVersion == 0 ? r.u16().map(UInt32.init) : r.u32() else { return nil }
+        let boxes = parser.children(of: iprp)
+        guard let ipco = boxes.first(where: { $0.type == "ipco" }) else { return nil }
+        let properties = parser.children(of: ipco)
+        var indexes: [Int] = []
+        for ipma in boxes where ipma.type == "ipma" {
+            guard let bytes = parser.payload(ipma, limit: 4 << 20) else { return nil }
+            var r = PayloadReader(bytes)
+            guard let version = r.u8(), let flags = r.take(3), let count = r.u32() else { return nil }
+            for _ in 0 ..< count {
+                guard let id = version < 1 ? r.u16().map(UInt32.init) : r.u32(), let associations = r.u8() else { return nil }
+                for _ in 0 ..< associations {
+                    guard let index = flags[2] & 1 != 0 ? r.u16().map({ Int($0 & 0x7FFF) }) : r.u8().map({ Int($0 & 0x7F) }) else { return nil }
+                    if id == primary, index > 0 { indexes.append(index) }
+                }
+            }
+        }
+        var size: (width: Int, height: Int)?
+        var quarterTurns = 0, turnsBeforeSize = 0
+        for index in indexes where index <= properties.count {
+            let property = properties[index - 1]
+            switch property.type {
+            case "ispe":
+                guard size == nil, let bytes = parser.payload(property, limit: 64) else { continue }
+                var r = PayloadReader(bytes)
+                guard r.skip(4), let width = r.u32(), let height = r.u32() else { continue }
+                size = (Int(width), Int(height))
+                turnsBeforeSize = quarterTurns
+            case "irot":
+                guard let bytes = parser.payload(property, limit: 64), let angle = bytes.first else { continue }
+                quarterTurns += Int(angle & 3)
+            default:
+                break
+            }
+        }
+        guard let size else { return nil }
+        let turned = quarterTurns % 2 == 1
+        return PrimaryGeometry(
+            width: turned ? size.height : size.width, height: turned ? size.width : size.height, turnedBeforeSized: turnsBeforeSize % 2 == 1)
+    }
+
+    /// The primary geometry of a HEIF's bytes, from its top-level `meta`.
+    static func primaryGeometry(in source: any ByteSource) -> PrimaryGeometry? {
+        let parser = ISOBMFFParser(source: source)
+        guard let meta = parser.topLevel().boxes.first(where: { $0.type == "meta" }) else { return nil }
+        return primaryGeometry(parser: parser, meta: meta)
+    }
+
     /// `iinf`: a full box with an entry count, then `infe` boxes (version 2 and 3 carry the
     /// item type).
     private mutating func readItemInfo(parser: ISOBMFFParser, box: ISOBox) -> String? {

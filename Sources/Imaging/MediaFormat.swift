@@ -112,6 +112,14 @@ public enum MediaFormat: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// True for the still-image formats libheif decodes (HEIF, HEIC, AVIF).
+    var isHEIF: Bool {
+        switch self {
+        case .heic, .heif, .avif: true
+        default: false
+        }
+    }
+
     /// True for formats stored in ISO base media (ftyp) boxes.
     var isISOBMFF: Bool {
         switch self {

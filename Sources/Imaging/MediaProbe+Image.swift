@@ -13,6 +13,13 @@ extension MediaProbe.Context {
         var metadata = MediaMetadata(
             format: format, pixelWidth: image.width, pixelHeight: image.height,
             orientation: image.orientation, frameCount: image.pageCount, hasAlpha: image.hasAlpha)
+        if format.isHEIF, let shown = HEIFStructure.primaryGeometry(in: source), shown.turnedBeforeSized,
+            shown.width == image.height, shown.height == image.width
+        {
+            // libheif's size unturned by the item's `irot` (see HEIFStructure.PrimaryGeometry):
+            // the image decodes turned, to the size it shows at.
+            (metadata.pixelWidth, metadata.pixelHeight) = (shown.width, shown.height)
+        }
         var exifBlob = image.exifData.map { [UInt8]($0) }
         var png: PNGStructure?
         if format == .png {

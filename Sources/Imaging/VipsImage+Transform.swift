@@ -48,7 +48,9 @@ extension VipsImage {
     }
 
     /// A thumbnail of an image file, decoded with shrink-on-load (a JPEG is decoded at 1/2, 1/4 or
-    /// 1/8 scale, a HEIC from its embedded thumbnail when big enough) and turned upright.
+    /// 1/8 scale, a HEIC from its embedded thumbnail when big enough) and turned upright. A
+    /// HEIF/HEIC/AVIF that libvips refuses is decoded whole by libheif instead (`HEIFDecoder`:
+    /// Sony's thumbnails and rotated grids).
     ///
     /// Fits inside `width` x `height`, or fills it exactly when `crop` is true; with `exact`, is
     /// exactly `width` x `height` (the aspect ratio stretched to it: pass a box of the image's
@@ -68,6 +70,12 @@ extension VipsImage {
                 data: preview.jpeg, width: width, height: height, crop: crop, upscale: upscale, exact: exact, url: url)
             return try image.applyingOrientation(preview.orientation)
         }
+        let fallback = { () -> Result<VipsImage, ImagingError> in
+            heifThumbnail({ () throws(ImagingError) in try HEIFDecoder.primaryImage(fileAt: url) }, width, height, crop, upscale, exact)
+        }
+        if format.isHEIF, HEIFStructure.primaryGeometry(in: source)?.turnedBeforeSized == true {
+            return try fallback().get()  // libvips would decode it whole, then refuse it
+        }
         var out: UnsafeMutablePointer<CVips.VipsImage>?
         let status = url.path.withCString {
             cvips_thumbnail($0, &out, Int32(width), Int32(height), interesting(crop), size(upscale, exact: exact), failOnTruncated)
@@ -76,6 +84,13 @@ extension VipsImage {
             if let out { g_object_unref(out) }
             let failure = loadFailure(url: url)
             guard failure.code == .decodeFailed else { throw failure }
+            var also = ""
+            if format.isHEIF {
+                switch fallback() {
+                case .success(let image): return image
+                case .failure(let error): also = "; \(error.message)"
+                }
+            }
             // libvips failed on a file it should read: a truncated or damaged container is
             // `.corrupt` (as the probe says); anything else is libvips' own limit.
             do {
@@ -83,9 +98,35 @@ extension VipsImage {
             } catch {
                 throw ImagingError(error.code, "cannot make a thumbnail: \(error.message)", url: url)
             }
-            throw ImagingError(.decodeFailed, "cannot make a thumbnail of \(url.path): \(failure.message)", url: url)
+            throw ImagingError(.decodeFailed, "cannot make a thumbnail of \(url.path): \(failure.message)\(also)", url: url)
         }
-        return try VipsImage(owning: out, sourceURL: url).materialized().managedToSRGB()
+        return try decoded(VipsImage(owning: out, sourceURL: url), format: format, fallback: fallback).managedToSRGB()
+    }
+
+    /// `image`'s pixels decoded now; for a HEIF/HEIC/AVIF whose pixels libvips fails to decode
+    /// after reading its header (the embedded thumbnail it chose, a grid it sized wrongly), the
+    /// fallback's image.
+    private static func decoded(
+        _ image: VipsImage, format: MediaFormat, fallback: () -> Result<VipsImage, ImagingError>
+    ) throws(ImagingError) -> VipsImage {
+        do {
+            return try image.materialized()
+        } catch where format.isHEIF {
+            switch fallback() {
+            case .success(let image): return image
+            case .failure(let other): throw ImagingError(error.code, "\(error.message); \(other.message)", url: error.url)
+            }
+        }
+    }
+
+    /// A thumbnail of a HEIF/HEIC/AVIF libvips refused, from the primary image libheif decodes
+    /// (`HEIFDecoder`): scaled as `thumbnail(fileAt:...)` scales, colour-managed to sRGB.
+    private static func heifThumbnail(
+        _ decode: () throws(ImagingError) -> VipsImage, _ width: Int, _ height: Int, _ crop: Bool, _ upscale: Bool, _ exact: Bool
+    ) -> Result<VipsImage, ImagingError> {
+        Result { () throws(ImagingError) -> VipsImage in
+            try decode().resized(toFit: width, height: height, crop: crop, upscale: upscale, exact: exact).materialized().managedToSRGB()
+        }
     }
 
     /// A thumbnail of an image held in memory; see `thumbnail(fileAt:width:height:crop:upscale:)`.
@@ -101,26 +142,39 @@ extension VipsImage {
         VipsRuntime.ensureInitialized()
         try checkBox(width: width, height: height, url: url)
         let name = ImagingError.displayName(url)
-        _ = try admit(head: [UInt8](data.prefix(MediaFormat.sniffLength)), size: Int64(data.count), url: url)
+        let format = try admit(head: [UInt8](data.prefix(MediaFormat.sniffLength)), size: Int64(data.count), url: url)
         guard let source = data.withUnsafeBytes({ cvips_source_new_from_copy($0.baseAddress, $0.count) }) else {
             throw ImagingError.vips(.decodeFailed, "cannot read", url: url)
         }
         defer { g_object_unref(source) }
+        let fallback = { () -> Result<VipsImage, ImagingError> in
+            heifThumbnail({ () throws(ImagingError) in try HEIFDecoder.primaryImage(data: data, url: url) }, width, height, crop, upscale, exact)
+        }
+        if format.isHEIF, HEIFStructure.primaryGeometry(in: DataSource(data))?.turnedBeforeSized == true {
+            return try fallback().get()  // libvips would decode it whole, then refuse it
+        }
         var out: UnsafeMutablePointer<CVips.VipsImage>?
         let status = cvips_thumbnail_source(
             source, &out, Int32(width), Int32(height), interesting(crop), size(upscale, exact: exact), failOnTruncated)
         guard status == 0, let out else {
             if let out { g_object_unref(out) }
             let detail = VipsRuntime.takeErrorBuffer()
+            var also = ""
+            if format.isHEIF {
+                switch fallback() {
+                case .success(let image): return image
+                case .failure(let error): also = "; \(error.message)"
+                }
+            }
             // A truncated or damaged container is `.corrupt`; anything else is libvips' limit.
             do {
                 _ = try MediaProbe.probe(data: data, filenameExtension: url?.pathExtension)
             } catch {
                 throw ImagingError(error.code, "cannot make a thumbnail of \(name): \(error.message)", url: url)
             }
-            throw ImagingError(.decodeFailed, "cannot make a thumbnail of \(name) (\(data.count) bytes): \(detail)", url: url)
+            throw ImagingError(.decodeFailed, "cannot make a thumbnail of \(name) (\(data.count) bytes): \(detail)\(also)", url: url)
         }
-        return try VipsImage(owning: out, sourceURL: url).materialized().managedToSRGB()
+        return try decoded(VipsImage(owning: out, sourceURL: url), format: format, fallback: fallback).managedToSRGB()
     }
 
     /// Decodes every pixel now (into memory), so truncation or damage is reported here rather

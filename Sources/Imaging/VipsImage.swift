@@ -45,9 +45,11 @@ public final class VipsImage: @unchecked Sendable {
     public init(contentsOf url: URL, access: Access = .random) throws(ImagingError) {
         VipsRuntime.ensureInitialized()
         let file = try FileSource(url: url)
-        _ = try Self.admit(head: file.prefix(at: 0, maxCount: MediaFormat.sniffLength), size: file.size, url: url)
+        let format = try Self.admit(head: file.prefix(at: 0, maxCount: MediaFormat.sniffLength), size: file.size, url: url)
         let path = url.path
-        let opened = path.withCString { cvips_image_new_from_file($0, access.vips, Self.failOnTruncated) }
+        let opened = path.withCString {
+            format.isHEIF ? cvips_heifload($0, access.vips, Self.failOnTruncated) : cvips_image_new_from_file($0, access.vips, Self.failOnTruncated)
+        }
         guard let opened else {
             throw Self.loadFailure(url: url)
         }
@@ -58,11 +60,13 @@ public final class VipsImage: @unchecked Sendable {
     /// Decodes an image from bytes in memory (libvips keeps its own copy).
     public init(data: Data, access: Access = .random) throws(ImagingError) {
         VipsRuntime.ensureInitialized()
-        _ = try Self.admit(head: [UInt8](data.prefix(MediaFormat.sniffLength)), size: Int64(data.count), url: nil)
+        let format = try Self.admit(head: [UInt8](data.prefix(MediaFormat.sniffLength)), size: Int64(data.count), url: nil)
         let source = data.withUnsafeBytes { cvips_source_new_from_copy($0.baseAddress, $0.count) }
         guard let source else { throw ImagingError.vips(.decodeFailed, "cannot read", url: nil) }
         defer { g_object_unref(source) }
-        guard let opened = cvips_image_new_from_source(source, access.vips, Self.failOnTruncated) else {
+        let opened = format.isHEIF
+            ? cvips_heifload_source(source, access.vips, Self.failOnTruncated) : cvips_image_new_from_source(source, access.vips, Self.failOnTruncated)
+        guard let opened else {
             let detail = VipsRuntime.takeErrorBuffer()
             let code: ImagingError.Code = MediaFormat.detect(header: [UInt8](data.prefix(64))) == nil
                 ? .unsupportedFormat : .decodeFailed

@@ -50,21 +50,31 @@ enum VipsRuntime {
         }
     }
 
-    /// libvips' error buffer, trimmed, then cleared. The buffer is per-process and libvips
-    /// guards it with its own lock.
+    /// libvips' error buffer, trimmed, then cleared (in one step). The buffer is per-process
+    /// and libvips guards it with its own lock.
+    ///
+    /// Lines "<file>: bad seek to N" are left out: libvips' HEIF reader writes one for every
+    /// HEIF it reads to the end (libheif asks whether 8 bytes past the last box exist), so the
+    /// buffer holds them from files that loaded fine, other threads' too.
     static func takeErrorBuffer() -> String {
         ensureInitialized()
         return takeErrorBufferUnlocked()
     }
 
     private static func takeErrorBufferUnlocked() -> String {
-        guard let raw = vips_error_buffer() else { return "" }
-        let text = String(cString: raw)
-        vips_error_clear()
-        return text
+        guard let raw = vips_error_buffer_copy() else { return "" }
+        defer { g_free(raw) }
+        return String(cString: raw)
             .split(separator: "\n")
             .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
+            .filter { !$0.isEmpty && !isSeekProbe($0) }
             .joined(separator: "; ")
+    }
+
+    /// "…: bad seek to 2641928": libvips' HEIF reader answering libheif past the end of a file.
+    static func isSeekProbe(_ line: some StringProtocol) -> Bool {
+        guard let range = line.range(of: ": bad seek to ", options: .backwards) else { return false }
+        let tail = line[range.upperBound...]
+        return !tail.isEmpty && tail.allSatisfy(\.isNumber)
     }
 }

@@ -224,6 +224,33 @@ public enum MalformedInputs {
         return out.inputs
     }
 
+    // MARK: Sony HIF (pillow-heif's cat.hif, ILCE-7SM3, and guitar_cw90.hif, shot upright)
+
+    /// Sound Sony HIF files libvips 8.14 (with libheif 1.15) can't render ("heifload: bad image
+    /// dimensions on decode"), which the library renders through libheif: `cat.hif` (its
+    /// 1616 × 1080 HEVC thumbnail is coded 1664 × 1088), the same with 16 bits flipped in the
+    /// coded data of its tiles and thumbnail, as `scripts/malformed-corpus.py` flips them (the
+    /// decoder rides over them), and `guitar_cw90.hif` (a grid whose `irot` comes before its
+    /// `ispe`: libheif 1.15 reports 7008 × 4672 and decodes 4672 × 7008).
+    public static func sonyHIF() throws -> [MalformedInput] {
+        let cat = try seed(corpus.appendingPathComponent("pillowheif__heif_other_cat.hif"))
+        let guitar = try seed(corpus.appendingPathComponent("pillowheif__heif_special_guitar_cw90.hif"))
+        var out = Variants(fileExtension: "hif")
+        out.add("hif-sony-thumbnail", cat, "none: a real Sony file whose HEVC thumbnail is coded larger than its 'ispe'", nil)
+        var flipped = cat
+        let mdat = BoxLayout(cat).find(["mdat"])!
+        // The offsets malformed-corpus.py's seeded flips hit: the slice data of the four tiles
+        // (items 1–4) and of the 1616 × 1080 thumbnail (item 6), no header.
+        let flips: [(Int, UInt8)] = [
+            (775925, 32), (805577, 2), (1486901, 8), (1533425, 64), (1547738, 16), (1954310, 16), (2071419, 32), (2141897, 64),
+            (2244961, 64), (2249795, 8), (2271101, 128), (2297970, 32), (2403368, 64), (2434101, 2), (2497917, 32), (2532530, 8),
+        ]
+        for (offset, mask) in flips where offset > mdat.payload && offset < mdat.end { flipped[offset] ^= mask }
+        out.add("hif-bitflip-mdat", flipped, "16 bits flipped inside 'mdat' (HEVC slice data)", nil)
+        out.add("hif-sony-rotated-grid", guitar, "none: a real Sony portrait file ('irot' before 'ispe' in its grid's properties)", nil)
+        return out.inputs
+    }
+
     // MARK: MP4 (imageio's realshort.mp4)
 
     public static func mp4() throws -> [MalformedInput] {

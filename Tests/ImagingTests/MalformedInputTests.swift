@@ -74,6 +74,29 @@ struct MalformedInputTests {
         #expect(throws: ImagingError.self) { try MediaProbe.probe(fileAt: wider) }
     }
 
+    /// Sound Sony HIF files libvips 8.14 can't decode ("heifload: bad image dimensions on
+    /// decode"), and one with 16 bits flipped in its HEVC slice data, render through libheif:
+    /// a grid cell and a fitted view, upright, from the file and from memory.
+    @Test("Sony HIF files libvips can't decode render through libheif, upright, the size their probe says")
+    func sonyHIFRender() throws {
+        let folder = try TemporaryFolder()
+        for input in try MalformedInputs.sonyHIF() {
+            let url = try input.write(into: folder.url)
+            let metadata = try MediaProbe.probe(fileAt: url)
+            let cell = try VipsImage.thumbnail(fileAt: url, width: 256, height: 256, crop: true, upscale: false)
+            #expect(cell.width == 256 && cell.height == 256, "\(input.name)")
+            let fitted = try VipsImage.thumbnail(fileAt: url, width: 512, height: 512, upscale: false)
+            #expect(max(fitted.width, fitted.height) == 512, "\(input.name)")
+            #expect((fitted.width < fitted.height) == (metadata.pixelWidth < metadata.pixelHeight), "\(input.name): \(fitted.width)×\(fitted.height)")
+            if input.name == "hif-sony-rotated-grid" {
+                #expect(metadata.pixelWidth == 4672 && metadata.pixelHeight == 7008, "turned by its 'irot'")
+            } else {
+                let fromMemory = try VipsImage.thumbnail(data: input.data, width: 256, height: 256, crop: true, upscale: false)
+                #expect(fromMemory.width == 256 && fromMemory.height == 256, "\(input.name)")
+            }
+        }
+    }
+
     /// The real files: every photo and video in `.fixtures/` and the corpus' decodable media is
     /// accepted; of the corpus' odd fixtures (`_fixtures/`: truncated, corrupt, edge cases), each
     /// one refused fails to render too, and each one accepted renders.

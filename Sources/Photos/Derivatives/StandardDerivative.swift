@@ -65,10 +65,15 @@ struct StagedDerivatives: Sendable {
 
     static func render(_ kinds: Set<StandardDerivative>, photoAt url: URL, store: LibraryDatabase) throws -> StagedDerivatives {
         var staged = StagedDerivatives()
-        for (kind, data) in try StandardDerivative.render(kinds, photoAt: url) {
-            let file = try store.makeStagingURL(fileExtension: "jpg")
-            try data.write(to: file)
-            staged.files[kind] = file
+        do {
+            for (kind, data) in try StandardDerivative.render(kinds, photoAt: url) {
+                let file = try store.makeStagingURL(fileExtension: "jpg")
+                staged.files[kind] = file
+                try data.write(to: file)
+            }
+        } catch {
+            staged.discard()
+            throw error
         }
         return staged
     }

@@ -163,16 +163,34 @@ final class ImportPreparer: Sendable {
         }
         var item = ReadyItem(files: files, mediaType: asset[0].1.metadata.isVideo ? .video : .image)
         if options.makesThumbnails && item.mediaType == .image {
-            // From the source (in the page cache after copying); a photo libvips can't
-            // decode past its checked structure is imported all the same, recorded as
-            // unrenderable (`photos check` lists it, a gallery marks it).
+            // From the source (in the page cache after copying). A photo whose structure
+            // checked out but whose pixels don't decode is refused here, before anything is
+            // committed (its staged copies go with it): the library would hold a photo it
+            // can't show. A failure that isn't the file's (an encoder's) is recorded as
+            // unrenderable instead (`photos check` lists it, a gallery marks it).
+            let main = asset[0].1.url
             do {
-                item.derivatives = try StagedDerivatives.render(StandardDerivative.madeAtImport, photoAt: asset[0].1.url, store: store)
+                item.derivatives = try StagedDerivatives.render(StandardDerivative.madeAtImport, photoAt: main, store: store)
+            } catch let error as ImagingError where error.code == .corrupt || error.code == .decodeFailed {
+                for case let staged? in files.map(\.file.stagedFile) { try? FileManager.default.removeItem(at: staged) }
+                return failed("its image can't be decoded: \(Self.withoutPath(error.message, of: main))")
             } catch let error as ImagingError where error.code != .unreadable {
                 item.renderFailure = error.message
             } catch {}
         }
         return .ready(item)
+    }
+
+    /// A decoder's message without the file's path (the report names the file already):
+    /// "libvips cannot open it: VipsJpeg: Huffman table 0x03 was not defined".
+    static func withoutPath(_ message: String, of url: URL) -> String {
+        var text = message
+        for prefix in ["cannot make a thumbnail of \(url.path): ", "cannot make a thumbnail: "] where text.hasPrefix(prefix) {
+            text.removeFirst(prefix.count)
+        }
+        if text.hasPrefix(url.path + " ") { text.removeFirst(url.path.count + 1) }
+        return text.replacingOccurrences(of: " \(url.path): \(url.path): ", with: " it: ")
+            .replacingOccurrences(of: " \(url.path)", with: " it").replacingOccurrences(of: "\(url.path): ", with: "")
     }
 
     /// The report of a duplicate when the library, or this import so far, holds the file's bytes.

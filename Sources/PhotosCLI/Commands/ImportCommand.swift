@@ -34,7 +34,7 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Leave the files where they are and refer to them instead of copying them into the library.")
     var inPlace = false
 
-    @Flag(help: "Also make each photo's grid thumbnail (256 × 256), as a gallery shows them.")
+    @Flag(help: "Also make each photo's grid thumbnail (256 × 256), as a gallery shows them; a photo whose pixels don't decode is refused.")
     var thumbnails = false
 
     @Flag(help: "Print a JSON summary on standard output instead of text.")

@@ -103,8 +103,22 @@ struct UnrenderableAssetTests {
         #expect(try library.checkConsistency().isConsistent)
     }
 
-    @Test("an import that makes thumbnails, and `cache warm`, record what fails to render; a render that works forgets it")
-    func importAndWarmRecordFailures() throws {
+    /// Every file under a folder of the library (relative paths).
+    static func files(under folder: String, of temporary: TemporaryLibrary) -> [String] {
+        let root = temporary.url.appendingPathComponent(folder)
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        var files: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files.append(path)
+            }
+        }
+        return files
+    }
+
+    @Test("an import that makes thumbnails refuses a photo whose pixels don't decode, in the decoder's words, and keeps nothing of it")
+    func importWithThumbnailsRefusesUndecodable() throws {
         let temporary = try TemporaryLibrary()
         let library = temporary.library
         let bad = try MalformedInputs.undecodableJPEG().write(into: temporary.scratch)
@@ -112,13 +126,62 @@ struct UnrenderableAssetTests {
         try TestImages.writeJPEG(to: good, width: 300, height: 200, noisy: true)
         var options = PHAssetImporter.Options()
         options.makesThumbnails = true
-        #expect(PHAssetImporter(library: library, options: options).importFiles(at: [bad, good]).imported.count == 2)
-        let listed = try library.checkConsistency().problems
-        #expect(listed.map(\.kind) == [.unrenderable], "\(listed)")
+        let report = PHAssetImporter(library: library, options: options).importFiles(at: [bad, good])
+        #expect(report.imported.map(\.files) == [[good]])
+        let refused = try #require(report.failures.first, "\(report.items.map(\.outcome))")
+        #expect(refused.files == [bad])
+        guard case .failed(let reason) = refused.outcome else { return }
+        #expect(reason.hasPrefix("its image can't be decoded: "), "\(reason)")
+        #expect(reason.contains("Huffman table"), "libvips' words: \(reason)")
+        #expect(!reason.contains(bad.path), "the report names the file already: \(reason)")
+        // Nothing of it stays: no row, no original, no thumbnail, no staged copy.
+        #expect(Self.assets(library).count == 1)
+        #expect(temporary.originalFiles().count == 1)
+        #expect(Self.files(under: "derivatives", of: temporary).count == 1)
+        #expect(Self.files(under: "tmp", of: temporary).isEmpty)
+        #expect(try library.checkConsistency().isConsistent)
+    }
+
+    @Test("Sony HIF files libvips can't decode, and one with its HEVC data bit-flipped, import with thumbnails and render")
+    func sonyHIFImportAndRender() throws {
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        let inputs = try MalformedInputs.sonyHIF()
+        let urls = try inputs.map { try $0.write(into: temporary.scratch) }
+        var options = PHAssetImporter.Options()
+        options.makesThumbnails = true
+        let report = PHAssetImporter(library: library, options: options).importFiles(at: urls)
+        #expect(report.imported.count == inputs.count, "\(report.failures.map(\.outcome))")
+        #expect(try library.checkConsistency().isConsistent, "no render failure recorded")
+        for asset in Self.assets(library) {
+            guard case .success(let image) = Self.thumbnail(asset, library) else {
+                Issue.record("\(asset.localIdentifier) does not render")
+                continue
+            }
+            #expect(image.size.width == 256 && image.size.height == 256)
+        }
+        // The portrait one is as tall as it shows (libheif 1.15 reports it unturned).
+        let portrait = Self.assets(library).filter { $0.pixelHeight > $0.pixelWidth }
+        #expect(portrait.map { [$0.pixelWidth, $0.pixelHeight] } == [[4672, 7008]])
+        #expect(try library.checkConsistency().isConsistent)
+    }
+
+    @Test("`cache warm` records what fails to render; a render that works forgets it")
+    func warmRecordsFailures() throws {
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        let bad = try MalformedInputs.undecodableJPEG().write(into: temporary.scratch)
+        let good = temporary.scratch.appendingPathComponent("good.jpg")
+        try TestImages.writeJPEG(to: good, width: 300, height: 200, noisy: true)
+        // Without thumbnails the import decodes nothing: its structure is sound, so it is taken.
+        #expect(PHAssetImporter(library: library).importFiles(at: [bad, good]).imported.count == 2)
+        #expect(try library.checkConsistency().isConsistent, "nothing known yet: no render was tried")
 
         let warmed = try library.makeDerivatives()
-        #expect(warmed.failed == 1 && warmed.made == 0, "\(warmed)")
-        #expect(try library.checkConsistency().problems.map(\.kind) == [.unrenderable])
+        #expect(warmed.failed == 1 && warmed.made == 1, "\(warmed)")
+        let listed = try library.checkConsistency().problems
+        #expect(listed.map(\.kind) == [.unrenderable], "\(listed)")
+        #expect(listed.first?.detail.contains("Huffman table") == true, "\(listed)")
 
         // The file repaired in place: a render that works forgets the failure.
         let asset = try #require(
