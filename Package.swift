@@ -132,7 +132,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ImagingTests",
-            dependencies: ["Imaging", "PhotosTestSupport"],
+            dependencies: ["Imaging", "PhotosTestSupport", "PhotosLocking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

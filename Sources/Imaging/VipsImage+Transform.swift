@@ -61,6 +61,14 @@ extension VipsImage {
     public static func thumbnail(
         fileAt url: URL, width: Int, height: Int, crop: Bool = false, upscale: Bool = true, exact: Bool = false
     ) throws(ImagingError) -> VipsImage {
+        try VipsRuntime.keepingReasons { () throws(ImagingError) in
+            try makeThumbnail(fileAt: url, width: width, height: height, crop: crop, upscale: upscale, exact: exact)
+        }
+    }
+
+    private static func makeThumbnail(
+        fileAt url: URL, width: Int, height: Int, crop: Bool, upscale: Bool, exact: Bool
+    ) throws(ImagingError) -> VipsImage {
         VipsRuntime.ensureInitialized()
         try checkBox(width: width, height: height, url: url)
         let source = try FileSource(url: url)
@@ -138,6 +146,14 @@ extension VipsImage {
 
     static func thumbnail(
         data: Data, width: Int, height: Int, crop: Bool, upscale: Bool, exact: Bool = false, url: URL?
+    ) throws(ImagingError) -> VipsImage {
+        try VipsRuntime.keepingReasons { () throws(ImagingError) in
+            try makeThumbnail(data: data, width: width, height: height, crop: crop, upscale: upscale, exact: exact, url: url)
+        }
+    }
+
+    private static func makeThumbnail(
+        data: Data, width: Int, height: Int, crop: Bool, upscale: Bool, exact: Bool, url: URL?
     ) throws(ImagingError) -> VipsImage {
         VipsRuntime.ensureInitialized()
         try checkBox(width: width, height: height, url: url)

@@ -58,7 +58,41 @@ enum VipsRuntime {
     /// buffer holds them from files that loaded fine, other threads' too.
     static func takeErrorBuffer() -> String {
         ensureInitialized()
-        return takeErrorBufferUnlocked()
+        if holdsReasons { return takeErrorBufferUnlocked() }
+        return reasons.withLock { _ in takeErrorBufferUnlocked() }
+    }
+
+    /// Held while the buffer is taken, and across a retry in ``keepingReasons(_:)``.
+    private static let reasons = Mutex(())
+    /// The thread holding ``reasons`` in ``keepingReasons(_:)`` (`pthread_self`), 0 when none:
+    /// its own takes of the buffer don't wait for the lock it holds.
+    private static let reasonsHolder = Atomic<UInt>(0)
+    private static var holdsReasons: Bool { reasonsHolder.load(ordering: .acquiring) == UInt(pthread_self()) }
+
+    /// Runs `body` (a decode); when it fails in libvips' words, runs it once more holding the
+    /// lock every take of the error buffer waits for, the buffer emptied first, and throws that
+    /// failure.
+    ///
+    /// libvips' error buffer is the process's: a call failing at the same moment on another
+    /// thread may take this call's words with its own, and a thread clearing the buffer may drop
+    /// them, so a reason could be empty or name another file's damage. In the retry no other
+    /// thread can take the buffer: what it holds is this call's words (and at most those of calls
+    /// failing elsewhere meanwhile, which then retry for their own). A failed decode costs twice;
+    /// failures are rare (a damaged file). When the retry succeeds, its result is returned.
+    static func keepingReasons<T>(_ body: () throws(ImagingError) -> T) throws(ImagingError) -> T {
+        do {
+            return try body()
+        } catch {
+            guard error.code == .decodeFailed || error.code == .corrupt, !holdsReasons else { throw error }
+            var retried: Result<T, ImagingError> = .failure(error)
+            reasons.withLock { _ in
+                reasonsHolder.store(UInt(pthread_self()), ordering: .releasing)
+                defer { reasonsHolder.store(0, ordering: .releasing) }
+                _ = takeErrorBufferUnlocked()
+                retried = Result { () throws(ImagingError) -> T in try body() }
+            }
+            return try retried.get()
+        }
     }
 
     private static func takeErrorBufferUnlocked() -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosLocking
 import Imaging
 import PhotosTestSupport
 import Testing
@@ -35,5 +36,50 @@ struct ConcurrencyTests {
         for (width, thumbWidth, thumbHeight) in results {
             #expect(width == 200 ? thumbHeight == 64 && thumbWidth < 64 : thumbWidth == 64 && thumbHeight < 64)
         }
+    }
+}
+
+/// libvips keeps one error buffer for the process: failures on several threads at once must each
+/// be told with their own words (another failure's, made at the same moment, may come with them:
+/// see `VipsRuntime.keepingReasons`).
+@Suite("Concurrent failures")
+struct ConcurrentFailureTests {
+    @Test("each of many failures at once names its own damage")
+    func eachFailureKeepsItsReason() throws {
+        let folder = try TemporaryFolder()
+        // Two kinds of damage libvips words differently: a scan naming a Huffman table never
+        // defined, and a JPEG cut inside its scan (read with fail-on-truncation).
+        let huffman = try MalformedInputs.undecodableJPEG().write(into: folder.url)
+        let whole = try TestImages.writeJPEG(to: folder.file("whole.jpg"), width: 640, height: 480)
+        let bytes = try Data(contentsOf: whole)
+        let truncated = folder.file("truncated.jpg")
+        try bytes.prefix(bytes.count * 2 / 3).write(to: truncated)
+
+        let reasons = Mutex<[(kind: String, message: String)]>([])
+        let done = DispatchGroup()
+        for thread in 0 ..< 6 {
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                let (kind, url) = thread % 2 == 0 ? ("huffman", huffman) : ("truncated", truncated)
+                for _ in 0 ..< 25 {
+                    do {
+                        _ = try VipsImage.thumbnail(fileAt: url, width: 64, height: 64)
+                        reasons.withLock { $0.append((kind, "(rendered)")) }
+                    } catch {
+                        reasons.withLock { $0.append((kind, "\(error)")) }
+                    }
+                }
+            }.start()
+        }
+        done.wait()
+        let all = reasons.withLock { $0 }
+        #expect(all.count == 150)
+        let huffmanWords = all.filter { $0.kind == "huffman" }.map(\.message)
+        let truncatedWords = all.filter { $0.kind == "truncated" }.map(\.message)
+        let huffmanMissing = huffmanWords.filter { !$0.contains("Huffman table") }
+        #expect(huffmanMissing.isEmpty, "\(huffmanMissing.count) of \(huffmanWords.count) without their reason, e.g. \(huffmanMissing.first ?? "")")
+        let truncatedMissing = truncatedWords.filter { !$0.contains("Premature end") }
+        #expect(truncatedMissing.isEmpty, "\(truncatedMissing.count) of \(truncatedWords.count) without their reason, e.g. \(truncatedMissing.first ?? "")")
     }
 }
