@@ -19,6 +19,5 @@ func runPhotos() async {
 // `photos serve` runs its tasks on the server's event loops: installed before any task starts.
 if CommandLine.arguments.dropFirst().first == "serve" {
     ServerRuntime.adoptEventLoopsAsGlobalExecutor()
-    ServerRuntime.runHeavyWorkInBackground()
 }
 await runPhotos()

@@ -16,8 +16,9 @@ public enum ServerRuntime {
     /// Runs the process's heavy background work (renders, encodes, edits, imports: the server's
     /// work pools and the image manager's renders) at nice `niceness` (Linux, per thread), below
     /// the event loops, so cached answers keep their speed while renders run. `photos serve`
-    /// calls it with 10 at start; tests don't, since threads that low wait behind every busy
-    /// process on a loaded machine.
+    /// calls it at start (`--background-niceness`, 10 by default); tests don't, since threads
+    /// that low wait behind every busy process on a loaded machine. Call before any such work:
+    /// a thread lowered once stays low.
     public static func runHeavyWorkInBackground(niceness: Int32 = 10) {
         BackgroundPriority.set(niceness: niceness)
     }

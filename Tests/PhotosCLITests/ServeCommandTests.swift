@@ -9,12 +9,16 @@ import Testing
 /// `photos serve` as a process: what it sets up for itself.
 @Suite("photos serve")
 struct ServeCommandTests {
-    /// After an image is rendered and encoded, the threads that did it run at nice +10 and the
+    /// After an image is rendered and encoded, the threads that did it run at nice +10 (or what
+    /// `--background-niceness` says) and the
     /// event loops at the process's own priority (0), so cached answers win the CPU from
     /// renders. (Dispatch runs its user-initiated work at nice -2 on Linux: above the loops, as
     /// the image manager's renders ran before.) Read from /proc: each thread's name and nice.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "needs Linux's /proc"))
-    func heavyWorkRunsBelowTheEventLoops() async throws {
+    @Test(
+        .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/task"), "needs Linux's /proc"),
+        arguments: [nil, 4] as [Int?])
+    func heavyWorkRunsBelowTheEventLoops(backgroundNiceness: Int?) async throws {
+        let nice = backgroundNiceness ?? 10
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let library = folder.appendingPathComponent("Library.photoslibrary", isDirectory: true)
@@ -24,12 +28,14 @@ struct ServeCommandTests {
         let assets = try #require(try JSONSerialization.jsonObject(with: Data(listing.utf8)) as? [[String: Any]])
         let uuid = try #require((assets.first?["localIdentifier"] as? String)?.prefix(36))
 
-        let server = try ServerProcess(arguments: ["serve", "--open", "--port", "0", "--library", library.path])
+        let server = try ServerProcess(
+            arguments: ["serve", "--open", "--port", "0", "--library", library.path]
+                + (backgroundNiceness.map { ["--background-niceness", "\($0)"] } ?? []))
         defer { server.stop() }
         let before = Self.threads(of: server.process.processIdentifier)
         // NIO's threads: the event loops ("NIO-SGLTN-…" in `photos serve`, NIO's singletons).
         #expect(before.contains { $0.name.hasPrefix("NIO-") }, "no event loop among \(before)")
-        #expect(!before.contains { $0.nice == 10 }, "before any work: \(before)")
+        #expect(!before.contains { $0.nice == nice }, "before any work: \(before)")
 
         // Not cached: rendered by the image manager, encoded on the server's work pool. The
         // threads are watched on a thread of their own while it happens: Dispatch's and
@@ -45,14 +51,14 @@ struct ServeCommandTests {
         let seen = watch.stop()
         let loops = seen.filter { $0.name.hasPrefix("NIO-") }
         #expect(!loops.isEmpty && loops.allSatisfy { $0.nice == 0 }, "event loops: \(loops)")
-        let pool = seen.filter { $0.name.hasPrefix("TP-") && $0.nice == 10 }
-        #expect(!pool.isEmpty, "no work-pool thread at nice 10 (the encode): \(seen)")
+        let pool = seen.filter { $0.name.hasPrefix("TP-") && $0.nice == nice }
+        #expect(!pool.isEmpty, "no work-pool thread at nice \(nice) (the encode): \(seen)")
         // Dispatch's threads are named after their queues' QoS ("…user-initiated-qos").
-        let renders = seen.filter { $0.name.contains("qos") && $0.nice == 10 }
-        #expect(!renders.isEmpty, "no Dispatch thread at nice 10 (the image manager's render): \(seen)")
+        let renders = seen.filter { $0.name.contains("qos") && $0.nice == nice }
+        #expect(!renders.isEmpty, "no Dispatch thread at nice \(nice) (the image manager's render): \(seen)")
         // libvips's workers take the nice value of the thread that started them.
         let workers = seen.filter { $0.name.hasPrefix("libvips") }
-        #expect(!workers.isEmpty && workers.allSatisfy { $0.nice == 10 }, "libvips workers: \(workers)")
+        #expect(!workers.isEmpty && workers.allSatisfy { $0.nice == nice }, "libvips workers: \(workers)")
     }
 
     struct ThreadInfo: CustomStringConvertible {

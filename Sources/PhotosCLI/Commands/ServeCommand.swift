@@ -21,8 +21,22 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Let anyone who can reach the server read and change the library, without a token (loopback only).")
     var open = false
     @Option(help: "The largest upload, in megabytes.") var uploadLimit = 1024
+    @Option(
+        help: """
+            How much lower (Linux nice, 0-19) renders, encodes, edits and uploads' imports run than \
+            the threads answering requests; 0 runs them alongside.
+            """)
+    var backgroundNiceness: Int32 = 10
+
+    func validate() throws {
+        guard (0...19).contains(backgroundNiceness) else {
+            throw ValidationError("--background-niceness must be 0 to 19, not \(backgroundNiceness)")
+        }
+    }
 
     func run() async throws {
+        // Before any work starts: threads lowered once stay low.
+        ServerRuntime.runHeavyWorkInBackground(niceness: backgroundNiceness)
         let library = try options.open()
         let configuration = ServerConfiguration(
             host: host, port: port, allowsUnauthenticatedAccess: open, uploadLimit: uploadLimit << 20)
