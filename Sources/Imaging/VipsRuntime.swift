@@ -62,8 +62,10 @@ enum VipsRuntime {
         return reasons.withLock { _ in takeErrorBufferUnlocked() }
     }
 
-    /// Held while the buffer is taken, and across a retry in ``keepingReasons(_:)``.
-    private static let reasons = Mutex(())
+    /// Held while the buffer is taken, and across a retry in ``keepingReasons(_:)``; counts the
+    /// retries. (Not a `Mutex(())`: ThreadSanitizer takes the empty value's accesses for
+    /// accesses to the lock's pointer beside it, and reports a race.)
+    private static let reasons = Mutex(0)
     /// The thread holding ``reasons`` in ``keepingReasons(_:)`` (`pthread_self`), 0 when none:
     /// its own takes of the buffer don't wait for the lock it holds.
     private static let reasonsHolder = Atomic<UInt>(0)
@@ -85,7 +87,8 @@ enum VipsRuntime {
         } catch {
             guard error.code == .decodeFailed || error.code == .corrupt, !holdsReasons else { throw error }
             var retried: Result<T, ImagingError> = .failure(error)
-            reasons.withLock { _ in
+            reasons.withLock { retries in
+                retries += 1
                 reasonsHolder.store(UInt(pthread_self()), ordering: .releasing)
                 defer { reasonsHolder.store(0, ordering: .releasing) }
                 _ = takeErrorBufferUnlocked()
