@@ -87,6 +87,11 @@ struct TIFFParser {
     static let maxEntriesPerDirectory = 512
     static let maxDirectories = 32
     static let maxValueBytes = 256 * 1024
+    /// Value bytes one parse reads in all, over all its directories. Each entry may point at the
+    /// same 256 KiB, and a BYTE value becomes 8 bytes a number: 32 directories of 512 such
+    /// entries (a 460 KB file) asked for 32 GiB. Real files' values (ICC profiles, XMP, DNG
+    /// tables, strip tables) come to a few hundred KiB.
+    static let maxTotalValueBytes = 4 << 20
     static let makerNoteTag: UInt16 = 0x927C
 
     let source: any ByteSource
@@ -133,6 +138,7 @@ struct TIFFParser {
         var visited = Set<Int64>()
         var next = u32(base + 4).map(Int64.init)
         var subIFDs: [Int64] = [], waiting = Set<Int64>(), read = 0
+        var budget = Self.maxTotalValueBytes
 
         while result.imageDirectories.count < Self.maxDirectories {
             let offset: Int64
@@ -146,7 +152,7 @@ struct TIFFParser {
                 break
             }
             guard offset > 0, visited.insert(offset).inserted,
-                  let (directory, following) = readDirectory(at: offset) else { continue }
+                  let (directory, following) = readDirectory(at: offset, budget: &budget) else { continue }
             result.imageDirectories.append(directory)
             if let following, following != 0 { next = Int64(following) }
             for sub in directory[0x014A]?.ints ?? [] where sub > 0 && waiting.insert(Int64(sub)).inserted {
@@ -154,11 +160,11 @@ struct TIFFParser {
             }
         }
         if let offset = result.ifd0[0x8769]?.int, visited.insert(Int64(offset)).inserted,
-           let (directory, _) = readDirectory(at: Int64(offset)) {
+           let (directory, _) = readDirectory(at: Int64(offset), budget: &budget) {
             result.exif = directory
         }
         if let offset = result.ifd0[0x8825]?.int, visited.insert(Int64(offset)).inserted,
-           let (directory, _) = readDirectory(at: Int64(offset)) {
+           let (directory, _) = readDirectory(at: Int64(offset), budget: &budget) {
             result.gps = directory
         }
         return result
@@ -166,6 +172,12 @@ struct TIFFParser {
 
     /// One IFD and the offset of the next one in its chain.
     func readDirectory(at offset: Int64) -> (TIFFDirectory, UInt32?)? {
+        var budget = Self.maxTotalValueBytes
+        return readDirectory(at: offset, budget: &budget)
+    }
+
+    /// One IFD, its values read while `budget` (value bytes) lasts.
+    func readDirectory(at offset: Int64, budget: inout Int) -> (TIFFDirectory, UInt32?)? {
         let position = base + offset
         guard let count = u16(position), count > 0 else { return nil }
         let usable = min(Int(count), Self.maxEntriesPerDirectory)
@@ -179,7 +191,7 @@ struct TIFFParser {
                     source.bytes(at: base + Int64(pointer), count: 10).map({ Array($0) }) == AppleMakerNote.signature
                 else { continue }
             }
-            if let value = readValue(type: type, count: Int(n), entry: entry) {
+            if let value = readValue(type: type, count: Int(n), entry: entry, budget: &budget) {
                 directory.entries[tag] = value
             }
         }
@@ -187,7 +199,7 @@ struct TIFFParser {
         return (directory, next)
     }
 
-    private func readValue(type: UInt16, count: Int, entry: Int64) -> TIFFValue? {
+    private func readValue(type: UInt16, count: Int, entry: Int64, budget: inout Int) -> TIFFValue? {
         let unit: Int
         switch type {
         case 1, 2, 6, 7: unit = 1
@@ -198,6 +210,7 @@ struct TIFFParser {
         }
         guard count > 0, count <= Self.maxValueBytes / unit else { return nil }
         let length = count * unit
+        guard length <= budget else { return nil }
         let valueOffset: Int64
         if length <= 4 {
             valueOffset = entry + 8
@@ -206,6 +219,7 @@ struct TIFFParser {
             valueOffset = base + Int64(pointer)
         }
         guard let raw = source.bytes(at: valueOffset, count: length) else { return nil }
+        budget -= length
 
         func uint(_ i: Int, _ size: Int) -> UInt64 {
             var v: UInt64 = 0

@@ -101,4 +101,20 @@ struct FuzzFindingsTests {
         #expect(tiff.imageDirectories.count == directories)
         #expect(tiff.imageDirectories.allSatisfy { $0[0x014A]?.ints.count == 20_000 })
     }
+
+    /// 512 entries all pointing at the same 256 KiB of BYTEs: 128 MiB of values from a 262 KB
+    /// blob, 1 GiB once each byte is a UInt64 (32 such directories asked for 32 GiB).
+    @Test("entries pointing at the same large value are read up to 4 MiB of values a parse, not once each")
+    func valueFlood() throws {
+        let entries = TIFFParser.maxEntriesPerDirectory, size = TIFFParser.maxValueBytes
+        let values = UInt32(8 + 2 + entries * 12 + 4)
+        var bytes: [UInt8] = [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0] + T.le16(UInt16(entries))
+        for i in 0 ..< entries { bytes += T.entry(UInt16(0x1000 + i), 1, UInt32(size), T.le32(values)) }
+        bytes += T.le32(0) + [UInt8](repeating: 7, count: size)
+        let tiff = try #require(TIFFParser.exifBlob(bytes))
+        #expect(tiff.ifd0.entries.count == TIFFParser.maxTotalValueBytes / size)
+        #expect(tiff.ifd0.entries.values.allSatisfy { value in
+            if case .unsigned(let numbers) = value { numbers.count == size } else { false }
+        })
+    }
 }
