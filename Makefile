@@ -1,7 +1,7 @@
 # The task index. `make demo` and `make test` are the two commands a newcomer needs.
 SWIFT ?= swift
 
-.PHONY: demo test build deps fixtures consumer docs bench bench-import bench-image bench-serve bench-gallery bench-video bench-range sanitize tsan fuzz clean
+.PHONY: demo test build deps fixtures consumer docs reliability bench bench-import bench-image bench-serve bench-gallery bench-video bench-range sanitize tsan fuzz clean
 
 ## Install what is missing, build, import real sample photos into a fresh library, summarise.
 demo: deps
@@ -37,6 +37,14 @@ deps:
 fixtures:
 	scripts/fetch-fixtures.sh
 	scripts/fetch-corpus.sh .corpus --minimal >/dev/null
+
+## The reliability harness (docs/reliability.md): kill -9 during imports and change blocks,
+## concurrent writer processes, hostile requests against photos serve; drives the release
+## binary (~10-15 min on 2 cores). Not part of `make test`. Counts and the seed: see
+## scripts/reliability/run.py --help (RELIABILITY_* variables).
+reliability: deps fixtures
+	$(SWIFT) build -c release --product photos
+	python3 scripts/reliability/run.py "$$($(SWIFT) build -c release --show-bin-path)/photos"
 
 ## The 1,000,000-asset store and change-observation benchmarks against sqlite3 (release build).
 bench: deps

@@ -1,47 +1,6 @@
 import Foundation
 
 extension MediaProbe.Context {
-    /// Refuses truncated files (see `MediaProbe` for the rule per format).
-    func checkComplete(format: MediaFormat) throws(ImagingError) {
-        switch format {
-        case .jpeg:
-            let jpeg = JPEGStructure(source: source)
-            guard !jpeg.truncatedHeader, let scan = jpeg.scanDataOffset else {
-                throw corrupt("is a damaged or truncated JPEG: its header segments end before the image data")
-            }
-            guard JPEGStructure.hasEndOfImage(source: source, scanDataOffset: scan) else {
-                throw corrupt("is a truncated JPEG: no end-of-image marker (FF D9) after the image data")
-            }
-        case .png:
-            guard PNGStructure(source: source).complete else {
-                throw corrupt("is a truncated or damaged PNG: its chunks do not reach IEND inside the file")
-            }
-        case .webp:
-            guard let riff = source.bytes(at: 4, count: 4) else { throw corrupt("is a truncated WebP") }
-            let announced = Int64(riff[0]) | Int64(riff[1]) << 8 | Int64(riff[2]) << 16 | Int64(riff[3]) << 24
-            guard source.size >= announced + 8 else {
-                throw corrupt("is a truncated WebP: \(source.size) bytes of the \(announced + 8) its header announces")
-            }
-        case .gif:
-            let tail = source.prefix(at: max(0, source.size - 16), maxCount: 16)
-            guard let last = tail.last(where: { $0 != 0 }), last == 0x3B else {
-                throw corrupt("is a truncated GIF: no trailer byte (3B) at the end")
-            }
-        case .heic, .heif, .avif:
-            let parser = ISOBMFFParser(source: source)
-            let (boxes, overrun) = parser.topLevel()
-            if overrun {
-                let last = boxes.last.map { "'\($0.type)' box" } ?? "a box"
-                throw corrupt("is a truncated \(format.rawValue.uppercased()) file: \(last) runs past the end of the file")
-            }
-            guard boxes.contains(where: { $0.type == "meta" }) else {
-                throw corrupt("is a damaged \(format.rawValue.uppercased()) file: it has no 'meta' box")
-            }
-        default:
-            break
-        }
-    }
-
     /// Header-only probe through libvips, EXIF parsed in Swift.
     func probeWithVips(format: MediaFormat) throws(ImagingError) -> MediaMetadata {
         let image: VipsImage
@@ -119,6 +78,10 @@ extension MediaProbe.Context {
         guard let parser = TIFFParser(source: source, base: 0) else {
             throw corrupt("is not a valid TIFF structure")
         }
+        if let problem = parser.structureProblem(checkingImageTags: format == .tiff) {
+            let truncated = problem.contains("outside the file") || problem.contains("past the end")
+            throw corrupt("is a \(truncated ? "truncated" : "damaged") \(format.rawValue.uppercased()) file: \(problem)")
+        }
         let tiff = parser.parse()
         guard !tiff.imageDirectories.isEmpty else {
             throw corrupt("is a damaged \(format.rawValue.uppercased()) file: its first image directory cannot be read")
@@ -139,6 +102,10 @@ extension MediaProbe.Context {
         }
         if stripEnd > source.size {
             throw corrupt("is a truncated \(format.rawValue.uppercased()) file: image data runs to byte \(stripEnd) of \(source.size)")
+        }
+        if format != .tiff, format != .dng, RawPreview.largestJPEG(in: source, format: format) == nil {
+            // Shown through its embedded JPEG preview: libvips can't decode the raw data.
+            throw corrupt("is a damaged \(format.rawValue.uppercased()) file: it has no readable embedded JPEG preview to show")
         }
         let exif = ExifMetadata(tiff, defaultTimeZone: defaultTimeZone)
         var width = 0, height = 0

@@ -15,6 +15,10 @@ extension MediaProbe.Context {
             let last = boxes.last.map { "'\($0.type)' box" } ?? "a box"
             throw corrupt("is a truncated \(kind): \(last) runs past the end of the file")
         }
+        if let problem = MovieStructure.structureProblem(parser: parser, moov: moov) {
+            let truncated = problem.contains("past the end")
+            throw corrupt("is a \(truncated ? "truncated" : "damaged") \(kind): \(problem)")
+        }
         let movie = QuickTimeMetadata(parser: parser, moov: moov, defaultTimeZone: defaultTimeZone)
         guard movie.hasVideoTrack else {
             throw ImagingError(.unsupportedFormat, "\(name) has no video track (audio-only \(format.rawValue) is not supported)", url: url)

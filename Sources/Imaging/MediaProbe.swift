@@ -6,11 +6,27 @@ public import Foundation
 /// and the EXIF is parsed in Swift; TIFF-based RAW files are parsed in Swift alone; videos are
 /// parsed box by box from the file, seeking over the media data.
 ///
-/// Truncation is refused, cheaply: a JPEG must have its EOI marker (FF D9) after the image data,
-/// a PNG its IEND chunk, a WebP all the bytes its RIFF header announces, a GIF its trailer byte,
-/// an ISO-BMFF file (HEIC, AVIF, MP4, MOV) every top-level box inside the file (and a video its
-/// `moov`), a TIFF/RAW every strip inside the file. Damage inside compressed pixel data is not
-/// detected by probing; `VipsImage.validatePixels()` decodes everything to find it.
+/// Damaged structure is refused, cheaply (headers, offsets, lengths and CRCs; no pixel decoded),
+/// with a reason naming what was wrong and where:
+/// - **JPEG**: SOI, every segment inside the file, a frame header (SOF) with a size and 1–4
+///   components, quantization tables (unless lossless), a scan (SOS) followed by image data,
+///   the EOI marker (FF D9) after it.
+/// - **PNG**: the signature, IHDR first with a valid size, depth and colour type, every chunk
+///   inside the file with a matching CRC, PLTE for palette images, one run of IDAT, IEND.
+/// - **WebP**: the RIFF size inside the file, chunks inside the RIFF, a VP8/VP8L/VP8X header.
+/// - **GIF**: every block inside the file, at least one image of a non-zero size, the trailer.
+/// - **HEIF/HEIC/AVIF**: every top-level box inside the file; `meta` with `pitm`, `iinf` and
+///   `iloc`; the primary item's data (and its grid tiles') inside the file or its `idat`.
+/// - **TIFF/RAW**: IFD0 and every directory table inside the file, no IFD chain that loops, no
+///   link outside the file, strips and tiles inside the file, a TIFF's baseline image tags
+///   with one value each; a RAW (except DNG) has a readable embedded JPEG preview (what is
+///   shown of it).
+/// - **MP4/MOV/3GP**: a `moov`, every top-level box inside the file, a video track, every
+///   chunk of every track (`stco`/`co64` offsets plus `stsc`/`stsz` sizes) inside the file.
+/// - **Every format**: a size of at least 1 × 1 and an aspect ratio within ``MediaDimensions``.
+///
+/// Damage inside compressed pixel data is not detected by probing; `VipsImage.validatePixels()`
+/// decodes everything to find it, and a library records the photos it fails to render.
 public enum MediaProbe {
     /// Probes a file.
     /// - Parameter defaultTimeZone: the zone for capture times the file gives without an offset.
@@ -79,17 +95,27 @@ public enum MediaProbe {
             }
             switch format {
             case .mp4, .mov, .m4v, .threeGP:
-                return try probeVideo(format: format)
+                return try checkDimensions(probeVideo(format: format), allowingUnknown: true)
             case .tiff, .cr2, .nef, .arw, .dng, .orf, .rw2:
-                return try probeTIFF(format: format)
+                return try checkDimensions(probeTIFF(format: format))
             case .raf:
                 return try probeRAF()
             case .cr3:
                 return try probeCR3()
             case .jpeg, .png, .webp, .gif, .heic, .heif, .avif, .jxl:
-                try checkComplete(format: format)
-                return try probeWithVips(format: format)
+                try checkStructure(format: format)
+                return try checkDimensions(probeWithVips(format: format))
             }
+        }
+
+        /// Refuses a size no grid cell or detail view can show (see ``MediaDimensions``); a video
+        /// whose track header gives no size (`allowingUnknown`) is left to its decoder.
+        func checkDimensions(_ metadata: MediaMetadata, allowingUnknown: Bool = false) throws(ImagingError) -> MediaMetadata {
+            if allowingUnknown && (metadata.pixelWidth == 0 || metadata.pixelHeight == 0) { return metadata }
+            if let problem = MediaDimensions.problem(width: metadata.pixelWidth, height: metadata.pixelHeight) {
+                throw corrupt("claims \(metadata.pixelWidth) × \(metadata.pixelHeight) pixels: \(problem)")
+            }
+            return metadata
         }
     }
 }

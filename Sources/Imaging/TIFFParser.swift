@@ -285,3 +285,92 @@ struct TIFFParser {
         return trimmed.isEmpty ? nil : trimmed
     }
 }
+
+extension TIFFParser {
+    /// Baseline tags libtiff needs to read an image, by number: those that hold one value.
+    static let singleValuedImageTags: [UInt16: String] = [
+        256: "ImageWidth", 257: "ImageLength", 259: "Compression", 262: "PhotometricInterpretation",
+        277: "SamplesPerPixel", 278: "RowsPerStrip", 284: "PlanarConfiguration", 322: "TileWidth", 323: "TileLength",
+    ]
+    /// Baseline tags whose values must all be inside the file.
+    static let imageDataTags: [UInt16: String] = [
+        258: "BitsPerSample", 273: "StripOffsets", 279: "StripByteCounts", 324: "TileOffsets", 325: "TileByteCounts",
+    ]
+
+    /// The image tags of one directory (read raw, so a count the parser would drop is seen):
+    /// single-valued ones with one value, value lists inside the file.
+    private func imageTagProblem(directoryAt offset: Int64, count: Int, name: String, size: Int64) -> String? {
+        for i in 0 ..< min(count, Self.maxEntriesPerDirectory) {
+            let entry = base + offset + 2 + Int64(i) * 12
+            guard let tag = u16(entry), let type = u16(entry + 2), let values = u32(entry + 4) else { break }
+            if let tagName = Self.singleValuedImageTags[tag], values != 1 {
+                return "\(name)'s \(tagName) (tag \(tag)) has \(values) values, not 1"
+            }
+            if let tagName = Self.imageDataTags[tag] {
+                let unit: Int64 = [3: 2, 4: 4, 16: 8][type] ?? 0
+                guard unit > 0 else { return "\(name)'s \(tagName) (tag \(tag)) has type \(type), not an integer" }
+                let length = unit * Int64(values)
+                if length > 4, let pointer = u32(entry + 8), Int64(pointer) + length > size {
+                    return "\(name)'s \(tagName) (tag \(tag)) lists \(values) values at offset \(pointer), past the end of the file (\(size) bytes)"
+                }
+            }
+        }
+        return nil
+    }
+
+    /// What is structurally wrong with a whole TIFF or TIFF-based RAW file, or `nil`: IFD0 inside
+    /// the file, every image directory's entry table inside the file, no directory linked twice
+    /// (an IFD chain that loops), no link to a directory outside the file, and strip/tile
+    /// offset and byte-count lists of one length. Reads directory tables only.
+    func structureProblem(checkingImageTags: Bool = false) -> String? {
+        let size = source.size - base
+        guard let first = u32(base + 4) else { return "the header has no IFD0 offset" }
+        guard first >= 8, Int64(first) + 2 <= size else {
+            return "IFD0 is at offset \(first), outside the file (\(size) bytes)"
+        }
+        var visited: [Int64: String] = [:]
+        // (offset, name, linked from)
+        var queue: [(Int64, String, String?)] = [(Int64(first), "IFD0", nil)]
+        var chainIndex = 0
+        while !queue.isEmpty, visited.count < Self.maxDirectories {
+            let (offset, name, from) = queue.removeFirst()
+            if let earlier = visited[offset] {
+                return "the IFD chain loops: \(from ?? "the header") links back to \(earlier) at offset \(offset)"
+            }
+            visited[offset] = name
+            guard offset >= 8, offset + 2 <= size, let count = u16(base + offset) else {
+                return "\(name) is at offset \(offset), outside the file (\(size) bytes)"
+            }
+            let tableEnd = offset + 2 + Int64(count) * 12 + 4
+            guard count > 0 || name != "IFD0" else { return "IFD0 at offset \(offset) has no entries" }
+            guard tableEnd <= size else {
+                return "\(name) at offset \(offset) has \(count) entries, running to byte \(tableEnd), past the end of the file (\(size) bytes)"
+            }
+            if checkingImageTags, let problem = imageTagProblem(directoryAt: offset, count: Int(count), name: name, size: size) {
+                return problem
+            }
+            guard let (directory, next) = readDirectory(at: offset) else { continue }
+            for (offsetsTag, countsTag, what) in [(UInt16(0x0111), UInt16(0x0117), "strip"), (0x0144, 0x0145, "tile")] {
+                let offsets = directory[offsetsTag]?.ints, counts = directory[countsTag]?.ints
+                if let offsets, let counts, offsets.count != counts.count {
+                    return "\(name) lists \(offsets.count) \(what) offsets but \(counts.count) \(what) byte counts"
+                }
+                if (offsets == nil) != (counts == nil) {
+                    return "\(name) has \(what) \(offsets == nil ? "byte counts without offsets" : "offsets without byte counts")"
+                }
+            }
+            if let next, next != 0 {
+                if name.hasPrefix("IFD") { chainIndex += 1 }
+                let nextName = name.hasPrefix("IFD") ? "IFD\(chainIndex)" : "the IFD after \(name)"
+                guard Int64(next) + 2 <= size else {
+                    return "\(name) links to \(nextName) at offset \(next), outside the file (\(size) bytes)"
+                }
+                queue.insert((Int64(next), nextName, name), at: 0)
+            }
+            for (i, sub) in (directory[0x014A]?.ints ?? []).enumerated() {
+                queue.append((Int64(sub), "SubIFD \(i) of \(name)", name))
+            }
+        }
+        return nil
+    }
+}

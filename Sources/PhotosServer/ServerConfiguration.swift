@@ -16,11 +16,20 @@ public struct ServerConfiguration: Sendable {
     /// How long a connection may stay open without sending a request (nginx's
     /// `client_header_timeout`); browsers open spare connections they may never use.
     public var firstRequestTimeout: TimeInterval
+    /// After the first request, how long a client may send nothing while a request's body is
+    /// due, or between an answer and its next request, before the connection is closed
+    /// (nginx's `client_body_timeout` and `keepalive_timeout`). A response being written is
+    /// not limited.
+    public var idleTimeout: TimeInterval
+    /// How long a connection whose request the parser refused stays open for reading (what the
+    /// client is still sending is dropped) after the answer went out and its sending side was
+    /// closed (``ProtocolErrorResponder``). Tests set it long, to see the answer's own close.
+    package var refusedRequestLinger: TimeInterval = 5
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, allowsUnauthenticatedAccess: Bool = false,
         uploadLimit: Int = 1 << 30, encodedImageCacheLimit: Int = 256 << 20, sessionLifetime: TimeInterval = 30 * 86_400,
-        firstRequestTimeout: TimeInterval = 60
+        firstRequestTimeout: TimeInterval = 60, idleTimeout: TimeInterval = 60
     ) {
         self.host = host
         self.port = port
@@ -29,6 +38,7 @@ public struct ServerConfiguration: Sendable {
         self.encodedImageCacheLimit = encodedImageCacheLimit
         self.sessionLifetime = sessionLifetime
         self.firstRequestTimeout = firstRequestTimeout
+        self.idleTimeout = idleTimeout
     }
 
     /// Whether `host` is a loopback address (127.0.0.0/8, ::1, localhost).
@@ -63,6 +73,7 @@ public struct ServerConfiguration: Sendable {
         guard (0...65_535).contains(port) else { throw ServerConfigurationError("The port must be 0-65535, not \(port)") }
         guard uploadLimit > 0 else { throw ServerConfigurationError("The upload limit must be positive") }
         guard firstRequestTimeout > 0 else { throw ServerConfigurationError("The first-request timeout must be positive") }
+        guard idleTimeout > 0 else { throw ServerConfigurationError("The idle timeout must be positive") }
     }
 }
 

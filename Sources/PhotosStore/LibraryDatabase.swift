@@ -51,46 +51,50 @@ package final class LibraryDatabase: Sendable {
     /// How long a write waits for another connection's write before giving up.
     package static let busyTimeout: TimeInterval = 30
 
-    private init(layout: LibraryLayout, pool: DatabasePool, gazetteer: GazetteerChoice) {
+    /// Whether the library was opened for reading only: every write throws `.readOnly`.
+    package let isReadOnly: Bool
+
+    /// `connectionPath` is the database file's path, or an SQLite URI for a read-only open.
+    init(layout: LibraryLayout, pool: DatabasePool, gazetteer: GazetteerChoice, connectionPath: String? = nil, readOnly: Bool = false) {
         self.layout = layout
         self.pool = pool
         self.gazetteer = gazetteer
-        self.direct = DirectReader(path: layout.databaseFile.path)
-        self.snapshotConnections = SnapshotConnections(path: layout.databaseFile.path)
+        self.isReadOnly = readOnly
+        self.direct = DirectReader(path: connectionPath ?? layout.databaseFile.path)
+        self.snapshotConnections = SnapshotConnections(path: connectionPath ?? layout.databaseFile.path)
         self.changeSignal = ChangeSignal(layout: layout)
     }
 
     /// Opens the library at `root`, creating the folder and database when missing, and
     /// migrating an older schema. Refuses a database made by a newer schema. Moments get place
     /// names from `gazetteer`.
-    package static func open(at root: URL, gazetteer: GazetteerChoice = .machine) throws(StoreError) -> LibraryDatabase {
+    ///
+    /// With `readOnly`, nothing is created or written (see ``openForReading(at:gazetteer:)``).
+    package static func open(
+        at root: URL, gazetteer: GazetteerChoice = .machine, readOnly: Bool = false
+    ) throws(StoreError) -> LibraryDatabase {
+        if readOnly { return try openForReading(at: root, gazetteer: gazetteer) }
         let layout = LibraryLayout(root: root)
         do {
             try layout.createFolders()
         } catch {
-            throw StoreError(.cannotOpen, "Can't create the library folder at \(root.path): \(error.localizedDescription)")
+            throw StoreError(.cannotOpen, "Can't create the library folder at \(root.path): \(error.localizedDescription)" + readOnlyHint(layout))
         }
         // One process at a time creates or migrates the schema.
-        let lock = try FolderLock(layout.databaseFolder.appendingPathComponent(".open-lock"))
-        defer { lock.release() }
-
-        // A lost database must not quietly become a new, empty library beside the old files.
-        let databaseSize = (try? FileManager.default.attributesOfItem(atPath: layout.databaseFile.path)[.size] as? NSNumber)?.int64Value ?? 0
-        if databaseSize == 0, let contents = layout.libraryContents() {
-            let state = FileManager.default.fileExists(atPath: layout.databaseFile.path) ? "is empty (0 bytes)" : "is missing"
-            throw StoreError(
-                .missingDatabase,
-                "The library at \(root.path) holds \(contents), but its database (database/Photos.sqlite) \(state). "
-                    + "Opening it would start an empty library beside them, so it was not opened and nothing was changed. "
-                    + "To recover, put back database/Photos.sqlite (with its -wal file, if any) from a backup of this folder; "
-                    + "to start over, move the folder aside.")
+        let lock: FolderLock
+        do {
+            lock = try FolderLock(layout.databaseFolder.appendingPathComponent(".open-lock"))
+        } catch {
+            throw StoreError(error.code, error.message + readOnlyHint(layout))
         }
+        defer { lock.release() }
+        try refuseMissingDatabase(layout)
 
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: layout.databaseFile.path, configuration: configuration())
         } catch {
-            throw StoreError(.cannotOpen, "Can't open the library database \(layout.databaseFile.path): \(error)")
+            throw StoreError(.cannotOpen, "Can't open the library database \(layout.databaseFile.path): \(error)" + readOnlyHint(layout))
         }
         do {
             let migrator = LibraryMigrations.migrator
@@ -109,14 +113,30 @@ package final class LibraryDatabase: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(.cannotOpen, "Can't prepare the library database \(layout.databaseFile.path): \(error)")
+            throw StoreError(.cannotOpen, "Can't prepare the library database \(layout.databaseFile.path): \(error)" + readOnlyHint(layout))
         }
         let database = LibraryDatabase(layout: layout, pool: pool, gazetteer: gazetteer)
+        database.takeAutomaticSnapshotIfDue()  // LibraryDatabase+Snapshots.swift; skipped when the folder isn't writable
         database.writeIdentifierFileIfMissing()
         database.removeStaleStagingFolders()
         _ = try? database.purgeExpiredTrash()
         _ = try? database.nameUnnamedMoments()
         return database
+    }
+
+    /// Throws `.missingDatabase` when the folder holds a library (originals, renders, its
+    /// identifier) but its database is missing or empty: a lost database must not quietly
+    /// become a new, empty library beside the old files.
+    static func refuseMissingDatabase(_ layout: LibraryLayout) throws(StoreError) {
+        let root = layout.root
+        if fileSize(layout.databaseFile.path) == 0, let contents = layout.libraryContents() {
+            let state = FileManager.default.fileExists(atPath: layout.databaseFile.path) ? "is empty (0 bytes)" : "is missing"
+            throw StoreError(
+                .missingDatabase,
+                "The library at \(root.path) holds \(contents), but its database (database/Photos.sqlite) \(state). "
+                    + "Opening it would start an empty library beside them, so it was not opened and nothing was changed. "
+                    + layout.recoveryAdvice())
+        }
     }
 
     /// Writes `library-identifier` (temporary file and rename) when the folder has none.
@@ -160,7 +180,8 @@ package final class LibraryDatabase: Sendable {
 
     /// Runs `body` in one `IMMEDIATE` transaction: all of it commits, or none of it.
     func write<T: Sendable>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        try StoreError.mapping("Writing to the library failed") { try pool.write(body) }
+        try refuseIfReadOnly()
+        return try StoreError.mapping("Writing to the library failed") { try pool.write(body) }
     }
 }
 

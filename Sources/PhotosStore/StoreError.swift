@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// Failures of the store, mapped to `PHPhotosError` by the Photos module.
 package struct StoreError: Error, Sendable, CustomStringConvertible {
@@ -18,6 +19,10 @@ package struct StoreError: Error, Sendable, CustomStringConvertible {
         case fileOperation
         /// SQLite failed; `message` has its text.
         case database
+        /// A write to a library opened read-only (``LibraryDatabase/open(at:gazetteer:readOnly:)``).
+        case readOnly
+        /// The disk is full (SQLite's `SQLITE_FULL`, or `ENOSPC` writing a file).
+        case diskFull
     }
 
     package var code: Code
@@ -37,6 +42,8 @@ package struct StoreError: Error, Sendable, CustomStringConvertible {
             return try body()
         } catch let error as StoreError {
             throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw StoreError(.diskFull, "\(failure): the disk is full (\(error))")
         } catch {
             throw StoreError(.database, "\(failure): \(error)")
         }

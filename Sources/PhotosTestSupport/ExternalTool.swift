@@ -16,6 +16,20 @@ public enum ExternalTool {
         return data
     }
 
+    /// Runs a tool for its effect (mount, chmod, cp); throws when it exits with a failure.
+    public static func run(_ path: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardError = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "\(path) \(arguments.joined(separator: " ")) failed"])
+        }
+    }
+
     /// `exiftool ARGUMENTS`, as text.
     public static func exiftool(_ arguments: [String]) throws -> String {
         String(decoding: try output("/usr/bin/exiftool", arguments), as: UTF8.self)

@@ -11,8 +11,9 @@ chooser adds one (and a file that is not a photo is refused on its row); in the 
 photo; a file dropped on the page uploads with a progress bar; the detail view's hide and delete
 (and its undo) reach the library. Then, with the library grown past a screen, a second browser
 at device pixel ratio 2 asks for thumbnails of the cells' pixel size, and the preheat window it
-sends over the live socket slides with the scroll. Screenshots go to ARTIFACTS (default
-.build/e2e-artifacts/).
+sends over the live socket slides with the scroll; a photo imported then that can't be decoded
+shows a "Can't display" mark in its cell (never a blank one) and `photos check` lists it.
+Screenshots go to ARTIFACTS (default .build/e2e-artifacts/).
 
 Usage: gallery_e2e.py PHOTOS_BINARY CORPUS_DIR
 """
@@ -43,6 +44,17 @@ DROPPED = "cosmos__cloud.jpg"
 
 def photos(*arguments):
     return subprocess.run([PHOTOS, *arguments], check=True, capture_output=True, text=True).stdout
+
+
+def undecodable_jpeg(data):
+    """A JPEG whose scan names Huffman tables 3 (never defined): its header reads, its pixels don't."""
+    data = bytearray(data)
+    i = 2
+    while data[i] == 0xFF and data[i + 1] != 0xDA:
+        i += 2 + (data[i + 2] << 8 | data[i + 3])
+    for component in range(data[i + 4]):
+        data[i + 6 + 2 * component] = 0x33
+    return bytes(data)
 
 
 def free_port():
@@ -365,6 +377,31 @@ def main():
         wait(lambda: (lambda w: w and w[-1]["start"] > 0)(sent_preheats(driver) or first[-1:]) , 15)
         wait(lambda: all(natural > 0 for *_, natural in script(sizes)), 30)
         driver.save_screenshot(os.path.join(ARTIFACTS, "10-scrolled-dpr2.png"))
+
+        step = "a photo that can't be rendered is marked, never a blank cell"
+        # Sound structure (the import accepts it), but its scan names Huffman tables it never
+        # defines: decoding fails. The grid is scrolled half a screen at a time until its cell shows.
+        broken = os.path.join(work, "broken")
+        os.makedirs(broken)
+        with open(os.path.join(broken, "broken.jpg"), "wb") as out:
+            out.write(undecodable_jpeg(open(os.path.join(CORPUS, LATER), "rb").read()))
+        imported = json.loads(photos("import", "--library", library, "--json", broken))
+        bad = imported["items"][0]["localIdentifier"].split("/")[0]
+        cell = f'.cell[data-id^="{bad}"]'
+        wait(lambda: script("if (document.querySelector(arguments[0])) return true; const g = document.getElementById('grid'); "
+                            "g.scrollTop = g.scrollTop + g.clientHeight / 2 >= g.scrollHeight - g.clientHeight ? 0 : g.scrollTop + g.clientHeight / 2; "
+                            "return false", cell), 60)
+        wait(lambda: script("const c = document.querySelector(arguments[0]); const m = c && c.querySelector('.mark'); "
+                            "return !!m && !m.hidden && c.classList.contains('unrenderable') && m.textContent.includes(\"Can't display\")",
+                            cell), 30)
+        tooltip = script("return document.querySelector(arguments[0] + ' .mark').title", cell)
+        assert "Huffman" in tooltip, tooltip
+        assert script("return document.querySelectorAll('.cell.unrenderable').length") == 1
+        driver.save_screenshot(os.path.join(ARTIFACTS, "11-cant-display.png"))
+        check = subprocess.run([PHOTOS, "check", "--library", library, "--json"], capture_output=True, text=True)
+        problems = json.loads(check.stdout)["problems"]
+        assert check.returncode == 1 and [p["kind"] for p in problems] == ["unrenderable"], check.stdout
+        assert bad in problems[0]["detail"], problems
         print(f"gallery e2e: passed (screenshots in {ARTIFACTS})")
     except Exception:
         if driver:

@@ -37,12 +37,9 @@ struct BadInputTests {
         let bytes = Data((0 ..< 4096).map { _ in UInt8.random(in: 0 ... 255, using: &rng) } .dropFirst(0).map { $0 == 0xFF ? 0 : $0 })
         let url = try folder.write(bytes, to: "noise.bin")
         expectError(.unsupportedFormat, naming: url) { _ = try MediaProbe.probe(fileAt: url) }
-        do {
-            _ = try MediaProbe.probe(fileAt: url)
-        } catch {
-            #expect(error.message.contains("is not a photo or video this library can read"))
-            #expect(error.message.contains("starts with bytes"))
-        }
+        let error = #expect(throws: ImagingError.self) { try MediaProbe.probe(fileAt: url) }
+        #expect(error?.message.contains("is not a photo or video this library can read") == true)
+        #expect(error?.message.contains("starts with bytes") == true)
         expectError(.unsupportedFormat, naming: url) { _ = try VipsImage(contentsOf: url) }
         expectError(.unsupportedFormat, naming: url) { _ = try VipsImage.thumbnail(fileAt: url, width: 64, height: 64) }
     }
@@ -128,11 +125,8 @@ struct BadInputTests {
         movie.omitMoov = true
         let noMoov = try folder.write(movie.data(), to: "nomoov.mp4")
         expectError(.corrupt, naming: noMoov) { _ = try MediaProbe.probe(fileAt: noMoov) }
-        do {
-            _ = try MediaProbe.probe(fileAt: noMoov)
-        } catch {
-            #expect(error.message.contains("moov"))
-        }
+        let error = #expect(throws: ImagingError.self) { try MediaProbe.probe(fileAt: noMoov) }
+        #expect(error?.message.contains("moov") == true, "\(String(describing: error))")
         movie = TestMovie()
         movie.mediaDataSize = 100_000
         let cut = try folder.write(TestImages.truncated(movie.data(), keeping: 0.5), to: "cut.mov")
@@ -150,13 +144,10 @@ struct BadInputTests {
     @Test("errors from bytes in memory name <data>")
     func dataErrors() {
         #expect(throws: ImagingError.self) { try MediaProbe.probe(data: Data()) }
-        do {
-            _ = try MediaProbe.probe(data: Data("not an image".utf8))
-        } catch {
-            #expect(error.code == .unsupportedFormat)
-            #expect(error.message.contains("<data>"))
-            #expect(error.url == nil)
-        }
+        let error = #expect(throws: ImagingError.self) { try MediaProbe.probe(data: Data("not an image".utf8)) }
+        #expect(error?.code == .unsupportedFormat)
+        #expect(error?.message.contains("<data>") == true)
+        #expect(error != nil && error?.url == nil)
     }
 }
 

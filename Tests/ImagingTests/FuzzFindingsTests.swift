@@ -57,7 +57,9 @@ struct FuzzFindingsTests {
         ], extra: Self.le64(UInt64(Int64.max)))
         let error = try #require(probeError(bytes, filenameExtension: "tif"))
         #expect(error.code == .corrupt)
-        #expect(error.message.contains("image data at offset 9223372036854775807, 1 bytes long, cannot be in a file"), "\(error.message)")
+        // Refused as damage by whichever check meets it first (the structural check of the
+        // strip offsets' type, or the offset's range), never an overflow trap.
+        #expect(error.message.contains("damaged TIFF"), "\(error.message)")
     }
 
     @Test("a RAW whose image size overflows an Int area is damage, not an overflow trap (LONG 2^32-1, LONG8 2^40 a side)",
@@ -71,7 +73,7 @@ struct FuzzFindingsTests {
         ], extra: inline ? [] : Self.le64(side) + Self.le64(side))
         let error = try #require(probeError(bytes, filenameExtension: "nef"))
         #expect(error.code == .corrupt)
-        #expect(error.message.contains("its image size \(side)×\(side) is over 10000000 pixels a side"), "\(error.message)")
+        #expect(error.message.contains("damaged NEF"), "\(error.message)")
     }
 
     @Test("a RAW preview offset near Int64.max is no preview, not an overflow trap")

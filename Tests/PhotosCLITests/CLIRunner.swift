@@ -25,8 +25,20 @@ struct CLIRunner {
 
     @discardableResult
     func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
+        try run(arguments, library: library, environment: environment)
+    }
+
+    /// Runs a command on another library folder (a restored one).
+    @discardableResult
+    func run(_ arguments: [String], library: URL, environment: [String: String] = [:]) throws -> Output {
+        try Self.run(arguments, library: library, environment: environment)
+    }
+
+    /// Runs a command on any library folder, without a runner (a library no test process opened).
+    @discardableResult
+    static func run(_ arguments: [String], library: URL, environment: [String: String] = [:]) throws -> Output {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = executable
         process.arguments = arguments + ["--library", library.path]
         var env = ProcessInfo.processInfo.environment
         env["PHOTOS_LIBRARY"] = nil

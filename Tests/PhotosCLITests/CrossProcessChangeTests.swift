@@ -7,18 +7,23 @@ import Testing
 @Suite("Changes from another process")
 struct CrossProcessChangeTests {
     final class Recorder: PHPhotoLibraryChangeObserver, Sendable {
-        let received = Mutex<[(PHChange, Date)]>([])
+        let received = Mutex<[PHChange]>([])
+        let arrived = DispatchSemaphore(value: 0)
         func photoLibraryDidChange(_ changeInstance: PHChange) {
-            received.withLock { $0.append((changeInstance, Date())) }
+            received.withLock { $0.append(changeInstance) }
+            arrived.signal()
         }
     }
 
     /// `photos favorite` runs as a child process; this process's observer gets the change with
-    /// the same details a local change would have.
+    /// the same details a local change would have. The library here never looks at the journal
+    /// by itself (no fallback timer): only the CLI's signal file can wake its observers.
     @Test func cliChangeReachesThisProcessWithDetails() throws {
         let temporary = try TemporaryLibrary()
         let ids = try temporary.seed((0..<4).map { SyntheticAsset(creationDate: Date(timeIntervalSince1970: 1_000 + Double($0))) })
-        let library = temporary.library
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.changeCheckInterval = .never
+        let library = try PHPhotoLibrary(url: temporary.url, configuration: configuration)
         let favorites = PHFetchOptions()
         favorites.predicate = NSPredicate(format: "isFavorite == YES")
         let held = library.withCurrent { PHAsset.fetchAssets(with: favorites) }
@@ -29,15 +34,11 @@ struct CrossProcessChangeTests {
 
         let output = try CLIRunner(temporary).run(["favorite", ids[2]])
         #expect(output.status == 0, "\(output.stderr)")
-        let exited = Date()
-        let deadline = Date().addingTimeInterval(5)
-        while recorder.received.withLock({ $0.isEmpty }) && Date() < deadline { usleep(500) }
-        let (change, arrived) = try #require(recorder.received.withLock { $0.first })
+        try #require(recorder.arrived.wait(timeout: .now() + 20) == .success, "the signal file did not wake the observers")
+        let change = try #require(recorder.received.withLock { $0.first })
         let details = try #require(change.changeDetails(for: held))
         #expect(details.insertedIndexes == IndexSet(integer: 0))
         #expect(details.insertedObjects.map(\.localIdentifier) == [ids[2]])
         #expect(change.changeDetails(for: asset)?.objectAfterChanges?.isFavorite == true)
-        // Woken by the signal file, not the one-second fallback look.
-        #expect(arrived.timeIntervalSince(exited) < 0.9, "delivered \(arrived.timeIntervalSince(exited)) s after the CLI exited")
     }
 }

@@ -177,3 +177,44 @@ struct ImportCommandTests {
         #expect(broken.stdout.contains("missingFile: referenced original \(moved.standardizedFileURL.path)"), "\(broken.stdout)")
     }
 }
+
+/// `photos import` of a file whose name is not UTF-8, named on the command line and found in
+/// a folder.
+@Suite("photos import of names that are not UTF-8")
+struct ByteNamedImportCommandTests {
+    @Test func aNameThatIsNotUTF8IsImportedByArgumentAndByFolder() throws {
+        let temporary = try TemporaryLibrary()
+        let cli = CLIRunner(temporary)
+        let folder = temporary.scratch.appendingPathComponent("latin1", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let photo = try TestImages.writeJPEG(to: folder.appendingPathComponent("plain.jpg"), width: 300, height: 200)
+        _ = try TestImages.writeJPEG(to: temporary.scratch.appendingPathComponent("other.jpg"), width: 200, height: 300)
+        // The shell gives the bytes (Process arguments are UTF-8 strings): rename the files to
+        // names with \xe9\xff, then import one by name and the folder of the other.
+        let script = """
+            set -e
+            cd '\(temporary.scratch.path)'
+            mv latin1/plain.jpg "latin1/$(printf 'caf\\351-\\377.jpg')"
+            mv other.jpg "$(printf 'named-\\351.jpg')"
+            '\(CLIRunner.executable.path)' import "$(printf 'named-\\351.jpg')" --library '\(temporary.url.path)'
+            '\(CLIRunner.executable.path)' import latin1 --library '\(temporary.url.path)'
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        _ = photo
+        let names = try cli.list().map { asset in
+            try cli.run(["info", asset["localIdentifier"] as! String, "--json"]).stdout
+                .split(separator: "\n").first { $0.contains("\"originalFilename\"") }
+                .map { String($0.split(separator: "\"")[3]) } ?? ""
+        }.sorted()
+        #expect(names == ["caf\u{FFFD}-\u{FFFD}.jpg", "named-\u{FFFD}.jpg"], "\(names)")
+    }
+}

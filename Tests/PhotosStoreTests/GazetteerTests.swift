@@ -159,13 +159,8 @@ struct GazetteerTests {
     /// The file `scripts/fetch-gazetteer.sh` writes (`make deps`), when it is there.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: Gazetteer.defaultURL().path)))
     func realGazetteer() throws {
-        let clock = ContinuousClock()
-        var gazetteer: Gazetteer?
-        let loading = try clock.measure { gazetteer = try Gazetteer(contentsOf: Gazetteer.defaultURL()) }
-        let places = try #require(gazetteer)
-        print("Gazetteer: \(places.count) places loaded in \(loading)")
+        let places = try Gazetteer(contentsOf: Gazetteer.defaultURL())
         #expect(places.count > 100_000)
-        #expect(loading < .seconds(2))
 
         let lisbon = try #require(places.nearestPlace(latitude: 38.7139, longitude: -9.1394))
         #expect(lisbon.name == "Lisbon" && lisbon.countryCode == "PT" && lisbon.admin1 == "Lisbon")
@@ -177,13 +172,5 @@ struct GazetteerTests {
         #expect(places.nearestPlace(latitude: 40.7580, longitude: -73.9855)?.district == "Hell's Kitchen")
         #expect(places.nearestPlace(latitude: 30, longitude: -40) == nil)  // mid-Atlantic
         #expect(places.nearestPlace(latitude: -80, longitude: 0) == nil)  // Antarctica
-
-        let lookups = clock.measure {
-            for step in 0..<1_000 {
-                _ = places.nearestPlace(latitude: 48 + Double(step % 40) * 0.05, longitude: 2 + Double(step / 40) * 0.05)
-            }
-        }
-        print("Gazetteer: 1,000 lookups around Paris in \(lookups)")
-        #expect(lookups < .seconds(2))
     }
 }

@@ -48,7 +48,8 @@ extension PHPhotoLibrary {
         do { return try store.accessToken(identifier: identifier).map(PHAccessToken.init) } catch { throw PHPhotosError(error) }
     }
 
-    /// The token whose secret this is, or `nil`; records the use (at most once a minute).
+    /// The token whose secret this is, or `nil`; records the use (at most once a minute, and
+    /// not in a library opened read-only).
     ///
     /// - Note: Linux addition. Secrets are compared by their SHA-256, never stored.
     public func authenticateAccessToken(secret: String) throws -> PHAccessToken? {
@@ -56,7 +57,7 @@ extension PHPhotoLibrary {
         do {
             guard let record = try store.accessToken(secretHash: ContentHash.sha256(of: Data(secret.utf8))) else { return nil }
             let now = Date()
-            if record.lastUsedDate.map({ now.timeIntervalSince($0) > 60 }) ?? true {
+            if !isReadOnly, record.lastUsedDate.map({ now.timeIntervalSince($0) > 60 }) ?? true {
                 try store.markAccessTokenUsed(id: record.id, date: now)
             }
             return PHAccessToken(record)

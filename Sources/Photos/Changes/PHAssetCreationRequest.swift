@@ -35,7 +35,7 @@ extension PHAssetCreationRequest {
     func addPreparedResource(with type: PHAssetResourceType, file: PreparedFile) {
         requireOpen("addResource(with:fileURL:options:)")
         resources.append(
-            ResourceSpec(type: type, source: .prepared(file), options: ResourceOptions(originalFilename: file.source.lastPathComponent)))
+            ResourceSpec(type: type, source: .prepared(file), options: ResourceOptions(originalFilename: ByteNamedFiles.displayName(of: file.source))))
     }
 }
 

@@ -44,11 +44,11 @@ struct StagingArea {
     private mutating func stage(_ spec: ResourceSpec) throws(PHPhotosError) -> StagedResource {
         if case .prepared(let file) = spec.source {
             // The importer owns the staged copy: it retries or removes it if this change fails.
-            try check(file.metadata, for: spec, name: file.source.lastPathComponent)
+            try check(file.metadata, for: spec, name: ByteNamedFiles.displayName(of: file.source))
             return StagedResource(
                 type: spec.type, metadata: file.metadata, stagedFile: file.stagedFile,
                 referencedFile: file.stagedFile == nil ? file.source.standardizedFileURL : nil, fileSize: file.fileSize,
-                originalFilename: spec.options.originalFilename ?? file.source.lastPathComponent,
+                originalFilename: spec.options.originalFilename ?? ByteNamedFiles.displayName(of: file.source),
                 uniformTypeIdentifier: spec.options.uniformTypeIdentifier ?? file.metadata.format.uniformTypeIdentifier,
                 fileExtension: file.metadata.format.preferredFilenameExtension,
                 fileModificationDate: file.fileModificationDate, contentHash: file.contentHash,
@@ -68,7 +68,7 @@ struct StagingArea {
                     .invalidResource,
                     "\(url.absoluteString) is not a file URL; download it first, or reference an http(s) original with shouldReferenceFile")
             }
-            name = url.lastPathComponent
+            name = ByteNamedFiles.displayName(of: url)
             do {
                 metadata = try MediaProbe.probe(fileAt: url)
             } catch {
@@ -132,6 +132,10 @@ struct StagingArea {
             if case .file(let url) = spec.source {
                 (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? nil
             } else { nil }
+        // The copy keeps the source's time: a date taken from it survives `photos repair`.
+        if let fileDate, !moved.contains(where: { $0.staged == destination }) {
+            try? FileManager.default.setAttributes([.modificationDate: fileDate], ofItemAtPath: destination.path)
+        }
         let signature: String
         do throws(StoreError) {
             signature = try ContentSignature.signature(ofFileAt: destination, size: size)
@@ -162,7 +166,7 @@ struct StagingArea {
         let signature = try? ContentSignature.signature(ofFileAt: temporary, size: size)
         return StagedResource(
             type: spec.type, metadata: metadata, stagedFile: nil, referencedFile: url, fileSize: size,
-            originalFilename: spec.options.originalFilename ?? url.lastPathComponent,
+            originalFilename: spec.options.originalFilename ?? ByteNamedFiles.displayName(of: url),
             uniformTypeIdentifier: spec.options.uniformTypeIdentifier ?? metadata.format.uniformTypeIdentifier,
             fileExtension: metadata.format.preferredFilenameExtension, fileModificationDate: nil, contentHash: nil,
             contentSignature: signature)
@@ -180,7 +184,7 @@ struct StagingArea {
         }
         return StagedResource(
             type: spec.type, metadata: metadata, stagedFile: nil, referencedFile: url.standardizedFileURL, fileSize: size,
-            originalFilename: spec.options.originalFilename ?? url.lastPathComponent,
+            originalFilename: spec.options.originalFilename ?? ByteNamedFiles.displayName(of: url),
             uniformTypeIdentifier: spec.options.uniformTypeIdentifier ?? metadata.format.uniformTypeIdentifier,
             fileExtension: metadata.format.preferredFilenameExtension, fileModificationDate: attributes?[.modificationDate] as? Date,
             contentHash: nil, contentSignature: signature)

@@ -19,6 +19,8 @@ extension PHPhotoLibrary {
     /// Makes the derivatives that are missing for every photo (its current version), on every
     /// core; returns how many were made and how many photos failed (unreadable, unsupported).
     /// Each file is written to a temporary name and renamed, so readers never see a torn one.
+    /// A photo that can't be decoded is recorded as unrenderable (`photos check` lists it);
+    /// one recorded earlier that renders now is forgotten.
     ///
     /// Linux addition (`photos cache warm`).
     @discardableResult
@@ -26,6 +28,8 @@ extension PHPhotoLibrary {
         let files = try store.currentImageFiles()
         let layout = store.layout
         let made = Atomic<Int>(0), failed = Atomic<Int>(0)
+        let recorded = Set(try store.renderFailures().map(\.assetUUID))
+        let store = store
         let kinds: [StandardDerivative] = previews ? [.thumbnail, .preview] : [.thumbnail]
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
@@ -33,13 +37,15 @@ extension PHPhotoLibrary {
                 !FileManager.default.fileExists(atPath: layout.url(forRelativePath: kind.relativePath(assetUUID: file.assetUUID)).path)
             })
             guard !missing.isEmpty else { return }
-            do {
+            do throws(ImagingError) {
                 for (kind, data) in try StandardDerivative.render(missing, photoAt: layout.url(forRelativePath: file.path)) {
                     DerivativeCache.write(data, to: layout.url(forRelativePath: kind.relativePath(assetUUID: file.assetUUID)))
                     made.add(1, ordering: .relaxed)
                 }
+                if recorded.contains(file.assetUUID) { try? store.clearRenderFailure(assetUUID: file.assetUUID) }
             } catch {
                 failed.add(1, ordering: .relaxed)
+                if error.code != .unreadable { try? store.recordRenderFailure(assetUUID: file.assetUUID, reason: error.message) }
             }
         }
         return (made.load(ordering: .relaxed), failed.load(ordering: .relaxed))

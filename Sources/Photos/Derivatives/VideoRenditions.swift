@@ -86,6 +86,13 @@ package final class VideoRenditions: Sendable {
         let assetID = asset.rowID
         let known = try? store.rendition(assetID: assetID)
         if let known, let ready = ready(known) { return ready }
+        if store.isReadOnly {
+            // Nothing can be made or recorded: the movie as it is.
+            guard let movie = currentSource(assetID: assetID), !LibraryLayout.isRemote(path: movie.path) else {
+                throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no local movie, and a read-only library can't fetch one")
+            }
+            return Playable(url: store.layout.url(forRelativePath: movie.path), mimeType: Self.mimeType(of: movie), isRendition: false)
+        }
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<Playable, PHPhotosError>?>(nil)
         let waiter: @Sendable (Result<Playable, PHPhotosError>) -> Void = { outcome in
@@ -225,7 +232,9 @@ package final class VideoRenditions: Sendable {
 
     /// Starts the background workers (`concurrency` threads at utility priority) until
     /// ``stopBackgroundWork()``; they sleep until ``wake()`` or the next retry is due.
+    /// Does nothing for a library opened read-only.
     package func startBackgroundWork() {
+        guard !store.isReadOnly else { return }
         let count = state.withLock { state -> Int in
             guard !state.running else { return 0 }
             state.running = true

@@ -59,9 +59,10 @@ extension PHFetchResult {
 
     /// An object of this result as `ObjectType`.
     ///
-    /// A row deleted after the fetch may have had its id reused by an object of another class
-    /// (SQLite reuses the largest deleted row id); such a row reads as a vanished object of the
-    /// requested class, as a deleted one does, never as the other class.
+    /// Ids are never reused (schema v9 gives `asset` and `collection` `AUTOINCREMENT` keys), so a
+    /// row read by a held id is the object the fetch found or nothing; the class is checked all
+    /// the same, and a row of another class reads as a vanished object of the requested class,
+    /// as a deleted one does.
     func typed(_ object: PHObject) -> ObjectType {
         if let typed = object as? ObjectType { return typed }
         let id: Int64 = (object as? PHAsset)?.rowID ?? (object as? PHCollection)?.rowID ?? 0

@@ -28,6 +28,9 @@ struct ImageRenderer: Sendable {
         let layout: LibraryLayout
         /// The library's preview limit, trimmed to as previews are written.
         let budget: PreviewBudget
+        /// False for a library opened read-only: derivatives already made are read, new ones
+        /// are not kept.
+        var writable = true
 
         var thumbnail: URL { layout.url(forRelativePath: StandardDerivative.thumbnail.relativePath(assetUUID: assetUUID)) }
         var preview: URL { layout.url(forRelativePath: StandardDerivative.preview.relativePath(assetUUID: assetUUID)) }
@@ -63,7 +66,7 @@ struct ImageRenderer: Sendable {
                 // thumbnails costs a 1/8-scale decode, not the 1/2-scale one of a preview.
                 let thumbnail = try VipsImage.thumbnail(
                     fileAt: originalURL, width: thumbnailSize, height: thumbnailSize, crop: true, upscale: false)
-                if let data = try? thumbnail.jpegData(quality: StandardDerivative.quality, keepMetadata: false) {
+                if derivatives.writable, let data = try? thumbnail.jpegData(quality: StandardDerivative.quality, keepMetadata: false) {
                     DerivativeCache.write(data, to: derivatives.thumbnail)
                 }
                 return try Self.render(.image(thumbnail), width: thumbnail.width, height: thumbnail.height, geometry: square)
@@ -78,11 +81,11 @@ struct ImageRenderer: Sendable {
             let height = max(1, Int((Double(sourceHeight) * previewScale).rounded()))
             let scaled = geometry.regionScaled(by: previewScale, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
             if FileManager.default.fileExists(atPath: derivatives.preview.path) {
-                DerivativeCache.noteUsed(derivatives.preview)
+                if derivatives.writable { DerivativeCache.noteUsed(derivatives.preview) }
                 return try Self.render(.file(derivatives.preview), width: width, height: height, geometry: scaled)
             }
             let preview = try VipsImage.thumbnail(fileAt: originalURL, width: previewSize, height: previewSize, upscale: false)
-            if let data = try? preview.jpegData(quality: StandardDerivative.quality, keepMetadata: false) {
+            if derivatives.writable, let data = try? preview.jpegData(quality: StandardDerivative.quality, keepMetadata: false) {
                 DerivativeCache.write(data, to: derivatives.preview)
                 derivatives.budget.noteWritten(data.count, layout: derivatives.layout)
             }

@@ -15,6 +15,9 @@ struct ImageRequestPlan: Sendable {
     let remoteFetch: RemoteFetch?
     /// For a video: the movie whose poster frame (`fileURL`) is made before rendering.
     let posterSource: URL?
+    /// Where a failure to render the asset's current version is recorded (nil for other
+    /// versions): see ``PHLibraryCheckReport/Problem/Kind/unrenderable``.
+    let failures: RenderFailureLog?
 
     struct RemoteFetch: Sendable {
         let url: URL
@@ -63,6 +66,11 @@ struct ImageRequestPlan: Sendable {
         let layout = library.store.layout
         var (file, fetch) = try Self.localFile(
             of: source, asset: asset, layout: layout, networkAllowed: options.isNetworkAccessAllowed, progress: options.progressHandler)
+        if library.isReadOnly, fetch != nil {
+            // A read-only library keeps nothing: the download goes to this process's scratch folder.
+            file = library.readOnlyScratch.appendingPathComponent(file.path.dropFirst(layout.root.path.count + 1).description)
+            if FileManager.default.fileExists(atPath: file.path) { fetch = nil }
+        }
         if asset.mediaType == .video {
             // Videos are drawn from their poster frame, kept among the derivatives.
             guard fetch == nil else {
@@ -70,7 +78,11 @@ struct ImageRequestPlan: Sendable {
             }
             posterSource = file
             let isOriginal = source.type == PHAssetResourceType.video.rawValue
-            file = layout.url(forRelativePath: VideoPosterFrame.relativePath(assetUUID: asset.uuid, sourcePath: source.path, isOriginal: isOriginal))
+            let relativePath = VideoPosterFrame.relativePath(assetUUID: asset.uuid, sourcePath: source.path, isOriginal: isOriginal)
+            file = layout.url(forRelativePath: relativePath)
+            if library.isReadOnly, !FileManager.default.fileExists(atPath: file.path) {
+                file = library.readOnlyScratch.appendingPathComponent(relativePath)
+            }
         } else {
             posterSource = nil
         }
@@ -79,7 +91,10 @@ struct ImageRequestPlan: Sendable {
         sourceWidth = isCurrent && asset.pixelWidth > 0 ? asset.pixelWidth : source.pixelWidth
         sourceHeight = isCurrent && asset.pixelHeight > 0 ? asset.pixelHeight : source.pixelHeight
         // Derivatives show the current version.
-        derivatives = isCurrent ? ImageRenderer.Derivatives(assetUUID: asset.uuid, layout: layout, budget: library.previewBudget) : nil
+        derivatives = isCurrent
+            ? ImageRenderer.Derivatives(assetUUID: asset.uuid, layout: layout, budget: library.previewBudget, writable: !library.isReadOnly)
+            : nil
+        failures = isCurrent && !library.isReadOnly ? RenderFailureLog(store: library.store, assetUUID: asset.uuid) : nil
         let geometry = ImageGeometry.plan(
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, target: targetSize, contentMode: contentMode,
             resizeMode: options.resizeMode, normalizedCrop: options.normalizedCropRect)
@@ -92,11 +107,19 @@ struct ImageRequestPlan: Sendable {
         let renderer = ImageRenderer(
             originalURL: fileURL, sourceWidth: sourceWidth, sourceHeight: sourceHeight, geometry: key.geometry,
             derivatives: derivatives)
-        let (fetch, copy, poster) = (remoteFetch, fileURL, posterSource)
+        let (fetch, copy, poster, failures) = (remoteFetch, fileURL, posterSource, failures)
         return { () throws(PHPhotosError) -> UIImage in
             try fetch?.run(to: copy)
-            if let poster { try VideoPosterFrame.make(from: poster, at: copy) }
-            return try renderer.render()
+            do throws(PHPhotosError) {
+                if let poster { try VideoPosterFrame.make(from: poster, at: copy) }
+                let image = try renderer.render()
+                failures?.rendered()
+                return image
+            } catch {
+                // A file that can't be decoded (not a missing one, nor a cancelled download).
+                if error.code == .invalidResource { failures?.failed(error.message) }
+                throw error
+            }
         }
     }
 
@@ -163,5 +186,21 @@ final class ImageSourceCache: Sendable {
     /// would answer for the new version.
     static func identity(of resource: ResourceRecord) -> Int64 {
         Int64(resource.path.hashValue)
+    }
+}
+
+/// Records (and forgets) render failures of one asset's current version in its library, for
+/// `photos check` and a gallery's "can't display" mark. A failure to record is dropped: the
+/// request's own error is what its caller needs.
+struct RenderFailureLog: Sendable {
+    let store: LibraryDatabase
+    let assetUUID: String
+
+    func failed(_ reason: String) {
+        try? store.recordRenderFailure(assetUUID: assetUUID, reason: reason)
+    }
+
+    func rendered() {
+        try? store.clearRenderFailure(assetUUID: assetUUID)
     }
 }

@@ -87,16 +87,24 @@ struct ImportDiscovery {
     /// Files found, with their sizes, before grouping.
     private var pending: [(url: URL, size: Int64)] = []
 
+    /// Adds a folder's files; names that are not valid UTF-8 are reached through an alias
+    /// (``ByteNamedFiles``).
     private mutating func addFolder(_ folder: URL) {
-        let names: [String]
+        let names: [[UInt8]]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            names = try ByteNamedFiles.entries(ofFolderAt: folder.path)
         } catch {
             problems.append((folder, "can't be searched: \(error.localizedDescription)"))
             return
         }
-        for name in names.sorted() where !name.hasPrefix(".") {
-            add(folder.appendingPathComponent(name), named: false)
+        for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) where name.first != UInt8(ascii: ".") {
+            if let text = String(validating: name, as: UTF8.self) {
+                add(folder.appendingPathComponent(text), named: false)
+            } else if let alias = ByteNamedFiles.url(forPath: Array(folder.path.utf8) + [UInt8(ascii: "/")] + name) {
+                add(alias, named: false)
+            } else {
+                problems.append((folder.appendingPathComponent(String(decoding: name, as: UTF8.self)), "can't be read: its name is not UTF-8 and no link to it could be made"))
+            }
         }
     }
 

@@ -156,7 +156,9 @@ struct ImportPipeline {
                 }
             }
             for (item, identifier) in zip(items, identifiers) {
-                item.derivatives.install(assetUUID: String(identifier.prefix { $0 != "/" }), layout: library.store.layout)
+                let uuid = String(identifier.prefix { $0 != "/" })
+                item.derivatives.install(assetUUID: uuid, layout: library.store.layout)
+                if let reason = item.renderFailure { try? library.store.recordRenderFailure(assetUUID: uuid, reason: reason) }
             }
             let reported = zip(items, identifiers).map { item, identifier in
                 PHImportReport.Item(

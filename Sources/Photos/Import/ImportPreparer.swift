@@ -3,6 +3,10 @@ import Imaging
 import PhotosStore
 import PhotosLocking
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Reads one group of same-named files, on a worker thread: probes each (header only),
 /// refuses what can't be imported, decides which files make one asset, drops duplicates,
 /// and copies the rest into the library's staging folder (or leaves them, to reference).
@@ -22,6 +26,8 @@ final class ImportPreparer: Sendable {
         var files: [(type: PHAssetResourceType, file: PreparedFile)]
         var mediaType: PHAssetMediaType
         var derivatives = StagedDerivatives()
+        /// Why the thumbnail made at import failed, recorded once the asset exists.
+        var renderFailure: String?
     }
 
     enum Outcome: Sendable {
@@ -71,10 +77,12 @@ final class ImportPreparer: Sendable {
                 description: "its header claims \(metadata.pixelWidth)×\(metadata.pixelHeight) pixels, more than the "
                     + "\(options.maximumPixelCount / 1_000_000)-megapixel limit")
         }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        // stat, not attributesOfItem (lstat): a link's file, not the link (byte-named aliases).
+        var info = stat()
+        let found = stat(url.path, &info) == 0
         return Probed(
-            url: url, metadata: metadata, size: (attributes?[.size] as? NSNumber)?.int64Value ?? 0,
-            modified: attributes?[.modificationDate] as? Date)
+            url: url, metadata: metadata, size: found ? Int64(info.st_size) : 0,
+            modified: found ? Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9) : nil)
     }
 
     /// Which files make one asset: one photo (not RAW) takes a RAW as its alternate and its
@@ -125,10 +133,27 @@ final class ImportPreparer: Sendable {
                 do throws(StoreError) {
                     let destination = try store.makeStagingURL(fileExtension: file.metadata.format.preferredFilenameExtension)
                     hash = try ContentHash.copyHashing(from: file.url, to: destination)
+                    // The copy keeps the source's time: a date taken from it survives `photos repair`.
+                    if let modified = file.modified {
+                        try? FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: destination.path)
+                    }
                     staged = destination
                 } catch {
                     for case let done? in files.map(\.file.stagedFile) { try? FileManager.default.removeItem(at: done) }
                     return failed("can't copy it into the library: \(error.message)")
+                }
+            } else if let target = ByteNamedFiles.target(of: file.url) {
+                // In place, but a row's path can't hold a name that isn't UTF-8: the library
+                // keeps a link with its bytes among the originals instead.
+                do throws(StoreError) {
+                    let destination = try store.makeStagingURL(fileExtension: file.metadata.format.preferredFilenameExtension)
+                    guard ByteNamedFiles.makeLink(at: destination, to: target) else {
+                        throw StoreError(.fileOperation, String(cString: strerror(errno)))
+                    }
+                    staged = destination
+                } catch {
+                    for case let done? in files.map(\.file.stagedFile) { try? FileManager.default.removeItem(at: done) }
+                    return failed("can't link it into the library: \(error.message)")
                 }
             }
             files.append(
@@ -139,8 +164,13 @@ final class ImportPreparer: Sendable {
         var item = ReadyItem(files: files, mediaType: asset[0].1.metadata.isVideo ? .video : .image)
         if options.makesThumbnails && item.mediaType == .image {
             // From the source (in the page cache after copying); a photo libvips can't
-            // decode is imported all the same, its derivatives left for later.
-            item.derivatives = (try? StagedDerivatives.render(StandardDerivative.madeAtImport, photoAt: asset[0].1.url, store: store)) ?? StagedDerivatives()
+            // decode past its checked structure is imported all the same, recorded as
+            // unrenderable (`photos check` lists it, a gallery marks it).
+            do {
+                item.derivatives = try StagedDerivatives.render(StandardDerivative.madeAtImport, photoAt: asset[0].1.url, store: store)
+            } catch let error as ImagingError where error.code != .unreadable {
+                item.renderFailure = error.message
+            } catch {}
         }
         return .ready(item)
     }

@@ -27,7 +27,12 @@ import PhotosLocking
 ///   for Mac's "Copy items to the Photos library" turned off): an import reads each file's
 ///   headers and 128 KiB, not the whole file, and never moves or deletes them.
 /// - **Bad files** (empty, truncated, damaged, unsupported, unreadable, a header claiming more
-///   than ``Options/maximumPixelCount`` pixels) are reported with the reason; the rest go on.
+///   than ``Options/maximumPixelCount`` pixels or an aspect ratio beyond 100 : 1) are reported
+///   with the reason naming what was wrong and where (cheap structural checks per format: see
+///   `MediaProbe`); the rest go on. A photo whose structure is sound but whose pixels can't be
+///   decoded is imported and recorded when a render fails (with ``Options/makesThumbnails``,
+///   at once): ``PHPhotoLibrary/checkConsistency(verifyingContents:)`` lists it as
+///   ``PHLibraryCheckReport/Problem/Kind/unrenderable``.
 /// - **Interruption**: each batch commits atomically. ``cancel()`` (or a crash) loses nothing
 ///   committed and leaves no half-made asset; importing the same files again skips those
 ///   already in the library, so an import resumes.
@@ -51,9 +56,10 @@ public final class PHAssetImporter: Sendable {
         public var makesThumbnails = false
         /// Leave the files where they are and refer to them instead of copying them into the
         /// library (see ``PHAssetResourceCreationOptions/shouldReferenceFile``). Only the
-        /// headers and a 128 KiB signature of each file are read, so an import runs at the
-        /// disk's seek rate, not its bandwidth; the library holds no SHA-256 of such files, and
-        /// `photos check --contents` verifies their signatures.
+        /// headers and a 128 KiB signature of each file are read (a PNG is read whole: every
+        /// chunk's CRC is checked), so an import runs at the disk's seek rate, not its
+        /// bandwidth; the library holds no SHA-256 of such files, and `photos check --contents`
+        /// verifies their signatures.
         public var referencesFiles = false
         /// A movie beside a same-named photo is its Live Photo video only if at most this long.
         public var maximumLivePhotoVideoDuration: TimeInterval = 4

@@ -23,6 +23,11 @@ public struct PHLibraryCheckReport: Sendable {
             case orphanFile
             /// An asset with no photo or video file.
             case assetWithoutFile
+            /// An asset whose current version the library failed to render (a thumbnail or a
+            /// video's poster frame could not be decoded): it can't be shown. Recorded when a
+            /// render fails (an image request, `photos cache warm`, an import making
+            /// thumbnails), forgotten when it succeeds or the asset is edited.
+            case unrenderable
         }
 
         public let kind: Kind
@@ -44,8 +49,10 @@ public struct PHLibraryCheckReport: Sendable {
 extension PHPhotoLibrary {
     /// Checks that the library is whole: SQLite's integrity and foreign-key checks, every
     /// asset's files present with their recorded sizes (and, with `verifyingContents`, their
-    /// recorded SHA-256, which reads every original), and no stray files in the folders the
-    /// library owns (`originals/`, `renders/`, `derivatives/`, `cache/`, `tmp/`). Reads only.
+    /// recorded SHA-256, which reads every original), no stray files in the folders the
+    /// library owns (`originals/`, `renders/`, `derivatives/`, `cache/`, `tmp/`), and no asset
+    /// whose current version failed to render (``PHLibraryCheckReport/Problem/Kind/unrenderable``).
+    /// Reads only.
     ///
     /// Linux addition (Photos on Apple's platforms repairs its library itself when it opens).
     public func checkConsistency(verifyingContents: Bool = false) throws -> PHLibraryCheckReport {

@@ -28,6 +28,13 @@ extension PHPhotoLibrary {
         /// Told of each step of the rendition work (tests wait on it).
         package var videoRenditionEvents: (@Sendable (VideoRenditionEvent) -> Void)?
 
+        /// How often change observers look at the journal when no signal-file wake-up came
+        /// (for file systems without `inotify`). Tests set `.never` to see that the signal
+        /// file alone wakes them.
+        package var changeCheckInterval: DispatchTimeInterval = ChangeSignalWatcher.fallbackInterval
+
+        /// Open the library for reading only (``PHPhotoLibrary/init(url:readOnly:)``).
+        package var readOnly = false
         package init() {}
     }
 

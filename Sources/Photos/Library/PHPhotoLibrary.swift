@@ -52,13 +52,46 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         try self.init(url: url, configuration: Configuration())
     }
 
+    /// Opens the existing library folder at `url`, for reading only when `readOnly` is true.
+    ///
+    /// Linux addition, for a library on a read-only mount, a backup drive, a folder this user
+    /// can't write, or a full disk: opening it writes nothing (no lock file, no schema upgrade,
+    /// no clean-up), fetches, observers and image requests work, thumbnails and previews
+    /// already made are used and new ones are not kept, and `performChanges` fails with
+    /// `PHPhotosError.Code.accessRestricted`. When SQLite can't make its shared-memory file
+    /// beside the database (a read-only file system, a full disk) the database is read as it is
+    /// on disk: changes another process makes meanwhile are not seen. A library written by an
+    /// older version must be opened read-write once (its schema is upgraded) before it can be
+    /// opened read-only.
+    public convenience init(url: URL, readOnly: Bool) throws {
+        var configuration = Configuration()
+        configuration.readOnly = readOnly
+        try self.init(url: url, configuration: configuration)
+    }
+
+    /// Where a read-only library puts what it would keep in its folder (video poster frames,
+    /// downloaded remote originals): a folder of this process's, removed with the library.
+    var readOnlyScratch: URL {
+        FileManager.default.temporaryDirectory
+            .appendingPathComponent("photokit-read-only-\(ProcessInfo.processInfo.processIdentifier)-\(instanceNumber)", isDirectory: true)
+    }
+
+    deinit {
+        if store.isReadOnly { try? FileManager.default.removeItem(at: readOnlyScratch) }
+    }
+
+    /// Whether the library was opened read-only (``init(url:readOnly:)``).
+    ///
+    /// Linux addition.
+    public var isReadOnly: Bool { store.isReadOnly }
+
     /// Opens the library folder at `url` with its own image cache, decode pool, preview limit
     /// and gazetteer (see ``Configuration``).
     package init(url: URL, configuration: Configuration) throws {
         do {
-            store = try LibraryDatabase.open(at: url, gazetteer: configuration.gazetteer)
+            store = try LibraryDatabase.open(at: url, gazetteer: configuration.gazetteer, readOnly: configuration.readOnly)
         } catch {
-            throw PHPhotosError(error.code == .newerSchema ? .internalError : .libraryVolumeOffline, error.message)
+            throw PHPhotosError(error)
         }
         self.url = store.layout.root
         self.configuration = configuration

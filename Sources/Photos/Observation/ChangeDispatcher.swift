@@ -32,10 +32,13 @@ final class ChangeDispatcher: Sendable {
     private let state: Mutex<State>
     private weak let library: PHPhotoLibrary?
     private let store: LibraryDatabase
+    /// How often the journal is looked at without a wake-up.
+    private let checkInterval: DispatchTimeInterval
 
     init(library: PHPhotoLibrary) {
         self.library = library
         store = library.store
+        checkInterval = library.configuration.changeCheckInterval
         state = Mutex(State(position: 0))
     }
 
@@ -49,7 +52,7 @@ final class ChangeDispatcher: Sendable {
             if state.observers.isEmpty && state.watcher == nil {
                 // Start from now: changes committed before the first observer aren't news.
                 state.position = now ?? state.position
-                state.watcher = ChangeSignalWatcher(store.changeSignal, queue: queue) { [weak self] in
+                state.watcher = ChangeSignalWatcher(store.changeSignal, queue: queue, fallback: checkInterval) { [weak self] in
                     self?.check()
                 }
             }

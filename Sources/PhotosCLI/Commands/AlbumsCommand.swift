@@ -23,7 +23,7 @@ struct AlbumsCommand: ParsableCommand {
     }
 
     func run() throws {
-        let library = try options.open()
+        let library = try options.open(forReading: true)
         library.withCurrent {
             var entries = tree(PHCollection.fetchTopLevelUserCollections(with: nil))
             if smart {

@@ -53,7 +53,7 @@ struct CacheStatusCommand: ParsableCommand {
     @OptionGroup var options: LibraryOptions
 
     func run() throws {
-        let library = try options.open()
+        let library = try options.open(forReading: true)
         let status = library.derivativeCacheStatus()
         print("Thumbnails  \(status.thumbnails)  (\(CacheTrimCommand.format(status.thumbnailBytes)))")
         print("Previews    \(status.previews)  (\(CacheTrimCommand.format(status.previewBytes)))")

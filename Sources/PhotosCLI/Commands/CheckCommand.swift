@@ -11,7 +11,10 @@ struct CheckCommand: ParsableCommand {
             Runs SQLite's integrity and foreign-key checks and compares every asset's files with \
             the database: present, of the recorded size and, with --contents, of the recorded \
             SHA-256 (reads every original), and looks for files that belong to nothing in every \
-            folder the library owns. Lists what is wrong and exits with 1; changes nothing unless \
+            folder the library owns, and lists the assets whose thumbnail or poster frame failed \
+            to render (recorded when an image request, `photos cache warm` or an import with \
+            --thumbnails could not decode them: a gallery marks them "can't display"). \
+            Lists what is wrong and exits with 1; changes nothing unless \
             --repair is given: then stray edits, derivatives, local copies and staging are removed, \
             and stray originals are moved to recovered/<date>/ and listed (never deleted).
             """)
@@ -28,7 +31,7 @@ struct CheckCommand: ParsableCommand {
     var repair = false
 
     func run() throws {
-        let library = try options.open()
+        let library = try options.open(forReading: !repair)
         if repair {
             let done: PHPhotoLibrary.OrphanRepairReport
             do {

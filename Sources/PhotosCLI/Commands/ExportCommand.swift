@@ -30,7 +30,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "Export the originals, not the edited versions.") var original = false
 
     func run() async throws {
-        let library = try options.open()
+        let library = try options.open(forReading: true)
         let folder = URL(fileURLWithPath: to, isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -27,7 +27,7 @@ struct HistoryCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let library = try options.open()
+        let library = try options.open(forReading: true)
         guard let since else {
             print(json ? #"{"token":"\#(library.currentChangeToken.stringValue)"}"# : library.currentChangeToken.stringValue)
             return

@@ -48,7 +48,7 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let urls = try paths.map { path in
-            let url = URL(fileURLWithPath: (path as NSString).expandingTildeInPath)
+            let url = RawArguments.url(forPath: path)
             guard FileManager.default.fileExists(atPath: url.path) else { throw CLIError("\(path): no such file or folder") }
             return url
         }

@@ -15,7 +15,7 @@ struct InfoCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let library = try options.open()
+        let library = try options.open(forReading: true)
         try library.withCurrent {
             let asset = try ObjectLookup.asset(identifier, includeDeleted: true)
             let resources = PHAssetResource.assetResources(for: asset)

@@ -22,7 +22,7 @@ struct ListCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let library = try options.open()
+        let library = try options.open(forReading: true)
         try library.withCurrent {
             let result = try fetch.fetch()
             if json {

@@ -10,7 +10,9 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve", abstract: "Serve the library: a web gallery, a JSON API and live updates.",
         discussion: """
             Clients sign in with a token from 'photos token create'. Without tokens the server \
-            answers 401, unless --open is given, which is allowed on a loopback address only.
+            answers 401, unless --open is given, which is allowed on a loopback address only. \
+            With --read-only the library's folder is never written (a read-only mount, a backup \
+            drive): uploads and changes answer 403, thumbnails not made yet are made in memory.
             """)
 
     @OptionGroup var options: LibraryOptions
@@ -32,7 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !open, try library.accessTokens().isEmpty {
             print("No access tokens yet: create one with 'photos token create --level read-write' to sign in.")
         }
-        print("Serving \(library.url.path) on http://\(host):\(port)/")
+        print("Serving \(library.url.path)\(library.isReadOnly ? " read-only" : "") on http://\(host):\(port)/")
         // Videos' browser renditions are made in the background, woken by every change.
         library.videoRenditions.startBackgroundWork(wakingOnChangesTo: library)
         defer { library.videoRenditions.stopBackgroundWork() }

@@ -61,7 +61,7 @@ struct ThumbnailCommand: ParsableCommand {
         }
         guard (1...100).contains(quality) else { throw CLIError("--quality must be 1...100, not \(quality)") }
 
-        let library = try options.open()
+        let library = try options.open(forReading: true)
         let delivered = Mutex<(image: UIImage?, error: String?)>((nil, nil))
         try library.withCurrent {
             let asset = try ObjectLookup.asset(identifier, includeDeleted: true)

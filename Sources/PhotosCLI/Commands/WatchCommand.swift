@@ -33,7 +33,7 @@ struct WatchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let library = try options.open()
+        let library = try options.open(forReading: true)
         let done = DispatchSemaphore(value: 0)
         let printer = ChangePrinter(json: json, limit: count) { done.signal() }
         // Registered before fetching: a change committed in between is still seen, and the

@@ -18,7 +18,7 @@ enum ImportSummary {
         let duplicates = report.duplicates
         if !duplicates.isEmpty {
             lines.append("Skipped \(plural(duplicates.count, "duplicate")) (already in the library):")
-            for item in duplicates.prefix(listedDuplicates) { lines.append("  \(item.files[0].path): \(describe(item.outcome))") }
+            for item in duplicates.prefix(listedDuplicates) { lines.append("  \(ByteNamedFiles.displayPath(of: item.files[0])): \(describe(item.outcome))") }
             if duplicates.count > listedDuplicates { lines.append("  … and \(duplicates.count - listedDuplicates) more (--json lists all)") }
         }
         if !report.failures.isEmpty { lines.append(failures(report).trimmingCharacters(in: .newlines)) }
@@ -32,7 +32,7 @@ enum ImportSummary {
     static func failures(_ report: PHImportReport) -> String {
         let failures = report.failures
         var lines = ["Skipped \(plural(failures.reduce(0) { $0 + $1.files.count }, "file")) that can't be imported:"]
-        for item in failures { lines.append("  \(item.files.map(\.path).joined(separator: " + ")): \(describe(item.outcome))") }
+        for item in failures { lines.append("  \(item.files.map(ByteNamedFiles.displayPath(of:)).joined(separator: " + ")): \(describe(item.outcome))") }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -82,7 +82,7 @@ enum ImportSummary {
             notReached = report.notReached.map(\.path)
             seconds = (report.elapsed * 1000).rounded() / 1000
             items = report.items.map { item in
-                var json = Item(files: item.files.map(\.path), outcome: "")
+                var json = Item(files: item.files.map(ByteNamedFiles.displayPath(of:)), outcome: "")
                 switch item.outcome {
                 case .imported(let identifier, _):
                     json.outcome = "imported"

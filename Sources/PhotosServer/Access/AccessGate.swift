@@ -84,7 +84,8 @@ final class AccessGate: Sendable {
             return nil
         }
         let id: String
-        if let token = client.token {
+        if let token = client.token, !library.isReadOnly {
+            // A read-only library can't keep the session: it lives in this server's memory.
             id = try library.createAccessSession(forAccessToken: token.identifier, lifetime: configuration.sessionLifetime)
         } else {
             id = Self.sessionID()
@@ -111,7 +112,7 @@ final class AccessGate: Sendable {
         let now = Date()
         let remembered = sessions.withLock { sessions -> Session? in
             guard let session = sessions[id] else { return nil }
-            let limit = session.tokenIdentifier == nil ? configuration.sessionLifetime : Self.sessionRecheck
+            let limit = session.tokenIdentifier == nil || library.isReadOnly ? configuration.sessionLifetime : Self.sessionRecheck
             guard now.timeIntervalSince(session.since) < limit else {
                 sessions[id] = nil
                 return nil

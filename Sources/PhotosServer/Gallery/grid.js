@@ -190,8 +190,11 @@ export class Grid extends EventTarget {
     img.alt = "";
     img.decoding = "async";
     img.draggable = false;
-    img.addEventListener("load", () => img.classList.add("loaded"));
-    img.addEventListener("error", () => img.removeAttribute("src"));
+    img.addEventListener("load", () => {
+      img.classList.add("loaded");
+      clearMark(cell);
+    });
+    img.addEventListener("error", () => this.onImageError(cell));
     thumb.append(img);
     const badge = document.createElement("span");
     badge.className = "badge";
@@ -203,8 +206,12 @@ export class Grid extends EventTarget {
     star.textContent = "★";
     star.setAttribute("aria-pressed", "false");
     cell.append(thumb, badge, star);
-    cell.refs = { thumb, img, badge, star };
-    cell.state = { index: -1, x: -1, y: -1, size: -1, key: "", id: "", url: "" };
+    const mark = document.createElement("span");
+    mark.className = "mark";
+    mark.hidden = true;
+    thumb.append(mark);
+    cell.refs = { thumb, img, badge, star, mark };
+    cell.state = { index: -1, x: -1, y: -1, size: -1, key: "", id: "", url: "", failedURL: "" };
     this.spacer.append(cell);
     return cell;
   }
@@ -261,6 +268,7 @@ export class Grid extends EventTarget {
         img.classList.remove("loaded");
         img.removeAttribute("src");
       }
+      clearMark(cell);
       state.id = asset.id;
       cell.dataset.id = asset.id;
       cell.classList.remove("placeholder");
@@ -275,10 +283,44 @@ export class Grid extends EventTarget {
       else if (live) badge.textContent = "LIVE";
     }
     if (asset) {
-      if (!this.fast && img.getAttribute("src") !== state.url) img.src = state.url;
+      // A thumbnail that failed is not asked for again at each render: its cell shows a mark.
+      if (!this.fast && img.getAttribute("src") !== state.url && state.failedURL !== state.url) img.src = state.url;
       const pressed = asset.isFavorite ? "true" : "false";
       if (star.getAttribute("aria-pressed") !== pressed) star.setAttribute("aria-pressed", pressed);
     }
+  }
+
+  /**
+   * A thumbnail failed to load: asks the server why (an `<img>` error carries no status) and
+   * marks the cell, never leaving it blank. 422 is a photo or video the library can't render
+   * (`photos check` lists it); anything else is a load failure, tried again when the cell is
+   * bound anew.
+   * @param {HTMLElement} cell
+   */
+  async onImageError(cell) {
+    const { img } = cell.refs;
+    const url = cell.state.url;
+    img.removeAttribute("src");
+    img.classList.remove("loaded");
+    if (!url) return;
+    cell.state.failedURL = url;
+    let status = 0;
+    let reason = "";
+    try {
+      const response = await fetch(url, { credentials: "same-origin" });
+      status = response.status;
+      if (!response.ok) reason = ((await response.json()).error || {}).reason || "";
+    } catch (error) {
+      reason = String(error);
+    }
+    if (cell.state.url !== url) return; // the cell shows another asset by now
+    if (status >= 200 && status < 300) {
+      // It loads now (a transient failure): show it.
+      cell.state.failedURL = "";
+      img.src = url;
+      return;
+    }
+    showMark(cell, status === 422 || status === 415, reason);
   }
 
   /** @param {MouseEvent} event */
@@ -359,6 +401,35 @@ export class Grid extends EventTarget {
     this.readyFired = true;
     this.dispatchEvent(new CustomEvent("ready"));
   }
+}
+
+/**
+ * Marks a cell whose thumbnail can't be shown: "Can't display" for a file the library can't
+ * render, "Not loaded" for a failed request; the reason in its tooltip and label.
+ * @param {HTMLElement} cell
+ * @param {boolean} unrenderable
+ * @param {string} reason
+ */
+function showMark(cell, unrenderable, reason) {
+  const { mark, thumb } = cell.refs;
+  const text = unrenderable ? "Can't display" : "Not loaded";
+  mark.textContent = `⚠ ${text}`;
+  mark.title = reason || text;
+  mark.hidden = false;
+  cell.classList.toggle("unrenderable", unrenderable);
+  cell.classList.toggle("load-failed", !unrenderable);
+  const label = thumb.getAttribute("aria-label") || "Photo";
+  thumb.setAttribute("aria-label", `${label.replace(/ \(.*\)$/, "")} (${text.toLowerCase()}${reason ? `: ${reason}` : ""})`);
+}
+
+/** @param {HTMLElement} cell */
+function clearMark(cell) {
+  const { mark } = cell.refs;
+  if (mark.hidden) return;
+  mark.hidden = true;
+  mark.textContent = "";
+  cell.classList.remove("unrenderable", "load-failed");
+  cell.state.failedURL = "";
 }
 
 /**

@@ -122,7 +122,12 @@ struct GatedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
             // before the upgrade negotiation, which would otherwise wait for the idle timeout.
             let watch = RequestLineWatch()
             try pipeline.addHandler(watch, position: .before(decoder))
-            try pipeline.addHandler(ProtocolErrorResponder(watch: watch), position: .after(decoder))
+            try pipeline.addHandler(
+                ProtocolErrorResponder(watch: watch, linger: service.configuration.refusedRequestLinger), position: .after(decoder))
+            // After the first request: a client that stalls its body, or sends no next request.
+            try pipeline.addHandler(IdleConnectionTimeout(timeout: service.configuration.idleTimeout), position: .after(decoder))
+            // First of all: an Upgrade header the server won't follow is dropped (answered as HTTP/1.1).
+            try pipeline.addHandler(UpgradeHeaderFilter(), position: .after(decoder))
             return value
         }
     }

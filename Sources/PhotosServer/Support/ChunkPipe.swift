@@ -7,7 +7,11 @@ import NIOCore
 /// the file. When the body is dropped before its end (the client went away), `onCancel` runs
 /// and a waiting reader is let go.
 enum ChunkPipe {
-    static func make(capacity: Int = 4, onCancel: @escaping @Sendable () -> Void = {}) -> (sender: Sender, body: Body) {
+    /// `onFull` (for tests, which wait for it instead of sleeping) runs on the reader's thread
+    /// each time a chunk finds no room and the reader is about to wait.
+    static func make(
+        capacity: Int = 4, onCancel: @escaping @Sendable () -> Void = {}, onFull: (@Sendable () -> Void)? = nil
+    ) -> (sender: Sender, body: Body) {
         // Made empty and then filled: libdispatch stops the process when a semaphore is freed
         // below its starting value, which a pipe dropped mid-read would be.
         let space = DispatchSemaphore(value: 0)
@@ -19,7 +23,7 @@ enum ChunkPipe {
             // its next check for cancellation.
             for _ in 0..<capacity { space.signal() }
         }
-        return (Sender(continuation: continuation, space: space), Body(stream: stream, space: space, capacity: capacity))
+        return (Sender(continuation: continuation, space: space, onFull: onFull), Body(stream: stream, space: space, capacity: capacity))
     }
 
     /// The reader thread's end. Holds no reference to the body, so dropping the body ends
@@ -27,10 +31,18 @@ enum ChunkPipe {
     struct Sender: Sendable {
         fileprivate let continuation: AsyncThrowingStream<ByteBuffer, any Error>.Continuation
         fileprivate let space: DispatchSemaphore
+        fileprivate let onFull: (@Sendable () -> Void)?
 
         /// Waits until there is room, then hands `data` on.
         func send(_ data: Data) {
-            space.wait()
+            if let onFull {
+                if space.wait(timeout: .now()) == .timedOut {
+                    onFull()
+                    space.wait()
+                }
+            } else {
+                space.wait()
+            }
             continuation.yield(ByteBuffer(bytes: data))
         }
 

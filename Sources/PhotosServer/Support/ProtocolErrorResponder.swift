@@ -18,9 +18,12 @@ final class ProtocolErrorResponder: ChannelInboundHandler, RemovableChannelHandl
     /// Watches the bytes before the decoder: whether the request line of the request being
     /// read has ended (a head too large before it is a URI too long).
     private let watch: RequestLineWatch
+    /// How long the connection stays open for reading after the answer (`linger` seconds).
+    private let linger: TimeAmount
 
-    init(watch: RequestLineWatch) {
+    init(watch: RequestLineWatch, linger: Double = 5) {
         self.watch = watch
+        self.linger = .milliseconds(Int64(linger * 1000))
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -34,7 +37,7 @@ final class ProtocolErrorResponder: ChannelInboundHandler, RemovableChannelHandl
             pipeline.removeHandler(context: context, promise: nil)
             return
         case .end:
-            watch.state.ended = false
+            watch.state.reset()
         default:
             break
         }
@@ -49,7 +52,7 @@ final class ProtocolErrorResponder: ChannelInboundHandler, RemovableChannelHandl
         guard !answered else { return }
         answered = true
         var (status, reason) = Self.answer(to: parserError)
-        if case .headerOverflow = parserError, !watch.state.ended {
+        if case .headerOverflow = parserError, watch.state.requestLineIsTooLong {
             (status, reason) = (.uriTooLong, "The request's path and query are too long (the limit is 80 KB)")
         }
         var headers = HTTPHeaders()
@@ -61,11 +64,12 @@ final class ProtocolErrorResponder: ChannelInboundHandler, RemovableChannelHandl
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         // Close the sending side only, and read (and drop) what the client is still sending:
         // closing outright with unread bytes resets the connection, and the client loses the
-        // answer. The connection closes when the client does, or after 5 s.
+        // answer. The connection closes when the client does, or after `linger` (5 s).
         let channel = context.channel
+        let linger = linger
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
             channel.close(mode: .output, promise: nil)
-            channel.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+            channel.eventLoop.scheduleTask(in: linger) { channel.close(promise: nil) }
         }
     }
 
@@ -89,17 +93,40 @@ final class RequestLineWatch: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
+    /// The parser's limit on a request's head (llhttp's `HTTP_MAX_HEADER_SIZE`, 80 KiB).
+    static let headLimit = 80 * 1024
+
     /// Shared by the two handlers of one connection, on its event loop.
     final class State {
+        /// Whether the request line of the request being read has ended.
         var ended = false
+        /// Its length so far (to its end once `ended`).
+        var length = 0
+
+        /// The request line alone is over the parser's limit, or hadn't ended when the parser
+        /// gave up: the head is too large because of its URI (414), not its headers (431).
+        /// Decided by where the line ends, not by whether the read that overflowed held a line
+        /// end: a client sends a long URI and its headers in one write (curl, browsers), and
+        /// the read that crosses the limit then holds both.
+        var requestLineIsTooLong: Bool { !ended || length > RequestLineWatch.headLimit }
+
+        func reset() {
+            ended = false
+            length = 0
+        }
     }
 
     let state = State()
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if !state.ended {
-            let buffer = unwrapInboundIn(data)
-            if buffer.readableBytesView.contains(UInt8(ascii: "\n")) { state.ended = true }
+            let bytes = unwrapInboundIn(data).readableBytesView
+            if let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
+                state.length += newline - bytes.startIndex
+                state.ended = true
+            } else {
+                state.length += bytes.count
+            }
         }
         context.fireChannelRead(data)
     }

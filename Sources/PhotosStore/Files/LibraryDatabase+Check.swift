@@ -1,6 +1,10 @@
 import Foundation
 import GRDB
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One thing wrong with a library, found by ``LibraryDatabase/checkConsistency(verifyingContents:)``.
 package struct ConsistencyProblem: Sendable, Hashable {
     package enum Kind: String, Sendable {
@@ -18,6 +22,9 @@ package struct ConsistencyProblem: Sendable, Hashable {
         case orphanFile
         /// An asset with no photo or video file.
         case assetWithoutFile
+        /// An asset whose current version failed to render (a thumbnail or poster frame could
+        /// not be decoded from it): it can't be shown.
+        case unrenderable
     }
 
     package var kind: Kind
@@ -73,12 +80,14 @@ extension LibraryDatabase {
             // A remote store's files are its own to keep; only their local copies are ours.
             if LibraryLayout.isRemote(path: resource.path) { continue }
             let url = layout.url(forRelativePath: resource.path)
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
+            // stat follows a link (an original with a name that isn't UTF-8, kept as a link).
+            var info = stat()
+            guard stat(url.path, &info) == 0 else {
                 let what = LibraryLayout.isReferenced(path: resource.path) ? "referenced original \(resource.path)" : resource.path
                 check.problems.append(ConsistencyProblem(kind: .missingFile, detail: "\(what) (asset \(resource.asset)) is missing"))
                 continue
             }
-            let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+            let size = Int64(info.st_size)
             guard size == resource.size else {
                 check.problems.append(
                     ConsistencyProblem(
@@ -103,6 +112,11 @@ extension LibraryDatabase {
                     ConsistencyProblem(
                         kind: .contentMismatch, detail: "\(resource.path) (asset \(resource.asset)) has other bytes than imported"))
             }
+        }
+        check.problems += try renderFailures().map { failure in
+            ConsistencyProblem(
+                kind: .unrenderable,
+                detail: "asset \(failure.assetUUID) (\(failure.sourcePath)) can't be shown: \(failure.reason)")
         }
         check.problems += try orphanFiles().map { orphan in
             ConsistencyProblem(kind: .orphanFile, detail: "\(orphan.path) belongs to no asset")

@@ -37,8 +37,12 @@ package final class ChangeSignalWatcher: @unchecked Sendable {
     private let readSource: (any DispatchSourceRead)?
     private let timer: any DispatchSourceTimer
 
-    /// Starts watching `signal`; `handler` runs on `queue`.
-    package init(_ signal: ChangeSignal, queue: DispatchQueue, handler: @escaping @Sendable () -> Void) {
+    /// Starts watching `signal`; `handler` runs on `queue`, also every `fallback` (`.never`: on
+    /// the signal file's wake-ups only).
+    package init(
+        _ signal: ChangeSignal, queue: DispatchQueue, fallback: DispatchTimeInterval = fallbackInterval,
+        handler: @escaping @Sendable () -> Void
+    ) {
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         if descriptor >= 0,
             inotify_add_watch(descriptor, signal.file.deletingLastPathComponent().path, UInt32(IN_CLOSE_WRITE | IN_MOVED_TO)) >= 0
@@ -58,7 +62,11 @@ package final class ChangeSignalWatcher: @unchecked Sendable {
             readSource = nil
         }
         timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + Self.fallbackInterval, repeating: Self.fallbackInterval)
+        if fallback == .never {
+            timer.schedule(deadline: .distantFuture, repeating: .never)
+        } else {
+            timer.schedule(deadline: .now() + fallback, repeating: fallback)
+        }
         timer.setEventHandler(handler: handler)
         timer.resume()
     }

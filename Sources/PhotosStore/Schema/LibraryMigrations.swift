@@ -48,6 +48,12 @@ enum LibraryMigrations {
         migrator.registerMigration("v8-video-renditions") { db in
             try createVideoRenditions(db)
         }
+        migrator.registerMigration("v9-ids-never-reused") { db in
+            try AutoincrementMigration.migrate(db)
+        }
+        migrator.registerMigration(RenderFailureMigration.name) { db in
+            try RenderFailureMigration.migrate(db)
+        }
         return migrator
     }
 

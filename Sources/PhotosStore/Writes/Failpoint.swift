@@ -11,6 +11,10 @@ enum Failpoint: String {
     /// Inside the commit's transaction, after rows are written and files renamed into
     /// `originals/`, before `COMMIT`.
     case beforeCommit = "before-commit"
+    /// A backup has copied its first new file into the backup folder.
+    case backupAfterFirstCopy = "backup-after-first-copy"
+    /// A backup has copied every file and placed its snapshot, before writing its manifest.
+    case backupBeforeManifest = "backup-before-manifest"
 
     private static let armed = ProcessInfo.processInfo.environment["PHOTOKIT_FAILPOINT"].flatMap(Failpoint.init(rawValue:))
 

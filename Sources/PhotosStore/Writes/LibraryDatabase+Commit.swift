@@ -12,6 +12,7 @@ extension LibraryDatabase {
     /// leaves only files that the next ``open(at:)`` finds and removes.
     @discardableResult
     package func commit(_ changes: StoreChangeSet) throws(StoreError) -> Int64 {
+        try refuseIfReadOnly()
         let moves = FileMoves(layout: layout, staging: stagingFolder)
         var expungedFiles: [String] = []
         var expungedAssets: [String] = []
@@ -50,6 +51,7 @@ extension LibraryDatabase {
         moves.clearIntent()
         changeSignal.post(position: position)
         if position % 64 == 0 { restartLogIfLong() }
+        checkAutomaticSnapshot(after: position)
         // Rows are gone for good; now their files may go. A crash here leaves stray files
         // that nothing references, which is harmless. Originals referenced in place are the
         // user's files: only their rows go.

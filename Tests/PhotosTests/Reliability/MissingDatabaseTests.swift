@@ -29,7 +29,8 @@ struct MissingDatabaseTests {
             #expect(error.code == .libraryVolumeOffline)
             #expect(error.message.contains(empty ? "is empty" : "is missing"))
             #expect(error.message.contains("1 originals") && error.message.contains("library identifier"))
-            #expect(error.message.contains("from a backup"))
+            #expect(error.message.contains("photos repair --library '\(temporary.url.path)'"), "no snapshot: a rebuild from the files")
+            #expect(error.message.contains("photos restore BACKUP --to"))
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: database.path)[.size] as? NSNumber)?.intValue
         #expect(size == (empty ? 0 : nil), "no new database was written")

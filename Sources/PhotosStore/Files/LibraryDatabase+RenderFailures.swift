@@ -1,0 +1,66 @@
+package import Foundation
+import GRDB
+
+/// An asset whose current version the library could not render (see ``RenderFailureMigration``).
+package struct RenderFailure: Sendable, Equatable {
+    package var assetUUID: String
+    /// The file that failed, relative to the library (or absolute, for a referenced original).
+    package var sourcePath: String
+    package var reason: String
+    package var failedDate: Date
+}
+
+extension LibraryDatabase {
+    /// The current version's file of an asset: its edit's render (full-size photo or video),
+    /// else its photo or video.
+    private static let currentSourcePath = """
+        COALESCE(
+            (SELECT path FROM resource WHERE resource.assetID = asset.id AND resource.type IN (5, 6) ORDER BY resource.type LIMIT 1),
+            (SELECT path FROM resource WHERE resource.assetID = asset.id AND resource.type IN (1, 2) ORDER BY resource.type LIMIT 1))
+        """
+
+    /// Records that an asset's current version could not be rendered, and why (replacing an
+    /// earlier record). Does nothing for an asset that is gone.
+    package func recordRenderFailure(assetUUID: String, reason: String, now: Date = Date()) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO renderFailure (assetID, sourcePath, reason, failedDate)
+                    SELECT asset.id, \(Self.currentSourcePath), ?, ? FROM asset
+                    WHERE asset.uuid = ? AND \(Self.currentSourcePath) IS NOT NULL
+                    """,
+                arguments: [String(reason.prefix(2000)), now.timeIntervalSince1970, assetUUID])
+        }
+    }
+
+    /// Forgets an asset's render failure (it rendered after all). A read first: the write
+    /// happens only when there is a record.
+    package func clearRenderFailure(assetUUID: String) throws(StoreError) {
+        let recorded = try read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM renderFailure JOIN asset ON asset.id = renderFailure.assetID WHERE asset.uuid = ?)",
+                arguments: [assetUUID]) ?? false
+        }
+        guard recorded else { return }
+        try write { db in
+            try db.execute(sql: "DELETE FROM renderFailure WHERE assetID = (SELECT id FROM asset WHERE uuid = ?)", arguments: [assetUUID])
+        }
+    }
+
+    /// The assets whose current version failed to render (records of an earlier version, which
+    /// an edit or revert replaced, don't count), in import order.
+    package func renderFailures(limit: Int = 10_000) throws(StoreError) -> [RenderFailure] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT asset.uuid, renderFailure.sourcePath, renderFailure.reason, renderFailure.failedDate
+                    FROM renderFailure JOIN asset ON asset.id = renderFailure.assetID
+                    WHERE renderFailure.sourcePath = \(Self.currentSourcePath)
+                    ORDER BY asset.id LIMIT ?
+                    """,
+                arguments: [limit]
+            ).map { RenderFailure(assetUUID: $0[0], sourcePath: $0[1], reason: $0[2], failedDate: Date(timeIntervalSince1970: $0[3])) }
+        }
+    }
+}
