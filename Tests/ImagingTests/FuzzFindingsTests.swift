@@ -140,7 +140,7 @@ struct FuzzFindingsTests {
         defer { try? FileManager.default.removeItem(at: url) }
 
         var parsed: [TIFFStructure] = []
-        for source in [CopyCountingSource(DataSource(bytes)), CopyCountingSource(try FileSource(url: url))] {
+        for source in [ReadCountingSource(DataSource(bytes)), ReadCountingSource(try FileSource(url: url))] {
             let tiff = try #require(TIFFParser(source: source, base: 0)).parse()
             #expect(tiff.imageDirectories.count == directories)
             #expect(tiff.imageDirectories.last?.entries.count == entries)
@@ -151,19 +151,60 @@ struct FuzzFindingsTests {
         #expect(parsed[0] == parsed[1])
     }
 
-    /// A source counting the reads that copy bytes out (`bytes(at:count:)`); reads in place are
-    /// passed on uncounted.
-    final class CopyCountingSource: ByteSource {
+    /// 32 chained directories of 512 BYTE entries, each pointing at one 256 KiB run (finding 6's
+    /// file, 459 KB). The structural check read every value of every directory, 4 MiB a
+    /// directory: 128 MiB of values, 37 s a FuzzTIFF execution. It reads 5 tags' values.
+    @Test("the TIFF structure check reads the values of the tags it checks, not 4 MiB of every directory's")
+    func structureValueFlood() throws {
+        let directories = TIFFParser.maxDirectories, entries = TIFFParser.maxEntriesPerDirectory
+        let size = TIFFParser.maxValueBytes, directorySize = 2 + entries * 12 + 4
+        let values = UInt32(8 + directories * directorySize)
+        var bytes: [UInt8] = [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0]
+        for k in 0 ..< directories {
+            let next = k < directories - 1 ? UInt32(8 + (k + 1) * directorySize) : 0
+            bytes += T.le16(UInt16(entries))
+            for i in 0 ..< entries { bytes += T.entry(UInt16(0x1000 + i), 1, UInt32(size), T.le32(values)) }
+            bytes += T.le32(next)
+        }
+        bytes += [UInt8](repeating: 7, count: size)
+        let source = ReadCountingSource(DataSource(bytes))
+        #expect(try #require(TIFFParser(source: source, base: 0)).structureProblem(checkingImageTags: true) == nil)
+        #expect(source.bytesRead < 1 << 20, "\(source.bytesRead) bytes read")
+    }
+
+    /// 31 chained directories each listing 65,535 SubIFDs (BYTE offsets of 8: IFD0 again), as in
+    /// `subIFDFlood`. The structural check queued every one with its name ("SubIFD 4711 of
+    /// IFD12") and put each next directory in front of them all: 2 million entries (2.2 s under
+    /// FuzzTIFF for 20,000 a directory, 0.4 s now). It queues only what it can still visit, which
+    /// changes no answer: the loop is found as before.
+    @Test("the TIFF structure check queues only the directories it can still visit, and finds the same loop", .timeLimit(.minutes(1)))
+    func structureSubIFDFlood() throws {
+        let directories = 31, directorySize = 2 + 12 + 4, subIFDs = 65_535
+        var bytes: [UInt8] = [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0]
+        for k in 0 ..< directories {
+            let next = k < directories - 1 ? UInt32(8 + (k + 1) * directorySize) : 0
+            bytes += T.le16(1) + T.entry(0x014A, 1, UInt32(subIFDs), T.le32(UInt32(8 + directories * directorySize))) + T.le32(next)
+        }
+        bytes += [UInt8](repeating: 8, count: subIFDs)
+        let parser = try #require(TIFFParser(source: DataSource(bytes), base: 0))
+        #expect(parser.structureProblem() == "the IFD chain loops: IFD0 links back to IFD0 at offset 8")
+    }
+
+    /// A source counting the bytes read, and the reads that copy them out (`bytes(at:count:)`)
+    /// apart from those read in place.
+    final class ReadCountingSource: ByteSource {
         let base: any ByteSource
-        private(set) var copies = 0
+        private(set) var copies = 0, bytesRead = 0
         init(_ base: any ByteSource) { self.base = base }
         var size: Int64 { base.size }
         func bytes(at offset: Int64, count: Int) -> [UInt8]? {
             copies += 1
+            bytesRead += count
             return base.bytes(at: offset, count: count)
         }
         func visitBytes(at offset: Int64, count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
-            base.visitBytes(at: offset, count: count, body)
+            bytesRead += count
+            return base.visitBytes(at: offset, count: count, body)
         }
     }
 }
