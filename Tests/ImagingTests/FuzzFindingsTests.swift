@@ -272,6 +272,23 @@ struct FuzzFindingsTests {
         }
     }
 
+    /// 4,000 chunks and one `stsc` run of 2^32-1 samples a chunk (read as 2^24), with no sample
+    /// sizes: the check counted through each chunk's 2^24 samples past the end of the (empty)
+    /// size table, 67 billion steps for a 16 KB movie (a hang under FuzzQuickTime).
+    @Test("a movie's chunk check stops at the end of the sample size table", .timeLimit(.minutes(1)))
+    func movieSampleRun() throws {
+        let stco = Self.fullBox("stco", Self.be32(4_000) + (0 ..< 4_000).flatMap { _ in Self.be32(8) })
+        let stsc = Self.fullBox("stsc", Self.be32(1) + Self.be32(1) + Self.be32(UInt32.max) + Self.be32(1))
+        let stsz = Self.fullBox("stsz", Self.be32(0) + Self.be32(0))
+        let hdlr = Self.fullBox("hdlr", [0, 0, 0, 0] + Array("vide".utf8) + [UInt8](repeating: 0, count: 13))
+        let trak = Self.box("trak", Self.box("mdia", hdlr + Self.box("minf", Self.box("stbl", stco + stsc + stsz))))
+        let bytes = Self.box("ftyp", Array("isom".utf8) + [0, 0, 0, 0] + Array("isommp42".utf8))
+            + Self.box("moov", Self.fullBox("mvhd", [UInt8](repeating: 0, count: 96)) + trak)
+        let parser = ISOBMFFParser(source: DataSource(bytes))
+        let moov = try #require(parser.topLevel().boxes.first { $0.type == "moov" })
+        #expect(MovieStructure.structureProblem(parser: parser, moov: moov) == nil)
+    }
+
     /// A source counting the bytes read, and the reads that copy them out (`bytes(at:count:)`)
     /// apart from those read in place.
     final class ReadCountingSource: ByteSource {
