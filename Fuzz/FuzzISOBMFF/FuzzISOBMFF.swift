@@ -1,8 +1,9 @@
 // libFuzzer target: the ISO-BMFF box walker as HEIC/HEIF/AVIF and CR3 files meet it.
 //
 // The paths a probe takes through an ISO-BMFF image: the format from the ftyp brands (the magic
-// bytes MediaFormat sniffs), the truncation check (every top-level box inside the file, a `meta`
-// box present), the capture date of an image sequence from its `moov`, and a Canon CR3's EXIF
+// bytes MediaFormat sniffs), the structural checks (every top-level box inside the file; `meta`
+// with `pitm`, `iinf` and `iloc`; the primary item and its tiles of an image type, with data;
+// every item's extents inside the file or `idat`), the capture date of an image sequence from its `moov`, and a Canon CR3's EXIF
 // from the TIFF structures in its `moov/uuid` CMT boxes.
 import Foundation
 @testable import Imaging
@@ -17,7 +18,7 @@ public func fuzzISOBMFF(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let context = MediaProbe.Context(
         source: source, url: nil, name: "<fuzz>", filenameExtension: "heic", defaultTimeZone: zone,
         openImage: { () throws(ImagingError) -> VipsImage in throw ImagingError(.decodeFailed, "libvips is not used here", url: nil) })
-    _ = try? context.checkComplete(format: .heic)
+    _ = try? context.checkStructure(format: .heic)
     let parser = ISOBMFFParser(source: source)
     let (boxes, _) = parser.topLevel()
     if let ftyp = boxes.first(where: { $0.type == "ftyp" }) {

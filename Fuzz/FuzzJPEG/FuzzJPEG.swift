@@ -1,8 +1,9 @@
 // libFuzzer target: the JPEG marker walk and what MediaProbe reads from it.
 //
-// Before libvips opens a JPEG, MediaProbe walks its segments to the first scan and looks for the
-// end-of-image marker after it (truncation is refused there); the EXIF libvips hands over is the
-// APP1 payload this walk finds, parsed by the TIFF reader. RAW previews are walked with an end
+// Before libvips opens a JPEG, MediaProbe's structural checks walk its segments to the first scan
+// (each inside the file, a frame header with a size and 1 to 4 components, quantization tables)
+// and look for image data and the end-of-image marker after it; the EXIF libvips hands over is
+// the APP1 payload this walk finds, parsed by the TIFF reader. RAW previews are walked with an end
 // (a JPEG inside a larger file), so the input is also walked as an embedded JPEG cut short.
 import Foundation
 @testable import Imaging
@@ -16,7 +17,7 @@ public func fuzzJPEG(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let context = MediaProbe.Context(
         source: source, url: nil, name: "<fuzz>", filenameExtension: "jpg", defaultTimeZone: zone,
         openImage: { () throws(ImagingError) -> VipsImage in throw ImagingError(.decodeFailed, "libvips is not used here", url: nil) })
-    _ = try? context.checkComplete(format: .jpeg)
+    _ = try? context.checkStructure(format: .jpeg)
     let jpeg = JPEGStructure(source: source)
     if let exif = jpeg.exifSegment, let tiff = TIFFParser.exifBlob(exif) {
         _ = ExifMetadata(tiff, defaultTimeZone: zone)

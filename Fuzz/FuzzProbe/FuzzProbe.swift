@@ -3,7 +3,7 @@
 //
 // The first input byte picks the file name extension (it matters for TIFF-based RAW files,
 // whose magic is TIFF's, and for QuickTime files that don't start with `ftyp`); the rest is the
-// file. Everything a real probe does runs: format sniffing, the truncation checks, libvips'
+// file. Everything a real probe does runs: format sniffing, the structural checks, libvips'
 // header read (libjpeg, libpng, libwebp, libheif, giflib), the EXIF and XMP parsers, the RAW and
 // video readers. libvips and the codecs are not instrumented, so the fuzzer is guided by the
 // Swift side only; a crash inside them still counts.

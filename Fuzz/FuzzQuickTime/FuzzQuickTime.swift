@@ -1,6 +1,7 @@
 // libFuzzer target: the QuickTime/MP4 metadata reader, as MediaProbe probes a video.
 //
-// The probe finds `moov` among the top-level boxes (refusing a truncated file), then reads the
+// The probe finds `moov` among the top-level boxes (refusing a truncated file, and a track with a
+// chunk outside the file: `stco`/`co64` offsets plus `stsc`/`stsz` sample sizes), then reads the
 // movie header, each track (handler, track header matrix, media header, sample tables, sample
 // description), QuickTime `keys`/`ilst` metadata in `moov/meta` and `moov/udta/meta`, and the
 // classic `©xyz`/`©day`/... user-data atoms (ISO 6709 locations, ISO 8601 dates).

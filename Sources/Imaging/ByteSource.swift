@@ -10,9 +10,22 @@ protocol ByteSource: AnyObject {
     var size: Int64 { get }
     /// Exactly `count` bytes at `offset`, or `nil` if they are not all there.
     func bytes(at offset: Int64, count: Int) -> [UInt8]?
+    /// Calls `body` with exactly `count` bytes at `offset` and returns true, or returns false if
+    /// they are not all there. The bytes are not copied where the source holds them: for the
+    /// small reads parsers make by the thousand (a 2-byte tag, a 4-byte offset), where a fresh
+    /// array each was most of the work. Not generic: through `any ByteSource` a generic one
+    /// runs unspecialized, looking up its result type's metadata on every call. `body` must not
+    /// read from the source itself.
+    func visitBytes(at offset: Int64, count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool
 }
 
 extension ByteSource {
+    func visitBytes(at offset: Int64, count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        guard let bytes = bytes(at: offset, count: count) else { return false }
+        bytes.withUnsafeBufferPointer(body)
+        return true
+    }
+
     /// Up to `maxCount` bytes at `offset` (fewer at the end, empty past it).
     func prefix(at offset: Int64, maxCount: Int) -> [UInt8] {
         guard offset >= 0, offset < size, maxCount > 0 else { return [] }
@@ -20,16 +33,19 @@ extension ByteSource {
         return bytes(at: offset, count: n) ?? []
     }
 
-    func u8(_ offset: Int64) -> UInt8? { bytes(at: offset, count: 1)?[0] }
+    func u8(_ offset: Int64) -> UInt8? {
+        var value: UInt8 = 0
+        return visitBytes(at: offset, count: 1) { value = $0[0] } ? value : nil
+    }
 
     func u16be(_ offset: Int64) -> UInt16? {
-        guard let b = bytes(at: offset, count: 2) else { return nil }
-        return UInt16(b[0]) << 8 | UInt16(b[1])
+        var value: UInt16 = 0
+        return visitBytes(at: offset, count: 2) { value = ByteReading.u16(bigEndian: $0, 0) } ? value : nil
     }
 
     func u32be(_ offset: Int64) -> UInt32? {
-        guard let b = bytes(at: offset, count: 4) else { return nil }
-        return b.withUnsafeBufferPointer { ByteReading.u32(bigEndian: $0, 0) }
+        var value: UInt32 = 0
+        return visitBytes(at: offset, count: 4) { value = ByteReading.u32(bigEndian: $0, 0) } ? value : nil
     }
 
     func u64be(_ offset: Int64) -> UInt64? {
@@ -51,6 +67,13 @@ final class DataSource: ByteSource {
         guard offset >= 0, count >= 0, offset <= size, Int64(count) <= size - offset else { return nil }
         let start = Int(offset)
         return Array(storage[start ..< start + count])
+    }
+
+    func visitBytes(at offset: Int64, count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        guard offset >= 0, count >= 0, offset <= size, Int64(count) <= size - offset else { return false }
+        let start = Int(offset)
+        storage.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start ..< start + count])) }
+        return true
     }
 }
 
@@ -85,20 +108,37 @@ final class FileSource: ByteSource {
     func bytes(at offset: Int64, count: Int) -> [UInt8]? {
         guard offset >= 0, count >= 0, offset <= size, Int64(count) <= size - offset else { return nil }
         if count == 0 { return [] }
-        let end = offset + Int64(count)
-        if offset >= windowStart, end <= windowStart + Int64(window.count) {
-            let s = Int(offset - windowStart)
-            return Array(window[s ..< s + count])
-        }
         if count > Self.windowSize {
             return read(at: offset, count: count)
+        }
+        guard let s = windowIndex(of: offset, count: count) else { return nil }
+        return Array(window[s ..< s + count])
+    }
+
+    func visitBytes(at offset: Int64, count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void) -> Bool {
+        guard offset >= 0, count >= 0, offset <= size, Int64(count) <= size - offset else { return false }
+        if count == 0 || count > Self.windowSize {
+            guard let bytes = bytes(at: offset, count: count) else { return false }
+            bytes.withUnsafeBufferPointer(body)
+            return true
+        }
+        guard let s = windowIndex(of: offset, count: count) else { return false }
+        window.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[s ..< s + count])) }
+        return true
+    }
+
+    /// Where `count` (at most `windowSize`) bytes at `offset` start in the window, reading a
+    /// new window from `offset` when they are not all in it.
+    private func windowIndex(of offset: Int64, count: Int) -> Int? {
+        if offset >= windowStart, offset + Int64(count) <= windowStart + Int64(window.count) {
+            return Int(offset - windowStart)
         }
         guard let fresh = read(at: offset, count: Int(min(Int64(Self.windowSize), size - offset))),
               fresh.count >= count
         else { return nil }
         windowStart = offset
         window = fresh
-        return Array(fresh[0 ..< count])
+        return 0
     }
 
     private func read(at offset: Int64, count: Int) -> [UInt8]? {

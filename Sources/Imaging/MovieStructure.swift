@@ -46,7 +46,9 @@ enum MovieStructure {
                 if sizes.uniform > 0 {
                     end += sizes.uniform * Int64(perChunk)
                 } else {
-                    for _ in 0 ..< perChunk where sample < sizes.table.count {
+                    // Up to the table's end: counting on past it, a run of 2^24 samples a chunk
+                    // spun 2^24 times for each of a 16 KB movie's 4,000 chunks.
+                    for _ in 0 ..< min(perChunk, sizes.table.count - sample) {
                         end += Int64(sizes.table[sample])
                         sample += 1
                     }

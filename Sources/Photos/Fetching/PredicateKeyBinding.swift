@@ -172,6 +172,11 @@ struct PredicateKeyBinding {
     /// A constant as the store compares it with a field of this kind.
     private func convert(_ value: PredicateValue, kind: FetchEntity.Key, position: Int) throws(PHPredicateError) -> StoreValue {
         if case .null = value { return .null }
+        // SQLite takes bound text and text given to functions up to the first NUL: 'a\0b' would
+        // be fetched as 'a' while evaluate(with:) compares it whole.
+        if case .string(let text) = value, text.utf8.contains(0) {
+            throw unsupported("a string with a NUL character can't be fetched", "\(value)", position)
+        }
         switch kind {
         case .identity:
             switch value {

@@ -105,4 +105,20 @@ struct PredicateFuzzFindingsTests {
         let temporary = try Self.library()
         try temporary.library.withCurrent { try Self.compare(format) }
     }
+
+    @Test("a string with a NUL character is refused by fetches: SQLite would cut it there", arguments: [
+        #"burstIdentifier BETWEEN[cd] {'\0\0cafe', 'cafe-2'}"#, #"burstIdentifier CONTAINS '\0'"#, #"burstIdentifier == 'cafe-1\0x'"#,
+        #"SELF IN {'\0'}"#,
+    ])
+    func nulInStrings(_ format: String) throws {
+        let predicate = try NSPredicate(validatingFormat: format, argumentArray: nil)
+        let options = PHFetchOptions()
+        options.predicate = predicate
+        #expect(throws: PHPredicateError.self) { try options.validate(for: PHAsset.self) }
+        do {
+            try options.validate(for: PHAsset.self)
+        } catch {
+            #expect(error.message.contains("a string with a NUL character can't be fetched"))
+        }
+    }
 }
