@@ -33,13 +33,4 @@ package enum BackgroundPriority {
             }
         #endif
     }
-
-    /// The calling thread's nice value (0 where it can't be read).
-    package static var currentThreadNiceness: Int32 {
-        #if os(Linux)
-            return getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        #else
-            return 0
-        #endif
-    }
 }

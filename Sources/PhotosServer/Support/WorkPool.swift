@@ -25,11 +25,9 @@ final class WorkPool: Sendable {
     static let writes = WorkPool(threads: 4)
 
     private let pool: NIOThreadPool
-    let threads: Int
 
     private init(threads: Int) {
-        self.threads = max(1, threads)
-        pool = NIOThreadPool(numberOfThreads: self.threads)
+        pool = NIOThreadPool(numberOfThreads: max(1, threads))
         pool.start()
     }
 

@@ -117,13 +117,19 @@ struct UnrenderableAssetTests {
         return files
     }
 
+    /// A JPEG whose header reads but whose pixels don't, and a sound one, in the scratch folder.
+    static func badAndGood(in temporary: TemporaryLibrary) throws -> (bad: URL, good: URL) {
+        let bad = try MalformedInputs.undecodableJPEG().write(into: temporary.scratch)
+        let good = temporary.scratch.appendingPathComponent("good.jpg")
+        try TestImages.writeJPEG(to: good, width: 300, height: 200, noisy: true)
+        return (bad, good)
+    }
+
     @Test("an import that makes thumbnails refuses a photo whose pixels don't decode, in the decoder's words, and keeps nothing of it")
     func importWithThumbnailsRefusesUndecodable() throws {
         let temporary = try TemporaryLibrary()
         let library = temporary.library
-        let bad = try MalformedInputs.undecodableJPEG().write(into: temporary.scratch)
-        let good = temporary.scratch.appendingPathComponent("good.jpg")
-        try TestImages.writeJPEG(to: good, width: 300, height: 200, noisy: true)
+        let (bad, good) = try Self.badAndGood(in: temporary)
         var options = PHAssetImporter.Options()
         options.makesThumbnails = true
         let report = PHAssetImporter(library: library, options: options).importFiles(at: [bad, good])
@@ -170,9 +176,7 @@ struct UnrenderableAssetTests {
     func warmRecordsFailures() throws {
         let temporary = try TemporaryLibrary()
         let library = temporary.library
-        let bad = try MalformedInputs.undecodableJPEG().write(into: temporary.scratch)
-        let good = temporary.scratch.appendingPathComponent("good.jpg")
-        try TestImages.writeJPEG(to: good, width: 300, height: 200, noisy: true)
+        let (bad, good) = try Self.badAndGood(in: temporary)
         // Without thumbnails the import decodes nothing: its structure is sound, so it is taken.
         #expect(PHAssetImporter(library: library).importFiles(at: [bad, good]).imported.count == 2)
         #expect(try library.checkConsistency().isConsistent, "nothing known yet: no render was tried")
