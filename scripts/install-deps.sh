@@ -4,7 +4,8 @@
 set -euo pipefail
 
 # chromium and chromium-driver: the gallery's end-to-end test drives a real browser.
-packages=(libvips-dev libsqlite3-dev libssl-dev sqlite3 pkg-config libimage-exiftool-perl ffmpeg chromium chromium-driver)
+# libheif-dev: Imaging links libheif itself (HEIFDecoder), not only through libvips.
+packages=(libvips-dev libheif-dev libsqlite3-dev libssl-dev sqlite3 pkg-config libimage-exiftool-perl ffmpeg chromium chromium-driver)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
