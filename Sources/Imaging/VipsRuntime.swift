@@ -71,31 +71,47 @@ enum VipsRuntime {
     private static let reasonsHolder = Atomic<UInt>(0)
     private static var holdsReasons: Bool { reasonsHolder.load(ordering: .acquiring) == UInt(pthread_self()) }
 
-    /// Runs `body` (a decode); when it fails in libvips' words, runs it once more holding the
-    /// lock every take of the error buffer waits for, the buffer emptied first, and throws that
-    /// failure.
+    /// Decodes in ``keepingReasons(_:)`` run holding it for reading; a retry holds it for
+    /// writing, so no other such decode runs (libvips clears and writes the buffer inside them).
+    /// (`nonisolated(unsafe)`: the pointer never changes; what it points to is touched only by
+    /// pthread's rwlock calls, which synchronise themselves.)
+    nonisolated(unsafe) private static let decodes: UnsafeMutablePointer<pthread_rwlock_t> = {
+        let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+        lock.initialize(to: pthread_rwlock_t())
+        pthread_rwlock_init(lock, nil)
+        return lock
+    }()
+
+    /// Runs `body` (a decode); when it fails in libvips' words, runs it once more alone and
+    /// throws that failure.
     ///
     /// libvips' error buffer is the process's: a call failing at the same moment on another
-    /// thread may take this call's words with its own, and a thread clearing the buffer may drop
-    /// them, so a reason could be empty or name another file's damage. In the retry no other
-    /// thread can take the buffer: what it holds is this call's words (and at most those of calls
-    /// failing elsewhere meanwhile, which then retry for their own). A failed decode costs twice;
+    /// thread may take this call's words with its own, and libvips itself clears it inside some
+    /// calls, so a reason could be empty or name another file's damage. Such decodes run sharing
+    /// a read-write lock; the retry holds it for writing (no other of them runs) and the lock
+    /// every take of the buffer waits for, with the buffer emptied first, so what the buffer then
+    /// holds is this call's words. A failed decode costs twice and, for its retry, runs alone;
     /// failures are rare (a damaged file). When the retry succeeds, its result is returned.
     static func keepingReasons<T>(_ body: () throws(ImagingError) -> T) throws(ImagingError) -> T {
-        do {
+        // Inside a retry (a RAW's preview thumbnail within its file's): the lock is held.
+        if holdsReasons { return try body() }
+        let first = Result { () throws(ImagingError) -> T in
+            pthread_rwlock_rdlock(decodes)
+            defer { pthread_rwlock_unlock(decodes) }
             return try body()
-        } catch {
-            guard error.code == .decodeFailed || error.code == .corrupt, !holdsReasons else { throw error }
-            var retried: Result<T, ImagingError> = .failure(error)
-            reasons.withLock { retries in
-                retries += 1
-                reasonsHolder.store(UInt(pthread_self()), ordering: .releasing)
-                defer { reasonsHolder.store(0, ordering: .releasing) }
-                _ = takeErrorBufferUnlocked()
-                retried = Result { () throws(ImagingError) -> T in try body() }
-            }
-            return try retried.get()
         }
+        guard case .failure(let error) = first, error.code == .decodeFailed || error.code == .corrupt else { return try first.get() }
+        pthread_rwlock_wrlock(decodes)
+        defer { pthread_rwlock_unlock(decodes) }
+        var retried: Result<T, ImagingError> = .failure(error)
+        reasons.withLock { retries in
+            retries += 1
+            reasonsHolder.store(UInt(pthread_self()), ordering: .releasing)
+            defer { reasonsHolder.store(0, ordering: .releasing) }
+            _ = takeErrorBufferUnlocked()
+            retried = Result { () throws(ImagingError) -> T in try body() }
+        }
+        return try retried.get()
     }
 
     private static func takeErrorBufferUnlocked() -> String {
