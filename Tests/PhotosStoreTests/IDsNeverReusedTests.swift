@@ -55,7 +55,9 @@ struct IDsNeverReusedTests {
         let store = try LibraryDatabase.open(at: folder)
         try store.pool.write { db in
             let objectsAfter = Set(try Self.schemaObjects(db))
-            #expect(Set(objectsBefore).subtracting(objectsAfter).isEmpty, "indexes and triggers kept")
+            // Kept, but for the indexes a later migration replaces (issue 19's partial ones).
+            let replaced = Set(VisibleAssetIndexes.replaced.map { "index \($0)" })
+            #expect(Set(objectsBefore).subtracting(objectsAfter) == replaced, "indexes and triggers kept")
             for table in ["asset", "collection"] {
                 #expect(try Self.tableSQL(db, table).contains("AUTOINCREMENT"), "\(table)")
             }

@@ -15,7 +15,7 @@ struct FetchMeasures {
         return options
     }
 
-    /// Measure 1: every image, sorted by creation date.
+    /// Measure 1a: every image, sorted by creation date.
     func fetchImages() -> PHFetchResult<PHAsset> {
         library.withCurrent { PHAsset.fetchAssets(with: .image, options: Self.byCreationDate()) }
     }
@@ -24,14 +24,36 @@ struct FetchMeasures {
     /// Linux marks its own unavailable).
     static let favoritesFormat = "isFavorite == YES"
 
-    /// Measure 2: favorites, sorted by creation date.
+    /// Measure 1b: favorites, sorted by creation date.
     func fetchFavorites() -> PHFetchResult<PHAsset> {
         let options = Self.byCreationDate()
         options.predicate = NSPredicate(format: Self.favoritesFormat)
         return library.withCurrent { PHAsset.fetchAssets(with: options) }
     }
 
-    /// Measures 3 to 5: every asset, hidden ones included, sorted by creation date; with the
+    /// Every visible asset (hidden ones excluded: the default), sorted by creation date.
+    func fetchVisible() -> PHFetchResult<PHAsset> {
+        library.withCurrent { PHAsset.fetchAssets(with: Self.byCreationDate()) }
+    }
+
+    /// The Screenshots smart album, in its natural order (creation date).
+    func fetchScreenshots() -> PHFetchResult<PHAsset> {
+        library.withCurrent {
+            let album = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumScreenshots, options: nil)
+            return PHAsset.fetchAssets(in: album.firstObject!, options: nil)
+        }
+    }
+
+    /// The generated album of 100,000, in its own order.
+    func fetchAlbum() -> PHFetchResult<PHAsset> {
+        library.withCurrent {
+            let album = PHAssetCollection.fetchAssetCollections(
+                withLocalIdentifiers: [LibraryFixture.albumUUID + "/L0/040"], options: nil)
+            return PHAsset.fetchAssets(in: album.firstObject!, options: nil)
+        }
+    }
+
+    /// Measures 2 to 4: every asset, hidden ones included, sorted by creation date; with the
     /// generated library (no trash, no bursts) that is every row.
     func fetchEverything() -> PHFetchResult<PHAsset> {
         let options = Self.byCreationDate()
@@ -39,16 +61,20 @@ struct FetchMeasures {
         return library.withCurrent { PHAsset.fetchAssets(with: options) }
     }
 
-    /// Times `fetch` (until `count` is known) and `peerSQL` in sqlite3, alternating, `repeats`
-    /// times each, after one untimed run of each. Fails unless both return the same rows.
+    /// Times `fetch` until `count` is known and, in other runs, until the first object's
+    /// `pixelWidth` is read; and in sqlite3 `peerSQL` (every id) and `firstRowSQL` (the first
+    /// row's columns), alternating, `repeats` times each, after one untimed run of each. Fails
+    /// unless both return the same rows.
     func compare(
-        _ title: String, startup: UInt64, peerSQL: String, fetch: () -> PHFetchResult<PHAsset>
+        _ title: String, startup: UInt64, peerSQL: String, firstRowSQL: String, fetch: () -> PHFetchResult<PHAsset>
     ) throws -> Results.FetchComparison {
         let warm = fetch()
         try verify(warm, against: peerSQL, title: title)
         _ = try cli.timedQuery(peerSQL)
+        _ = try cli.timedQuery(firstRowSQL)
 
-        var ours: [UInt64] = [], query: [UInt64] = [], wall: [UInt64] = []
+        var ours: [UInt64] = [], oursFirst: [UInt64] = [], query: [UInt64] = [], wall: [UInt64] = [], first: [UInt64] = []
+        var width = 0
         for _ in 0..<repeats {
             let (result, nanos) = timed { () -> PHFetchResult<PHAsset> in
                 let result = fetch()
@@ -57,13 +83,22 @@ struct FetchMeasures {
             }
             ours.append(nanos)
             withExtendedLifetime(result) {}
+            let (firstResult, firstNanos) = timed { () -> PHFetchResult<PHAsset> in
+                let result = fetch()
+                width &+= result.firstObject?.pixelWidth ?? 0
+                return result
+            }
+            oursFirst.append(firstNanos)
+            withExtendedLifetime(firstResult) {}
             let peer = try cli.timedQuery(peerSQL)
             query.append(peer.queryNanos)
             wall.append(peer.wallNanos)
+            first.append(try cli.timedQuery(firstRowSQL).queryNanos)
         }
+        guard width > 0 else { throw BenchmarkFailure("\(title): no first object") }
         return Results.FetchComparison(
             title: title, count: warm.count, ours: Samples(ours), peerQuery: Samples(query),
-            peerWall: Samples(wall), peerStartup: startup)
+            peerWall: Samples(wall), peerStartup: startup, oursFirst: Samples(oursFirst), peerFirst: Samples(first))
     }
 
     /// Median wall time of a sqlite3 process that runs `SELECT 1`: start-up, open, exit.
@@ -102,7 +137,7 @@ struct FetchMeasures {
         return Int64(uuid.suffix(12), radix: 16)
     }
 
-    /// Measure 5: resident memory of the 1M result. The first fetch of the process is measured
+    /// Measure 4: resident memory of the 1M result. The first fetch of the process is measured
     /// as is ("cold": SQLite's page cache and one-time allocations included); then a warm-up
     /// fetch is made and dropped, and a second one measured and returned, kept alive by the
     /// caller for the other measures.

@@ -17,12 +17,18 @@ import Photos
 /// | `creationDate` | spread over the 10 years from 2015-01-01, unrelated to the row number |
 /// | `uuid` | `printf('%08X-0000-4000-8000-%012X', n, n)`: the row id is readable from it |
 /// | location | ~half the rows |
+/// | `mediaSubtypes` | ~3 % screenshots (bit 4: the Screenshots smart album) |
 ///
+/// One user album, ``albumUUID``, holds every 10th asset (100,000 of 1,000,000) in an order
+/// unrelated to the row number (positions are a bijective hash of the id).
 /// No row is trashed or part of a burst, so the all-assets fetch with hidden assets included
 /// returns exactly N.
 enum LibraryFixture {
+    /// The generated album's UUID (its local identifier adds `/L0/040`).
+    static let albumUUID = "00000000-0000-4000-8000-0000000A1B00"
+
     /// Bump when the generated data changes, so cached libraries are rebuilt.
-    static let generatorVersion = 1
+    static let generatorVersion = 2
 
     static func markerFile(_ options: Options) -> URL {
         options.libraryFolder.appendingPathComponent("store-benchmark.marker")
@@ -54,9 +60,10 @@ enum LibraryFixture {
             throw BenchmarkFailure("generated \(count) rows, expected \(options.assets)")
         }
         let mix = try cli.run(
-            "SELECT SUM(mediaType = 1), SUM(mediaType = 2), SUM(isFavorite), SUM(isHidden) FROM asset;"
+            "SELECT SUM(mediaType = 1), SUM(mediaType = 2), SUM(isFavorite), SUM(isHidden), SUM(mediaSubtypes & 4 != 0), "
+                + "(SELECT COUNT(*) FROM albumAsset) FROM asset;"
         ).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        print("Generated in \(Format.millis(nanos)); images|videos|favorites|hidden = \(mix)")
+        print("Generated in \(Format.millis(nanos)); images|videos|favorites|hidden|screenshots|album = \(mix)")
         try Data(markerText(options).utf8).write(to: markerFile(options))
     }
 
@@ -84,7 +91,7 @@ enum LibraryFixture {
             n,
             printf('%08X-0000-4000-8000-%012X', n, n),
             CASE WHEN isImage THEN 1 ELSE 2 END,
-            0,
+            CASE WHEN (h4 >> 8) % 100 < 3 THEN 4 ELSE 0 END,
             1,
             CASE WHEN isImage THEN 4032 ELSE 1920 END,
             CASE WHEN isImage THEN 3024 ELSE 1080 END,
@@ -116,6 +123,11 @@ enum LibraryFixture {
                 FROM seq
             )
         );
+        INSERT INTO collection (uuid, isList, type, subtype, title, position, creationDate)
+            VALUES ('\(albumUUID)', 0, 1, 2, 'Every 10th asset', 100, 1420070400.0);
+        INSERT INTO albumAsset (albumID, assetID, position)
+            SELECT (SELECT id FROM collection WHERE uuid = '\(albumUUID)'), id, (id * 2654435761) % 4294967296
+            FROM asset WHERE id % 10 = 3;
         COMMIT;
         PRAGMA wal_checkpoint(TRUNCATE);
 

@@ -58,6 +58,33 @@ enum PeerQueries {
         query(columns, includingHiddenConditions)
     }
 
+    /// `PHAsset.fetchAssets(with:)` with default options, sorted by `creationDate`: every
+    /// visible asset (hidden ones excluded).
+    static func visible(selecting columns: String = "asset.id") -> String {
+        query(columns, defaultConditions)
+    }
+
+    /// The Screenshots smart album (`PHAsset.fetchAssets(in:options:)`, natural order): the
+    /// catalog's condition first, as `AssetQuery` writes it.
+    static func screenshots(selecting columns: String = "asset.id") -> String {
+        query(columns, ["(asset.mediaSubtypes & 4) != 0"] + defaultConditions)
+    }
+
+    /// A user album in its own order (`PHAsset.fetchAssets(in:options:)`): each member's
+    /// visibility read from the `asset_visible_by_id` partial index, which SQLite's planner
+    /// does not pick by itself for the join (the row-id lookup costs ~1.8× as much).
+    static func album(id: Int64, selecting columns: String = "asset.id") -> String {
+        "SELECT \(columns) FROM asset INDEXED BY asset_visible_by_id JOIN albumAsset ON albumAsset.assetID = asset.id "
+            + "AND albumAsset.albumID = \(id) WHERE \(defaultConditions.joined(separator: " AND ")) "
+            + "ORDER BY albumAsset.position ASC, albumAsset.assetID ASC"
+    }
+
+    /// The first row of `sql` with every asset column: what `firstObject` needs, for a peer
+    /// that streams rows instead of reading the ids first.
+    static func firstRow(_ sql: (String) -> String) -> String {
+        sql(assetColumns) + " LIMIT 1"
+    }
+
     /// ``everything(selecting:)`` with `creationDate < date` (`NSPredicate(format: "creationDate < %@")`
     /// binds the date as seconds since 1970).
     static func everything(before date: Date?) -> String {

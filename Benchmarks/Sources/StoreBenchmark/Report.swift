@@ -7,9 +7,12 @@ enum Report {
     static let endMarker = "<!-- store-benchmark:end -->"
 
     /// The issue's aims.
-    static let fetchRatioAim = 1.5
+    static let fetchRatioAim = 1.2
+    /// Issue 19: the 833k-image fetch (the first measure) within this on this machine.
+    static let imagesAbsoluteAimNanos: UInt64 = 150_000_000
     static let randomP99AimNanos: UInt64 = 50_000
     static let bytesPerResultAim = 32.0
+    static let writeRatioAim = 1.3
 
     static func markdown(_ r: Results) -> String {
         var lines: [String] = []
@@ -27,7 +30,7 @@ enum Report {
         lines.append("| Measure | PhotoKit | sqlite3 | Ratio | Aim | |")
         lines.append("| --- | --- | --- | --- | --- | --- |")
         for (number, fetch) in r.fetches.enumerated() {
-            lines.append(fetchRow(number + 1, fetch))
+            lines += fetchRows("1\(Character(UnicodeScalar(UInt8(97 + number))))", fetch, absoluteAim: number == 0)
         }
         if let random = r.randomAccess { lines.append(randomRow(random)) }
         if let enumeration = r.enumeration { lines += enumerationRows(enumeration) }
@@ -38,6 +41,22 @@ enum Report {
                 + "sqlite3 figures are the statement's own time from `.timer on` (rows written to `/dev/null`); the "
                 + "bracketed \"wall\" ratio instead uses the whole `sqlite3` process less its start-up "
                 + "(median `SELECT 1` process: \(r.fetches.first.map { Format.millis($0.peerStartup) } ?? "n/a")).")
+        if !r.writes.isEmpty {
+            lines.append("")
+            lines.append(
+                "Writes: the same commits on two copies of the library, without the four partial visible-asset indexes "
+                    + "(the schema before issue 19) and with them, alternating; `performChangesAndWait` time, median "
+                    + "(minimum) of the rounds after one warm-up.")
+            lines.append("")
+            lines.append("| Commit | Rounds | Without the indexes | With them | Ratio | Aim | |")
+            lines.append("| --- | --- | --- | --- | --- | --- | --- |")
+            for w in r.writes {
+                lines.append(
+                    "| \(w.title) | \(w.rounds) | \(Format.millis(w.without.median)) (\(Format.millis(w.without.min))) "
+                        + "| \(Format.millis(w.with.median)) (\(Format.millis(w.with.min))) | \(Format.ratio(w.ratio)) "
+                        + "| ≤ \(writeRatioAim)× | \(verdict(w.ratio <= writeRatioAim)) |")
+            }
+        }
         if !r.plans.isEmpty {
             lines.append("")
             lines.append("Query plans (`EXPLAIN QUERY PLAN`, same for both sides: one file, one SQLite version):")
@@ -49,12 +68,26 @@ enum Report {
 
     private static func verdict(_ pass: Bool) -> String { pass ? "PASS" : "**MISS**" }
 
-    private static func fetchRow(_ number: Int, _ f: Results.FetchComparison) -> String {
+    private static func fetchRows(_ label: String, _ f: Results.FetchComparison, absoluteAim: Bool) -> [String] {
         let ours = "\(Format.millis(f.ours.median)) (\(Format.millis(f.ours.min)))"
         let peer = "\(Format.millis(f.peerQuery.median)) (\(Format.millis(f.peerQuery.min)))"
         let ratio = "\(Format.ratio(f.ratio)) (min: \(Format.ratio(f.minRatio)); wall: \(Format.ratio(f.wallRatio)))"
-        return "| \(number). \(f.title), \(Format.count(f.count)) results, until `count` | \(ours) | \(peer) | \(ratio) "
-            + "| ≤ \(fetchRatioAim)× | \(verdict(f.ratio <= fetchRatioAim)) |"
+        var aim = "≤ \(fetchRatioAim)×"
+        var pass = f.ratio <= fetchRatioAim
+        if absoluteAim {
+            aim += " and ≤ \(Format.millis(imagesAbsoluteAimNanos))"
+            pass = pass && f.ours.median <= imagesAbsoluteAimNanos
+        }
+        let firstOurs = "\(Format.millis(f.oursFirst.median)) (\(Format.millis(f.oursFirst.min)))"
+        let firstPeer = "ids then first row: \(Format.millis(f.peerQuery.median + f.peerFirst.median)) "
+            + "(`LIMIT 1` alone: \(Format.millis(f.peerFirst.median)), at sqlite3's 1 ms timer resolution)"
+        let firstRatio = Format.ratio(f.firstRatio)
+        return [
+            "| \(label). \(f.title), \(Format.count(f.count)) results, until `count` | \(ours) | \(peer) | \(ratio) "
+                + "| \(aim) | \(verdict(pass)) |",
+            "| \(label)′. Same, until the first object's `pixelWidth` | \(firstOurs) | \(firstPeer) | \(firstRatio) "
+                + "| ≤ \(fetchRatioAim)× | \(verdict(f.firstRatio <= fetchRatioAim)) |",
+        ]
     }
 
     private static func randomRow(_ a: Results.RandomAccess) -> String {
@@ -64,7 +97,7 @@ enum Report {
         let peer = "\(Format.micros(a.peerPerRow.median)) per row (\(Format.micros(a.peerPerRow.min))), "
             + "\(Format.count(a.peerStatements)) single-row `SELECT`s in one batch"
         let ratio = "p50: \(Format.ratio(Double(l.median) / Double(max(a.peerPerRow.median, 1))))"
-        return "| 3. Random `object(at:)` on the \(Format.count(a.resultCount)) result, \(Format.count(l.count)) calls, "
+        return "| 2. Random `object(at:)` on the \(Format.count(a.resultCount)) result, \(Format.count(l.count)) calls, "
             + "per call | \(ours) | \(peer) | \(ratio) | p99 < 50 µs | \(verdict(l.percentile(99) < randomP99AimNanos)) |"
     }
 
@@ -79,20 +112,20 @@ enum Report {
         let peer = "\(Format.millis(e.peerQuery.median)) (\(Format.millis(e.peerQuery.min))), "
             + "\(Format.micros(Double(e.peerQuery.median) / Double(max(e.count, 1))))/row, all asset columns"
         return [
-            "| 4a. `enumerateObjects` over the \(Format.count(e.count)) result, reading `pixelWidth` | \(figure(e.enumerateObjects)) "
+            "| 3a. `enumerateObjects` over the \(Format.count(e.count)) result, reading `pixelWidth` | \(figure(e.enumerateObjects)) "
                 + "| \(peer) | \(Format.ratio(e.enumerateRatio)) (min: \(Format.ratio(e.enumerateMinRatio))) | — | |",
-            "| 4b. `for asset in result` over the same | \(figure(e.forIn)) | same query | \(Format.ratio(e.forInRatio)) (min: \(Format.ratio(e.forInMinRatio))) | — | |",
+            "| 3b. `for asset in result` over the same | \(figure(e.forIn)) | same query | \(Format.ratio(e.forInRatio)) (min: \(Format.ratio(e.forInMinRatio))) | — | |",
         ]
     }
 
     private static func memoryRows(_ m: Results.Memory) -> [String] {
         let warm = m.perResult(m.warmResident)
         return [
-            "| 5. Private resident memory of the \(Format.count(m.count)) result, after a warm-up fetch "
+            "| 4. Private resident memory of the \(Format.count(m.count)) result, after a warm-up fetch "
                 + "| \(Format.bytes(warm))/result (\(Format.mebibytes(m.warmResident)) RSS; malloc in use "
                 + "\(Format.bytes(m.perResult(m.warmHeap)))/result) | 8 B/result: the row-id array alone, in theory "
                 + "| \(Format.ratio(warm / 8)) | < 32 B | \(verdict(warm < bytesPerResultAim)) |",
-            "| 5′. Same, first fetch of the process (SQLite page cache and one-time allocations included) "
+            "| 4′. Same, first fetch of the process (SQLite page cache and one-time allocations included) "
                 + "| \(Format.bytes(m.perResult(m.coldResident)))/result (\(Format.mebibytes(m.coldResident)) RSS; "
                 + "besides, \(Format.mebibytes(m.coldMapped)) of the memory-mapped database file became resident: "
                 + "the kernel's page cache, shared and reclaimable) "

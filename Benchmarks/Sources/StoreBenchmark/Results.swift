@@ -12,11 +12,18 @@ struct Results {
         var peerWall: Samples
         /// Median wall time of `sqlite3 FILE <<< "SELECT 1;"`, subtracted for the corrected ratio.
         var peerStartup: UInt64
+        /// PhotoKit: from the fetch call until the first object's `pixelWidth` is read.
+        var oursFirst: Samples
+        /// sqlite3: the first row with every asset column (`LIMIT 1`), `.timer` time.
+        var peerFirst: Samples
 
         /// PhotoKit's median over sqlite3's median `.timer` time.
         var ratio: Double { Double(ours.median) / Double(max(peerQuery.median, 1)) }
         /// PhotoKit's fastest run over sqlite3's fastest: less sensitive to other load.
         var minRatio: Double { Double(ours.min) / Double(max(peerQuery.min, 1)) }
+        /// The first object against sqlite3 reading every id then the first row: the question a
+        /// fetch result answers (its count is known when the first object is).
+        var firstRatio: Double { Double(oursFirst.median) / Double(max(peerQuery.median + peerFirst.median, 1)) }
         /// PhotoKit's median over sqlite3's median process time less its start-up.
         var wallRatio: Double {
             Double(ours.median) / Double(max(Int64(peerWall.median) - Int64(peerStartup), 1))
@@ -63,7 +70,18 @@ struct Results {
         func perResult(_ bytes: Int) -> Double { Double(bytes) / Double(max(count, 1)) }
     }
 
+    /// One kind of commit timed on the library without and with the visible-asset indexes.
+    struct WriteComparison {
+        var title: String
+        var rounds: Int
+        var without: Samples
+        var with: Samples
+
+        var ratio: Double { Double(with.median) / Double(max(without.median, 1)) }
+    }
+
     var machine: [(String, String)] = []
+    var writes: [WriteComparison] = []
     var assets = 0
     var repeats = 0
     var fetches: [FetchComparison] = []

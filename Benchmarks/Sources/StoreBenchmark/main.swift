@@ -5,8 +5,10 @@ import Photos
 /// Store benchmark: a library of N assets (1,000,000 by default), measured through PhotoKit's
 /// public API side by side with the `sqlite3` command on the same database file.
 ///
-/// 1. Fetch every image sorted by creationDate, until `count` is known, vs the same SQL.
-/// 2. The same with `isFavorite == YES`.
+/// 1. Fetches until `count` is known and until the first object, vs the same SQL: every image
+///    sorted by creationDate, favorites, every visible asset, the Screenshots smart album, an
+///    album of 100,000.
+/// 2. Writes: commits with and without the visible-asset indexes (see ``WriteMeasures``).
 /// 3. Random `object(at:)` latency (p50…max) on the 1M result, vs single-row SELECTs.
 /// 4. Enumerating the 1M result, vs selecting every column of those rows in order.
 /// 5. Resident memory per result of a 1M-result fetch.
@@ -25,36 +27,48 @@ func measure(_ options: Options) throws -> Results {
     var results = Results(assets: options.assets, repeats: options.repeats)
 
     // 5 first: the cold figure needs the process's first fetch.
-    log("5. memory of the all-assets fetch")
+    log("4. memory of the all-assets fetch")
     let (memory, everything) = fetches.measureMemory()
     results.memory = memory
     log("   verifying it against sqlite3")
     let rowIDs = try fetches.verify(everything, against: PeerQueries.everything(), title: "All assets")
 
     let startup = try fetches.peerStartup()
-    log("1. images by creationDate")
-    results.fetches.append(
-        try fetches.compare("Fetch images sorted by creationDate", startup: startup, peerSQL: PeerQueries.images()) {
-            fetches.fetchImages()
-        })
-
-    log("2. favorites by creationDate")
-    results.fetches.append(
-        try fetches.compare(
-            "Fetch favorites (`\(FetchMeasures.favoritesFormat)`) sorted by creationDate", startup: startup,
-            peerSQL: PeerQueries.favorites()
-        ) { fetches.fetchFavorites() })
+    let albumID = try cli.integers("SELECT id FROM collection WHERE uuid = '\(LibraryFixture.albumUUID)'").first ?? -1
+    let comparisons: [(String, (String) -> String, () -> PHFetchResult<PHAsset>)] = [
+        ("Fetch images sorted by creationDate", { PeerQueries.images(selecting: $0) }, fetches.fetchImages),
+        ("Fetch favorites (`\(FetchMeasures.favoritesFormat)`) sorted by creationDate", { PeerQueries.favorites(selecting: $0) },
+         fetches.fetchFavorites),
+        ("Fetch every visible asset (hidden excluded) sorted by creationDate", { PeerQueries.visible(selecting: $0) },
+         fetches.fetchVisible),
+        ("Fetch the Screenshots smart album", { PeerQueries.screenshots(selecting: $0) }, fetches.fetchScreenshots),
+        ("Fetch an album of 100,000 in its order", { PeerQueries.album(id: albumID, selecting: $0) }, fetches.fetchAlbum),
+    ]
+    for (number, (title, sql, fetch)) in comparisons.enumerated() {
+        log("1\(Character(UnicodeScalar(UInt8(97 + number)))). \(title)")
+        results.fetches.append(
+            try fetches.compare(title, startup: startup, peerSQL: sql("asset.id"), firstRowSQL: PeerQueries.firstRow(sql), fetch: fetch))
+    }
 
     let objects = ObjectMeasures(result: everything, rowIDs: rowIDs, cli: cli, repeats: options.repeats, startup: startup)
-    log("3. random object(at:)")
+    log("2. random object(at:)")
     results.randomAccess = try objects.randomAccess(calls: options.randomReads)
-    log("4. enumeration")
+    log("3. enumeration")
     results.enumeration = try objects.enumeration(peerSQL: PeerQueries.everything(selecting: PeerQueries.assetColumns))
     withExtendedLifetime(everything) {}
 
+    log("5. writes without and with the visible-asset indexes")
+    var writes = try WriteMeasures(options: options, rounds: options.repeats)
+    defer { writes.removeCopies() }
+    for change in WriteMeasures.Change.allCases {
+        log("   \(change.title)")
+        if let comparison = try writes.measure(change) { results.writes.append(comparison) }
+    }
+
     for (title, sql) in [
-        ("images", PeerQueries.images()), ("favorites", PeerQueries.favorites()),
-        ("all assets", PeerQueries.everything()), ("one row", PeerQueries.singleRow(id: 1)),
+        ("images", PeerQueries.images()), ("favorites", PeerQueries.favorites()), ("visible assets", PeerQueries.visible()),
+        ("Screenshots", PeerQueries.screenshots()), ("album", PeerQueries.album(id: albumID)),
+        ("all assets, hidden included", PeerQueries.everything()), ("one row", PeerQueries.singleRow(id: 1)),
     ] {
         let plan = try cli.run("EXPLAIN QUERY PLAN \(sql);").output.split(separator: "\n").dropFirst()
             .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "|`- ")) }.joined(separator: "; ")

@@ -67,7 +67,8 @@ package struct AssetQuery: Sendable, Hashable {
         case .album(let albumID):
             joins = " JOIN albumAsset ON albumAsset.assetID = asset.id AND albumAsset.albumID = ?"
             arguments += [albumID]
-            natural = [OrderTerm("albumAsset.position"), OrderTerm("asset.id")]
+            // `albumAsset.assetID` (equal to `asset.id`) so the position index serves the order.
+            natural = [OrderTerm("albumAsset.position"), OrderTerm("albumAsset.assetID")]
         case .smartAlbum(let subtype):
             let condition = SmartAlbumCatalog.condition(subtype: subtype, now: now, arguments: &arguments)
             conditions.append(condition ?? "0")
@@ -91,20 +92,22 @@ package struct AssetQuery: Sendable, Hashable {
             natural = [OrderTerm("asset.trashedDate", ascending: false), OrderTerm("asset.id")]
         }
 
+        // The visibility terms, spelled as `VisibleAssetIndexes` builds its partial indexes.
+        typealias Term = VisibleAssetIndexes.Term
         if case .recentlyDeleted = scope {
             conditions.append("asset.trashedDate IS NOT NULL")
         } else {
-            conditions.append("asset.trashedDate IS NULL")
+            conditions.append(Term.notTrashed)
         }
-        if !includeHidden { conditions.append("asset.isHidden = 0") }
-        if !includeAllBursts {
-            conditions.append(
-                "(asset.burstIdentifier IS NULL OR asset.representsBurst = 1 OR (asset.burstSelectionTypes & 2) != 0)")
-        }
+        if !includeHidden { conditions.append(Term.notHidden) }
+        if !includeAllBursts { conditions.append(Term.burstRepresentative) }
         let sources = sourceTypes == 0 ? 1 : sourceTypes
-        if sources & 0b111 != 0b111 {
-            conditions.append("(asset.sourceType & ?) != 0")
-            arguments += [sources]
+        if sources & 0b111 != 0b111 { conditions.append(Term.sourceTypes(sources)) }
+        if case .album = scope, restriction == nil, filter == nil, sort.isEmpty,
+           VisibleAssetIndexes.indexTerms.allSatisfy(conditions.contains) {
+            // Only the members' visibility is read from `asset`: from the small partial index
+            // rather than the table (SQLite's planner prefers the row-id lookup by itself).
+            joins = " INDEXED BY \(VisibleAssetIndexes.visibleByID)" + joins
         }
         if let filter {
             var compiler = SQLFilterCompiler()
@@ -128,7 +131,7 @@ package struct AssetQuery: Sendable, Hashable {
 extension AssetQuery: DiffableQuery {
     package var orderTerms: [OrderTerm] {
         switch scope {
-        case .album: OrderTerm.order(sort: sort, natural: [OrderTerm("albumAsset.position"), OrderTerm("asset.id")], id: "asset.id")
+        case .album: OrderTerm.order(sort: sort, natural: [OrderTerm("albumAsset.position"), OrderTerm("albumAsset.assetID")], id: "asset.id")
         case .ordered: OrderTerm.order(sort: sort, natural: [OrderTerm("transient.key")], id: "asset.id")
         case .recentlyDeleted:
             OrderTerm.order(

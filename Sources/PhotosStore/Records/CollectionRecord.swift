@@ -64,12 +64,20 @@ package enum CollectionKind {
 enum CollectionCounts {
     /// Apple's `estimatedAssetCount`: album members and moment assets not in Recently
     /// Deleted; `NULL` (NSNotFound) for smart albums and collection lists.
+    ///
+    /// Counted as every member less the trashed ones: the members from an index alone
+    /// (`albumAsset`'s key, `asset_by_moment`), the trashed ones from the partial
+    /// `asset_by_trashedDate` index (only trashed rows, each looked up in the album's key), so
+    /// an album of 100,000 costs a count of its index entries instead of 100,000 row lookups.
     static let estimatedAssetCountSQL = """
         (CASE WHEN collection.isList = 0 AND collection.type = 1 THEN \
-        (SELECT COUNT(*) FROM albumAsset JOIN asset ON asset.id = albumAsset.assetID \
-        WHERE albumAsset.albumID = collection.id AND asset.trashedDate IS NULL) \
+        (SELECT COUNT(*) FROM albumAsset WHERE albumAsset.albumID = collection.id) \
+        - (SELECT COUNT(*) FROM asset INDEXED BY asset_by_trashedDate CROSS JOIN albumAsset \
+        ON albumAsset.assetID = asset.id AND albumAsset.albumID = collection.id \
+        WHERE asset.trashedDate IS NOT NULL) \
         WHEN collection.isList = 0 AND collection.type = 3 THEN \
-        (SELECT COUNT(*) FROM asset WHERE asset.momentID = collection.id AND asset.trashedDate IS NULL) \
+        (SELECT COUNT(*) FROM asset WHERE asset.momentID = collection.id) \
+        - (SELECT COUNT(*) FROM asset WHERE asset.momentID = collection.id AND asset.trashedDate IS NOT NULL) \
         ELSE NULL END)
         """
 }

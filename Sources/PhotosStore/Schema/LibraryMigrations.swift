@@ -54,6 +54,9 @@ enum LibraryMigrations {
         migrator.registerMigration(RenderFailureMigration.name) { db in
             try RenderFailureMigration.migrate(db)
         }
+        migrator.registerMigration(VisibleAssetIndexes.name) { db in
+            try VisibleAssetIndexes.migrate(db)
+        }
         return migrator
     }
 

@@ -1,0 +1,130 @@
+import Foundation
+import GRDB
+import PhotosTestSupport
+import Testing
+
+@testable import PhotosStore
+
+/// Issue 19: the common fetches of a large library read a partial index over the visible
+/// assets in the fetch's order, with no table lookups and no sort. SQLite uses a partial index
+/// only when the query repeats the index's terms, so these plans break loudly if
+/// `AssetQuery`'s visibility terms and `VisibleAssetIndexes` drift apart.
+@Suite("Asset query plans")
+struct AssetQueryPlanTests {
+    let temporary: TemporaryLibrary
+    let store: LibraryDatabase
+    let albumID: Int64
+
+    init() throws {
+        temporary = try TemporaryLibrary()
+        store = try LibraryDatabase.open(at: temporary.url)
+        albumID = try store.pool.write { db in
+            // A few hundred rows of each kind, so the plans are not those of empty tables.
+            try db.execute(
+                sql: """
+                    WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 600)
+                    INSERT INTO asset (uuid, mediaType, mediaSubtypes, creationDate, addedDate, isFavorite, isHidden, uniformTypeIdentifier)
+                    SELECT printf('A%04d', n), 1 + (n % 7 = 0), (n % 5 = 0) * 4, n * 1000.0, 0, n % 9 = 0, n % 31 = 0, 'public.jpeg' FROM seq;
+                    INSERT INTO collection (uuid, isList, type, subtype, title, creationDate) VALUES ('ALBUM', 0, 1, 2, 'Album', 0);
+                    INSERT INTO albumAsset (albumID, assetID, position) SELECT last_insert_rowid(), id, 600 - id FROM asset;
+                    """)
+            return try Int64.fetchOne(db, sql: "SELECT id FROM collection WHERE uuid = 'ALBUM'")!
+        }
+    }
+
+    /// `EXPLAIN QUERY PLAN`'s details, one line per step.
+    func plan(_ query: AssetQuery, restrictedTo restriction: RowRestriction? = nil) throws -> [String] {
+        var (sql, arguments) = query.sql(restrictedTo: restriction)
+        if case .idArgument = restriction { arguments += [Int64(1)] }
+        return try store.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
+        }
+    }
+
+    static let byCreationDate = [StoreSort(.creationDate, ascending: true)]
+
+    @Test func everyVisibleAssetByCreationDateIsOneIndexScanWithoutASort() throws {
+        for sort in [[], Self.byCreationDate] {
+            let steps = try plan(AssetQuery(scope: .library, sort: sort))
+            #expect(steps == ["SEARCH asset USING INDEX \(VisibleAssetIndexes.visibleByCreationDate) (isHidden=?)"], "\(sort)")
+        }
+    }
+
+    @Test func imagesSearchTheVisibleMediaTypeIndexInOrder() throws {
+        let images = StoreFilter.compare(.field(.mediaType), .equal, .value(.integer(1)))
+        let steps = try plan(AssetQuery(scope: .library, filter: images, sort: Self.byCreationDate))
+        #expect(steps == ["SEARCH asset USING INDEX \(VisibleAssetIndexes.visibleByMediaType) (mediaType=? AND isHidden=?)"])
+        let videos = try plan(AssetQuery(scope: .smartAlbum(subtype: 202)))
+        #expect(videos == ["SEARCH asset USING INDEX \(VisibleAssetIndexes.visibleByMediaType) (mediaType=? AND isHidden=?)"])
+    }
+
+    @Test func favoritesSearchTheVisibleFavoriteIndexInOrder() throws {
+        let favorites = StoreFilter.compare(.field(.isFavorite), .equal, .value(.integer(1)))
+        let steps = try plan(AssetQuery(scope: .library, filter: favorites, sort: Self.byCreationDate))
+        #expect(steps == ["SEARCH asset USING INDEX \(VisibleAssetIndexes.visibleByFavorite) (isFavorite=? AND isHidden=?)"])
+        let smartAlbum = try plan(AssetQuery(scope: .smartAlbum(subtype: 203)))
+        #expect(smartAlbum == ["SEARCH asset USING INDEX \(VisibleAssetIndexes.visibleByFavorite) (isFavorite=? AND isHidden=?)"])
+        // Hidden ones included: the same index, then a sort of the favorites alone.
+        let withHidden = try plan(AssetQuery(scope: .library, filter: favorites, sort: Self.byCreationDate, includeHidden: true))
+        #expect(withHidden == ["SEARCH asset USING INDEX \(VisibleAssetIndexes.visibleByFavorite) (isFavorite=?)", "USE TEMP B-TREE FOR ORDER BY"])
+    }
+
+    @Test func bitMaskSmartAlbumsReadTheCreationDateIndex() throws {
+        for subtype in [211, 201, 210] {  // Screenshots, Panoramas, Selfies
+            let steps = try plan(AssetQuery(scope: .smartAlbum(subtype: subtype)))
+            #expect(steps == ["SEARCH asset USING INDEX \(VisibleAssetIndexes.visibleByCreationDate) (isHidden=?)"], "\(subtype)")
+        }
+    }
+
+    @Test func anAlbumReadsItsMembersVisibilityFromTheSmallIndex() throws {
+        let steps = try plan(AssetQuery(scope: .album(albumID)))
+        #expect(steps.count == 2)
+        #expect(steps.first?.hasPrefix("SEARCH albumAsset USING COVERING INDEX albumAsset_by_position") == true)
+        #expect(steps.last?.hasPrefix("SEARCH asset USING INDEX \(VisibleAssetIndexes.visibleByID)") == true)
+        #expect(!steps.contains { $0.contains("TEMP B-TREE") })
+    }
+
+    /// The forced index is only for the whole album: a change-details probe of one row starts
+    /// from that row, and a sorted or filtered album reads the table as before.
+    @Test func anAlbumProbeOrSortIsLeftToThePlanner() throws {
+        let probe = try plan(AssetQuery(scope: .album(albumID)), restrictedTo: .idArgument)
+        #expect(probe.first?.contains("asset USING INTEGER PRIMARY KEY") == true, "\(probe)")
+        let sorted = try plan(AssetQuery(scope: .album(albumID), sort: Self.byCreationDate))
+        #expect(!sorted.joined().contains(VisibleAssetIndexes.visibleByID), "\(sorted)")
+    }
+
+    /// Options that lift a term of the indexes' `WHERE` can't use them, and still run.
+    @Test func allSourceAndTrashFetchesUseTheFullIndexes() throws {
+        let hidden = try plan(AssetQuery(scope: .library, includeHidden: true))
+        #expect(hidden == ["SCAN asset USING INDEX asset_by_creationDate"])
+        let everySource = try plan(AssetQuery(scope: .library, sourceTypes: 0b111))
+        #expect(!everySource.joined().contains("asset_visible_"), "\(everySource)")
+        let trash = try plan(AssetQuery(scope: .recentlyDeleted))
+        #expect(!trash.joined().contains("asset_visible_"), "\(trash)")
+    }
+
+    /// The partial index answers exactly what a table scan answers.
+    @Test func theIndexedAnswersAreTheTableScansAnswers() throws {
+        let queries: [AssetQuery] = [
+            AssetQuery(scope: .library),
+            AssetQuery(scope: .library, filter: .compare(.field(.mediaType), .equal, .value(.integer(1)))),
+            AssetQuery(scope: .smartAlbum(subtype: 203)),
+            AssetQuery(scope: .smartAlbum(subtype: 211)),
+            AssetQuery(scope: .album(albumID)),
+            AssetQuery(scope: .library, filter: .compare(.field(.isFavorite), .equal, .value(.integer(1))), includeHidden: true),
+        ]
+        for query in queries {
+            let (sql, arguments) = query.sql()
+            let indexed = try store.pool.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) }
+            let scanned = try store.pool.read { db in
+                try Int64.fetchAll(
+                    db,
+                    sql: sql.replacingOccurrences(of: " INDEXED BY \(VisibleAssetIndexes.visibleByID)", with: "")
+                        .replacingOccurrences(of: "FROM asset", with: "FROM asset NOT INDEXED"),
+                    arguments: arguments)
+            }
+            #expect(!indexed.isEmpty)
+            #expect(indexed == scanned, "\(query.scope)")
+        }
+    }
+}
