@@ -236,6 +236,12 @@ static inline int cvips_malloc_trim(void) {
     return malloc_trim(0);
 }
 
+/* Sets glibc's mmap threshold (mallopt M_MMAP_THRESHOLD), which also stops glibc raising it and
+ * the trim threshold as large blocks are freed; 1 on success. */
+static inline int cvips_malloc_set_mmap_threshold(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+}
+
 /* glibc's figures (mallinfo2, glibc 2.33+): bytes in use in the arenas and in mmapped chunks,
  * bytes the arenas hold (in use or free), and free bytes in them. */
 static inline void cvips_malloc_statistics(size_t *in_use, size_t *arena, size_t *free_bytes) {

@@ -39,3 +39,34 @@ struct HeapMemoryTests {
         #expect(before - after >= holes / 2, "resident \(before >> 20) MiB before, \(after >> 20) MiB after")
     }
 }
+
+/// ``HeapMemory/limitRetention()``, which libvips' start-up applies: blocks over the 4 MiB
+/// threshold get their own mappings even after one was freed (glibc's dynamic threshold would
+/// have risen to the freed block's size and served the next from an arena, to keep it).
+@Suite("Heap retention")
+struct HeapRetentionTests {
+    /// glibc marks a chunk it mapped on its own with bit 1 (IS_MMAPPED) of the size word just
+    /// before the block.
+    static func isMapped(_ pointer: UnsafeMutableRawPointer) -> Bool {
+        (pointer - MemoryLayout<Int>.size).load(as: Int.self) & 2 != 0
+    }
+
+    @Test func largeBlocksKeepTheirOwnMappingsOnceLibvipsStarted() throws {
+        _ = try VipsImage.solid(width: 2, height: 2, rgb: [0, 0, 0])  // starts libvips
+        let size = 3 * HeapMemory.mmapThreshold
+        for _ in 0 ..< 3 {
+            let block = try #require(malloc(size))
+            #expect(Self.isMapped(block), "a \(size >> 20) MiB block from an arena: the threshold moved")
+            free(block)
+        }
+        let small = try #require(malloc(64 << 10))
+        #expect(!Self.isMapped(small), "64 KiB comes from an arena")
+        free(small)
+    }
+
+    @Test func anEnvironmentSettingWins() {
+        #expect(!HeapMemory.limitRetention(environment: ["MALLOC_MMAP_THRESHOLD_": "65536"]))
+        #expect(!HeapMemory.limitRetention(environment: ["GLIBC_TUNABLES": "glibc.malloc.trim_threshold=1000000"]))
+        #expect(HeapMemory.limitRetention(environment: [:]))
+    }
+}
