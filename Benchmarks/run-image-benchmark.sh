@@ -9,7 +9,8 @@
 # Runs, each --runs times (default 3), medians compared, the page cache dropped before every cold
 # run: ours (ImageBenchmark: import into a fresh library, untimed; cold, every request in flight at
 # once on the manager's core-sized pool; the resident memory at the last delivery and after the
-# library's idle memory release; warm, memory-cache hits from 2 threads, isSynchronous and async),
+# library's idle memory release; warm, memory-cache hits from 2 threads, isSynchronous and async;
+# then every photo at 1440 and 2048 px, more than the memory cache's bound, to check it holds),
 # then on the same files with 2 parallel jobs (xargs -P2, batches of 6): vipsthumbnail
 # -s 256x256, ImageMagick mogrify -define jpeg:size=512x512 -thumbnail 256x256, Pillow draft() +
 # thumbnail(), and the decode floor (libjpeg-turbo decoding every file at 1/8 scale, 2 jobs).
@@ -231,7 +232,7 @@ START_LOAD="$(load1)"
 for run in $(seq "$RUNS"); do
     say "Run $run of $RUNS: $N JPEGs"
     LIST=("${FILES[@]}")
-    run_ours "" "$run" "$SET"
+    run_ours "" "$run" "$SET" --cache-stress
     run_peer vipsthumbnail "$run" peer_vipsthumbnail
     run_peer imagemagick "$run" peer_imagemagick
     run_peer pillow "$run" peer_pillow

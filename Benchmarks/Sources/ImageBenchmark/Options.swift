@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```
 /// ImageBenchmark --photos DIR [--work DIR] [--size PX] [--threads T] [--warm-seconds S]
-///                [--async-window W] [--keep-caches] [--no-warm]
+///                [--async-window W] [--keep-caches] [--no-warm] [--cache-stress]
 /// ```
 ///
 /// `--photos` is a folder of photos (the benchmark's JPEG, HEIC or RAW set); they are imported into a fresh library
@@ -29,10 +29,13 @@ struct Options {
     var dropsCaches = true
     /// Run the warm runs after the cold one (`--no-warm`: the cold run and the memory at idle only).
     var warm = true
+    /// After the warm runs, every photo again at these sizes (`--cache-stress`: 1440 and
+    /// 2048 px), to fill the memory cache past its bound.
+    var cacheStressSizes: [Int] = []
 
     static let usage = """
         usage: ImageBenchmark --photos DIR [--work DIR] [--size PX] [--threads T] [--warm-seconds S]
-                              [--async-window W] [--keep-caches] [--no-warm]
+                              [--async-window W] [--keep-caches] [--no-warm] [--cache-stress]
         """
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -45,6 +48,10 @@ struct Options {
             }
             if flag == "--no-warm" {
                 options.warm = false
+                continue
+            }
+            if flag == "--cache-stress" {
+                options.cacheStressSizes = [1440, 2048]
                 continue
             }
             if flag == "-h" || flag == "--help" { throw UsageError(usage) }

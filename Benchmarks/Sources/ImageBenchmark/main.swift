@@ -14,6 +14,8 @@ import Photos
 /// 4. Memory: peak RSS (`VmHWM`) of the cold run and of the whole process; between the cold
 ///    and warm runs, the resident set at the last delivery and after the library's idle
 ///    memory release (`IdleMemory`). `--no-warm` stops after that (the HEIC and RAW sets).
+/// 5. With `--cache-stress`, every photo again at 1440 and 2048 px: more decoded bytes than
+///    the memory cache's bound, whose peak cost must stay within it (`CacheStress`).
 ///
 /// Prints `RESULT key=value …` lines (standard output) and a summary (standard error). Run it
 /// through `Benchmarks/run-image-benchmark.sh`, which builds in release and runs the peers
@@ -73,6 +75,10 @@ func run(_ options: Options) throws {
     let peak = ProcessMemory.peakKilobytes()
     Output.memoryLine(coldPeak: coldPeak, peak: peak, resident: ProcessMemory.residentKilobytes(), peakWasReset: peakWasReset)
     Output.summary(library: library, size: options.size, cold: cold, warm: warm, cache: cache, coldPeak: coldPeak, peak: peak)
+    if !options.cacheStressSizes.isEmpty {
+        log("cache stress: every photo at \(options.cacheStressSizes.map(String.init).joined(separator: ", ")) px")
+        CacheStress.resultLine(CacheStress(assets: library.assets, sizes: options.cacheStressSizes).run(library: library.library))
+    }
     if let failed = warm.first(where: { $0.failures > 0 }) {
         throw BenchmarkFailure("warm \(failed.mode): \(failed.failures) requests delivered no image")
     }
