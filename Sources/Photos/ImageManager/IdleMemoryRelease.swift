@@ -29,14 +29,20 @@ package final class IdleMemoryRelease: Sendable {
     }
 
     private let state = Mutex(State())
-    private let queue = DispatchQueue(label: "PHImageManager.memoryRelease", qos: .utility)
+    /// Where releases run, one at a time, in the order they were scheduled.
+    private let queue: DispatchQueue
     /// Told after each release (tests wait for it instead of sleeping).
     private let released: (@Sendable (Int) -> Void)?
 
-    /// - Parameter released: called after each release, on a utility queue, with the count of
-    ///   releases so far.
-    package init(delay: DispatchTimeInterval, released: (@Sendable (Int) -> Void)? = nil) {
+    /// - Parameters:
+    ///   - queue: a serial queue for the releases (tests suspend theirs to hold them).
+    ///   - released: called after each release, on `queue`, with the count of releases so far.
+    package init(
+        delay: DispatchTimeInterval, queue: DispatchQueue = DispatchQueue(label: "PHImageManager.memoryRelease", qos: .utility),
+        released: (@Sendable (Int) -> Void)? = nil
+    ) {
         self.delay = delay
+        self.queue = queue
         self.released = released
     }
 

@@ -15,8 +15,8 @@ struct IdleMemoryReleaseTests {
         let counts = Mutex<[Int]>([])
         let arrived = DispatchSemaphore(value: 0)
 
-        func make(delay: DispatchTimeInterval) -> IdleMemoryRelease {
-            IdleMemoryRelease(delay: delay) { [self] count in
+        func make(delay: DispatchTimeInterval, queue: DispatchQueue = DispatchQueue(label: "test.memoryRelease")) -> IdleMemoryRelease {
+            IdleMemoryRelease(delay: delay, queue: queue) { [self] count in
                 counts.withLock { $0.append(count) }
                 arrived.signal()
             }
@@ -51,16 +51,22 @@ struct IdleMemoryReleaseTests {
     }
 
     /// Work that begins again before the delay is over cancels the release scheduled when the
-    /// previous work ended: a scrolling gallery doesn't walk the heap between two screens.
+    /// previous work ended: a scrolling gallery doesn't walk the heap between two screens. The
+    /// releases' queue is held while the work ends, begins and ends again, so both scheduled
+    /// releases are waiting, in order, when it goes on.
     @Test func workBeginningAgainSkipsTheScheduledRelease() {
         let releases = Releases()
-        let memoryRelease = releases.make(delay: .seconds(1))
+        let queue = DispatchQueue(label: "test.memoryRelease.held")
+        queue.suspend()
+        let memoryRelease = releases.make(delay: .milliseconds(0), queue: queue)
         memoryRelease.begin()
-        memoryRelease.end()  // schedules a release in 1 s...
+        memoryRelease.end()  // schedules a release...
         memoryRelease.begin()  // ...which this makes stale
         memoryRelease.end()  // and this schedules the one that runs
+        queue.resume()
         #expect(releases.waitForOne())
-        // The stale one was due first on the same serial queue: had it run, it would be here.
+        // The stale one was first on the same serial queue: had it run, it would be here.
+        queue.sync {}
         #expect(releases.counts.withLock { $0 } == [1])
         #expect(memoryRelease.releaseCount == 1)
     }
