@@ -29,7 +29,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ImageBenchmark",
-            dependencies: ["BenchmarkSupport", .product(name: "Photos", package: "PhotoKit")],
+            dependencies: ["CMallocStats", "BenchmarkSupport", .product(name: "Photos", package: "PhotoKit")],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("InternalImportsByDefault"),

@@ -4,10 +4,15 @@
 usage: image_report.py --results FILE --machine FILE [--docs FILE]
 
 --results: one line per run and phase, "peer=NAME run=K load=L key=value ...". Ours (one
-  ImageBenchmark process per run): ours-import, ours-cold (wall_s from the first request to the
+  ImageBenchmark process per run and set; the HEIC set's phases as ours-heic-*, the RAW set's
+  as ours-raw-*, the JPEG set again with MALLOC_ARENA_MAX=2 as ours-arena2-*): ours-import, ours-cold (wall_s from the first request to the
   last delivery, files_per_s, first_ms, peak_rss_kb = VmHWM of the cold run), ours-warm-sync,
+  ours-idle (rss_last_delivery_kb, rss_idle_kb after the library's idle release, release_ms,
+  rss_extra_trim_kb, heap and memory-cache figures), ours-cache-stress (requested, delivered,
+  delivered_bytes, cache_bytes, cache_peak_bytes, cache_limit_bytes), ours-warm-sync,
   ours-warm-async and ours-warm-async-default (requests, hits_per_s, p50_us, p99_us, max_us, misses), ours-memory
-  (peak_rss_kb of the whole process). Peers (vipsthumbnail, imagemagick, pillow, floor): wall_s
+  (peak_rss_kb of the whole process). Peers (vipsthumbnail, imagemagick, pillow, floor;
+  heic-vipsthumbnail, heic-floor, heic-primary; raw-pipeline): wall_s
   from launch to the last process's exit, peak_rss_kb of the largest process, outputs.
 --machine: "key<TAB>value" lines describing the machine and the versions.
 --docs: rewrite the part of FILE between the image-benchmark markers (appending an "## Image
@@ -24,11 +29,15 @@ BEGIN = "<!-- image-benchmark:begin -->"
 END = "<!-- image-benchmark:end -->"
 
 # Aims (issue 5): cold ≥ 1.2× vipsthumbnail in files/s, cold time ≤ 1.3× the decode floor's;
-# warm > 100,000 hits/s with p99 < 1 ms.
+# warm > 100,000 hits/s with p99 < 1 ms. Issue 19: the same two for HEIC (the libheif floor);
+# RAW ≥ 2× exiftool + vipsthumbnail; ≤ 120 MB resident once idle after the cold run; the
+# memory cache within its bound.
 AIM_VIPS = 1.2
 AIM_FLOOR_TIME = 1.3
 AIM_HITS = 100_000
 AIM_P99_US = 1_000
+AIM_RAW = 2.0
+AIM_IDLE_RSS_MB = 120
 
 SECTION = """## Image loading: PHImageManager side by side with thumbnailers
 
@@ -123,6 +132,108 @@ def cold_table(by_peer, out):
         )
 
 
+def other_cold_table(by_peer, out, title, prefix, work, rows):
+    """The cold table of the HEIC or RAW set: ours (ours-PREFIXcold) and its peers; rows are
+    (key, name, work, aim text, kind) with kind "rate" (ours ÷ peer ≥ the number), "floor"
+    (ours' time ≤ AIM_FLOOR_TIME × the peer's) or None (no aim)."""
+    ours = by_peer.get(f"ours-{prefix}cold")
+    if not ours:
+        return
+    ours_wall = median(ours, "wall_s")
+    files = int(ours[0]["files"])
+    out.append(f"| {title} | Work done | Wall, s (runs) | Files/s | Peak RSS | Ours ÷ peer (files/s) | Aim | |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    out.append(
+        f"| **ours**: `PHImageManager.requestImage`, {files} async requests at once ({label(ours)}) | {work}; "
+        f"first image after {median(ours, 'first_ms'):.0f} ms; {ours[0].get('delivered', '?')} delivered, "
+        f"{ours[0].get('failed', '?')} failed, {ours[0].get('wrong_size', '?')} of the wrong size "
+        f"| {ours_wall:.2f} ({listed(ours, 'wall_s')}) | **{rate_text(files / ours_wall)}** "
+        f"| {mib(median(ours, 'peak_rss_kb'))} (the process) | | | |"
+    )
+    for key, name, peer_work, aim, kind in rows:
+        runs = by_peer.get(key)
+        if not runs:
+            continue
+        wall = median(runs, "wall_s")
+        n = int(runs[0]["files"])
+        ratio = wall / ours_wall
+        cell = f"{ratio:.2f}×"
+        passed = None
+        if kind == "rate":
+            passed = ratio >= float(aim.strip("≥ ×"))
+        elif kind == "floor":
+            passed = ours_wall <= AIM_FLOOR_TIME * wall
+            cell += f" (ours' time = {ours_wall / wall:.2f}× the floor's)"
+        if kind != "floor" and key != "heic-primary":
+            peer_work += f" ({runs[0].get('outputs', '?')} files)"
+        out.append(
+            f"| {name} ({label(runs)}) | {peer_work} | {wall:.2f} ({listed(runs, 'wall_s')}) | {rate_text(n / wall)} "
+            f"| {mib(median(runs, 'peak_rss_kb'))} (largest process) | {cell} | {aim} | {verdict(passed)} |"
+        )
+
+
+def heic_table(by_peer, out):
+    other_cold_table(by_peer, out, "Cold HEIC: 256 × 256 aspect fit, every file", "heic-",
+        "libheif decodes the 320 × 240 thumbnail item in one pass (it covers the 256 × 192 box without upscaling: used as libvips' "
+        "thumbnailer and Apple's Photos use it), libvips scales it, sRGB, kept in the memory cache", [
+        ("heic-vipsthumbnail", "`vipsthumbnail -s 256x256` (2 jobs of 6 files, VIPS_CONCURRENCY=1)",
+         "libvips: the thumbnail item decoded by libheif, lanczos3, JPEG Q80 written", f"≥ {AIM_VIPS}×", "rate"),
+        ("heic-floor", "libheif floor: `heif_floor -s 256` (2 jobs, 1 file each)",
+         "libheif: the thumbnail item (the primary image when none covers 256 px) decoded to RGB; pixels discarded",
+         f"ours' time ≤ {AIM_FLOOR_TIME}× the floor's", "floor"),
+        ("heic-primary", "for reference: `heif_floor`, the primary image at full size (2 jobs, 1 file each; first run only)",
+         "libheif: the 4032 × 3024 HEVC image decoded to RGB, one thread; what a HEIC without a thumbnail item costs", "—", None),
+    ])
+
+
+def raw_table(by_peer, out):
+    other_cold_table(by_peer, out, "Cold RAW (CR2): 256 × 256 aspect fit, every file", "raw-",
+        "the largest embedded JPEG (RawPreview: 1728 × 1152) decoded with shrink-on-load, orientation, sRGB, kept in the memory cache", [
+        ("raw-pipeline", "`exiftool -b -PreviewImage` + `vipsthumbnail -s 256x256` (2 jobs of 6 files: one exiftool and one vipsthumbnail each)",
+         "exiftool writes each preview JPEG, vipsthumbnail thumbnails it, JPEG Q80 written", f"≥ {AIM_RAW}×", "rate"),
+    ])
+
+
+def memory_table(by_peer, out):
+    out.append("| Memory after the cold run (issue 19) | Resident at the last delivery | Resident after the idle release (ms after the last delivery) "
+               "| After one more `malloc_trim` | malloc at the last delivery: in use / free in arenas of | Aim | |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- |")
+    for key, name, aimed in [
+        ("ours-idle", "JPEG set, glibc's default arenas (8 per core)", True),
+        ("ours-arena2-idle", "JPEG set, `MALLOC_ARENA_MAX=2`", False),
+        ("ours-heic-idle", "HEIC set", False),
+        ("ours-raw-idle", "RAW set", False),
+    ]:
+        runs = by_peer.get(key)
+        if not runs:
+            continue
+        idle = median(runs, "rss_idle_kb")
+        passed = idle / 1024 <= AIM_IDLE_RSS_MB if aimed and idle else None
+        releases = [r.get("release_ms", "none") for r in runs]
+        out.append(
+            f"| **ours**, {name} ({label(runs)}) | {mib(median(runs, 'rss_last_delivery_kb'))} ({listed(runs, 'rss_last_delivery_kb', 0)} KiB) "
+            f"| **{mib(idle)}** ({listed(runs, 'rss_idle_kb', 0)} KiB; {', '.join(releases)} ms) | {mib(median(runs, 'rss_extra_trim_kb'))} "
+            f"| {median(runs, 'heap_in_use_mib'):.0f} / {median(runs, 'arena_free_mib'):.0f} of {median(runs, 'arena_mib'):.0f} MiB "
+            f"| {'≤ ' + str(AIM_IDLE_RSS_MB) + ' MB once idle' if aimed else '—'} | {verdict(passed)} |"
+        )
+    out.append("")
+    out.append("| Memory cache (issue 19) | Images | Bytes held | Peak bytes | Bound | Aim | |")
+    out.append("| --- | --- | --- | --- | --- | --- | --- |")
+    for key, name in [("ours-idle", "JPEG set, after the cold run"), ("ours-heic-idle", "HEIC set"), ("ours-raw-idle", "RAW set"),
+                      ("ours-cache-stress", "JPEG set, then every photo at 1440 and 2048 px (more than the bound)")]:
+        runs = by_peer.get(key)
+        if not runs:
+            continue
+        peak, limit = median(runs, "cache_peak_bytes"), median(runs, "cache_limit_bytes")
+        passed = all(number(r["cache_peak_bytes"]) <= number(r["cache_limit_bytes"]) for r in runs)
+        if key == "ours-cache-stress":
+            name += f": {median(runs, 'delivered'):.0f} images, {median(runs, 'delivered_bytes') / 1048576:.0f} MiB of pixels delivered"
+        out.append(
+            f"| **ours**, {name} ({label(runs)}) | {median(runs, 'cache_images'):.0f} | {median(runs, 'cache_bytes') / 1048576:.1f} MiB "
+            f"| {peak / 1048576:.1f} MiB | {limit / 1048576:.0f} MiB | peak ≤ bound in every run | {verdict(passed)} |"
+        )
+
+
 def warm_table(by_peer, out):
     out.append("| Warm: the same requests again, memory-cache hits | Requests (runs) | Hits/s (runs) | p50 | p99 | max | Misses | Aim | |")
     out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -165,7 +276,7 @@ def build(runs, machine):
     out.append("")
     out.append("| Machine | |")
     out.append("| --- | --- |")
-    for key in ["Date", "CPU", "Load average (1 min), start → end", "Memory", "Kernel", "Photos", "ours", "Peers"]:
+    for key in ["Date", "CPU", "Load average (1 min), start → end", "Memory", "Kernel", "Photos", "HEIC", "RAW", "ours", "Peers"]:
         if key in machine:
             out.append(f"| {key} | {machine[key]} |")
     out.append("")
@@ -173,6 +284,11 @@ def build(runs, machine):
     out.append("")
     warm_table(by_peer, out)
     out.append("")
+    for table in (heic_table, raw_table, memory_table):
+        before = len(out)
+        table(by_peer, out)
+        if len(out) > before:
+            out.append("")
     memory = by_peer.get("ours-memory")
     if memory:
         out.append(

@@ -10,6 +10,9 @@
 /* libheif (libvips-dev depends on libheif-dev): decoding a HEIF/AVIF primary image directly
  * when libvips' heifload refuses one that libheif decodes (HEIFDecoder.swift). */
 #include <libheif/heif.h>
+/* glibc's malloc statistics and trimming (HeapMemory.swift): libvips' decode buffers come from
+ * malloc, and the Glibc module doesn't export these. */
+#include <malloc.h>
 
 /* VIPS_INIT is a macro; this is the function it wraps. */
 static inline int cvips_init(const char *argv0) {
@@ -224,6 +227,28 @@ static inline int cvips_heifsave_buffer(VipsImage *in, void **buf, size_t *len, 
         "compression", (VipsForeignHeifCompression) compression,
         "strip", strip,
         NULL);
+}
+
+/* --- the C heap ------------------------------------------------------------------------- */
+
+/* Gives the free pages of every malloc arena back to the kernel; 1 when some were. */
+static inline int cvips_malloc_trim(void) {
+    return malloc_trim(0);
+}
+
+/* Sets glibc's mmap threshold (mallopt M_MMAP_THRESHOLD), which also stops glibc raising it and
+ * the trim threshold as large blocks are freed; 1 on success. */
+static inline int cvips_malloc_set_mmap_threshold(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
+}
+
+/* glibc's figures (mallinfo2, glibc 2.33+): bytes in use in the arenas and in mmapped chunks,
+ * bytes the arenas hold (in use or free), and free bytes in them. */
+static inline void cvips_malloc_statistics(size_t *in_use, size_t *arena, size_t *free_bytes) {
+    struct mallinfo2 info = mallinfo2();
+    *in_use = info.uordblks + info.hblkhd;
+    *arena = info.arena;
+    *free_bytes = info.fordblks;
 }
 
 #endif

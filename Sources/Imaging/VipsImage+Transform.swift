@@ -48,7 +48,8 @@ extension VipsImage {
     }
 
     /// A thumbnail of an image file, decoded with shrink-on-load (a JPEG is decoded at 1/2, 1/4 or
-    /// 1/8 scale, a HEIC from its embedded thumbnail when big enough) and turned upright. A
+    /// 1/8 scale, a HEIC from its embedded thumbnail item when that needs no upscaling: libheif
+    /// decodes it directly, `HEIFDecoder.coveringThumbnail`) and turned upright. A
     /// HEIF/HEIC/AVIF that libvips refuses is decoded whole by libheif instead (`HEIFDecoder`:
     /// Sony's thumbnails and rotated grids).
     ///
@@ -80,6 +81,13 @@ extension VipsImage {
         }
         let fallback = { () -> Result<VipsImage, ImagingError> in
             heifThumbnail({ () throws(ImagingError) in try HEIFDecoder.primaryImage(fileAt: url) }, width, height, crop, upscale, exact)
+        }
+        if format.isHEIF,
+            let item = HEIFDecoder.coveringThumbnail(fileAt: url, box: .init(width: width, height: height, coversBothSides: crop || exact))
+        {
+            // A thumbnail item the box needs no upscaling of (an iPhone's 320 × 240 for a 256 px
+            // cell), decoded by libheif in one pass.
+            return try heifThumbnail({ () throws(ImagingError) in item }, width, height, crop, upscale, exact).get()
         }
         if format.isHEIF, HEIFStructure.primaryGeometry(in: source)?.turnedBeforeSized == true {
             return try fallback().get()  // libvips would decode it whole, then refuse it

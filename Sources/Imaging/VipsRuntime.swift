@@ -43,6 +43,9 @@ enum VipsRuntime {
             if ProcessInfo.processInfo.environment["VIPS_CONCURRENCY"] == nil {
                 vips_concurrency_set(1)
             }
+            // Decode buffers in their own mappings and arena tops trimmed, instead of glibc's
+            // dynamic thresholds keeping ~80 MB after a burst of decodes (issue 19).
+            HeapMemory.limitRetention()
             state = .ready
         }
         if case .failed(let message) = state.withLock({ $0 }) {

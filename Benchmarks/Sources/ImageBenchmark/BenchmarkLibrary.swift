@@ -16,7 +16,7 @@ struct BenchmarkLibrary {
     /// in the folder became one image asset.
     static func importing(_ photos: URL, into work: URL) throws -> BenchmarkLibrary {
         let files = try photoFiles(in: photos)
-        guard !files.isEmpty else { throw BenchmarkFailure("no JPEG files in \(photos.path)") }
+        guard !files.isEmpty else { throw BenchmarkFailure("no photos (\(photoExtensions.sorted().joined(separator: ", "))) in \(photos.path)") }
         let folder = work.appendingPathComponent("image-benchmark-\(getpid()).photoslibrary", isDirectory: true)
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
@@ -55,11 +55,14 @@ struct BenchmarkLibrary {
         return BenchmarkLibrary(folder: folder, library: library, assets: assets, importSeconds: seconds)
     }
 
-    /// The `*.jpg` / `*.jpeg` files directly in `folder`, sorted by name (as the shell sorts
+    /// The file name extensions of the benchmark's sets: JPEG, HEIC, camera RAW.
+    static let photoExtensions: Set<String> = ["jpg", "jpeg", "heic", "heif", "hif", "cr2", "nef", "dng", "raf", "orf", "arw", "rw2"]
+
+    /// The photos (``photoExtensions``) directly in `folder`, sorted by name (as the shell sorts
     /// a glob in the C locale).
     static func photoFiles(in folder: URL) throws -> [URL] {
         try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
-            .filter { ["jpg", "jpeg"].contains($0.pathExtension.lowercased()) && !$0.lastPathComponent.hasPrefix(".") }
+            .filter { photoExtensions.contains($0.pathExtension.lowercased()) && !$0.lastPathComponent.hasPrefix(".") }
             .sorted { Array($0.lastPathComponent.utf8).lexicographicallyPrecedes(Array($1.lastPathComponent.utf8)) }
     }
 

@@ -5,10 +5,10 @@ import Foundation
 ///
 /// ```
 /// ImageBenchmark --photos DIR [--work DIR] [--size PX] [--threads T] [--warm-seconds S]
-///                [--async-window W] [--keep-caches]
+///                [--async-window W] [--keep-caches] [--no-warm] [--cache-stress]
 /// ```
 ///
-/// `--photos` is a folder of JPEGs (the benchmark set); they are imported into a fresh library
+/// `--photos` is a folder of photos (the benchmark's JPEG, HEIC or RAW set); they are imported into a fresh library
 /// under `--work` (default: the temporary directory; put it on the same disk as the photos, not
 /// a tmpfs, or the cold run reads from memory), which is deleted at the end.
 struct Options {
@@ -27,10 +27,15 @@ struct Options {
     /// Drop the page cache (`/proc/sys/vm/drop_caches`, needs root) between the import and
     /// the cold run.
     var dropsCaches = true
+    /// Run the warm runs after the cold one (`--no-warm`: the cold run and the memory at idle only).
+    var warm = true
+    /// After the warm runs, every photo again at these sizes (`--cache-stress`: 1440 and
+    /// 2048 px), to fill the memory cache past its bound.
+    var cacheStressSizes: [Int] = []
 
     static let usage = """
         usage: ImageBenchmark --photos DIR [--work DIR] [--size PX] [--threads T] [--warm-seconds S]
-                              [--async-window W] [--keep-caches]
+                              [--async-window W] [--keep-caches] [--no-warm] [--cache-stress]
         """
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -39,6 +44,14 @@ struct Options {
         while let flag = rest.next() {
             if flag == "--keep-caches" {
                 options.dropsCaches = false
+                continue
+            }
+            if flag == "--no-warm" {
+                options.warm = false
+                continue
+            }
+            if flag == "--cache-stress" {
+                options.cacheStressSizes = [1440, 2048]
                 continue
             }
             if flag == "-h" || flag == "--help" { throw UsageError(usage) }

@@ -11,7 +11,11 @@ import Photos
 ///    `.aspectFit` image, all in flight at once, on the manager's core-sized pool: files/s.
 /// 3. Warm: the same requests again and again from 2 threads, all memory-cache hits, with
 ///    `isSynchronous = true`, then asynchronously: hits/s and per-request latency.
-/// 4. Memory: peak RSS (`VmHWM`) of the cold run and of the whole process.
+/// 4. Memory: peak RSS (`VmHWM`) of the cold run and of the whole process; between the cold
+///    and warm runs, the resident set at the last delivery and after the library's idle
+///    memory release (`IdleMemory`). `--no-warm` stops after that (the HEIC and RAW sets).
+/// 5. With `--cache-stress`, every photo again at 1440 and 2048 px: more decoded bytes than
+///    the memory cache's bound, whose peak cost must stay within it (`CacheStress`).
 ///
 /// Prints `RESULT key=value …` lines (standard output) and a summary (standard error). Run it
 /// through `Benchmarks/run-image-benchmark.sh`, which builds in release and runs the peers
@@ -32,7 +36,10 @@ func run(_ options: Options) throws {
     let residentBefore = ProcessMemory.residentKilobytes()
 
     log("cold: \(library.assets.count) requests at once, \(options.size) × \(options.size) aspect fit")
+    let releasesBefore = library.library.imageMemoryStatistics.idleMemoryReleases
     let cold = ColdLoad(assets: library.assets, size: options.size).run()
+    let deliveredAt = monotonicNanos()
+    let atLastDelivery = IdleMemory.Point.now()
     let coldPeak = ProcessMemory.peakKilobytes()
     Output.coldLine(cold, size: options.size, cache: cache, peakKilobytes: coldPeak, residentBefore: residentBefore)
     if !cold.failures.isEmpty || cold.delivered != cold.files || cold.degraded > 0 {
@@ -41,7 +48,17 @@ func run(_ options: Options) throws {
                 + cold.failures.prefix(3).joined(separator: "; "))
     }
 
+    log("idle: waiting for the library's idle memory release")
+    IdleMemory.resultLine(
+        IdleMemory.measure(library: library.library, releasesBefore: releasesBefore, atLastDelivery: atLastDelivery, deliveredAt: deliveredAt))
+
     var warm: [WarmLoad.Outcome] = []
+    guard options.warm else {
+        let peak = ProcessMemory.peakKilobytes()
+        Output.memoryLine(coldPeak: coldPeak, peak: peak, resident: ProcessMemory.residentKilobytes(), peakWasReset: peakWasReset)
+        Output.summary(library: library, size: options.size, cold: cold, warm: [], cache: cache, coldPeak: coldPeak, peak: peak)
+        return
+    }
     let load = WarmLoad(
         assets: library.assets, expected: cold.images, size: options.size, threads: options.threads,
         seconds: options.warmSeconds, window: options.asyncWindow)
@@ -58,6 +75,10 @@ func run(_ options: Options) throws {
     let peak = ProcessMemory.peakKilobytes()
     Output.memoryLine(coldPeak: coldPeak, peak: peak, resident: ProcessMemory.residentKilobytes(), peakWasReset: peakWasReset)
     Output.summary(library: library, size: options.size, cold: cold, warm: warm, cache: cache, coldPeak: coldPeak, peak: peak)
+    if !options.cacheStressSizes.isEmpty {
+        log("cache stress: every photo at \(options.cacheStressSizes.map(String.init).joined(separator: ", ")) px")
+        CacheStress.resultLine(CacheStress(assets: library.assets, sizes: options.cacheStressSizes).run(library: library.library))
+    }
     if let failed = warm.first(where: { $0.failures > 0 }) {
         throw BenchmarkFailure("warm \(failed.mode): \(failed.failures) requests delivered no image")
     }

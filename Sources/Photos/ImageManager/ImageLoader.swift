@@ -49,13 +49,17 @@ final class ImageLoader: Sendable {
     private let workQueue = DispatchQueue(label: "PHImageManager.render", qos: .userInitiated, attributes: .concurrent)
     /// Told of each step (tests).
     private let events: (@Sendable (ImageLoaderEvent) -> Void)?
+    /// Told when each render begins and ends: gives the heap's free pages back once renders
+    /// have been idle a moment.
+    let memoryRelease: IdleMemoryRelease
 
     init(
         cache: ImageMemoryCache, maximumConcurrentRenders: Int = ProcessInfo.processInfo.activeProcessorCount,
-        events: (@Sendable (ImageLoaderEvent) -> Void)? = nil
+        memoryRelease: IdleMemoryRelease = .shared, events: (@Sendable (ImageLoaderEvent) -> Void)? = nil
     ) {
         self.cache = cache
         self.maximumConcurrentRenders = max(1, maximumConcurrentRenders)
+        self.memoryRelease = memoryRelease
         self.events = events
     }
 
@@ -163,6 +167,9 @@ final class ImageLoader: Sendable {
     /// Starts queued jobs while fewer than the maximum run.
     private func drain() {
         while let job = takeNext() {
+            // Before the job is handed over, so that the job ending it (which drains first)
+            // never leaves the count at zero in between.
+            memoryRelease.begin()
             workQueue.async { [self] in run(job) }
         }
     }
@@ -202,6 +209,7 @@ final class ImageLoader: Sendable {
         tell([.finished(assetUUID: job.key.assetUUID)])
         for completion in subscribers.values { completion(result) }
         drain()
+        memoryRelease.end()
     }
 }
 

@@ -22,6 +22,8 @@ final class ImageMemoryCache: Sendable {
         /// Least recently used.
         var tail: ImageKey?
         var cost = 0
+        /// The most ``cost`` has been after an insertion (and its evictions).
+        var peakCost = 0
 
         mutating func unlink(_ key: ImageKey) {
             guard let entry = entries[key] else { return }
@@ -77,6 +79,7 @@ final class ImageMemoryCache: Sendable {
             state.byAsset[key.assetUUID, default: []].insert(key)
             state.cost += cost
             while state.cost > costLimit, let last = state.tail { state.remove(last) }
+            state.peakCost = max(state.peakCost, state.cost)
         }
     }
 
@@ -95,6 +98,8 @@ final class ImageMemoryCache: Sendable {
     }
 
     var totalCost: Int { state.withLock(\.cost) }
+    /// The most ``totalCost`` has been after an insertion.
+    var peakCost: Int { state.withLock(\.peakCost) }
     var count: Int { state.withLock(\.entries.count) }
 }
 

@@ -22,6 +22,9 @@ extension PHPhotoLibrary {
         /// Told of each step of the image loader's work, in order, on the thread doing it; for
         /// tests, which wait for the event they mean instead of sleeping.
         package var imageLoaderEvents: (@Sendable (ImageLoaderEvent) -> Void)?
+        /// Gives the heap's free pages back once the loader's renders are idle: the process's
+        /// (``IdleMemoryRelease/shared``) unless a test brings its own.
+        package var memoryRelease: IdleMemoryRelease = .shared
         /// Browser renditions of videos made at once by background workers: one (a
         /// rendition keeps both of this machine's cores busy through ffmpeg's threads).
         package var videoRenditionConcurrency = 1

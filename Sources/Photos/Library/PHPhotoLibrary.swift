@@ -97,7 +97,8 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         self.configuration = configuration
         imageLoader = ImageLoader(
             cache: ImageMemoryCache(costLimit: configuration.imageCacheBytes),
-            maximumConcurrentRenders: configuration.maximumConcurrentDecodes, events: configuration.imageLoaderEvents)
+            maximumConcurrentRenders: configuration.maximumConcurrentDecodes, memoryRelease: configuration.memoryRelease,
+            events: configuration.imageLoaderEvents)
         previewBudget = PreviewBudget(limit: configuration.previewCacheLimit)
         videoRenditions = VideoRenditions(
             store: store, concurrency: configuration.videoRenditionConcurrency, events: configuration.videoRenditionEvents)

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import Photos
 import PhotosLocking
 
 /// Threads for the server's CPU-heavy and blocking work, off the event loops.
@@ -15,7 +16,9 @@ import PhotosLocking
 /// The pools are process-wide, like NIO's own: servers in one process (tests) share them. Their
 /// jobs run at ``BackgroundPriority`` (nice +10 in `photos serve`): when both want the CPU,
 /// answering from memory goes first and renders and imports take the rest, and when the loops
-/// are idle they get every core (measured: docs/performance.md, serving, issue 18).
+/// are idle they get every core (measured: docs/performance.md, serving, issue 18). Each job
+/// is told to ``IdleMemoryRelease/shared``, as the image loaders' renders are: once both have
+/// been idle a moment, the heap's free pages go back to the kernel (issue 19).
 final class WorkPool: Sendable {
     /// Renders and encodes, one thread per core.
     static let cpu = WorkPool(threads: System.coreCount)
@@ -41,6 +44,8 @@ final class WorkPool: Sendable {
             try await pool.runIfActive {
                 if cancellable && cancelled.isSet { throw CancellationError() }
                 BackgroundPriority.lowerCurrentThread()
+                IdleMemoryRelease.shared.begin()
+                defer { IdleMemoryRelease.shared.end() }
                 return try body()
             }
         } onCancel: {
