@@ -48,6 +48,9 @@ trap 'rm -f "$BUILD_LOG"' EXIT
 BIN="$("${BUILD[@]}" --show-bin-path)/StoreBenchmark"
 
 export STORE_BENCHMARK_SWIFT_VERSION="$(swift --version 2>&1 | grep -m1 'Swift version')"
+COMMIT="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+git -C "$ROOT" diff --quiet HEAD -- Sources Benchmarks/Sources 2>/dev/null || COMMIT="$COMMIT plus uncommitted changes"
+export STORE_BENCHMARK_COMMIT="$COMMIT"
 
 "$BIN" prepare --assets "$ASSETS" --data "$HERE/.data"
 DOCS_ARGS=()

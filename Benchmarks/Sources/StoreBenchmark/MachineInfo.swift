@@ -10,6 +10,7 @@ enum MachineInfo {
         let environment = ProcessInfo.processInfo.environment
         var rows: [(String, String)] = []
         rows.append(("Date", ISO8601DateFormatter().string(from: Date())))
+        rows.append(("Commit", environment["STORE_BENCHMARK_COMMIT"] ?? "unknown (run through run-store-benchmark.sh)"))
         rows.append(("CPU", "\(cpuModel()), nproc \(ProcessInfo.processInfo.activeProcessorCount)"))
         rows.append(("Load average (1 min), start → end", "\(loadAtStart) → \(loadAverage()) (other processes on the machine add noise)"))
         rows.append(("Memory", String(format: "%.1f GiB", Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824)))
