@@ -57,18 +57,30 @@ enum HEIFDecoder {
                 .decodeFailed, "libheif will not decode \(name) whole: \(pixels / 1_000_000) megapixels, more than \(maximumPixels / 1_000_000)",
                 url: url)
         }
+        return try image(decoding: handle, url: url, what: "the primary image of")
+    }
+
+    /// The image of one handle (the primary image, or a thumbnail item's), decoded with
+    /// libheif's transformations applied, as an sRGB (or grey) `VipsImage` in memory.
+    static func image(decoding handle: OpaquePointer, url: URL?, what: String) throws(ImagingError) -> VipsImage {
+        let name = ImagingError.displayName(url)
+        func failure(_ error: heif_error? = nil) -> ImagingError {
+            var message = "libheif cannot decode \(what) \(name)"
+            if let error, let text = error.message { message += ": \(String(cString: text))" }
+            return ImagingError(.decodeFailed, message, url: url)
+        }
         let alpha = heif_image_handle_has_alpha_channel(handle) != 0
         let bands = alpha ? 4 : 3
         var image: OpaquePointer?
-        error = heif_decode_image(handle, &image, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, nil)
-        guard error.code == heif_error_Ok, let image else { throw failure("decode the primary image of", error) }
+        let error = heif_decode_image(handle, &image, heif_colorspace_RGB, alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, nil)
+        guard error.code == heif_error_Ok, let image else { throw failure(error) }
         defer { heif_image_release(image) }
         let width = Int(heif_image_get_width(image, heif_channel_interleaved))
         let height = Int(heif_image_get_height(image, heif_channel_interleaved))
         var stride: Int32 = 0
         guard width > 0, height > 0, heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved) == 8,
             let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride), Int(stride) >= width * bands
-        else { throw failure("decode the primary image of") }
+        else { throw failure() }
         let row = width * bands
         let made: UnsafeMutablePointer<CVips.VipsImage>?
         if Int(stride) == row {
