@@ -13,6 +13,11 @@ const STORED_THUMBNAIL = 256;
 const LABEL_HIDE_MS = 1200;
 const SETTLE_MS = 120; // after a fast scroll, wait this long before asking for pages and images
 const FAST_SCREENS = 2; // a frame that scrolls more than this many screens is a fast scroll
+// Cells showing a degraded image ask for their real thumbnail at most this many at a time, so
+// the renders they wait for never hold all of the browser's six connections to the server
+// (the next cells' quick requests go on meanwhile).
+const FINALS_IN_FLIGHT = 2;
+const QUICK_FADE_MS = 200; // the real thumbnail fades in over the degraded one (style.css: 0.12 s)
 const monthFormat = new Intl.DateTimeFormat(undefined, { month: "long", year: "numeric" });
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
@@ -52,6 +57,9 @@ export class Grid extends EventTarget {
     this.lastRenderTop = 0;
     this.fast = false;
     this.readyFired = false;
+    /** @type {HTMLElement[]} cells waiting to ask for their real thumbnail, latest last */
+    this.finalQueue = [];
+    this.finalsInFlight = 0;
     this.layout();
     container.addEventListener("scroll", () => this.onScroll(), { passive: true });
     container.addEventListener("click", (event) => this.onClick(event));
@@ -176,6 +184,7 @@ export class Grid extends EventTarget {
     cell.hidden = true;
     delete cell.dataset.id; // pooled cells must not match .cell[data-id]
     cell.state.key = "";
+    this.stopLoading(cell);
     this.pool.push(cell);
   }
 
@@ -186,6 +195,14 @@ export class Grid extends EventTarget {
     const thumb = document.createElement("button");
     thumb.type = "button";
     thumb.className = "thumb";
+    // Under the thumbnail, the degraded image the photo carries (its EXIF or HEIF thumbnail),
+    // shown at once while the real thumbnail is made.
+    const quick = document.createElement("img");
+    quick.className = "quick";
+    quick.alt = "";
+    quick.decoding = "async";
+    quick.draggable = false;
+    quick.addEventListener("load", () => quick.classList.add("loaded"));
     const img = document.createElement("img");
     img.alt = "";
     img.decoding = "async";
@@ -193,9 +210,15 @@ export class Grid extends EventTarget {
     img.addEventListener("load", () => {
       img.classList.add("loaded");
       clearMark(cell);
+      this.finalEnded(cell);
+      if (quick.getAttribute("src")) setTimeout(() => { if (img.classList.contains("loaded")) clearQuick(cell); }, QUICK_FADE_MS);
     });
-    img.addEventListener("error", () => this.onImageError(cell));
-    thumb.append(img);
+    img.addEventListener("error", () => {
+      this.finalEnded(cell);
+      clearQuick(cell);
+      this.onImageError(cell);
+    });
+    thumb.append(quick, img);
     const badge = document.createElement("span");
     badge.className = "badge";
     badge.hidden = true;
@@ -210,8 +233,11 @@ export class Grid extends EventTarget {
     mark.className = "mark";
     mark.hidden = true;
     thumb.append(mark);
-    cell.refs = { thumb, img, badge, star, mark };
-    cell.state = { index: -1, x: -1, y: -1, size: -1, key: "", id: "", url: "", failedURL: "" };
+    cell.refs = { thumb, img, quick, badge, star, mark };
+    cell.state = {
+      index: -1, x: -1, y: -1, size: -1, key: "", id: "", url: "", failedURL: "",
+      requested: "", abort: null, finalURL: "", finalInFlight: false,
+    };
     this.spacer.append(cell);
     return cell;
   }
@@ -251,6 +277,7 @@ export class Grid extends EventTarget {
     cell.classList.toggle("stale", !!asset && this.model.get(index) === null);
     if (state.key !== key) {
       state.key = key;
+      this.stopLoading(cell);
       if (!asset) {
         delete cell.dataset.id;
         state.id = "";
@@ -267,6 +294,7 @@ export class Grid extends EventTarget {
         // Another asset: hide the recycled image (a new version of the same asset keeps the old one until loaded).
         img.classList.remove("loaded");
         img.removeAttribute("src");
+        clearQuick(cell);
       }
       clearMark(cell);
       state.id = asset.id;
@@ -284,10 +312,102 @@ export class Grid extends EventTarget {
     }
     if (asset) {
       // A thumbnail that failed is not asked for again at each render: its cell shows a mark.
-      if (!this.fast && img.getAttribute("src") !== state.url && state.failedURL !== state.url) img.src = state.url;
+      if (!this.fast && state.requested !== state.url && state.failedURL !== state.url) this.load(cell);
       const pressed = asset.isFavorite ? "true" : "false";
       if (star.getAttribute("aria-pressed") !== pressed) star.setAttribute("aria-pressed", pressed);
     }
+  }
+
+  /**
+   * Asks for a cell's thumbnail at once (`degraded=1`): the real one when the server has it
+   * made (then shown through the browser cache, where that answer now is), else the thumbnail
+   * the photo carries, shown under the cell's image while the real one is asked for (a few at
+   * a time, see FINALS_IN_FLIGHT), else (204, or a failure) straight the real one, whose
+   * failure marks the cell as before.
+   * @param {HTMLElement} cell
+   */
+  load(cell) {
+    const state = cell.state;
+    const url = state.url;
+    const quickURL = url.replace("/image?", "/image?degraded=1&");
+    state.requested = url;
+    if (state.abort) state.abort.abort();
+    const controller = new AbortController();
+    state.abort = controller;
+    fetch(quickURL, { credentials: "same-origin", signal: controller.signal })
+      .then(async (response) => {
+        const degraded = response.ok && response.headers.get("X-Photos-Degraded") === "1";
+        const body = response.ok && response.status !== 204 ? await response.blob() : null;
+        if (state.url !== url || state.abort !== controller) return;
+        state.abort = null;
+        if (!body) {
+          this.queueFinal(cell, url);
+        } else if (degraded) {
+          const { quick } = cell.refs;
+          clearQuick(cell);
+          quick.src = URL.createObjectURL(body);
+          this.queueFinal(cell, url);
+        } else {
+          // The real thumbnail, now in the browser's cache under this URL.
+          cell.refs.img.src = quickURL;
+        }
+      })
+      .catch(() => {
+        if (state.url !== url || state.abort !== controller) return;
+        state.abort = null;
+        this.queueFinal(cell, url);
+      });
+  }
+
+  /**
+   * Queues a cell's request for its real thumbnail.
+   * @param {HTMLElement} cell
+   * @param {string} url
+   */
+  queueFinal(cell, url) {
+    cell.state.finalURL = url;
+    this.finalQueue.push(cell);
+    this.pumpFinals();
+  }
+
+  /** Starts queued real-thumbnail requests, latest bound first, while fewer than the limit run. */
+  pumpFinals() {
+    while (this.finalsInFlight < FINALS_IN_FLIGHT && this.finalQueue.length) {
+      const cell = this.finalQueue.pop();
+      const state = cell.state;
+      if (cell.hidden || state.finalInFlight || !state.finalURL || state.finalURL !== state.url) continue;
+      state.finalInFlight = true;
+      this.finalsInFlight += 1;
+      cell.refs.img.src = state.finalURL;
+    }
+  }
+
+  /**
+   * A cell's real-thumbnail request ended (loaded, failed or dropped): frees its slot.
+   * @param {HTMLElement} cell
+   */
+  finalEnded(cell) {
+    const state = cell.state;
+    state.finalURL = "";
+    if (!state.finalInFlight) return;
+    state.finalInFlight = false;
+    this.finalsInFlight = Math.max(0, this.finalsInFlight - 1);
+    this.pumpFinals();
+  }
+
+  /**
+   * Stops what a cell is loading (it leaves the screen or shows another asset).
+   * @param {HTMLElement} cell
+   */
+  stopLoading(cell) {
+    const state = cell.state;
+    if (state.abort) state.abort.abort();
+    state.abort = null;
+    state.requested = "";
+    if (state.finalInFlight) cell.refs.img.removeAttribute("src"); // the browser drops the request
+    this.finalEnded(cell);
+    const at = this.finalQueue.indexOf(cell);
+    if (at >= 0) this.finalQueue.splice(at, 1);
   }
 
   /**
@@ -420,6 +540,19 @@ function showMark(cell, unrenderable, reason) {
   cell.classList.toggle("load-failed", !unrenderable);
   const label = thumb.getAttribute("aria-label") || "Photo";
   thumb.setAttribute("aria-label", `${label.replace(/ \(.*\)$/, "")} (${text.toLowerCase()}${reason ? `: ${reason}` : ""})`);
+}
+
+/**
+ * Takes the degraded image away (the real one covers it, or the cell shows another asset).
+ * @param {HTMLElement} cell
+ */
+function clearQuick(cell) {
+  const { quick } = cell.refs;
+  const src = quick.getAttribute("src");
+  if (!src) return;
+  quick.removeAttribute("src");
+  quick.classList.remove("loaded");
+  URL.revokeObjectURL(src);
 }
 
 /** @param {HTMLElement} cell */
