@@ -39,6 +39,7 @@ struct DegradedImageRouteTests {
             #expect(quick.status == .ok && quick.headers[.contentType] == "image/jpeg")
             #expect(quick.headers[ImageRoutes.degradedHeader] == "1")
             #expect(quick.headers[.cacheControl] == "no-store" && quick.headers[.eTag] == nil)
+            #expect(quick.headers[ImageRoutes.serverTiming]?.hasPrefix("embedded;dur=") == true)
             let degraded = try VipsImage(data: Data(quick.body.readableBytesView))
             #expect(degraded.width == 120 && degraded.height == 120, "the thumbnail's largest square, not scaled up")
             let degradedIsWhite = try Self.middleIsWhite(degraded)

@@ -18,6 +18,9 @@ const FAST_SCREENS = 2; // a frame that scrolls more than this many screens is a
 // (the next cells' quick requests go on meanwhile).
 const FINALS_IN_FLIGHT = 2;
 const QUICK_FADE_MS = 200; // the real thumbnail fades in over the degraded one (style.css: 0.12 s)
+// `?degraded=off` in the page's URL: each cell waits for its real thumbnail, as before issue 19
+// (the gallery benchmark's "before" run, in the same build).
+const DEGRADED = !/[?&]degraded=off(&|$)/.test(location.search);
 const monthFormat = new Intl.DateTimeFormat(undefined, { month: "long", year: "numeric" });
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
@@ -329,6 +332,11 @@ export class Grid extends EventTarget {
   load(cell) {
     const state = cell.state;
     const url = state.url;
+    if (!DEGRADED) {
+      state.requested = url;
+      cell.refs.img.src = url;
+      return;
+    }
     const quickURL = url.replace("/image?", "/image?degraded=1&");
     state.requested = url;
     if (state.abort) state.abort.abort();
