@@ -80,6 +80,49 @@ public struct EmbeddedThumbnail: Sendable {
         return found ?? nil
     }
 
+    // MARK: Bytes, undecoded
+
+    /// A JPEG's EXIF thumbnail as JPEG bytes, not decoded: the thumbnail as the file holds it,
+    /// with an EXIF orientation segment put in front when the photo's orientation is not 1 (a
+    /// browser turns it; the thumbnail's own bytes carry none), and its upright size. For a
+    /// server that sends the thumbnail on: reading it costs a few KiB of the file and no pixels.
+    ///
+    /// `nil` where only ``read(fileAt:uprightSize:)`` can give it: not a JPEG with an IFD1
+    /// JPEG thumbnail, an aspect ratio off the photo's (a letterboxed thumbnail must be
+    /// decoded to be cropped), a thumbnail with EXIF of its own, or a damaged one's structure.
+    public static func jpegData(fileAt url: URL, uprightSize: (width: Int, height: Int)? = nil) -> (data: Data, width: Int, height: Int)? {
+        guard let file = try? FileSource(url: url),
+            MediaFormat.detect(header: file.prefix(at: 0, maxCount: MediaFormat.sniffLength), filenameExtension: url.pathExtension) == .jpeg
+        else { return nil }
+        let jpeg = JPEGStructure(source: file)
+        guard let segment = jpeg.exifSegment, let located = ifd1JPEG(exifSegment: segment) else { return nil }
+        let structure = JPEGStructure(source: DataSource(located.bytes))
+        guard !structure.truncatedHeader, !structure.isLossless, structure.exifSegment == nil, let frame = structure.frame,
+            frame.width > 0, frame.height > 0, frame.width <= 1024, frame.height <= 1024
+        else { return nil }
+        let turned = located.orientation >= 5
+        let (width, height) = turned ? (frame.height, frame.width) : (frame.width, frame.height)
+        var main = uprightSize
+        if main == nil, let photo = jpeg.frame { main = turned ? (photo.height, photo.width) : (photo.width, photo.height) }
+        if let main, main.width > 0, main.height > 0 {
+            let ratio = (Double(width) / Double(height)) / (Double(main.width) / Double(main.height))
+            guard abs(ratio - 1) <= aspectTolerance else { return nil }
+        }
+        guard located.orientation != 1 else { return (Data(located.bytes), width, height) }
+        return (Data(located.bytes.prefix(2) + orientationSegment(located.orientation) + located.bytes.dropFirst(2)), width, height)
+    }
+
+    /// An APP1 Exif segment holding only IFD0's Orientation (big-endian TIFF).
+    static func orientationSegment(_ orientation: Int) -> [UInt8] {
+        let tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8,  // header, IFD0 at 8
+                             0, 1,  // one entry
+                             0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, UInt8(orientation), 0, 0,  // Orientation, SHORT, 1
+                             0, 0, 0, 0]  // no next IFD
+        let payload = Array("Exif\0\0".utf8) + tiff
+        let length = payload.count + 2
+        return [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+    }
+
     // MARK: JPEG
 
     private static func exifThumbnail(source: any ByteSource, uprightSize: (width: Int, height: Int)?) throws(ImagingError) -> EmbeddedThumbnail? {

@@ -63,6 +63,30 @@ struct EmbeddedThumbnailTests {
         #expect(EmbeddedThumbnail.read(fileAt: url, uprightSize: (640, 480)) == nil)
     }
 
+    @Test("the undecoded bytes: the thumbnail as stored, an orientation segment in front when the photo is turned")
+    func bytes() throws {
+        let folder = try TemporaryFolder()
+        let plain = try Self.jpeg(in: folder, name: "p.jpg", width: 640, height: 480, thumbnail: Self.pattern(width: 160, height: 120))
+        let stored = try ExternalTool.output("/usr/bin/exiftool", ["-b", "-ThumbnailImage", plain.path])
+        #expect(!stored.isEmpty)
+        let asIs = try #require(EmbeddedThumbnail.jpegData(fileAt: plain))
+        #expect(asIs.data == stored && asIs.width == 160 && asIs.height == 120)
+        let turned = try Self.jpeg(
+            in: folder, name: "t.jpg", width: 640, height: 480, thumbnail: Self.pattern(width: 160, height: 120), orientation: 6)
+        let upright = try #require(EmbeddedThumbnail.jpegData(fileAt: turned))
+        #expect(upright.width == 120 && upright.height == 160)
+        // Decoded the way a browser does (EXIF orientation applied): upright, white on top.
+        let decoded = try VipsImage(data: upright.data).autorotated()
+        #expect(decoded.width == 120 && decoded.height == 160)
+        let (top, bottom) = (try decoded.pixel(x: 60, y: 20)[0], try decoded.pixel(x: 60, y: 140)[0])
+        #expect(top > 200 && bottom < 50)
+        // A letterboxed thumbnail has to be decoded to be cropped: no bytes.
+        let boxed = try Self.jpeg(
+            in: folder, name: "b.jpg", width: 600, height: 400, thumbnail: Self.pattern(width: 160, height: 120, bars: 6))
+        #expect(EmbeddedThumbnail.jpegData(fileAt: boxed) == nil && EmbeddedThumbnail.read(fileAt: boxed) != nil)
+        #expect(EmbeddedThumbnail.jpegData(fileAt: turned, uprightSize: (640, 480)) == nil)
+    }
+
     @Test("a 4:3 thumbnail of a 3:2 photo: black letterbox bars are cropped off, anything else is rejected")
     func aspectMismatch() throws {
         let folder = try TemporaryFolder()

@@ -41,7 +41,12 @@ struct DegradedImageRouteTests {
             #expect(quick.headers[.cacheControl] == "no-store" && quick.headers[.eTag] == nil)
             #expect(quick.headers[ImageRoutes.serverTiming]?.hasPrefix("embedded;dur=") == true)
             let degraded = try VipsImage(data: Data(quick.body.readableBytesView))
-            #expect(degraded.width == 120 && degraded.height == 120, "the thumbnail's largest square, not scaled up")
+            #expect(degraded.width == 160 && degraded.height == 120, "the EXIF thumbnail as the file holds it, undecoded")
+            // As WebP it is decoded, shaped to the box (its largest square, not scaled up) and encoded.
+            let webp = try await client.call(.get, cell + "&format=webp&degraded=1", token: fixture.readWrite)
+            #expect(webp.headers[ImageRoutes.degradedHeader] == "1" && webp.headers[.contentType] == "image/webp")
+            let shaped = try VipsImage(data: Data(webp.body.readableBytesView))
+            #expect(shaped.width == 120 && shaped.height == 120)
             let degradedIsWhite = try Self.middleIsWhite(degraded)
             #expect(degradedIsWhite)
 

@@ -139,6 +139,13 @@ struct ImageRequestPlan: Sendable {
         remoteFetch == nil && posterSource == nil && key.geometry.isWhole(sourceWidth, sourceHeight)
     }
 
+    /// The file's EXIF thumbnail as JPEG bytes, undecoded (upright through an EXIF orientation
+    /// segment), when it is one a browser can show as it is; see `EmbeddedThumbnail.jpegData`.
+    func embeddedDegradedJPEG() -> Data? {
+        guard mayHaveEmbeddedThumbnail else { return nil }
+        return EmbeddedThumbnail.jpegData(fileAt: fileURL, uprightSize: (sourceWidth, sourceHeight))?.data
+    }
+
     /// The thumbnail the file carries (``EmbeddedThumbnail``: EXIF IFD1, a HEIF `thmb` item, a
     /// RAW's preview), upright, as the request's shape: centre-cropped to the target's aspect
     /// for `aspectFill`, scaled down to the target when larger, never up (Apple's degraded

@@ -40,6 +40,9 @@ extension PHImageManager {
         /// The thumbnail the file carries, shaped to the request (may be smaller than asked):
         /// what `.opportunistic` and `.fastFormat` deliver as degraded.
         case degraded(UIImage)
+        /// The same thumbnail as the file holds it, JPEG bytes not decoded (upright through an
+        /// EXIF orientation segment; the photo's aspect, not cropped to the request).
+        case degradedJPEG(Data)
     }
 
     /// The final image if it is in memory, else the degraded one from the file's embedded
@@ -47,13 +50,20 @@ extension PHImageManager {
     /// same source ``requestImage(for:targetSize:contentMode:options:resultHandler:)`` uses.
     ///
     /// For `photos serve` only (`package` access): a grid answers a cell at once with this.
+    ///
+    /// With `preferringJPEG`, a JPEG's EXIF thumbnail comes as its bytes, undecoded, when a
+    /// browser can show them as they are (``ImmediateImage/degradedJPEG(_:)``): a server sends
+    /// them on, 100 or more a second on one core, where decoding, shaping and encoding again
+    /// would cost ten times as much.
     package func immediateImage(
-        for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions
+        for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions,
+        preferringJPEG: Bool = false
     ) -> ImmediateImage? {
         guard let plan = try? ImageRequestPlan(asset: asset, targetSize: targetSize, contentMode: contentMode, options: options) else {
             return nil
         }
         if let cached = plan.loader.cache.image(for: plan.key) { return .final(cached) }
+        if preferringJPEG, let bytes = plan.embeddedDegradedJPEG() { return .degradedJPEG(bytes) }
         return plan.embeddedDegradedImage().map { .degraded($0) }
     }
 }

@@ -118,25 +118,25 @@ public class PHImageManager: NSObject, @unchecked Sendable {
                 deliver(standIn, info: Self.info(requestID, degraded: true), synchronously: false, resultHandler)
                 if options.deliveryMode == .fastFormat { return requestID }
             } else if plan.mayHaveEmbeddedThumbnail {
+                // The file's own thumbnail is read first (a millisecond), then the render starts:
+                // the degraded image always comes before the final one.
                 requests.withLock { $0[requestID] = Pending(key: plan.key, loader: loader, handler: resultHandler) }
                 let fast = options.deliveryMode == .fastFormat
                 Self.embeddedQueue.async { [weak self] in
                     let found = plan.embeddedDegradedImage()
                     guard let self else { return }
-                    // Delivered (queued) under the lock only while the final image isn't: so
-                    // before it on the serial delivery queue, or not at all.
-                    let delivered = self.requests.withLock { requests -> Bool in
-                        guard let found, requests[requestID] != nil else { return false }
-                        self.deliver(found, info: Self.info(requestID, degraded: true), synchronously: false, resultHandler)
-                        if fast { requests[requestID] = nil }
-                        return true
+                    let pending = self.requests.withLock { requests -> Bool in
+                        guard requests[requestID] != nil else { return false }  // cancelled
+                        if let found {
+                            self.deliver(found, info: Self.info(requestID, degraded: true), synchronously: false, resultHandler)
+                            if fast { requests[requestID] = nil }
+                        }
+                        return !(fast && found != nil)
                     }
                     // `.fastFormat` renders only when the file carries no thumbnail.
-                    if fast, !delivered, self.requests.withLock({ $0[requestID] != nil }) {
-                        self.startLoad(plan, requestID: requestID, resultHandler: resultHandler)
-                    }
+                    if pending { self.startLoad(plan, requestID: requestID, resultHandler: resultHandler) }
                 }
-                if fast { return requestID }
+                return requestID
             }
         }
         requests.withLock { $0[requestID] = Pending(key: plan.key, loader: loader, handler: resultHandler) }

@@ -120,8 +120,10 @@ struct ImageRoutes {
     /// The answer to a `degraded=1` request that memory and the stored thumbnail couldn't give:
     /// the final image from the image manager's memory (a preheat made it), encoded and kept
     /// like a rendered one; else the file's embedded thumbnail (EXIF IFD1, HEIF `thmb`, a RAW's
-    /// preview; the source `.opportunistic` requests use), shaped to the request and possibly
-    /// smaller, with `X-Photos-Degraded: 1` and `Cache-Control: no-store` (neither the browser
+    /// preview; the source `.opportunistic` requests use), possibly smaller than asked (a
+    /// JPEG's EXIF thumbnail as JPEG is sent as the file holds it, undecoded, upright through
+    /// an EXIF orientation segment, in the photo's aspect: a client covers the box with it as
+    /// with the final image; others are decoded, shaped to the request and encoded), with `X-Photos-Degraded: 1` and `Cache-Control: no-store` (neither the browser
     /// nor this server keep it: the URL's later answers are the real image); else 204 with
     /// `X-Photos-Degraded: none`. Nothing is rendered: the client asks again without
     /// `degraded` for the final image (the gallery does, a few at a time, for the cells still
@@ -137,12 +139,14 @@ struct ImageRoutes {
         let found = try await service.offLoop("immediate image") { () throws -> (EncodedImageCache.Entry, Bool, Double, Double)? in
             let clock = ContinuousClock()
             let start = clock.now
-            let image = manager.immediateImage(for: asset, targetSize: size, contentMode: contentMode, options: options)
+            let image = manager.immediateImage(
+                for: asset, targetSize: size, contentMode: contentMode, options: options, preferringJPEG: parameters.format == .jpeg)
             let found = clock.now
             let encoded: (EncodedImageCache.Entry, Bool)? =
                 switch image {
                 case .final(let image)?: (try Self.encode(image, format: parameters.format, quality: parameters.quality, etag: etag), false)
                 case .degraded(let image)?: (try Self.encode(image, format: parameters.format, quality: parameters.quality, etag: etag), true)
+                case .degradedJPEG(let bytes)?: (EncodedImageCache.Entry(bytes: ByteBuffer(bytes: bytes), contentType: "image/jpeg", etag: etag), true)
                 case nil: nil
                 }
             return encoded.map { ($0.0, $0.1, Self.milliseconds(found - start), Self.milliseconds(clock.now - found)) }
