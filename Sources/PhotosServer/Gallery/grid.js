@@ -6,7 +6,10 @@ import { imageURL, isLivePhoto, roundUp32 } from "./api.js";
 
 const TARGET_CELL = 180; // CSS px
 const GAP = 2; // CSS px, also in style.css
-const OVERSCAN_ROWS = 2;
+// Rows laid out beyond the visible ones: more ahead in the scroll direction, so a cell asks for
+// its thumbnail (at least the degraded one, in milliseconds) ~0.2 s before it shows at 3,600 px/s.
+const OVERSCAN_AHEAD = 4;
+const OVERSCAN_BEHIND = 1;
 // The library keeps a 256 × 256 grid thumbnail of each photo and sends it as stored: cells that
 // need no more pixels ask for exactly that (the browser scales it down).
 const STORED_THUMBNAIL = 256;
@@ -152,8 +155,8 @@ export class Grid extends EventTarget {
     if (this.fast) this.settleTimer = setTimeout(() => this.render(), SETTLE_MS);
     const firstRow = Math.floor(top / this.rowHeight);
     const lastRow = Math.ceil((top + view) / this.rowHeight);
-    const start = Math.max(0, (firstRow - OVERSCAN_ROWS) * this.cols);
-    const end = Math.min(count, (lastRow + OVERSCAN_ROWS) * this.cols);
+    const start = Math.max(0, (firstRow - (this.direction > 0 ? OVERSCAN_BEHIND : OVERSCAN_AHEAD)) * this.cols);
+    const end = Math.min(count, (lastRow + (this.direction > 0 ? OVERSCAN_AHEAD : OVERSCAN_BEHIND)) * this.cols);
 
     for (const [index, cell] of this.active) {
       if (index < start || index >= end) this.release(index, cell);
