@@ -17,6 +17,8 @@
 # from the original on first view (about 36 a second on 2 cores, see the image benchmark).
 # The aim is the display's frame budget: frames at 60 Hz (16.7 ms) at the 95th percentile,
 # none over 50 ms, and warm thumbnails on screen within 0.5 s of a jump.
+# Each warm run is followed by "warm-before" (the page opened with ?degraded=off: cells load
+# their thumbnails straight into <img>, as before issue 19), on the same thumbnails.
 # Cold runs (issue 19, aim 3: >= 90 % of visible cells show an image in every 1 s sample),
 # each on a fresh server with no thumbnails made:
 #   cold-before  the page opened with ?degraded=off: each cell waits for its real thumbnail
@@ -43,7 +45,7 @@ while [ $# -gt 0 ]; do
         --assets) ASSETS="$2"; shift 2 ;;
         --runs) RUNS="$2"; shift 2 ;;
         --seconds) SECONDS_EACH="$2"; shift 2 ;;
-        -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
         *) echo "unknown option: $1" >&2; exit 2 ;;
     esac
 done
@@ -167,6 +169,7 @@ for run in $(seq "$RUNS"); do
     rm -rf "$LIBRARY/derivatives"/*
     link_thumbnails
     scroll_run "warm-$run"
+    scroll_run "warm-before-$run" "?degraded=off"
 done
 rm -rf "$LIBRARY/derivatives"/*
 scroll_run cold-before "?degraded=off"
