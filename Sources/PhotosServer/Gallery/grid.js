@@ -24,6 +24,12 @@ const QUICK_FADE_MS = 200; // the real thumbnail fades in over the degraded one 
 // `?degraded=off` in the page's URL: each cell waits for its real thumbnail, as before issue 19
 // (the gallery benchmark's "before" run, in the same build).
 const DEGRADED = !/[?&]degraded=off(&|$)/.test(location.search);
+// Once this many quick answers in a row were real thumbnails (a warm library, or a region the
+// preheat got ahead of), cells load straight into <img>, as before (a fetch, a blob and a second
+// lookup per cell cost a warm scroll its frames), and only one cell in PROBE_EVERY asks quickly:
+// a degraded or empty answer turns quick loading back on.
+const DIRECT_AFTER = 12;
+const PROBE_EVERY = 10;
 const monthFormat = new Intl.DateTimeFormat(undefined, { month: "long", year: "numeric" });
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
@@ -66,6 +72,9 @@ export class Grid extends EventTarget {
     /** @type {HTMLElement[]} cells waiting to ask for their real thumbnail, latest last */
     this.finalQueue = [];
     this.finalsInFlight = 0;
+    this.realStreak = 0;
+    this.direct = false;
+    this.probe = 0;
     this.layout();
     container.addEventListener("scroll", () => this.onScroll(), { passive: true });
     container.addEventListener("click", (event) => this.onClick(event));
@@ -329,13 +338,14 @@ export class Grid extends EventTarget {
    * made (then shown through the browser cache, where that answer now is), else the thumbnail
    * the photo carries, shown under the cell's image while the real one is asked for (a few at
    * a time, see FINALS_IN_FLIGHT), else (204, or a failure) straight the real one, whose
-   * failure marks the cell as before.
+   * failure marks the cell as before. While quick answers keep being real ones (DIRECT_AFTER),
+   * straight into the cell's <img>, as before issue 19.
    * @param {HTMLElement} cell
    */
   load(cell) {
     const state = cell.state;
     const url = state.url;
-    if (!DEGRADED) {
+    if (!DEGRADED || (this.direct && (this.probe = (this.probe + 1) % PROBE_EVERY) !== 0)) {
       state.requested = url;
       cell.refs.img.src = url;
       return;
@@ -351,6 +361,7 @@ export class Grid extends EventTarget {
         const body = response.ok && response.status !== 204 ? await response.blob() : null;
         if (state.url !== url || state.abort !== controller) return;
         state.abort = null;
+        this.noteQuickAnswer(!!body && !degraded);
         if (!body) {
           this.queueFinal(cell, url);
         } else if (degraded) {
@@ -368,6 +379,15 @@ export class Grid extends EventTarget {
         state.abort = null;
         this.queueFinal(cell, url);
       });
+  }
+
+  /**
+   * Counts quick answers that were real thumbnails in a row (see DIRECT_AFTER).
+   * @param {boolean} real
+   */
+  noteQuickAnswer(real) {
+    this.realStreak = real ? this.realStreak + 1 : 0;
+    this.direct = this.realStreak >= DIRECT_AFTER;
   }
 
   /**
