@@ -5,7 +5,8 @@ set -euo pipefail
 
 # chromium and chromium-driver: the gallery's end-to-end test drives a real browser.
 # libheif-dev: Imaging links libheif itself (HEIFDecoder), not only through libvips.
-packages=(libvips-dev libheif-dev libsqlite3-dev libssl-dev sqlite3 pkg-config libimage-exiftool-perl ffmpeg chromium chromium-driver)
+# libheif-examples: heif-enc, which tests use to make a HEIC with a thumbnail item.
+packages=(libvips-dev libheif-dev libheif-examples libsqlite3-dev libssl-dev sqlite3 pkg-config libimage-exiftool-perl ffmpeg chromium chromium-driver)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

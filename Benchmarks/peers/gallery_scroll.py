@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
 """Scrolls the gallery of a large library in headless Chromium and measures what a person sees.
 
-usage: gallery_scroll.py URL TOKEN [--seconds S] [--speed PX_PER_FRAME] [--out FILE]
+usage: gallery_scroll.py URL TOKEN [--seconds S] [--speed PX_PER_FRAME] [--page-query Q] [--out FILE]
 
 Signs in, then measures (all in the page, with requestAnimationFrame and performance.now()):
   first: from sign-in to the first screen of thumbnails loaded;
-  scroll: a steady scroll of SPEED CSS px per frame for S seconds (a flick's pace): frame
+  scroll: a steady scroll of SPEED CSS px per 60 Hz frame (60: 3,600 px/s), by the clock (a
+    dropped frame doesn't slow it), for S seconds (a flick's pace): frame
     intervals (p50, p95, p99, max; frames over 50 ms), and once a second the share of the
-    visible cells whose thumbnail is loaded;
+    visible cells showing an image (fill: the real thumbnail or the degraded one a photo carries,
+    issue 19 aim 3) and showing the real thumbnail (final), every sample listed;
   jumps: scrollTop set to 10 %, 50 %, 90 % and the end (the scroll bar dragged): time until
     every visible cell's thumbnail is loaded.
+Embedded-thumbnail answers (degraded=1 requests answered with X-Photos-Degraded: 1) carry
+Server-Timing "embedded" (reading, decoding and shaping the photo's own thumbnail) and "encode":
+their medians and 95th percentiles are reported (embedded_ms_p50, ...).
+--page-query is appended to the gallery's URL ("?degraded=off": cells wait for their real
+thumbnail, as before issue 19).
 Prints one RESULT line of key=value pairs (and writes it to FILE).
 """
 import argparse
@@ -23,30 +30,34 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-# [visible cells, visible cells whose thumbnail is loaded and shown]. Cells still waiting for
-# their asset (placeholders, no data-id) count as not shown.
+# [visible cells, visible cells showing an image (the real thumbnail or the degraded one under
+# it, img.quick), visible cells showing the real thumbnail]. Cells still waiting for their asset
+# (placeholders, no data-id) count as not shown.
 VISIBLE_FUNCTION = """
 function visibleCells() {
   const grid = document.getElementById('grid'), box = grid.getBoundingClientRect();
   const cells = [...grid.querySelectorAll('.cell')].filter(c => {
     const r = c.getBoundingClientRect(); return !c.hidden && r.bottom > box.top && r.top < box.bottom; });
-  const loaded = cells.filter(c => { const i = c.querySelector('img');
-    return c.dataset.id && i && i.getAttribute('src') && i.complete && i.naturalWidth > 0 && !i.hidden && getComputedStyle(i).visibility !== 'hidden'; });
-  return [cells.length, loaded.length];
+  const shown = i => i && i.getAttribute('src') && i.complete && i.naturalWidth > 0 && !i.hidden && getComputedStyle(i).visibility !== 'hidden';
+  const loaded = cells.filter(c => c.dataset.id && [...c.querySelectorAll('img')].some(shown));
+  const final = cells.filter(c => c.dataset.id && shown(c.querySelector('img:not(.quick)')));
+  return [cells.length, loaded.length, final.length];
 }
 """
 VISIBLE = VISIBLE_FUNCTION + "return visibleCells();"
 
 SCROLL = """
 const [seconds, speed, done] = arguments;
-const grid = document.getElementById('grid'), frames = [], fill = [];
+const grid = document.getElementById('grid'), frames = [], fill = [], final = [];
 """ + VISIBLE_FUNCTION + """
 let last = performance.now(), start = last, nextSample = start + 1000;
+const top0 = grid.scrollTop;
 function step(now) {
   frames.push(now - last); last = now;
-  grid.scrollTop += speed;
-  if (now >= nextSample) { const [all, ok] = visibleCells(); fill.push(all ? ok / all : 1); nextSample += 1000; }
-  if (now - start < seconds * 1000) requestAnimationFrame(step); else done({frames, fill, top: grid.scrollTop});
+  // SPEED px per 60 Hz frame, by the clock: a dropped frame doesn't slow the scroll.
+  grid.scrollTop = top0 + speed * 60 * (now - start) / 1000;
+  if (now >= nextSample) { const [all, ok, real] = visibleCells(); fill.push(all ? ok / all : 1); final.push(all ? real / all : 1); nextSample += 1000; }
+  if (now - start < seconds * 1000) requestAnimationFrame(step); else done({frames, fill, final, top: grid.scrollTop, top0});
 }
 requestAnimationFrame(step);
 """
@@ -63,6 +74,7 @@ def main():
     parser.add_argument("token")
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--speed", type=float, default=60)
+    parser.add_argument("--page-query", default="")
     parser.add_argument("--out")
     args = parser.parse_args()
 
@@ -77,7 +89,7 @@ def main():
     script = driver.execute_script
     result = {}
     try:
-        driver.get(args.url + "/")
+        driver.get(args.url + "/" + args.page_query)
         wait(lambda: driver.find_element(By.ID, "signin").is_displayed())
         script("performance.setResourceTimingBufferSize(100000)")
         driver.find_element(By.CSS_SELECTOR, "#signin input[name=token]").send_keys(args.token)
@@ -91,12 +103,15 @@ def main():
         measured = driver.execute_async_script(SCROLL, args.seconds, args.speed)
         frames = measured["frames"][1:]
         result.update({
-            "frames": len(frames),
+            "frames": len(frames), "px_per_s": (measured["top"] - measured["top0"]) / args.seconds,
             "frame_p50_ms": percentile(frames, 50), "frame_p95_ms": percentile(frames, 95),
             "frame_p99_ms": percentile(frames, 99), "frame_max_ms": max(frames),
             "frames_over_50ms": sum(1 for f in frames if f > 50),
             "scrolled_px": measured["top"],
             "fill_min": min(measured["fill"]), "fill_mean": sum(measured["fill"]) / len(measured["fill"]),
+            "fill_samples": ",".join(f"{f:.2f}" for f in measured["fill"]),
+            "final_min": min(measured["final"]), "final_mean": sum(measured["final"]) / len(measured["final"]),
+            "final_samples": ",".join(f"{f:.2f}" for f in measured["final"]),
         })
         for name, fraction in [("10", 0.1), ("50", 0.5), ("90", 0.9), ("end", 1.0)]:
             script("const g = document.getElementById('grid'); g.scrollTop = (g.scrollHeight - g.clientHeight) * arguments[0]", fraction)
@@ -109,6 +124,16 @@ def main():
         timing = script("""return performance.getEntriesByType('resource').filter(e => e.name.includes('/image?'))
             .map(e => [e.requestStart ? e.requestStart - e.fetchStart : -1, e.requestStart ? e.responseStart - e.requestStart : -1, e.duration])""")
         answered = [t for t in timing if t[0] >= 0]
+        # The degraded answers' Server-Timing: the embedded thumbnail's read + decode + shape, and its encode.
+        embedded = script("""return performance.getEntriesByType('resource').filter(e => e.name.includes('degraded=1'))
+            .map(e => Object.fromEntries((e.serverTiming || []).map(t => [t.name, t.duration])))""")
+        result["quick_requests"] = len(embedded)
+        result["degraded_answers"] = sum(1 for t in embedded if "embedded" in t)
+        for name in ["embedded", "encode"]:
+            values = [t[name] for t in embedded if name in t]
+            if values:
+                result[f"{name}_ms_p50"] = percentile(values, 50)
+                result[f"{name}_ms_p95"] = percentile(values, 95)
         result["images"] = len(timing)
         if answered:
             result["image_queue_p50_ms"] = percentile([t[0] for t in answered], 50)
@@ -116,7 +141,11 @@ def main():
             result["image_server_p95_ms"] = percentile([t[1] for t in answered], 95)
     finally:
         driver.quit()
-    line = "RESULT " + " ".join(f"{key}={value:.1f}" if isinstance(value, float) else f"{key}={value}" for key, value in result.items())
+    def shown(key, value):
+        if not isinstance(value, float):
+            return f"{key}={value}"
+        return f"{key}={value:.3f}" if key.startswith(("embedded_", "encode_", "fill_", "final_")) else f"{key}={value:.1f}"
+    line = "RESULT " + " ".join(shown(key, value) for key, value in result.items())
     print(line)
     if args.out:
         with open(args.out, "w") as out:

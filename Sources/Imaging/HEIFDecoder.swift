@@ -132,6 +132,17 @@ enum HEIFDecoder {
         return best?.handle
     }
 
+    /// The image of one handle (a thumbnail item's, for `EmbeddedThumbnail`), decoded as the
+    /// primary image is, its ICC profile taken from `primary` when it has none of its own.
+    static func image(decoding handle: OpaquePointer, primary: OpaquePointer, url: URL?, what: String) throws(ImagingError) -> VipsImage {
+        let name = ImagingError.displayName(url)
+        return try decode(handle, profileFallback: primary, url: url) { verb, error in
+            var message = "libheif cannot \(verb) \(name) (\(what))"
+            if let error, let text = error.message { message += ": \(String(cString: text))" }
+            return ImagingError(.decodeFailed, message, url: url)
+        }
+    }
+
     /// One image of the file (the primary or a thumbnail) decoded to 8-bit RGB(A), upright,
     /// with its ICC profile (the primary's when it has none of its own).
     private static func decode(

@@ -74,9 +74,17 @@ def browser(scale=1):
                             options=options)
 
 
-def sign_in(driver, base, secret, wait):
+# Counts the degraded images (a photo's own EXIF thumbnail, img.quick) cells showed, from the
+# page's first image on.
+COUNT_QUICK = ("window.__quickShown = 0; document.addEventListener('load', e => { "
+               "if (e.target.classList && e.target.classList.contains('quick')) window.__quickShown += 1 }, true)")
+
+
+def sign_in(driver, base, secret, wait, prepare=None):
     driver.get(base + "/")
     wait(lambda: driver.find_element(By.ID, "signin").is_displayed())
+    if prepare:
+        driver.execute_script(prepare)
     driver.find_element(By.CSS_SELECTOR, "#signin input[name=token]").send_keys(secret)
     driver.find_element(By.CSS_SELECTOR, "#signin button").click()
     wait(lambda: driver.execute_script("return document.body.dataset.ready") == "1")
@@ -130,7 +138,7 @@ def main():
         open_album = lambda title: script("const b = (() => { " + album_button + " })(); if (b) b.click(); return !!b", title)
 
         step = "sign in"
-        sign_in(driver, base, secret, wait)
+        sign_in(driver, base, secret, wait, prepare=COUNT_QUICK)
         cookie = driver.get_cookie("photos_session")
         assert cookie and cookie["httpOnly"] and cookie.get("sameSite") == "Strict", cookie
         script("window.__notReloaded = true")
@@ -140,6 +148,13 @@ def main():
         loaded = "return [...document.querySelectorAll('.cell img')].filter(i => i.complete && i.naturalWidth > 0).length"
         wait(lambda: script(loaded) == len(FIRST))
         driver.save_screenshot(os.path.join(ARTIFACTS, "1-grid.png"))
+
+        step = "degraded thumbnails first"
+        # No thumbnail was made at import: cells whose photo carries an EXIF thumbnail (5 of the
+        # 10) showed it at once while their real one was made (2 real ones are asked for at a
+        # time), and the real ones replaced them all.
+        wait(lambda: script("return window.__quickShown") >= 1)
+        wait(lambda: script("return document.querySelectorAll('.cell img.quick[src]').length") == 0)
 
         step = "star"
         cells = driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]")
@@ -206,7 +221,7 @@ def main():
         assert script("return window.__notReloaded === true"), "the page reloaded"
 
         step = "detail"
-        driver.find_element(By.CSS_SELECTOR, f'.cell[data-id="{starred}"] img').click()
+        driver.find_element(By.CSS_SELECTOR, f'.cell[data-id="{starred}"] img:not(.quick)').click()
         wait(lambda: driver.find_element(By.ID, "detail").is_displayed())
         # The grid's thumbnail shows at once (blurred); the fitted image replaces it when loaded.
         wait(lambda: script("const i = document.querySelector('#detail img'); "
@@ -254,7 +269,7 @@ def main():
         others = [i for i in script("return [...document.querySelectorAll('.cell[data-id]')].map(c => c.dataset.id)") if i != starred]
         hidden, deleted = others[0], others[1]
         def open_detail(identifier):
-            driver.find_element(By.CSS_SELECTOR, f'.cell[data-id="{identifier}"] img').click()
+            driver.find_element(By.CSS_SELECTOR, f'.cell[data-id="{identifier}"] img:not(.quick)').click()
             wait(lambda: driver.find_element(By.ID, "detail").is_displayed() and
                  driver.find_element(By.ID, "detail-hide").is_enabled())
         open_detail(hidden)
@@ -282,7 +297,7 @@ def main():
         wait(lambda: [c.get_attribute("data-id") for c in driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]")] == [starred])
         wait(lambda: "Trip" in driver.find_element(By.ID, "fetch-title").text)
         # The album's cell shows the edit: a square thumbnail version.
-        cell_image = "return [...document.querySelectorAll('.cell[data-id] img')].map(i => [i.src, i.complete, i.naturalWidth, i.naturalHeight])"
+        cell_image = "return [...document.querySelectorAll('.cell[data-id] img:not(.quick)')].map(i => [i.src, i.complete, i.naturalWidth, i.naturalHeight])"
         try:
             wait(lambda: (lambda images: len(images) == 1 and "v=e" in images[0][0] and images[0][1] and images[0][2] > 0)(script(cell_image)))
         except Exception:
@@ -361,7 +376,7 @@ def main():
         driver = browser(scale=2)
         sign_in(driver, base, secret, wait)
         wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]")) > 0)
-        sizes = "return [...document.querySelectorAll('.cell[data-id]')].map(c => { const i = c.querySelector('img'); " \
+        sizes = "return [...document.querySelectorAll('.cell[data-id]')].map(c => { const i = c.querySelector('img:not(.quick)'); " \
                 "return [c.getBoundingClientRect().width, devicePixelRatio, new URL(i.src, location).searchParams.get('w'), " \
                 "i.complete ? i.naturalWidth : 0] })"
         wait(lambda: all(natural > 0 for *_, natural in script(sizes)), 30)

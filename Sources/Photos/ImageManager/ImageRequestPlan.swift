@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import PhotosStore
 import PhotosLocking
 
@@ -128,6 +129,51 @@ struct ImageRequestPlan: Sendable {
         let wanted = key.geometry.width * key.geometry.height
         return loader.cache.images(ofAsset: key.assetUUID, version: key.version).first {
             Int($0.size.width * $0.size.height) < wanted
+        }
+    }
+
+    /// Whether ``embeddedDegradedImage()`` may find something: a local photo file (not a remote
+    /// original still to fetch, nor a video's poster frame), the whole image asked for (a
+    /// `normalizedCropRect` region of a 160 px thumbnail would be a few pixels).
+    var mayHaveEmbeddedThumbnail: Bool {
+        remoteFetch == nil && posterSource == nil && key.geometry.isWhole(sourceWidth, sourceHeight)
+    }
+
+    /// The file's EXIF thumbnail as JPEG bytes, undecoded (upright through an EXIF orientation
+    /// segment), when it is one a browser can show as it is; see `EmbeddedThumbnail.jpegData`.
+    func embeddedDegradedJPEG() -> Data? {
+        guard mayHaveEmbeddedThumbnail else { return nil }
+        return EmbeddedThumbnail.jpegData(fileAt: fileURL, uprightSize: (sourceWidth, sourceHeight))?.data
+    }
+
+    /// The thumbnail the file carries (``EmbeddedThumbnail``: EXIF IFD1, a HEIF `thmb` item, a
+    /// RAW's preview), upright, as the request's shape: centre-cropped to the target's aspect
+    /// for `aspectFill`, scaled down to the target when larger, never up (Apple's degraded
+    /// image may be smaller than asked). Reads a few KiB of the file and decodes ~20,000
+    /// pixels: well under a millisecond on a warm disk. `nil` when the file has none.
+    func embeddedDegradedImage() -> UIImage? {
+        guard mayHaveEmbeddedThumbnail,
+            let found = EmbeddedThumbnail.read(fileAt: fileURL, uprightSize: (sourceWidth, sourceHeight))
+        else { return nil }
+        let image = found.image
+        let geometry = key.geometry
+        do throws(ImagingError) {
+            let shaped: VipsImage
+            if geometry.cropsAfterScaling {
+                // The largest box of the target's aspect inside the thumbnail, at most the target.
+                let aspect = Double(geometry.width) / Double(geometry.height)
+                var width = min(image.width, Int((Double(image.height) * aspect).rounded()))
+                var height = min(image.height, Int((Double(width) / aspect).rounded()))
+                if width > geometry.width || height > geometry.height { (width, height) = (geometry.width, geometry.height) }
+                shaped = try image.resized(toFit: max(1, width), height: max(1, height), crop: true).materialized()
+            } else if image.width > geometry.width || image.height > geometry.height {
+                shaped = try image.resized(toFit: geometry.width, height: geometry.height, upscale: false).materialized()
+            } else {
+                shaped = image
+            }
+            return UIImage(decoded: shaped)
+        } catch {
+            return nil
         }
     }
 }

@@ -31,3 +31,39 @@ extension PHImageManager {
         return library.store.layout.url(forRelativePath: StandardDerivative.thumbnail.relativePath(assetUUID: asset.uuid))
     }
 }
+
+extension PHImageManager {
+    /// What can be had for an image request at once, without rendering.
+    package enum ImmediateImage: Sendable {
+        /// The final image, from the memory cache (a preheat or an earlier request made it).
+        case final(UIImage)
+        /// The thumbnail the file carries, shaped to the request (may be smaller than asked):
+        /// what `.opportunistic` and `.fastFormat` deliver as degraded.
+        case degraded(UIImage)
+        /// The same thumbnail as the file holds it, JPEG bytes not decoded (upright through an
+        /// EXIF orientation segment; the photo's aspect, not cropped to the request).
+        case degradedJPEG(Data)
+    }
+
+    /// The final image if it is in memory, else the degraded one from the file's embedded
+    /// thumbnail, else `nil` (only a render can give an image). Never renders nor waits; the
+    /// same source ``requestImage(for:targetSize:contentMode:options:resultHandler:)`` uses.
+    ///
+    /// For `photos serve` only (`package` access): a grid answers a cell at once with this.
+    ///
+    /// With `preferringJPEG`, a JPEG's EXIF thumbnail comes as its bytes, undecoded, when a
+    /// browser can show them as they are (``ImmediateImage/degradedJPEG(_:)``): a server sends
+    /// them on, 100 or more a second on one core, where decoding, shaping and encoding again
+    /// would cost ten times as much.
+    package func immediateImage(
+        for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions,
+        preferringJPEG: Bool = false
+    ) -> ImmediateImage? {
+        guard let plan = try? ImageRequestPlan(asset: asset, targetSize: targetSize, contentMode: contentMode, options: options) else {
+            return nil
+        }
+        if let cached = plan.loader.cache.image(for: plan.key) { return .final(cached) }
+        if preferringJPEG, let bytes = plan.embeddedDegradedJPEG() { return .degradedJPEG(bytes) }
+        return plan.embeddedDegradedImage().map { .degraded($0) }
+    }
+}

@@ -8,10 +8,20 @@ import PhotosLocking
 ///
 /// Delivery follows Apple's contract (see ``PHImageRequestOptionsDeliveryMode``):
 /// `.opportunistic` delivers a degraded image first when the final one is not cached and a
-/// cheaper one is at hand (another size of the same asset in the memory cache), then the
-/// final one; `.highQualityFormat` exactly one final image; `.fastFormat` exactly one, the
-/// cheaper one (marked degraded) when at hand. `isSynchronous` delivers exactly one image on
-/// the calling thread before returning. Identical requests in flight share one decode; decodes
+/// cheaper one is at hand, then the final one; `.highQualityFormat` exactly one final image,
+/// never a degraded one; `.fastFormat` exactly one, the cheaper one (marked degraded) when at
+/// hand, else the final one. `isSynchronous` delivers exactly one image on the calling thread
+/// before returning (with `.fastFormat` the cheaper one when at hand, else the final one).
+///
+/// The cheaper image is another, smaller size of the same asset in the memory cache, else the
+/// thumbnail the file itself carries (a JPEG's EXIF IFD1 thumbnail, a HEIC's `thmb` item, a
+/// RAW's smallest preview; see `EmbeddedThumbnail`), read without decoding the photo, upright,
+/// centre-cropped to an `aspectFill` target, scaled down to the target but never up: as on
+/// Apple's platforms the degraded image may be much smaller than asked (160 × 120 is common).
+/// Linux differences: a file without an embedded thumbnail (a scan, a PNG, an edit's render)
+/// has no degraded image, so `.opportunistic` then delivers only the final one and
+/// `.fastFormat` renders it; requests with a `normalizedCropRect`, for videos, and for remote
+/// originals not fetched yet get no embedded thumbnail. Identical requests in flight share one decode; decodes
 /// run on a pool the size of the machine's cores; cancelling stops a decode nobody else waits
 /// for.
 ///
@@ -103,12 +113,44 @@ public class PHImageManager: NSObject, @unchecked Sendable {
             deliver(cached, info: Self.info(requestID, degraded: false), synchronously: now, resultHandler)
             return requestID
         }
-        if options.deliveryMode != .highQualityFormat, let stand_in = plan.degradedImage() {
-            deliver(stand_in, info: Self.info(requestID, degraded: true), synchronously: false, resultHandler)
-            if options.deliveryMode == .fastFormat { return requestID }
+        if options.deliveryMode != .highQualityFormat {
+            if let standIn = plan.degradedImage() {
+                deliver(standIn, info: Self.info(requestID, degraded: true), synchronously: false, resultHandler)
+                if options.deliveryMode == .fastFormat { return requestID }
+            } else if plan.mayHaveEmbeddedThumbnail {
+                // The file's own thumbnail is read first (a millisecond), then the render starts:
+                // the degraded image always comes before the final one.
+                requests.withLock { $0[requestID] = Pending(key: plan.key, loader: loader, handler: resultHandler) }
+                let fast = options.deliveryMode == .fastFormat
+                Self.embeddedQueue.async { [weak self] in
+                    let found = plan.embeddedDegradedImage()
+                    guard let self else { return }
+                    let pending = self.requests.withLock { requests -> Bool in
+                        guard requests[requestID] != nil else { return false }  // cancelled
+                        if let found {
+                            self.deliver(found, info: Self.info(requestID, degraded: true), synchronously: false, resultHandler)
+                            if fast { requests[requestID] = nil }
+                        }
+                        return !(fast && found != nil)
+                    }
+                    // `.fastFormat` renders only when the file carries no thumbnail.
+                    if pending { self.startLoad(plan, requestID: requestID, resultHandler: resultHandler) }
+                }
+                return requestID
+            }
         }
         requests.withLock { $0[requestID] = Pending(key: plan.key, loader: loader, handler: resultHandler) }
-        loader.load(plan.key, requestID: requestID, priority: .visible, render: plan.render) { [weak self] result in
+        startLoad(plan, requestID: requestID, resultHandler: resultHandler)
+        return requestID
+    }
+
+    /// Where embedded thumbnails are read for asynchronous requests (a file read and a small
+    /// decode each, so not on the caller's thread nor the render pool).
+    private static let embeddedQueue = DispatchQueue(label: "PHImageManager.embedded", qos: .userInitiated, attributes: .concurrent)
+
+    /// Renders (or joins the render of) a pending request's final image and delivers it.
+    private func startLoad(_ plan: ImageRequestPlan, requestID: PHImageRequestID, resultHandler: ResultHandler) {
+        plan.loader.load(plan.key, requestID: requestID, priority: .visible, render: plan.render) { [weak self] result in
             guard let self else { return }
             let wanted = self.requests.withLock { $0.removeValue(forKey: requestID) != nil }
             guard wanted else { return }
@@ -119,7 +161,6 @@ public class PHImageManager: NSObject, @unchecked Sendable {
                 self.deliver(nil, info: Self.info(requestID, degraded: false, error: error), synchronously: false, resultHandler)
             }
         }
-        return requestID
     }
 
     private func requestSynchronously(
@@ -131,8 +172,8 @@ public class PHImageManager: NSObject, @unchecked Sendable {
             resultHandler.call(cached, Self.info(requestID, degraded: false))
             return
         }
-        if options.deliveryMode == .fastFormat, let stand_in = plan.degradedImage() {
-            resultHandler.call(stand_in, Self.info(requestID, degraded: true))
+        if options.deliveryMode == .fastFormat, let standIn = plan.degradedImage() ?? plan.embeddedDegradedImage() {
+            resultHandler.call(standIn, Self.info(requestID, degraded: true))
             return
         }
         do throws(PHPhotosError) {

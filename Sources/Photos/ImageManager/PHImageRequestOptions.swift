@@ -34,11 +34,13 @@ public enum PHImageRequestOptionsVersion: Int, Sendable, CaseIterable {
 
 /// How many images a request delivers. Raw values are Apple's.
 public enum PHImageRequestOptionsDeliveryMode: Int, Sendable, CaseIterable {
-    /// A quick degraded image first when the final one isn't cached, then the final one.
+    /// A quick degraded image first when the final one isn't cached (a smaller size in memory,
+    /// or the thumbnail embedded in the file: may be much smaller than asked), then the final one.
     case opportunistic = 0
     /// Exactly one image, of the requested quality.
     case highQualityFormat = 1
-    /// Exactly one image, fast, possibly degraded.
+    /// Exactly one image, fast, possibly degraded (a smaller size in memory, or the thumbnail
+    /// embedded in the file); the final one only when neither is at hand.
     case fastFormat = 2
 }
 

@@ -6,13 +6,30 @@ import { imageURL, isLivePhoto, roundUp32 } from "./api.js";
 
 const TARGET_CELL = 180; // CSS px
 const GAP = 2; // CSS px, also in style.css
-const OVERSCAN_ROWS = 2;
+// Rows laid out beyond the visible ones: more ahead in the scroll direction, so a cell asks for
+// its thumbnail (at least the degraded one, in milliseconds) ~0.2 s before it shows at 3,600 px/s.
+const OVERSCAN_AHEAD = 4;
+const OVERSCAN_BEHIND = 1;
 // The library keeps a 256 × 256 grid thumbnail of each photo and sends it as stored: cells that
 // need no more pixels ask for exactly that (the browser scales it down).
 const STORED_THUMBNAIL = 256;
 const LABEL_HIDE_MS = 1200;
 const SETTLE_MS = 120; // after a fast scroll, wait this long before asking for pages and images
 const FAST_SCREENS = 2; // a frame that scrolls more than this many screens is a fast scroll
+// Cells showing a degraded image ask for their real thumbnail at most this many at a time, so
+// the renders they wait for never hold all of the browser's six connections to the server
+// (the next cells' quick requests go on meanwhile).
+const FINALS_IN_FLIGHT = 2;
+const QUICK_FADE_MS = 200; // the real thumbnail fades in over the degraded one (style.css: 0.12 s)
+// `?degraded=off` in the page's URL: each cell waits for its real thumbnail, as before issue 19
+// (the gallery benchmark's "before" run, in the same build).
+const DEGRADED = !/[?&]degraded=off(&|$)/.test(location.search);
+// Once this many quick answers in a row were real thumbnails (a warm library, or a region the
+// preheat got ahead of), cells load straight into <img>, as before (a fetch, a blob and a second
+// lookup per cell cost a warm scroll its frames), and only one cell in PROBE_EVERY asks quickly:
+// a degraded or empty answer turns quick loading back on.
+const DIRECT_AFTER = 12;
+const PROBE_EVERY = 10;
 const monthFormat = new Intl.DateTimeFormat(undefined, { month: "long", year: "numeric" });
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
@@ -52,6 +69,12 @@ export class Grid extends EventTarget {
     this.lastRenderTop = 0;
     this.fast = false;
     this.readyFired = false;
+    /** @type {HTMLElement[]} cells waiting to ask for their real thumbnail, latest last */
+    this.finalQueue = [];
+    this.finalsInFlight = 0;
+    this.realStreak = 0;
+    this.direct = false;
+    this.probe = 0;
     this.layout();
     container.addEventListener("scroll", () => this.onScroll(), { passive: true });
     container.addEventListener("click", (event) => this.onClick(event));
@@ -141,8 +164,8 @@ export class Grid extends EventTarget {
     if (this.fast) this.settleTimer = setTimeout(() => this.render(), SETTLE_MS);
     const firstRow = Math.floor(top / this.rowHeight);
     const lastRow = Math.ceil((top + view) / this.rowHeight);
-    const start = Math.max(0, (firstRow - OVERSCAN_ROWS) * this.cols);
-    const end = Math.min(count, (lastRow + OVERSCAN_ROWS) * this.cols);
+    const start = Math.max(0, (firstRow - (this.direction > 0 ? OVERSCAN_BEHIND : OVERSCAN_AHEAD)) * this.cols);
+    const end = Math.min(count, (lastRow + (this.direction > 0 ? OVERSCAN_AHEAD : OVERSCAN_BEHIND)) * this.cols);
 
     for (const [index, cell] of this.active) {
       if (index < start || index >= end) this.release(index, cell);
@@ -176,6 +199,7 @@ export class Grid extends EventTarget {
     cell.hidden = true;
     delete cell.dataset.id; // pooled cells must not match .cell[data-id]
     cell.state.key = "";
+    this.stopLoading(cell);
     this.pool.push(cell);
   }
 
@@ -186,6 +210,14 @@ export class Grid extends EventTarget {
     const thumb = document.createElement("button");
     thumb.type = "button";
     thumb.className = "thumb";
+    // Under the thumbnail, the degraded image the photo carries (its EXIF or HEIF thumbnail),
+    // shown at once while the real thumbnail is made.
+    const quick = document.createElement("img");
+    quick.className = "quick";
+    quick.alt = "";
+    quick.decoding = "async";
+    quick.draggable = false;
+    quick.addEventListener("load", () => quick.classList.add("loaded"));
     const img = document.createElement("img");
     img.alt = "";
     img.decoding = "async";
@@ -193,9 +225,15 @@ export class Grid extends EventTarget {
     img.addEventListener("load", () => {
       img.classList.add("loaded");
       clearMark(cell);
+      this.finalEnded(cell);
+      if (quick.getAttribute("src")) setTimeout(() => { if (img.classList.contains("loaded")) clearQuick(cell); }, QUICK_FADE_MS);
     });
-    img.addEventListener("error", () => this.onImageError(cell));
-    thumb.append(img);
+    img.addEventListener("error", () => {
+      this.finalEnded(cell);
+      clearQuick(cell);
+      this.onImageError(cell);
+    });
+    thumb.append(quick, img);
     const badge = document.createElement("span");
     badge.className = "badge";
     badge.hidden = true;
@@ -210,8 +248,11 @@ export class Grid extends EventTarget {
     mark.className = "mark";
     mark.hidden = true;
     thumb.append(mark);
-    cell.refs = { thumb, img, badge, star, mark };
-    cell.state = { index: -1, x: -1, y: -1, size: -1, key: "", id: "", url: "", failedURL: "" };
+    cell.refs = { thumb, img, quick, badge, star, mark };
+    cell.state = {
+      index: -1, x: -1, y: -1, size: -1, key: "", id: "", url: "", failedURL: "",
+      requested: "", abort: null, finalURL: "", finalInFlight: false,
+    };
     this.spacer.append(cell);
     return cell;
   }
@@ -251,6 +292,7 @@ export class Grid extends EventTarget {
     cell.classList.toggle("stale", !!asset && this.model.get(index) === null);
     if (state.key !== key) {
       state.key = key;
+      this.stopLoading(cell);
       if (!asset) {
         delete cell.dataset.id;
         state.id = "";
@@ -267,6 +309,7 @@ export class Grid extends EventTarget {
         // Another asset: hide the recycled image (a new version of the same asset keeps the old one until loaded).
         img.classList.remove("loaded");
         img.removeAttribute("src");
+        clearQuick(cell);
       }
       clearMark(cell);
       state.id = asset.id;
@@ -284,10 +327,118 @@ export class Grid extends EventTarget {
     }
     if (asset) {
       // A thumbnail that failed is not asked for again at each render: its cell shows a mark.
-      if (!this.fast && img.getAttribute("src") !== state.url && state.failedURL !== state.url) img.src = state.url;
+      if (!this.fast && state.requested !== state.url && state.failedURL !== state.url) this.load(cell);
       const pressed = asset.isFavorite ? "true" : "false";
       if (star.getAttribute("aria-pressed") !== pressed) star.setAttribute("aria-pressed", pressed);
     }
+  }
+
+  /**
+   * Asks for a cell's thumbnail at once (`degraded=1`): the real one when the server has it
+   * made (then shown through the browser cache, where that answer now is), else the thumbnail
+   * the photo carries, shown under the cell's image while the real one is asked for (a few at
+   * a time, see FINALS_IN_FLIGHT), else (204, or a failure) straight the real one, whose
+   * failure marks the cell as before. While quick answers keep being real ones (DIRECT_AFTER),
+   * straight into the cell's <img>, as before issue 19.
+   * @param {HTMLElement} cell
+   */
+  load(cell) {
+    const state = cell.state;
+    const url = state.url;
+    if (!DEGRADED || (this.direct && (this.probe = (this.probe + 1) % PROBE_EVERY) !== 0)) {
+      state.requested = url;
+      cell.refs.img.src = url;
+      return;
+    }
+    const quickURL = url.replace("/image?", "/image?degraded=1&");
+    state.requested = url;
+    if (state.abort) state.abort.abort();
+    const controller = new AbortController();
+    state.abort = controller;
+    fetch(quickURL, { credentials: "same-origin", signal: controller.signal })
+      .then(async (response) => {
+        const degraded = response.ok && response.headers.get("X-Photos-Degraded") === "1";
+        const body = response.ok && response.status !== 204 ? await response.blob() : null;
+        if (state.url !== url || state.abort !== controller) return;
+        state.abort = null;
+        this.noteQuickAnswer(!!body && !degraded);
+        if (!body) {
+          this.queueFinal(cell, url);
+        } else if (degraded) {
+          const { quick } = cell.refs;
+          clearQuick(cell);
+          quick.src = URL.createObjectURL(body);
+          this.queueFinal(cell, url);
+        } else {
+          // The real thumbnail, now in the browser's cache under this URL.
+          cell.refs.img.src = quickURL;
+        }
+      })
+      .catch(() => {
+        if (state.url !== url || state.abort !== controller) return;
+        state.abort = null;
+        this.queueFinal(cell, url);
+      });
+  }
+
+  /**
+   * Counts quick answers that were real thumbnails in a row (see DIRECT_AFTER).
+   * @param {boolean} real
+   */
+  noteQuickAnswer(real) {
+    this.realStreak = real ? this.realStreak + 1 : 0;
+    this.direct = this.realStreak >= DIRECT_AFTER;
+  }
+
+  /**
+   * Queues a cell's request for its real thumbnail.
+   * @param {HTMLElement} cell
+   * @param {string} url
+   */
+  queueFinal(cell, url) {
+    cell.state.finalURL = url;
+    this.finalQueue.push(cell);
+    this.pumpFinals();
+  }
+
+  /** Starts queued real-thumbnail requests, latest bound first, while fewer than the limit run. */
+  pumpFinals() {
+    while (this.finalsInFlight < FINALS_IN_FLIGHT && this.finalQueue.length) {
+      const cell = this.finalQueue.pop();
+      const state = cell.state;
+      if (cell.hidden || state.finalInFlight || !state.finalURL || state.finalURL !== state.url) continue;
+      state.finalInFlight = true;
+      this.finalsInFlight += 1;
+      cell.refs.img.src = state.finalURL;
+    }
+  }
+
+  /**
+   * A cell's real-thumbnail request ended (loaded, failed or dropped): frees its slot.
+   * @param {HTMLElement} cell
+   */
+  finalEnded(cell) {
+    const state = cell.state;
+    state.finalURL = "";
+    if (!state.finalInFlight) return;
+    state.finalInFlight = false;
+    this.finalsInFlight = Math.max(0, this.finalsInFlight - 1);
+    this.pumpFinals();
+  }
+
+  /**
+   * Stops what a cell is loading (it leaves the screen or shows another asset).
+   * @param {HTMLElement} cell
+   */
+  stopLoading(cell) {
+    const state = cell.state;
+    if (state.abort) state.abort.abort();
+    state.abort = null;
+    state.requested = "";
+    if (state.finalInFlight) cell.refs.img.removeAttribute("src"); // the browser drops the request
+    this.finalEnded(cell);
+    const at = this.finalQueue.indexOf(cell);
+    if (at >= 0) this.finalQueue.splice(at, 1);
   }
 
   /**
@@ -420,6 +571,19 @@ function showMark(cell, unrenderable, reason) {
   cell.classList.toggle("load-failed", !unrenderable);
   const label = thumb.getAttribute("aria-label") || "Photo";
   thumb.setAttribute("aria-label", `${label.replace(/ \(.*\)$/, "")} (${text.toLowerCase()}${reason ? `: ${reason}` : ""})`);
+}
+
+/**
+ * Takes the degraded image away (the real one covers it, or the cell shows another asset).
+ * @param {HTMLElement} cell
+ */
+function clearQuick(cell) {
+  const { quick } = cell.refs;
+  const src = quick.getAttribute("src");
+  if (!src) return;
+  quick.removeAttribute("src");
+  quick.classList.remove("loaded");
+  URL.revokeObjectURL(src);
 }
 
 /** @param {HTMLElement} cell */

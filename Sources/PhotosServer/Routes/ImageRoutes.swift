@@ -1,11 +1,14 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Photos
 
 /// `GET /api/assets/{id}/image?w=&h=&mode=&crop=&version=&format=&quality=&v=`: an image of an
 /// asset through `PHImageManager`, encoded once and then served from memory, with an ETag
 /// (304 on revalidation) and, when `v` names the asset's current version, a year-long
-/// immutable cache lifetime.
+/// immutable cache lifetime. `degraded=1` asks for an answer at once, never a render: the
+/// final image when at hand, else the file's embedded thumbnail marked `X-Photos-Degraded: 1`
+/// and `no-store`, else 204 (the gallery's cold scroll; see `immediate`).
 struct ImageRoutes {
     let service: LibraryService
 
@@ -31,6 +34,9 @@ struct ImageRoutes {
         let crop: CGRect?
         /// The `v` the client put in the URL (the asset's image version when it knew it).
         let requestedVersion: String?
+        /// `degraded=1`: answer at once, never render: the final image when it is at hand, else
+        /// the thumbnail the file carries (marked degraded), else 204 (see ``ImageRoutes``).
+        let allowsDegraded: Bool
 
         init(_ query: QueryParameters) throws {
             width = try query.int("w", in: 1...ImageRoutes.maximumSide, default: 256)!
@@ -41,6 +47,7 @@ struct ImageRoutes {
             quality = try query.int("quality", in: 1...100, default: Self.defaultQuality)!
             crop = try ImageRoutes.crop(query.string("crop"))
             requestedVersion = query.string("v")
+            allowsDegraded = try query.bool("degraded")
         }
 
         static let defaultQuality = 82
@@ -98,6 +105,9 @@ struct ImageRoutes {
                 return Self.response(Self.answer(entry, assetVersion: assetVersion, parameters: parameters))
             }
         }
+        if parameters.allowsDegraded {
+            return try await immediate(source, key: key, etag: etag, assetVersion: assetVersion, parameters: parameters)
+        }
         let entry = try await service.connections.run(on: context.channel) { [self] in
             try await render(
                 source, size: CGSize(width: parameters.width, height: parameters.height), mode: parameters.mode, crop: parameters.crop,
@@ -105,6 +115,76 @@ struct ImageRoutes {
         }
         service.encodedImages.insert(entry, for: key)
         return Self.response(Self.answer(entry, assetVersion: assetVersion, parameters: parameters))
+    }
+
+    /// The answer to a `degraded=1` request that memory and the stored thumbnail couldn't give:
+    /// the final image from the image manager's memory (a preheat made it), encoded and kept
+    /// like a rendered one; else the file's embedded thumbnail (EXIF IFD1, HEIF `thmb`, a RAW's
+    /// preview; the source `.opportunistic` requests use), possibly smaller than asked (a
+    /// JPEG's EXIF thumbnail as JPEG is sent as the file holds it, undecoded, upright through
+    /// an EXIF orientation segment, in the photo's aspect: a client covers the box with it as
+    /// with the final image; others are decoded, shaped to the request and encoded), with `X-Photos-Degraded: 1` and `Cache-Control: no-store` (neither the browser
+    /// nor this server keep it: the URL's later answers are the real image); else 204 with
+    /// `X-Photos-Degraded: none`. Nothing is rendered: the client asks again without
+    /// `degraded` for the final image (the gallery does, a few at a time, for the cells still
+    /// on screen), and the live preheat window renders those near the viewport meanwhile.
+    private func immediate(
+        _ asset: PHAsset, key: String, etag: String, assetVersion: String, parameters: Parameters
+    ) async throws -> Response {
+        let manager = service.imageManager
+        let options = Self.requestOptions(mode: parameters.mode, crop: parameters.crop, version: parameters.version)
+        let size = CGSize(width: parameters.width, height: parameters.height)
+        let contentMode: PHImageContentMode = parameters.mode == .fill ? .aspectFill : .aspectFit
+        // (entry, degraded, milliseconds to find and shape the image, to encode it)
+        let found = try await service.offLoop("immediate image") { () throws -> (EncodedImageCache.Entry, Bool, Double, Double)? in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let image = manager.immediateImage(
+                for: asset, targetSize: size, contentMode: contentMode, options: options, preferringJPEG: parameters.format == .jpeg)
+            let found = clock.now
+            let encoded: (EncodedImageCache.Entry, Bool)? =
+                switch image {
+                case .final(let image)?: (try Self.encode(image, format: parameters.format, quality: parameters.quality, etag: etag), false)
+                case .degraded(let image)?: (try Self.encode(image, format: parameters.format, quality: parameters.quality, etag: etag), true)
+                case .degradedJPEG(let bytes)?: (EncodedImageCache.Entry(bytes: ByteBuffer(bytes: bytes), contentType: "image/jpeg", etag: etag), true)
+                case nil: nil
+                }
+            return encoded.map { ($0.0, $0.1, Self.milliseconds(found - start), Self.milliseconds(clock.now - found)) }
+        }
+        guard let (entry, degraded, findTime, encodeTime) = found else {
+            return Response(status: .noContent, headers: [.cacheControl: "no-store", Self.degradedHeader: "none"])
+        }
+        guard degraded else {
+            service.encodedImages.insert(entry, for: key)
+            return Self.response(Self.answer(entry, assetVersion: assetVersion, parameters: parameters))
+        }
+        // Server-Timing: what reading, decoding and shaping the embedded thumbnail took, and
+        // encoding it (browsers show it; the gallery benchmark reads it).
+        let timing = String(format: "embedded;dur=%.3f, encode;dur=%.3f", findTime, encodeTime)
+        let headers: HTTPFields = [
+            .contentType: entry.contentType, .cacheControl: "no-store", .xContentTypeOptions: "nosniff", Self.degradedHeader: "1",
+            Self.serverTiming: timing,
+        ]
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: entry.bytes))
+    }
+
+    /// `X-Photos-Degraded`: `1` on a degraded answer, `none` on a 204 (nothing at hand).
+    static let degradedHeader = HTTPField.Name("X-Photos-Degraded")!
+    static let serverTiming = HTTPField.Name("Server-Timing")!
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    /// An image encoded for the cache.
+    static func encode(_ image: UIImage, format: Format, quality: Int, etag: String) throws -> EncodedImageCache.Entry {
+        let encoded =
+            switch format {
+            case .jpeg: image.jpegData(compressionQuality: Double(quality) / 100)
+            case .webp: image.webpData(quality: Double(quality) / 100)
+            }
+        guard let encoded else { throw APIError(.internalServerError, "Encoding the image as \(format.rawValue) failed") }
+        return EncodedImageCache.Entry(bytes: ByteBuffer(bytes: encoded), contentType: format == .jpeg ? "image/jpeg" : "image/webp", etag: etag)
     }
 
     /// A Hummingbird response (which sets Content-Length itself) for an answer.
@@ -177,16 +257,7 @@ struct ImageRoutes {
             throw APIError(error)
         }
         // The image manager renders on its own queue; encoding is the route's, on the work pool.
-        return try await service.offLoop("encode") {
-            let encoded =
-                switch format {
-                case .jpeg: image.jpegData(compressionQuality: Double(quality) / 100)
-                case .webp: image.webpData(quality: Double(quality) / 100)
-                }
-            guard let encoded else { throw APIError(.internalServerError, "Encoding the image as \(format.rawValue) failed") }
-            return EncodedImageCache.Entry(
-                bytes: ByteBuffer(bytes: encoded), contentType: format == .jpeg ? "image/jpeg" : "image/webp", etag: etag)
-        }
+        return try await service.offLoop("encode") { try Self.encode(image, format: format, quality: quality, etag: etag) }
     }
 
     /// The image manager's options for an image request, and for the preheat of the grid's
