@@ -57,10 +57,14 @@ package enum ByteNamedFiles {
         }
         defer { closedir(directory) }
         var names: [[UInt8]] = []
+        // The name is read in place, up to its NUL: `entry.pointee` would copy a whole `dirent`
+        // (280 bytes), while glibc's record is only `d_reclen` long, so the copy of the last
+        // entry of its buffer could read past the end of the mapping (a crash seen importing
+        // folders of 1,000 files).
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                Array(raw.prefix(while: { $0 != 0 }))
-            }
+            let start = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: UInt8.self)
+            let name = Array(UnsafeBufferPointer(start: start, count: strlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self))))
             if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
             names.append(name)
         }

@@ -65,4 +65,29 @@ struct ByteNamedFileTests {
         let again = PHAssetImporter(library: temporary.library, options: options).importFiles(at: [folder])
         #expect(again.imported.isEmpty && again.duplicates.count == 1)
     }
+
+    /// Names of every length a file system allows (1 to 255 bytes, some not UTF-8) come back
+    /// whole from the folder listing, which reads each `dirent`'s name in place (copying whole
+    /// `dirent`s read past glibc's buffer: a crash importing folders of 1,000 files).
+    @Test func aFolderListingReadsNamesOfEveryLength() throws {
+        let temporary = try TemporaryLibrary()
+        let folder = temporary.scratch.appendingPathComponent("lengths", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var made = Set<[UInt8]>()
+        for length in 1...255 {
+            var name = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
+            if length % 7 == 0 { name[length / 2] = 0xE9 }  // not UTF-8
+            if name == [UInt8(ascii: ".")] { continue }
+            let path = Array(folder.path.utf8) + [UInt8(ascii: "/")] + name
+            let descriptor = (path + [0]).withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+            }
+            try #require(descriptor >= 0, "\(length)")
+            close(descriptor)
+            made.insert(name)
+        }
+        let listed = try ByteNamedFiles.entries(ofFolderAt: folder.path)
+        #expect(listed.count == made.count)
+        #expect(Set(listed) == made)
+    }
 }
