@@ -61,7 +61,8 @@ enum AssetRecordBuilder {
                 relativePath: resource.referencedFile.map { $0.isFileURL ? $0.path : $0.absoluteString } ?? "originals/\(uuid.prefix(1))/\(uuid)\(suffix).\(resource.fileExtension)",
                 fileSize: resource.fileSize, pixelWidth: resource.metadata.orientedPixelWidth,
                 pixelHeight: resource.metadata.orientedPixelHeight, contentHash: resource.contentHash,
-                contentSignature: resource.contentSignature)
+                contentSignature: resource.contentSignature,
+                fileModificationDate: resource.referencedFile == nil ? nil : resource.fileModificationDate)
         }
         let camera = CameraInfo(make: metadata.make, model: metadata.model, lens: metadata.lensModel)
         return NewAsset(record: record, resources: files, camera: camera)

@@ -43,6 +43,7 @@ final class ImportPreparer: Sendable {
     }
 
     func prepare(_ group: ImportDiscovery.Group) -> [Outcome] {
+        if let unchanged = unchangedReference(group) { return [unchanged] }
         var outcomes: [Outcome] = []
         var probed: [Probed] = []
         for url in group.files {
@@ -56,6 +57,36 @@ final class ImportPreparer: Sendable {
             outcomes.append(stage(item))
         }
         return outcomes
+    }
+
+    /// The report of a group whose every file the library already references in place for one
+    /// asset, unchanged (the same path, size and modification time): decided by `stat` and one
+    /// index probe a file, nothing read, so importing a folder again runs at the speed of
+    /// listing it. Any difference (a file changed, moved, or never referenced) takes the full
+    /// path: probe, signature, duplicate check.
+    private func unchangedReference(_ group: ImportDiscovery.Group) -> Outcome? {
+        guard !options.allowsDuplicates else { return nil }
+        var asset: ReferencedFile?
+        for url in group.files {
+            guard ByteNamedFiles.target(of: url) == nil else { return nil }
+            var info = stat()
+            guard stat(url.path, &info) == 0,
+                let file = try? store.referencedFile(atPath: url.path), file.fileSize == Int64(info.st_size),
+                file.fileModificationDate == Self.modificationDate(info),
+                asset == nil || asset?.assetUUID == file.assetUUID
+            else { return nil }
+            asset = file
+        }
+        guard let asset else { return nil }
+        return .finished(
+            PHImportReport.Item(
+                files: group.files,
+                outcome: .duplicateOfAsset(
+                    localIdentifier: LocalIdentifier.asset(asset.assetUUID), isInRecentlyDeleted: asset.isTrashed)))
+    }
+
+    static func modificationDate(_ info: stat) -> Date {
+        Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
     }
 
     private struct ProbeFailure: Error, CustomStringConvertible {
@@ -82,7 +113,7 @@ final class ImportPreparer: Sendable {
         let found = stat(url.path, &info) == 0
         return Probed(
             url: url, metadata: metadata, size: found ? Int64(info.st_size) : 0,
-            modified: found ? Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9) : nil)
+            modified: found ? Self.modificationDate(info) : nil)
     }
 
     /// Which files make one asset: one photo (not RAW) takes a RAW as its alternate and its

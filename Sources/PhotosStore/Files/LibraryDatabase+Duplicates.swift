@@ -93,3 +93,34 @@ extension LibraryDatabase {
         var match: ContentMatch
     }
 }
+
+/// An original the library references in place, as it was when imported.
+package struct ReferencedFile: Sendable, Hashable {
+    package var assetUUID: String
+    package var isTrashed: Bool
+    package var fileSize: Int64
+    /// Its modification time at import; nil for files referenced before it was recorded.
+    package var fileModificationDate: Date?
+}
+
+extension LibraryDatabase {
+    /// The original referenced in place at the absolute `path`, if any (the `resource.path`
+    /// index: one probe, no file read), so an import of the same folder again can skip files
+    /// whose size and modification time are unchanged without reading them.
+    package func referencedFile(atPath path: String) throws(StoreError) -> ReferencedFile? {
+        try read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT asset.uuid, asset.trashedDate IS NOT NULL, resource.fileSize, resource.fileModificationDate
+                    FROM resource JOIN asset ON asset.id = resource.assetID WHERE resource.path = ?
+                    """,
+                arguments: [path]
+            ).map { row in
+                ReferencedFile(
+                    assetUUID: row[0], isTrashed: row[1], fileSize: row[2],
+                    fileModificationDate: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)))
+            }
+        }
+    }
+}

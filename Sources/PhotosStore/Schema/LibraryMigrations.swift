@@ -57,6 +57,11 @@ enum LibraryMigrations {
         migrator.registerMigration(VisibleAssetIndexes.name) { db in
             try VisibleAssetIndexes.migrate(db)
         }
+        migrator.registerMigration("v12-referenced-file-times") { db in
+            // The modification time of an original referenced in place, as it was imported, so
+            // importing the same folder again can tell an unchanged file by `stat` alone.
+            try db.execute(sql: "ALTER TABLE resource ADD COLUMN fileModificationDate REAL")
+        }
         return migrator
     }
 

@@ -191,13 +191,13 @@ struct ChangeApplier {
                     sql: """
                         INSERT INTO resource (
                             assetID, type, uniformTypeIdentifier, originalFilename, path, fileSize, pixelWidth, pixelHeight,
-                            contentHash, contentSignature)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            contentHash, contentSignature, fileModificationDate)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         assetID, resource.type, resource.uniformTypeIdentifier, resource.originalFilename,
                         resource.relativePath, resource.fileSize, resource.pixelWidth, resource.pixelHeight,
-                        resource.contentHash, resource.contentSignature,
+                        resource.contentHash, resource.contentSignature, resource.fileModificationDate?.timeIntervalSince1970,
                     ])
                 if let staged = resource.stagedFile { try moves.move(staged, to: resource.relativePath) }
             }

@@ -78,12 +78,16 @@ package struct NewResource: Sendable {
     package var contentHash: String?
     /// ``ContentSignature`` of the file.
     package var contentSignature: String?
+    /// A referenced original's modification time when imported (see
+    /// ``LibraryDatabase/referencedFile(atPath:)``); nil for copies.
+    package var fileModificationDate: Date?
 
     package init(
         type: Int, uniformTypeIdentifier: String, originalFilename: String, stagedFile: URL?,
         relativePath: String, fileSize: Int64, pixelWidth: Int, pixelHeight: Int, contentHash: String? = nil,
-        contentSignature: String? = nil
+        contentSignature: String? = nil, fileModificationDate: Date? = nil
     ) {
+        self.fileModificationDate = fileModificationDate
         self.contentHash = contentHash
         self.contentSignature = contentSignature
         self.type = type
