@@ -128,3 +128,22 @@ struct AssetQueryPlanTests {
         }
     }
 }
+
+/// The duplicate check of an import probes the library once a file: by size and signature,
+/// never every file of the same size (issue 19: 200,000 files of one size imported at 90 a
+/// second with the scan).
+@Suite("Duplicate lookup plan")
+struct DuplicateLookupPlanTests {
+    @Test func candidatesAreTwoSeeksOfSizeAndSignature() throws {
+        let temporary = try TemporaryLibrary()
+        let store = try LibraryDatabase.open(at: temporary.url)
+        let steps = try store.pool.read { db in
+            try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN " + LibraryDatabase.duplicateCandidatesSQL, arguments: [1_555, "signature", 1_555]
+            ).map { $0["detail"] as String }
+        }
+        let seeks = steps.filter { $0.contains("resource_by_size_signature") }
+        #expect(seeks.count == 2, "\(steps)")
+        #expect(seeks.allSatisfy { $0.contains("(fileSize=? AND contentSignature=?)") }, "\(steps)")
+    }
+}

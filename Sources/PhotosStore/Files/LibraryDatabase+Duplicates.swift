@@ -25,6 +25,22 @@ package struct ContentQuery: Sendable {
 }
 
 extension LibraryDatabase {
+    /// Files of the size and signature asked, and those of that size without a signature:
+    /// two seeks of `resource_by_size_signature`. (One `contentSignature = ? OR … IS NULL`
+    /// term made SQLite seek the size alone and read every file of that size: an import of
+    /// 200,000 files of one size fell from 1,250 to 90 files a second.)
+    static let duplicateCandidatesSQL = """
+        SELECT resource.id, resource.path, resource.contentHash, resource.contentSignature,
+               asset.uuid, resource.type, asset.trashedDate IS NOT NULL
+        FROM resource JOIN asset ON asset.id = resource.assetID
+        WHERE resource.fileSize = ?1 AND resource.contentSignature = ?2
+        UNION ALL
+        SELECT resource.id, resource.path, resource.contentHash, resource.contentSignature,
+               asset.uuid, resource.type, asset.trashedDate IS NOT NULL
+        FROM resource JOIN asset ON asset.id = resource.assetID
+        WHERE resource.fileSize = ?3 AND resource.contentSignature IS NULL
+        """
+
     /// The assets holding a file with the same bytes as `file`.
     ///
     /// Candidates are files of the same size and ``ContentSignature``; each is confirmed before
@@ -35,14 +51,7 @@ extension LibraryDatabase {
     package func duplicates(of file: ContentQuery) throws(StoreError) -> [ContentMatch] {
         let rows = try read { db in
             try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT resource.id, resource.path, resource.contentHash, resource.contentSignature,
-                           asset.uuid, resource.type, asset.trashedDate IS NOT NULL
-                    FROM resource JOIN asset ON asset.id = resource.assetID
-                    WHERE resource.fileSize = ? AND (resource.contentSignature = ? OR resource.contentSignature IS NULL)
-                    """,
-                arguments: [file.fileSize, file.signature]
+                db, sql: Self.duplicateCandidatesSQL, arguments: [file.fileSize, file.signature, file.fileSize]
             ).map { row in
                 Candidate(
                     id: row[0], path: row[1], contentHash: row[2], contentSignature: row[3],
