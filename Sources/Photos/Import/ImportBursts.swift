@@ -13,12 +13,73 @@ enum ImportBursts {
     static let maximumFrameGap: TimeInterval = 1
     static let minimumDetectedFrames = 3
 
+    /// What grouping needs of one imported photo. An import keeps one for every photo that
+    /// could be in a burst, so it is small (56 bytes, no allocation of its own): a million-photo
+    /// import keeps ~56 MB, where whole metadata and identifier strings took ~400 MB.
     struct Member: Sendable {
-        let localIdentifier: String
+        let asset: UUID
+        /// The main file (shared with the import's list of files, not a copy).
         let source: URL
-        let metadata: MediaMetadata
-        /// ``ContentSignature`` of the file: stable, unique among the library's files.
-        let fingerprint: String
+        /// Seconds since 1970; NaN when the photo has no capture date.
+        let captureTime: Double
+        /// Index into ``Candidates/cameras`` (make, model and size), or -1.
+        let camera: Int32
+        /// Index into ``Candidates/burstIdentifiers`` (Apple's BurstUUID), or -1.
+        let burst: Int32
+        /// The first 16 bytes of the file's ``ContentSignature``: stable, unique among the
+        /// library's files, and a detected burst's identifier when it is the first frame.
+        let seed: UUID
+
+        var localIdentifier: String { LocalIdentifier.asset(asset.uuidString) }
+    }
+
+    /// The photos of one import that could belong to a burst, with cameras and burst
+    /// identifiers stored once each.
+    struct Candidates {
+        private(set) var members: [Member] = []
+        private(set) var cameras: [String] = []
+        private(set) var burstIdentifiers: [String] = []
+        private var cameraIndex: [String: Int32] = [:]
+        private var burstIndex: [String: Int32] = [:]
+
+        /// Room for `count` photos at once, so the list never doubles past what it needs.
+        mutating func reserve(_ count: Int) { members.reserveCapacity(count) }
+
+        /// Keeps the photo if it names a burst, or has a capture date and a camera; others
+        /// can't be in one.
+        mutating func add(localIdentifier: String, source: URL, metadata: MediaMetadata, signature: String) {
+            guard let asset = LocalIdentifier.assetUUID(localIdentifier).flatMap(UUID.init(uuidString:)) else { return }
+            var burst: Int32 = -1
+            var camera: Int32 = -1
+            if let identifier = metadata.burstIdentifier {
+                burst = Self.index(of: identifier, in: &burstIndex, &burstIdentifiers)
+            } else if metadata.captureDate != nil, metadata.make != nil || metadata.model != nil {
+                let key = "\(metadata.make ?? "")|\(metadata.model ?? "")|\(metadata.pixelWidth)x\(metadata.pixelHeight)"
+                camera = Self.index(of: key, in: &cameraIndex, &cameras)
+            } else {
+                return
+            }
+            members.append(
+                Member(
+                    asset: asset, source: source, captureTime: metadata.captureDate?.timeIntervalSince1970 ?? .nan,
+                    camera: camera, burst: burst, seed: Self.seed(signature)))
+        }
+
+        private static func index(of key: String, in index: inout [String: Int32], _ keys: inout [String]) -> Int32 {
+            if let found = index[key] { return found }
+            let next = Int32(keys.count)
+            index[key] = next
+            keys.append(key)
+            return next
+        }
+
+        /// The first 32 hex digits of a signature as a UUID (a random one if it has fewer).
+        static func seed(_ signature: String) -> UUID {
+            let hex = Array(signature.uppercased().prefix(32))
+            guard hex.count == 32 else { return UUID() }
+            let shaped = [hex[0..<8], hex[8..<12], hex[12..<16], hex[16..<20], hex[20..<32]].map { String($0) }.joined(separator: "-")
+            return UUID(uuidString: shaped) ?? UUID()
+        }
     }
 
     struct Burst {
@@ -26,40 +87,36 @@ enum ImportBursts {
         var members: [Member]
     }
 
-    static func group(_ photos: [Member]) -> [Burst] {
+    static func group(_ candidates: Candidates) -> [Burst] {
         var bursts: [Burst] = []
-        let tagged = Dictionary(grouping: photos.filter { $0.metadata.burstIdentifier != nil }) { $0.metadata.burstIdentifier! }
-        for (identifier, members) in tagged.sorted(by: { $0.key < $1.key }) {
-            bursts.append(Burst(identifier: identifier, members: members))
+        let photos = candidates.members
+        let tagged = Dictionary(grouping: photos.filter { $0.burst >= 0 }, by: \.burst)
+        for (index, members) in tagged {
+            bursts.append(Burst(identifier: candidates.burstIdentifiers[Int(index)], members: members))
         }
-        // Untagged: runs of quick frames from one camera.
-        let candidates = photos.filter {
-            $0.metadata.burstIdentifier == nil && $0.metadata.captureDate != nil && ($0.metadata.make != nil || $0.metadata.model != nil)
+        bursts.sort { $0.identifier < $1.identifier }
+        // Untagged: runs of quick frames from one camera, camera by camera in the order of
+        // their keys.
+        var byCamera = photos.filter { $0.burst < 0 && $0.camera >= 0 && !$0.captureTime.isNaN }
+        byCamera.sort {
+            ($0.camera, $0.captureTime) < ($1.camera, $1.captureTime)
+                || ($0.camera, $0.captureTime) == ($1.camera, $1.captureTime) && $0.source.path < $1.source.path
         }
-        let byCamera = Dictionary(grouping: candidates) {
-            "\($0.metadata.make ?? "")|\($0.metadata.model ?? "")|\($0.metadata.pixelWidth)x\($0.metadata.pixelHeight)"
-        }
-        for key in byCamera.keys.sorted() {
-            let frames = byCamera[key]!.sorted { ($0.metadata.captureDate!, $0.source.path) < ($1.metadata.captureDate!, $1.source.path) }
-            var run: [Member] = []
-            func close() {
-                if run.count >= minimumDetectedFrames { bursts.append(Burst(identifier: identifier(for: run[0]), members: run)) }
-                run = []
+        var detected: [(camera: String, burst: Burst)] = []
+        var run: [Member] = []
+        func close() {
+            if run.count >= minimumDetectedFrames {
+                detected.append((candidates.cameras[Int(run[0].camera)], Burst(identifier: run[0].seed.uuidString, members: run)))
             }
-            for frame in frames {
-                if let last = run.last, frame.metadata.captureDate!.timeIntervalSince(last.metadata.captureDate!) >= maximumFrameGap { close() }
-                run.append(frame)
-            }
-            close()
+            run = []
         }
-        return bursts
-    }
-
-    /// A stable identifier for a detected burst: its first frame's fingerprint, shaped as a UUID.
-    static func identifier(for first: Member) -> String {
-        let hex = Array(first.fingerprint.uppercased().prefix(32))
-        guard hex.count == 32 else { return UUID().uuidString }
-        return [hex[0..<8], hex[8..<12], hex[12..<16], hex[16..<20], hex[20..<32]].map { String($0) }.joined(separator: "-")
+        for frame in byCamera {
+            if let last = run.last, frame.camera != last.camera || frame.captureTime - last.captureTime >= maximumFrameGap { close() }
+            run.append(frame)
+        }
+        close()
+        detected.sort { ($0.camera, $0.burst.members[0].captureTime) < ($1.camera, $1.burst.members[0].captureTime) }
+        return bursts + detected.map(\.burst)
     }
 
     /// Writes the bursts in one change; returns how many there were.

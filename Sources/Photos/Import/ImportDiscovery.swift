@@ -119,9 +119,26 @@ struct ImportDiscovery {
 
     /// Groups the files found by folder and name without extension, keeping discovery order.
     mutating func makeGroups() {
-        var index: [String: Int] = [:]
+        /// A folder by number and a name without extension, lowercased: a short name fits in
+        /// the key itself, where a whole path took ~100 bytes a file (a million files: ~100 MB).
+        struct Key: Hashable {
+            var folder: Int32
+            var stem: String
+        }
+        var folders: [String: Int32] = [:]
+        var index: [Key: Int] = [:]
+        index.reserveCapacity(pending.count)
+        groups.reserveCapacity(pending.count)
         for (url, size) in pending {
-            let key = url.deletingPathExtension().path.lowercased()
+            let folderPath = url.deletingLastPathComponent().path
+            let folder: Int32
+            if let known = folders[folderPath] {
+                folder = known
+            } else {
+                folder = Int32(truncatingIfNeeded: folders.count)
+                folders[folderPath] = folder
+            }
+            let key = Key(folder: folder, stem: url.deletingPathExtension().lastPathComponent.lowercased())
             if let at = index[key] {
                 groups[at].files.append(url)
                 groups[at].bytes += size

@@ -73,12 +73,12 @@ struct ImportPipeline {
         }
 
         var pending: [ImportPreparer.ReadyItem] = []
-        var photos: [ImportBursts.Member] = []
+        var photos = ImportBursts.Candidates()
+        photos.reserve(discovery.totalFiles)
         func commitPending() {
             guard !pending.isEmpty else { return }
-            let (items, members) = commit(pending)
+            let items = commit(pending, bursts: &photos)
             report.items += items
-            photos += members
             pending = []
             // Counted per batch: filtering every item so far at each commit grows with the import.
             progress.importedAssets += items.filter { if case .imported = $0.outcome { true } else { false } }.count
@@ -132,7 +132,8 @@ struct ImportPipeline {
 
     /// Commits items in one transaction; if that fails, each alone, to find the bad ones.
     /// Staged copies of items that don't commit are removed.
-    private func commit(_ items: [ImportPreparer.ReadyItem]) -> ([PHImportReport.Item], [ImportBursts.Member]) {
+    /// The photos committed join `bursts`' candidates.
+    private func commit(_ items: [ImportPreparer.ReadyItem], bursts: inout ImportBursts.Candidates) -> [PHImportReport.Item] {
         let library = importer.library
         var identifiers: [String] = []
         do {
@@ -161,21 +162,19 @@ struct ImportPipeline {
                 if let reason = item.renderFailure { try? library.store.recordRenderFailure(assetUUID: uuid, reason: reason) }
             }
             let reported = zip(items, identifiers).map { item, identifier in
-                PHImportReport.Item(
-                    files: item.files.map(\.file.source), outcome: .imported(localIdentifier: identifier, mediaType: item.mediaType))
+                PHImportReport.Item(files: item.sources, outcome: .imported(localIdentifier: identifier, mediaType: item.mediaType))
             }
-            let photos = zip(items, identifiers).compactMap { item, identifier -> ImportBursts.Member? in
-                guard item.mediaType == .image, let main = item.files.first?.file else { return nil }
-                return ImportBursts.Member(localIdentifier: identifier, source: main.source, metadata: main.metadata, fingerprint: main.contentSignature)
+            for (item, identifier) in zip(items, identifiers) where item.mediaType == .image {
+                guard let main = item.files.first?.file else { continue }
+                bursts.add(localIdentifier: identifier, source: main.source, metadata: main.metadata, signature: main.contentSignature)
             }
-            return (reported, photos)
+            return reported
         } catch where items.count > 1 {
-            let each = items.map { commit([$0]) }
-            return (each.flatMap(\.0), each.flatMap(\.1))
+            return items.flatMap { commit([$0], bursts: &bursts) }
         } catch {
             for case let staged? in items[0].files.map(\.file.stagedFile) { try? FileManager.default.removeItem(at: staged) }
             items[0].derivatives.discard()
-            return ([PHImportReport.Item(files: items[0].files.map(\.file.source), outcome: .failed(reason: error.localizedDescription))], [])
+            return [PHImportReport.Item(files: items[0].files.map(\.file.source), outcome: .failed(reason: error.localizedDescription))]
         }
     }
 }

@@ -14,7 +14,45 @@ final class ImportPreparer: Sendable {
     let store: LibraryDatabase
     let options: PHAssetImporter.Options
     /// The files this import is bringing in, by size and signature.
-    private let claimed = Mutex<[String: [URL]]>([:])
+    private let claimed = Mutex(Claims())
+
+    /// A file's size and the first 128 bits of its signature: 24 bytes a file instead of a
+    /// 70-character string, for an import of a million files. Files with one key are the same
+    /// only once their bytes compare equal, so a shorter key costs nothing in correctness.
+    private struct ClaimKey: Hashable {
+        var size: Int64
+        var high: UInt64
+        var low: UInt64
+
+        init(size: Int64, signature: String) {
+            self.size = size
+            high = UInt64(signature.prefix(16), radix: 16) ?? 0
+            low = UInt64(signature.dropFirst(16).prefix(16), radix: 16) ?? 0
+        }
+    }
+
+    /// Files claimed by this import: the first of a key without an array of its own (almost
+    /// every file), later ones with the same key (a copy, or a signature collision) beside it.
+    private struct Claims {
+        var first: [ClaimKey: URL] = [:]
+        var more: [ClaimKey: [URL]] = [:]
+
+        /// Claims `url`; returns the files claimed before it with the same key.
+        mutating func claim(_ url: URL, _ key: ClaimKey) -> [URL] {
+            guard let existing = first[key] else {
+                first[key] = url
+                return []
+            }
+            let earlier = [existing] + more[key, default: []]
+            more[key, default: []].append(url)
+            return earlier
+        }
+
+        /// Gives up a claim made by ``claim(_:_:)`` that found earlier files (a duplicate).
+        mutating func release(_ url: URL, _ key: ClaimKey) {
+            more[key]?.removeAll { $0 == url }
+        }
+    }
 
     init(store: LibraryDatabase, options: PHAssetImporter.Options) {
         self.store = store
@@ -24,6 +62,8 @@ final class ImportPreparer: Sendable {
     /// An asset's files, staged and ready for a creation request.
     struct ReadyItem: Sendable {
         var files: [(type: PHAssetResourceType, file: PreparedFile)]
+        /// The files' sources, main first, as the report lists them.
+        var sources: [URL]
         var mediaType: PHAssetMediaType
         var derivatives = StagedDerivatives()
         /// Why the thumbnail made at import failed, recorded once the asset exists.
@@ -54,7 +94,10 @@ final class ImportPreparer: Sendable {
             }
         }
         for item in Self.assets(from: probed, maximumLiveVideo: options.maximumLivePhotoVideoDuration) {
-            outcomes.append(stage(item))
+            // A file alone (most are) shares the walk's list instead of a copy of its own: the
+            // report keeps one a file, a million for a million files.
+            let urls = item.count == 1 && group.files.count == 1 ? group.files : item.map(\.1.url)
+            outcomes.append(stage(item, urls: urls))
         }
         return outcomes
     }
@@ -139,8 +182,8 @@ final class ImportPreparer: Sendable {
         return [asset] + raws.map { [(.photo, $0)] } + videos.map { [(.video, $0)] }
     }
 
-    private func stage(_ asset: [(PHAssetResourceType, Probed)]) -> Outcome {
-        let urls = asset.map(\.1.url)
+    /// `urls`: the asset's files, main first, as the report lists them.
+    private func stage(_ asset: [(PHAssetResourceType, Probed)], urls: [URL]) -> Outcome {
         func failed(_ reason: String) -> Outcome {
             .finished(PHImportReport.Item(files: urls, outcome: .failed(reason: reason)))
         }
@@ -192,7 +235,7 @@ final class ImportPreparer: Sendable {
                     source: file.url, metadata: file.metadata, stagedFile: staged, fileSize: file.size,
                     contentHash: hash, contentSignature: signature, fileModificationDate: file.modified)))
         }
-        var item = ReadyItem(files: files, mediaType: asset[0].1.metadata.isVideo ? .video : .image)
+        var item = ReadyItem(files: files, sources: urls, mediaType: asset[0].1.metadata.isVideo ? .video : .image)
         if options.makesThumbnails && item.mediaType == .image {
             // From the source (in the page cache after copying). A photo whose structure
             // checked out but whose pixels don't decode is refused here, before anything is
@@ -240,14 +283,10 @@ final class ImportPreparer: Sendable {
                         localIdentifier: LocalIdentifier.asset(match.assetUUID), isInRecentlyDeleted: match.isTrashed)))
         }
         // Same size and signature as a file claimed earlier in this import: compare the bytes.
-        let key = "\(file.size):\(signature)"
-        let earlier: [URL] = claimed.withLock { claimed in
-            let earlier = claimed[key, default: []]
-            claimed[key, default: []].append(file.url)
-            return earlier
-        }
+        let key = ClaimKey(size: file.size, signature: signature)
+        let earlier = claimed.withLock { $0.claim(file.url, key) }
         for other in earlier where (try? ContentSignature.sameBytes(other, file.url)) == true {
-            claimed.withLock { claimed in claimed[key]?.removeAll { $0 == file.url } }
+            claimed.withLock { $0.release(file.url, key) }
             return .finished(PHImportReport.Item(files: urls, outcome: .duplicateOfFile(other)))
         }
         return nil
