@@ -45,8 +45,9 @@ package final class LibraryDatabase: Sendable {
         set { historyLimitValue.withLock { $0 = newValue } }
     }
 
-    /// How much of the database file connections map into memory (`PRAGMA mmap_size`).
-    static let mmapSize = 1 << 30
+    /// How much of the database file connections map into memory (`PRAGMA mmap_size`) unless
+    /// the library is opened with another `memoryMap`.
+    package static let mmapSize = 1 << 30
 
     /// How long a write waits for another connection's write before giving up.
     package static let busyTimeout: TimeInterval = 30
@@ -70,8 +71,14 @@ package final class LibraryDatabase: Sendable {
     /// names from `gazetteer`.
     ///
     /// With `readOnly`, nothing is created or written (see ``openForReading(at:gazetteer:)``).
+    ///
+    /// `memoryMap` bounds the bytes of the database file its connections map (`mmap_size`).
+    /// Mapped pages are the kernel's page cache, but a process's resident set counts each
+    /// mapping's pages: a bulk import that touches every index page of a large library shows
+    /// its whole database there (`photos import` opens with a small map; its lookups are point
+    /// reads, which `pread` serves as fast).
     package static func open(
-        at root: URL, gazetteer: GazetteerChoice = .machine, readOnly: Bool = false
+        at root: URL, gazetteer: GazetteerChoice = .machine, readOnly: Bool = false, memoryMap: Int = mmapSize
     ) throws(StoreError) -> LibraryDatabase {
         if readOnly { return try openForReading(at: root, gazetteer: gazetteer) }
         let layout = LibraryLayout(root: root)
@@ -92,7 +99,7 @@ package final class LibraryDatabase: Sendable {
 
         let pool: DatabasePool
         do {
-            pool = try DatabasePool(path: layout.databaseFile.path, configuration: configuration())
+            pool = try DatabasePool(path: layout.databaseFile.path, configuration: configuration(memoryMap: memoryMap))
         } catch {
             throw StoreError(.cannotOpen, "Can't open the library database \(layout.databaseFile.path): \(error)" + readOnlyHint(layout))
         }
@@ -149,7 +156,7 @@ package final class LibraryDatabase: Sendable {
         if rename(temporary.path, layout.identifierFile.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
     }
 
-    private static func configuration() -> Configuration {
+    private static func configuration(memoryMap: Int) -> Configuration {
         var config = Configuration()
         config.busyMode = .timeout(busyTimeout)
         config.maximumReaderCount = 8
@@ -159,7 +166,7 @@ package final class LibraryDatabase: Sendable {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // Map the file: large fetches and reads touch pages in place instead of copying
             // them with pread (1.8x faster on a 1M-asset fetch). Address space, not memory.
-            try db.execute(sql: "PRAGMA mmap_size = \(mmapSize)")
+            try db.execute(sql: "PRAGMA mmap_size = \(max(0, memoryMap))")
             // A log written from its start again is cut back to this size (see restartLogIfLong).
             try db.execute(sql: "PRAGMA journal_size_limit = \(64 << 20)")
         }

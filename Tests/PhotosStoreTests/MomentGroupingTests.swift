@@ -52,6 +52,31 @@ struct MomentGroupingTests {
         }
     }
 
+    /// The walks to the nearest split read an index in time order a page at a time, for
+    /// assets and for moments, never sorting the table (a sort a page made a commit's walk over
+    /// a large library's moments quadratic: issue 19's import at scale).
+    @Test func walksReadAnIndexInOrderWithoutSorting() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moment-plans-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try LibraryDatabase.open(at: folder)
+        try store.read { db in
+            let cases: [(KeysetPager, String)] = [
+                (MomentSequence(db: db).pager, "collection_moments_by_startDate"),
+                (AssetSequence(db: db).pager, "asset_by_creationDate"),
+            ]
+            for (pager, index) in cases {
+                for descending in [true, false] {
+                    let (first, next) = pager.statements(descending: descending)
+                    for (sql, arguments) in [(first, [1.0] as StatementArguments), (next, [1.0, 1] as StatementArguments)] {
+                        let steps = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
+                        #expect(steps.count == 1 && steps[0].contains("USING INDEX \(index)"), "\(sql): \(steps)")
+                        #expect(!steps.contains { $0.contains("TEMP B-TREE") }, "\(sql): \(steps)")
+                    }
+                }
+            }
+        }
+    }
+
     private func check(_ store: LibraryDatabase, step: Int) throws {
         try store.read { db in
             let assets = try AssetSequence(db: db).items(from: -Double.infinity, to: Double.infinity)

@@ -36,6 +36,11 @@ extension PHPhotoLibrary {
         /// file alone wakes them.
         package var changeCheckInterval: DispatchTimeInterval = ChangeSignalWatcher.fallbackInterval
 
+        /// Bytes of the database file its connections map into memory (`PRAGMA mmap_size`):
+        /// 1 GiB, which makes large fetches read pages in place. A process that only imports
+        /// maps less: every mapped page it touches counts in its resident set.
+        package var databaseMemoryMap = LibraryDatabase.mmapSize
+
         /// Open the library for reading only (``PHPhotoLibrary/init(url:readOnly:)``).
         package var readOnly = false
         package init() {}

@@ -89,7 +89,8 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// and gazetteer (see ``Configuration``).
     package init(url: URL, configuration: Configuration) throws {
         do {
-            store = try LibraryDatabase.open(at: url, gazetteer: configuration.gazetteer, readOnly: configuration.readOnly)
+            store = try LibraryDatabase.open(
+                at: url, gazetteer: configuration.gazetteer, readOnly: configuration.readOnly, memoryMap: configuration.databaseMemoryMap)
         } catch {
             throw PHPhotosError(error)
         }

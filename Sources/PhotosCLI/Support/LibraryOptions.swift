@@ -21,10 +21,15 @@ struct LibraryOptions: ParsableArguments {
     /// A command that only reads passes `forReading`: when the library can't be opened for
     /// writing (a read-only file system, a folder this user can't write, a full disk), it is
     /// opened read-only instead, since reading must not need to write.
-    func open(forReading: Bool = false) throws -> PHPhotoLibrary {
+    /// `databaseMemoryMap`: see ``PHPhotoLibrary/Configuration/databaseMemoryMap`` (the
+    /// default when nil).
+    func open(forReading: Bool = false, databaseMemoryMap: Int? = nil) throws -> PHPhotoLibrary {
         let url = self.url
         do {
-            return try PHPhotoLibrary(url: url, readOnly: readOnly)
+            var configuration = PHPhotoLibrary.Configuration()
+            configuration.readOnly = readOnly
+            if let databaseMemoryMap { configuration.databaseMemoryMap = databaseMemoryMap }
+            return try PHPhotoLibrary(url: url, configuration: configuration)
         } catch let error as PHPhotosError where forReading && !readOnly && error.code != .internalError {
             guard !FileManager.default.isWritableFile(atPath: url.appendingPathComponent("database").path) || Self.isFull(url),
                 let library = try? PHPhotoLibrary(url: url, readOnly: true)

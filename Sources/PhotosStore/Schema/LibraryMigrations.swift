@@ -62,6 +62,15 @@ enum LibraryMigrations {
             // importing the same folder again can tell an unchanged file by `stat` alone.
             try db.execute(sql: "ALTER TABLE resource ADD COLUMN fileModificationDate REAL")
         }
+        migrator.registerMigration("v13-moments-by-start") { db in
+            // Moments in time order, for the grouper's walk to the nearest cluster split: without
+            // it every page of 64 sorted all the library's moments, and a commit's walk over a
+            // run of moments with no 36-hour gap (a daily photographer's) grew with the square
+            // of their number (issue 19: an import slowed from ~1,000 to ~170 files/s by
+            // 200,000 photos, 71 % of its time in this walk).
+            try db.execute(
+                sql: "CREATE INDEX collection_moments_by_startDate ON collection(startDate, id) WHERE isList = 0 AND type = 3")
+        }
         return migrator
     }
 
