@@ -14,12 +14,12 @@ enum ImportBursts {
     static let minimumDetectedFrames = 3
 
     /// What grouping needs of one imported photo. An import keeps one for every photo that
-    /// could be in a burst, so it is small (56 bytes, no allocation of its own): a million-photo
+    /// could be in a burst, so it is small (48 bytes, no allocation of its own): a million-photo
     /// import keeps ~56 MB, where whole metadata and identifier strings took ~400 MB.
     struct Member: Sendable {
         let asset: UUID
-        /// The main file (shared with the import's list of files, not a copy).
-        let source: URL
+        /// The main file: an entry of the import's files.
+        let entry: Int32
         /// Seconds since 1970; NaN when the photo has no capture date.
         let captureTime: Double
         /// Index into ``Candidates/cameras`` (make, model and size), or -1.
@@ -47,8 +47,8 @@ enum ImportBursts {
 
         /// Keeps the photo if it names a burst, or has a capture date and a camera; others
         /// can't be in one.
-        mutating func add(localIdentifier: String, source: URL, metadata: MediaMetadata, signature: String) {
-            guard let asset = LocalIdentifier.assetUUID(localIdentifier).flatMap(UUID.init(uuidString:)) else { return }
+        mutating func add(localIdentifier: String, entry: Int32?, metadata: MediaMetadata, signature: String) {
+            guard let entry, let asset = LocalIdentifier.assetUUID(localIdentifier).flatMap(UUID.init(uuidString:)) else { return }
             var burst: Int32 = -1
             var camera: Int32 = -1
             if let identifier = metadata.burstIdentifier {
@@ -61,7 +61,7 @@ enum ImportBursts {
             }
             members.append(
                 Member(
-                    asset: asset, source: source, captureTime: metadata.captureDate?.timeIntervalSince1970 ?? .nan,
+                    asset: asset, entry: entry, captureTime: metadata.captureDate?.timeIntervalSince1970 ?? .nan,
                     camera: camera, burst: burst, seed: Self.seed(signature)))
         }
 
@@ -100,7 +100,7 @@ enum ImportBursts {
         var byCamera = photos.filter { $0.burst < 0 && $0.camera >= 0 && !$0.captureTime.isNaN }
         byCamera.sort {
             ($0.camera, $0.captureTime) < ($1.camera, $1.captureTime)
-                || ($0.camera, $0.captureTime) == ($1.camera, $1.captureTime) && $0.source.path < $1.source.path
+                || ($0.camera, $0.captureTime) == ($1.camera, $1.captureTime) && $0.entry < $1.entry
         }
         var detected: [(camera: String, burst: Burst)] = []
         var run: [Member] = []
@@ -120,7 +120,7 @@ enum ImportBursts {
     }
 
     /// Writes the bursts in one change; returns how many there were.
-    static func assign(_ bursts: [Burst], in library: PHPhotoLibrary) throws -> Int {
+    static func assign(_ bursts: [Burst], files: ImportFiles, in library: PHPhotoLibrary) throws -> Int {
         guard !bursts.isEmpty else { return 0 }
         var plans: [(asset: PHAsset, identifier: String, represents: Bool, pick: Bool)] = []
         try library.withCurrent {
@@ -130,7 +130,7 @@ enum ImportBursts {
             for burst in bursts {
                 let existing = PHAsset.fetchAssets(withBurstIdentifier: burst.identifier, options: options)
                 let hasRepresentative = existing.contains { $0.representsBurst }
-                let sharpness = burst.members.map { (try? VipsImage.sharpness(ofFileAt: $0.source)) ?? 0 }
+                let sharpness = burst.members.map { (try? VipsImage.sharpness(ofFileAt: files.url($0.entry))) ?? 0 }
                 let sharpest = sharpness.indices.max { sharpness[$0] < sharpness[$1] } ?? 0
                 let assets = PHAsset.fetchAssets(withLocalIdentifiers: burst.members.map(\.localIdentifier), options: options)
                 let byIdentifier = Dictionary(uniqueKeysWithValues: assets.map { ($0.localIdentifier, $0) })

@@ -18,14 +18,25 @@ struct ImportDiscovery {
     ]
     static let videoExtensions: Set<String> = ["mp4", "mov", "m4v", "3gp", "qt"]
 
-    /// Files that may make one asset, in a repeatable order.
+    /// Files that may make one asset, in a repeatable order: entries of ``files``.
     struct Group: Sendable {
-        var files: [URL]
+        /// Where the group's entries start in ``ImportDiscovery/members``, and how many.
+        var start: Int32
+        var count: Int32
         /// Their total size, from the walk's `stat`.
         var bytes: Int64 = 0
     }
 
     private(set) var groups: [Group] = []
+    /// The groups' entries, group after group.
+    private(set) var members: [Int32] = []
+    /// Every file found, once ``makeGroups()`` has run.
+    private(set) var files = ImportFiles()
+
+    /// A group's entries.
+    func entries(of group: Group) -> ArraySlice<Int32> {
+        members[Int(group.start)..<Int(group.start + group.count)]
+    }
     /// Paths that could not be searched, with the reason.
     private(set) var problems: [(url: URL, reason: String)] = []
     private(set) var totalBytes: Int64 = 0
@@ -54,7 +65,9 @@ struct ImportDiscovery {
         var code: Int32
     }
 
-    private mutating func add(_ url: URL, named: Bool) {
+    /// `folder` and `name`: where a walked file was found (kept as a folder number and a short
+    /// name, its URL made again when read); a named file or an alias keeps its URL.
+    private mutating func add(_ url: URL, named: Bool, folder: Int32? = nil, name: String = "") {
         let identity: FileIdentity, info: stat
         switch Self.identity(url.path) {
         case .success(let found):
@@ -78,14 +91,18 @@ struct ImportDiscovery {
             guard seenFiles.insert(identity).inserted else { return }
             fileCount += 1
             totalBytes += Int64(info.st_size)
-            pending.append((url, Int64(info.st_size)))
+            if let folder, !named {
+                builder.add(name: name, folder: folder, size: Int64(info.st_size))
+            } else {
+                builder.add(exactly: url, size: Int64(info.st_size))
+            }
         } else if named {
             problems.append((url, "is not a regular file or folder"))
         }
     }
 
-    /// Files found, with their sizes, before grouping.
-    private var pending: [(url: URL, size: Int64)] = []
+    /// Files found, before grouping.
+    private var builder = ImportFiles.Builder()
 
     /// Adds a folder's files; names that are not valid UTF-8 are reached through an alias
     /// (``ByteNamedFiles``).
@@ -97,9 +114,10 @@ struct ImportDiscovery {
             problems.append((folder, "can't be searched: \(error.localizedDescription)"))
             return
         }
+        let number = builder.add(folder: folder)
         for name in names.sorted(by: { $0.lexicographicallyPrecedes($1) }) where name.first != UInt8(ascii: ".") {
             if let text = String(validating: name, as: UTF8.self) {
-                add(folder.appendingPathComponent(text), named: false)
+                add(folder.appendingPathComponent(text), named: false, folder: number, name: text)
             } else if let alias = ByteNamedFiles.url(forPath: Array(folder.path.utf8) + [UInt8(ascii: "/")] + name) {
                 add(alias, named: false)
             } else {
@@ -125,28 +143,116 @@ struct ImportDiscovery {
             var folder: Int32
             var stem: String
         }
-        var folders: [String: Int32] = [:]
-        var index: [Key: Int] = [:]
-        index.reserveCapacity(pending.count)
-        groups.reserveCapacity(pending.count)
-        for (url, size) in pending {
-            let folderPath = url.deletingLastPathComponent().path
-            let folder: Int32
-            if let known = folders[folderPath] {
-                folder = known
-            } else {
-                folder = Int32(truncatingIfNeeded: folders.count)
-                folders[folderPath] = folder
-            }
-            let key = Key(folder: folder, stem: url.deletingPathExtension().lastPathComponent.lowercased())
+        files = builder.finish()
+        builder = ImportFiles.Builder()
+        var groupOf = [Int32](repeating: 0, count: files.count)
+        var counts: [Int32] = []
+        var index: [Key: Int32] = [:]
+        index.reserveCapacity(files.count)
+        for entry in 0..<Int32(files.count) {
+            let key = Key(folder: files.folderNumber(of: entry), stem: files.stem(of: entry))
             if let at = index[key] {
-                groups[at].files.append(url)
-                groups[at].bytes += size
+                groupOf[Int(entry)] = at
+                counts[Int(at)] += 1
             } else {
-                index[key] = groups.count
-                groups.append(Group(files: [url], bytes: size))
+                let at = Int32(counts.count)
+                index[key] = at
+                groupOf[Int(entry)] = at
+                counts.append(1)
             }
         }
-        pending = []
+        index = [:]
+        // Entries in group order (a counting sort: each group's entries stay in discovery order).
+        groups.reserveCapacity(counts.count)
+        var start: Int32 = 0
+        for count in counts {
+            groups.append(Group(start: start, count: 0))
+            start += count
+        }
+        members = [Int32](repeating: 0, count: files.count)
+        let sizes = files.sizes
+        for entry in 0..<Int32(files.count) {
+            let group = Int(groupOf[Int(entry)])
+            members[Int(groups[group].start + groups[group].count)] = entry
+            groups[group].count += 1
+            groups[group].bytes += sizes[Int(entry)]
+        }
+    }
+}
+
+/// The files an import found, compactly: a folder's URL once, and for each file its folder's
+/// number and its name (a short name is stored inline: `IMG_0001.JPG` takes no allocation).
+/// A URL takes ~450 bytes here, so a million files kept as URLs took ~450 MB; these take ~40.
+/// Each file's URL is made again when it is read or reported.
+struct ImportFiles: Sendable {
+    private var folders: [URL] = []
+    private var folderOf: [Int32] = []
+    private var names: [String] = []
+    /// Files whose URL is kept as it was given (named on the command line, aliases of names
+    /// that aren't UTF-8): few.
+    private var exact: [Int32: URL] = [:]
+    fileprivate(set) var sizes: [Int64] = []
+
+    var count: Int { names.count }
+
+    func url(_ entry: Int32) -> URL {
+        if let url = exact[entry] { return url }
+        return folders[Int(folderOf[Int(entry)])].appendingPathComponent(names[Int(entry)])
+    }
+
+    func urls(_ entries: some Sequence<Int32>) -> [URL] { entries.map(url) }
+
+    /// Whether two walked files share a folder (their order is then their names').
+    func sameFolder(_ a: Int32, _ b: Int32) -> Bool {
+        folderOf[Int(a)] == folderOf[Int(b)] && exact[a] == nil && exact[b] == nil
+    }
+
+    /// Path order of two files of one folder.
+    func precedes(_ a: Int32, _ b: Int32) -> Bool { names[Int(a)] < names[Int(b)] }
+
+    /// The folder grouping keys on: the number of the folder the file is in (a file named on
+    /// its own shares its folder's number with the walk's files there).
+    fileprivate func folderNumber(of entry: Int32) -> Int32 { folderOf[Int(entry)] }
+
+    fileprivate func stem(of entry: Int32) -> String {
+        if let url = exact[entry] { return url.deletingPathExtension().lastPathComponent.lowercased() }
+        let name = names[Int(entry)]
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name.lowercased() }
+        return name[..<dot].lowercased()
+    }
+
+    struct Builder {
+        private var files = ImportFiles()
+        private var folderNumbers: [String: Int32] = [:]
+
+        /// Numbers a folder whose files are added next.
+        mutating func add(folder: URL) -> Int32 {
+            number(ofFolder: folder.path, url: folder)
+        }
+
+        private mutating func number(ofFolder path: String, url: URL) -> Int32 {
+            if let known = folderNumbers[path] { return known }
+            let number = Int32(files.folders.count)
+            folderNumbers[path] = number
+            files.folders.append(url)
+            return number
+        }
+
+        mutating func add(name: String, folder: Int32, size: Int64) {
+            files.folderOf.append(folder)
+            files.names.append(name)
+            files.sizes.append(size)
+        }
+
+        mutating func add(exactly url: URL, size: Int64) {
+            let parent = url.deletingLastPathComponent()
+            let folder = number(ofFolder: parent.path, url: parent)
+            files.exact[Int32(files.names.count)] = url
+            files.folderOf.append(folder)
+            files.names.append("")
+            files.sizes.append(size)
+        }
+
+        func finish() -> ImportFiles { files }
     }
 }

@@ -36,8 +36,9 @@ struct ImportPipeline {
         var report = PHImportReport()
         var discovery = ImportDiscovery(urls)
         discovery.makeGroups()
+        report.files = discovery.files
         for problem in discovery.problems {
-            report.items.append(PHImportReport.Item(files: [problem.url], outcome: .failed(reason: problem.reason)))
+            report.records.append(PHImportReport.Record(files: .urls([problem.url]), outcome: .failed(reason: problem.reason)))
         }
         var progress = PHImportProgress()
         progress.totalFiles = discovery.totalFiles
@@ -45,9 +46,10 @@ struct ImportPipeline {
         progress.failedFiles = discovery.problems.count
 
         let groups = discovery.groups
+        let members = discovery.members
         let workers = max(1, min(importer.options.maximumConcurrentFiles, groups.count))
         let handoff = Handoff(slots: workers * 4)
-        let preparer = ImportPreparer(store: importer.library.store, options: importer.options)
+        let preparer = ImportPreparer(store: importer.library.store, options: importer.options, files: discovery.files)
         let finished = DispatchGroup()
         for _ in 0..<workers {
             DispatchQueue.global(qos: .userInitiated).async(group: finished) { [importer] in
@@ -65,8 +67,8 @@ struct ImportPipeline {
                         return
                     }
                     let group = groups[index]
-                    let outcomes = preparer.prepare(group)
-                    handoff.results.withLock { $0.append((outcomes, group.bytes, group.files.count)) }
+                    let outcomes = preparer.prepare(members[Int(group.start)..<Int(group.start + group.count)])
+                    handoff.results.withLock { $0.append((outcomes, group.bytes, Int(group.count))) }
                     handoff.available.signal()
                 }
             }
@@ -77,11 +79,11 @@ struct ImportPipeline {
         photos.reserve(discovery.totalFiles)
         func commitPending() {
             guard !pending.isEmpty else { return }
-            let items = commit(pending, bursts: &photos)
-            report.items += items
+            let records = commit(pending, bursts: &photos)
+            report.records += records
             pending = []
             // Counted per batch: filtering every item so far at each commit grows with the import.
-            progress.importedAssets += items.filter { if case .imported = $0.outcome { true } else { false } }.count
+            progress.importedAssets += records.filter { if case .imported = $0.result { true } else { false } }.count
             progress.elapsed = Date().timeIntervalSince(start)
             progressHandler?(progress)
         }
@@ -102,9 +104,10 @@ struct ImportPipeline {
             for outcome in outcomes {
                 switch outcome {
                 case .ready(let item): pending.append(item)
-                case .finished(let item):
-                    report.items.append(item)
-                    if case .failed = item.outcome { progress.failedFiles += item.files.count } else { progress.duplicateFiles += item.files.count }
+                case .finished(let record):
+                    report.records.append(record)
+                    let count = record.files.count
+                    if case .outcome(.failed) = record.result { progress.failedFiles += count } else { progress.duplicateFiles += count }
                 }
             }
             progress.elapsed = Date().timeIntervalSince(start)
@@ -114,7 +117,7 @@ struct ImportPipeline {
         commitPending()
         finished.wait()
         do {
-            report.burstCount = try ImportBursts.assign(ImportBursts.group(photos), in: importer.library)
+            report.burstCount = try ImportBursts.assign(ImportBursts.group(photos), files: discovery.files, in: importer.library)
         } catch {
             report.burstProblem = "bursts were not grouped: \(error.localizedDescription)"
         }
@@ -122,10 +125,10 @@ struct ImportPipeline {
         let taken = handoff.nextGroup.withLock { $0 }
         if taken < groups.count {
             report.wasCancelled = true
-            report.notReached = groups[taken...].flatMap(\.files)
+            report.notReachedEntries = Array(members[Int(groups[taken].start)...])
         }
         // Workers finish in any order; the report reads in file order.
-        report.items.sort { $0.files[0].path < $1.files[0].path }
+        report.sortRecords()
         report.elapsed = Date().timeIntervalSince(start)
         return report
     }
@@ -133,7 +136,7 @@ struct ImportPipeline {
     /// Commits items in one transaction; if that fails, each alone, to find the bad ones.
     /// Staged copies of items that don't commit are removed.
     /// The photos committed join `bursts`' candidates.
-    private func commit(_ items: [ImportPreparer.ReadyItem], bursts: inout ImportBursts.Candidates) -> [PHImportReport.Item] {
+    private func commit(_ items: [ImportPreparer.ReadyItem], bursts: inout ImportBursts.Candidates) -> [PHImportReport.Record] {
         let library = importer.library
         var identifiers: [String] = []
         do {
@@ -162,11 +165,11 @@ struct ImportPipeline {
                 if let reason = item.renderFailure { try? library.store.recordRenderFailure(assetUUID: uuid, reason: reason) }
             }
             let reported = zip(items, identifiers).map { item, identifier in
-                PHImportReport.Item(files: item.sources, outcome: .imported(localIdentifier: identifier, mediaType: item.mediaType))
+                PHImportReport.Record(files: item.reference, outcome: .imported(localIdentifier: identifier, mediaType: item.mediaType))
             }
             for (item, identifier) in zip(items, identifiers) where item.mediaType == .image {
                 guard let main = item.files.first?.file else { continue }
-                bursts.add(localIdentifier: identifier, source: main.source, metadata: main.metadata, signature: main.contentSignature)
+                bursts.add(localIdentifier: identifier, entry: item.reference.first, metadata: main.metadata, signature: main.contentSignature)
             }
             return reported
         } catch where items.count > 1 {
@@ -174,7 +177,7 @@ struct ImportPipeline {
         } catch {
             for case let staged? in items[0].files.map(\.file.stagedFile) { try? FileManager.default.removeItem(at: staged) }
             items[0].derivatives.discard()
-            return [PHImportReport.Item(files: items[0].files.map(\.file.source), outcome: .failed(reason: error.localizedDescription))]
+            return [PHImportReport.Record(files: items[0].reference, outcome: .failed(reason: error.localizedDescription))]
         }
     }
 }

@@ -13,6 +13,8 @@ import PhotosLocking
 final class ImportPreparer: Sendable {
     let store: LibraryDatabase
     let options: PHAssetImporter.Options
+    /// The files the import found; groups name them by entry.
+    let files: ImportFiles
     /// The files this import is bringing in, by size and signature.
     private let claimed = Mutex(Claims())
 
@@ -34,11 +36,12 @@ final class ImportPreparer: Sendable {
     /// Files claimed by this import: the first of a key without an array of its own (almost
     /// every file), later ones with the same key (a copy, or a signature collision) beside it.
     private struct Claims {
-        var first: [ClaimKey: URL] = [:]
-        var more: [ClaimKey: [URL]] = [:]
+        var first: [ClaimKey: Int32] = [:]
+        var more: [ClaimKey: [Int32]] = [:]
 
-        /// Claims `url`; returns the files claimed before it with the same key.
-        mutating func claim(_ url: URL, _ key: ClaimKey) -> [URL] {
+        /// Claims the file `url` (an entry of the import's files); returns the files claimed
+        /// before it with the same key.
+        mutating func claim(_ url: Int32, _ key: ClaimKey) -> [Int32] {
             guard let existing = first[key] else {
                 first[key] = url
                 return []
@@ -49,12 +52,13 @@ final class ImportPreparer: Sendable {
         }
 
         /// Gives up a claim made by ``claim(_:_:)`` that found earlier files (a duplicate).
-        mutating func release(_ url: URL, _ key: ClaimKey) {
+        mutating func release(_ url: Int32, _ key: ClaimKey) {
             more[key]?.removeAll { $0 == url }
         }
     }
 
-    init(store: LibraryDatabase, options: PHAssetImporter.Options) {
+    init(store: LibraryDatabase, options: PHAssetImporter.Options, files: ImportFiles) {
+        self.files = files
         self.store = store
         self.options = options
     }
@@ -62,8 +66,8 @@ final class ImportPreparer: Sendable {
     /// An asset's files, staged and ready for a creation request.
     struct ReadyItem: Sendable {
         var files: [(type: PHAssetResourceType, file: PreparedFile)]
-        /// The files' sources, main first, as the report lists them.
-        var sources: [URL]
+        /// The files, main first, as the report lists them.
+        var reference: PHImportReport.FileReference
         var mediaType: PHAssetMediaType
         var derivatives = StagedDerivatives()
         /// Why the thumbnail made at import failed, recorded once the asset exists.
@@ -72,32 +76,34 @@ final class ImportPreparer: Sendable {
 
     enum Outcome: Sendable {
         case ready(ReadyItem)
-        case finished(PHImportReport.Item)
+        case finished(PHImportReport.Record)
     }
 
     private struct Probed {
         var url: URL
+        /// Its entry among the import's files.
+        var entry: Int32
         var metadata: MediaMetadata
         var size: Int64
         var modified: Date?
     }
 
-    func prepare(_ group: ImportDiscovery.Group) -> [Outcome] {
-        if let unchanged = unchangedReference(group) { return [unchanged] }
+    /// Prepares one group: `entries` of ``files``.
+    func prepare(_ entries: ArraySlice<Int32>) -> [Outcome] {
+        if let unchanged = unchangedReference(entries) { return [unchanged] }
         var outcomes: [Outcome] = []
         var probed: [Probed] = []
-        for url in group.files {
+        for entry in entries {
             do {
-                probed.append(try probe(url))
+                probed.append(try probe(files.url(entry), entry: entry))
             } catch {
-                outcomes.append(.finished(PHImportReport.Item(files: [url], outcome: .failed(reason: error.description))))
+                outcomes.append(.finished(PHImportReport.Record(files: .one(entry), outcome: .failed(reason: error.description))))
             }
         }
         for item in Self.assets(from: probed, maximumLiveVideo: options.maximumLivePhotoVideoDuration) {
             // A file alone (most are) shares the walk's list instead of a copy of its own: the
             // report keeps one a file, a million for a million files.
-            let urls = item.count == 1 && group.files.count == 1 ? group.files : item.map(\.1.url)
-            outcomes.append(stage(item, urls: urls))
+            outcomes.append(stage(item, reference: PHImportReport.FileReference(item.map(\.1.entry))))
         }
         return outcomes
     }
@@ -107,10 +113,11 @@ final class ImportPreparer: Sendable {
     /// index probe a file, nothing read, so importing a folder again runs at the speed of
     /// listing it. Any difference (a file changed, moved, or never referenced) takes the full
     /// path: probe, signature, duplicate check.
-    private func unchangedReference(_ group: ImportDiscovery.Group) -> Outcome? {
+    private func unchangedReference(_ entries: ArraySlice<Int32>) -> Outcome? {
         guard !options.allowsDuplicates else { return nil }
         var asset: ReferencedFile?
-        for url in group.files {
+        for entry in entries {
+            let url = files.url(entry)
             guard ByteNamedFiles.target(of: url) == nil else { return nil }
             var info = stat()
             guard stat(url.path, &info) == 0,
@@ -122,8 +129,8 @@ final class ImportPreparer: Sendable {
         }
         guard let asset else { return nil }
         return .finished(
-            PHImportReport.Item(
-                files: group.files,
+            PHImportReport.Record(
+                files: PHImportReport.FileReference(entries),
                 outcome: .duplicateOfAsset(
                     localIdentifier: LocalIdentifier.asset(asset.assetUUID), isInRecentlyDeleted: asset.isTrashed)))
     }
@@ -136,7 +143,7 @@ final class ImportPreparer: Sendable {
         var description: String
     }
 
-    private func probe(_ url: URL) throws(ProbeFailure) -> Probed {
+    private func probe(_ url: URL, entry: Int32) throws(ProbeFailure) -> Probed {
         let metadata: MediaMetadata
         do {
             metadata = try MediaProbe.probe(fileAt: url)
@@ -155,7 +162,7 @@ final class ImportPreparer: Sendable {
         var info = stat()
         let found = stat(url.path, &info) == 0
         return Probed(
-            url: url, metadata: metadata, size: found ? Int64(info.st_size) : 0,
+            url: url, entry: entry, metadata: metadata, size: found ? Int64(info.st_size) : 0,
             modified: found ? Self.modificationDate(info) : nil)
     }
 
@@ -182,10 +189,10 @@ final class ImportPreparer: Sendable {
         return [asset] + raws.map { [(.photo, $0)] } + videos.map { [(.video, $0)] }
     }
 
-    /// `urls`: the asset's files, main first, as the report lists them.
-    private func stage(_ asset: [(PHAssetResourceType, Probed)], urls: [URL]) -> Outcome {
+    /// `reference`: the asset's files, main first, as the report lists them.
+    private func stage(_ asset: [(PHAssetResourceType, Probed)], reference: PHImportReport.FileReference) -> Outcome {
         func failed(_ reason: String) -> Outcome {
-            .finished(PHImportReport.Item(files: urls, outcome: .failed(reason: reason)))
+            .finished(PHImportReport.Record(files: reference, outcome: .failed(reason: reason)))
         }
         var signatures: [String] = []
         for (_, file) in asset {
@@ -197,7 +204,7 @@ final class ImportPreparer: Sendable {
         }
         // The main file decides: its bytes in the library (or earlier in this import) mean a duplicate.
         if !options.allowsDuplicates {
-            if let duplicate = findDuplicate(of: asset[0].1, signature: signatures[0], urls: urls) { return duplicate }
+            if let duplicate = findDuplicate(of: asset[0].1, signature: signatures[0], reference: reference) { return duplicate }
         }
         var files: [(type: PHAssetResourceType, file: PreparedFile)] = []
         for ((type, file), signature) in zip(asset, signatures) {
@@ -235,7 +242,7 @@ final class ImportPreparer: Sendable {
                     source: file.url, metadata: file.metadata, stagedFile: staged, fileSize: file.size,
                     contentHash: hash, contentSignature: signature, fileModificationDate: file.modified)))
         }
-        var item = ReadyItem(files: files, sources: urls, mediaType: asset[0].1.metadata.isVideo ? .video : .image)
+        var item = ReadyItem(files: files, reference: reference, mediaType: asset[0].1.metadata.isVideo ? .video : .image)
         if options.makesThumbnails && item.mediaType == .image {
             // From the source (in the page cache after copying). A photo whose structure
             // checked out but whose pixels don't decode is refused here, before anything is
@@ -268,26 +275,26 @@ final class ImportPreparer: Sendable {
     }
 
     /// The report of a duplicate when the library, or this import so far, holds the file's bytes.
-    private func findDuplicate(of file: Probed, signature: String, urls: [URL]) -> Outcome? {
+    private func findDuplicate(of file: Probed, signature: String, reference: PHImportReport.FileReference) -> Outcome? {
         let matches: [ContentMatch]
         do throws(StoreError) {
             matches = try store.duplicates(of: ContentQuery(url: file.url, fileSize: file.size, signature: signature))
         } catch {
-            return .finished(PHImportReport.Item(files: urls, outcome: .failed(reason: error.message)))
+            return .finished(PHImportReport.Record(files: reference, outcome: .failed(reason: error.message)))
         }
         if let match = matches.first(where: { !$0.isTrashed }) ?? matches.first {
             return .finished(
-                PHImportReport.Item(
-                    files: urls,
+                PHImportReport.Record(
+                    files: reference,
                     outcome: .duplicateOfAsset(
                         localIdentifier: LocalIdentifier.asset(match.assetUUID), isInRecentlyDeleted: match.isTrashed)))
         }
         // Same size and signature as a file claimed earlier in this import: compare the bytes.
         let key = ClaimKey(size: file.size, signature: signature)
-        let earlier = claimed.withLock { $0.claim(file.url, key) }
-        for other in earlier where (try? ContentSignature.sameBytes(other, file.url)) == true {
-            claimed.withLock { $0.release(file.url, key) }
-            return .finished(PHImportReport.Item(files: urls, outcome: .duplicateOfFile(other)))
+        let earlier = claimed.withLock { $0.claim(file.entry, key) }
+        for other in earlier.map(files.url) where (try? ContentSignature.sameBytes(other, file.url)) == true {
+            claimed.withLock { $0.release(file.entry, key) }
+            return .finished(PHImportReport.Record(files: reference, outcome: .duplicateOfFile(other)))
         }
         return nil
     }
