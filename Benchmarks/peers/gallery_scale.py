@@ -105,14 +105,36 @@ fetch(`/api/assets?offset=${offset}&limit=${count}`).then(r => r.json()).then(p 
 
 
 def status_of(pid):
-    """VmRSS, RssAnon, RssFile, RssShmem, VmHWM of a process, in MiB."""
+    """VmRSS, RssAnon, RssFile, RssShmem, VmHWM of a process, and from smaps_rollup its Pss and
+    Pss_File, in MiB. The database is mapped once per SQLite connection, and VmRSS counts a file
+    page once for each mapping it is resident in; Pss counts it once (shared with other processes
+    in proportion)."""
     fields = {}
     with open(f"/proc/{pid}/status") as status:
         for line in status:
             key, _, value = line.partition(":")
             if key in ("VmRSS", "RssAnon", "RssFile", "RssShmem", "VmHWM"):
                 fields[key] = int(value.split()[0]) / 1024
+    with open(f"/proc/{pid}/smaps_rollup") as rollup:
+        for line in rollup:
+            key, _, value = line.partition(":")
+            if key in ("Pss", "Pss_File"):
+                fields[key] = int(value.split()[0]) / 1024
     return fields
+
+
+def cpu_seconds(pid):
+    """User + system CPU time of a process so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy():
+    """CPU time (s) all processes used so far, from /proc/stat (user, nice, system, irq, softirq)."""
+    with open("/proc/stat") as stat:
+        fields = [int(v) for v in stat.readline().split()[1:]]
+    return (fields[0] + fields[1] + fields[2] + fields[5] + fields[6]) / os.sysconf("SC_CLK_TCK")
 
 
 class Bench:
@@ -212,7 +234,12 @@ class Bench:
     def view(self, view):
         result = {"switch_ms": self.switch(view)}
         result["count"] = int("".join(ch for ch in self.driver.find_element(By.ID, "count").text if ch.isdigit()) or 0)
+        server, machine, wall = cpu_seconds(self.server.pid), machine_busy(), time.monotonic()
         measured = self.driver.execute_async_script(SCROLL, self.args.seconds, 60)
+        wall = time.monotonic() - wall
+        # While scrolling: the server's share of one core, and the whole machine's busy cores.
+        result["server_cores"] = (cpu_seconds(self.server.pid) - server) / wall
+        result["machine_cores"] = (machine_busy() - machine) / wall
         frames = measured["frames"][1:]
         result.update({
             "frames": len(frames), "frame_p50_ms": percentile(frames, 50), "frame_p95_ms": percentile(frames, 95),
@@ -279,7 +306,7 @@ class Bench:
         samples.append(status_of(pid))
         after = status_of(pid)
         result = {"use_s": time.monotonic() - started, "iterations": iteration, **counts}
-        for key in ["VmRSS", "RssAnon", "RssFile", "RssShmem"]:
+        for key in ["VmRSS", "RssAnon", "RssFile", "RssShmem", "Pss", "Pss_File"]:
             result[f"{key}_before_mb"] = before.get(key, 0)
             result[f"{key}_after_mb"] = after.get(key, 0)
             result[f"{key}_max_mb"] = max(s.get(key, 0) for s in samples)
@@ -324,7 +351,8 @@ def verdicts(results):
                      f"switch_ms median={median([r['switch_ms'] for r in runs]):.0f} aim<=16.7 {verdict(p95 <= FRAME_MS + FRAME_JITTER_MS)}")
     for use in [r for r in results if r["kind"] == "use"]:
         lines.append(f"AIM2 rss_after_use_mb VmRSS={use['VmRSS_after_mb']:.0f} (RssAnon={use['RssAnon_after_mb']:.0f} "
-                     f"RssFile={use['RssFile_after_mb']:.0f}, before VmRSS={use['VmRSS_before_mb']:.0f}, max={use['VmRSS_max_mb']:.0f}, "
+                     f"RssFile={use['RssFile_after_mb']:.0f}, Pss={use['Pss_after_mb']:.0f}, Pss_File={use['Pss_File_after_mb']:.0f}, "
+                     f"before VmRSS={use['VmRSS_before_mb']:.0f}, max={use['VmRSS_max_mb']:.0f}, "
                      f"HWM={use['VmHWM_mb']:.0f}) aim<=300 {verdict(use['VmRSS_after_mb'] <= 300)}")
     for live in [r for r in results if r["kind"] == "live"]:
         worst = max(live.get("live_library_p95_ms", 1e9), live.get("live_favorites_p95_ms", 1e9))
