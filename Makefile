@@ -81,7 +81,7 @@ bench-serve: deps
 ## thumbnails on screen, jumps; thumbnails made ahead and not (~3 min).
 ## `make bench-gallery ARGS=--scale`: the gallery at 1,000,000 (issue 19, aim 2): server start
 ## to first screen, library, favorites and album views, live updates, RSS after 10 min of
-## scripted use (~25 min, ~6 min more the first time to make the library).
+## scripted use (~18 min, ~5 min more the first time to make the library).
 bench-gallery: deps
 	Benchmarks/run-gallery-benchmark.sh $(ARGS)
 
