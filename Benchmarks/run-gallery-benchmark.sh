@@ -30,6 +30,20 @@
 # Options: --assets N, --runs R, --seconds S; GALLERY_BENCH_DATA=DIR puts the set and the
 # library there (default Benchmarks/.data). Prints the RESULT lines and AIM3 verdicts; figures
 # go to the issue note and docs/performance.md by hand.
+#
+#   Benchmarks/run-gallery-benchmark.sh --scale         # issue 19, aim 2: the gallery at 1,000,000
+#   Benchmarks/run-gallery-benchmark.sh --scale --assets 100000 --runs 1 --use-seconds 60
+#
+# --scale: warm only, in its own work folder (gallery-scale/); every photo a favorite and all of
+# them in one album ("Every photo", newest first), so the library, favorites and album views each
+# hold --assets (default 1,000,000). Benchmarks/peers/gallery_scale.py then measures, in one
+# server process and one browser: server start (process spawn) to the first screen, --runs
+# restarts; for each view the switch to it, frames while scrolling S seconds and jumps to 10 %,
+# 50 %, 90 % and the end, --runs times; --toggles favorite toggles through POST /api/changes
+# timed to their `changes` on a WebSocket holding the library's and the favorites' fetches; and
+# --use-seconds (default 600) of scripted use with the server's VmRSS, RssAnon and RssFile
+# sampled every 5 s. It prints RESULT lines and AIM2 verdicts. The generated library is kept and
+# used again while its size matches (GALLERY_BENCH_FRESH=1 makes it anew).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -37,23 +51,31 @@ ROOT="$(dirname "$HERE")"
 PEERS="$HERE/peers"
 # shellcheck source=peers/bench-common.sh
 . "$PEERS/bench-common.sh"
-ASSETS=100000
+ASSETS=
 RUNS=3
 SECONDS_EACH=10
+SCALE=0
+USE_SECONDS=600
+TOGGLES=50
 while [ $# -gt 0 ]; do
     case "$1" in
         --assets) ASSETS="$2"; shift 2 ;;
         --runs) RUNS="$2"; shift 2 ;;
         --seconds) SECONDS_EACH="$2"; shift 2 ;;
-        -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
+        --scale) SCALE=1; shift ;;
+        --use-seconds) USE_SECONDS="$2"; shift 2 ;;
+        --toggles) TOGGLES="$2"; shift 2 ;;
+        -h|--help) sed -n '2,48p' "$0"; exit 0 ;;
         *) echo "unknown option: $1" >&2; exit 2 ;;
     esac
 done
+if [ -z "$ASSETS" ]; then if [ "$SCALE" = 1 ]; then ASSETS=1000000; else ASSETS=100000; fi; fi
 [[ "$ASSETS" =~ ^[1-9][0-9]*$ ]] || { echo "--assets needs a positive number" >&2; exit 2; }
 
 DATA="${GALLERY_BENCH_DATA:-$HERE/.data}"
 SET="$DATA/bench-set"
 WORK="$DATA/gallery-work"
+[ "$SCALE" = 1 ] && WORK="$DATA/gallery-scale"
 LOG="$WORK/logs"
 LIBRARY="$WORK/Library.photoslibrary"
 LINKS="$WORK/originals"
@@ -88,23 +110,7 @@ build=(swift build -c release --product photos --package-path "$ROOT" --scratch-
 "${build[@]}" > "$LOG/build.log" 2>&1 || { cat "$LOG/build.log" >&2; exit 1; }
 PHOTOS="$("${build[@]}" --show-bin-path)/photos"
 
-say "Making a library of $ASSETS photos: hard links to the $(ls "$SET" | wc -l) photos of the benchmark set"
-rm -rf "$LIBRARY" "$LINKS"
-mkdir -p "$LINKS"
-"$PHOTOS" ls --library "$LIBRARY" > /dev/null   # creates the library and its schema
-: > "$WORK/files.csv"
-index=0
-for file in "$SET"/*.jpg; do
-    read -r width height < <(vipsheader -f width "$file" | tr '\n' ' '; vipsheader -f height "$file")
-    echo "$index,$file,$width,$height,$(stat -c %s "$file")" >> "$WORK/files.csv"
-    index=$((index + 1))
-done
-FILES="$index"
 THUMBS="$WORK/thumbnails"
-rm -rf "$THUMBS"; mkdir -p "$THUMBS"
-while IFS=, read -r k file _; do
-    vipsthumbnail "$file" --size 256x256 --smartcrop centre -o "$THUMBS/$k.jpg[Q=80,strip]"
-done < "$WORK/files.csv"
 # link_thumbnails: every asset's grid thumbnail, hard links to the 66 (derivatives/0/<UUID>_thumbnail.jpg)
 link_thumbnails() {
     python3 - "$LIBRARY/derivatives" "$THUMBS" "$FILES" "$ASSETS" <<'PY'
@@ -129,8 +135,30 @@ for n in range(1, count + 1):
     os.link(os.path.join(folder, os.path.basename(files[n % len(files)][1])), link)
 PY
 }
-link_originals "$SET"
-sqlite3 "$LIBRARY/database/Photos.sqlite" <<SQL
+READY="$WORK/library-ready"
+if [ "$SCALE" = 1 ] && [ -z "${GALLERY_BENCH_FRESH:-}" ] && [ "$(cat "$READY" 2>/dev/null)" = "$ASSETS" ]; then
+    say "Using the library of $ASSETS photos made before ($LIBRARY)"
+    FILES="$(wc -l < "$WORK/files.csv")"
+else
+    rm -f "$READY"
+    say "Making a library of $ASSETS photos: hard links to the $(ls "$SET" | wc -l) photos of the benchmark set"
+    rm -rf "$LIBRARY" "$LINKS"
+    mkdir -p "$LINKS"
+    "$PHOTOS" ls --library "$LIBRARY" > /dev/null   # creates the library and its schema
+    : > "$WORK/files.csv"
+    index=0
+    for file in "$SET"/*.jpg; do
+        read -r width height < <(vipsheader -f width "$file" | tr '\n' ' '; vipsheader -f height "$file")
+        echo "$index,$file,$width,$height,$(stat -c %s "$file")" >> "$WORK/files.csv"
+        index=$((index + 1))
+    done
+    FILES="$index"
+    rm -rf "$THUMBS"; mkdir -p "$THUMBS"
+    while IFS=, read -r k file _; do
+        vipsthumbnail "$file" --size 256x256 --smartcrop centre -o "$THUMBS/$k.jpg[Q=80,strip]"
+    done < "$WORK/files.csv"
+    link_originals "$SET"
+    sqlite3 "$LIBRARY/database/Photos.sqlite" <<SQL
 PRAGMA synchronous = OFF;
 CREATE TEMP TABLE files (k INTEGER PRIMARY KEY, path TEXT, width INTEGER, height INTEGER, size INTEGER);
 .mode csv
@@ -138,9 +166,9 @@ CREATE TEMP TABLE files (k INTEGER PRIMARY KEY, path TEXT, width INTEGER, height
 BEGIN;
 WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < $ASSETS)
 INSERT INTO asset (id, uuid, mediaType, pixelWidth, pixelHeight, creationDate, modificationDate, addedDate,
-                   uniformTypeIdentifier, originalFilename)
+                   uniformTypeIdentifier, originalFilename, isFavorite)
 SELECT n, printf('%08X-0000-4000-8000-%012X', n, n), 1, f.width, f.height,
-       1735689600.0 - n * 3600.0, 1735689600.0, 1735689600.0, 'public.jpeg', printf('IMG_%06d.jpg', n)
+       1735689600.0 - n * 3600.0, 1735689600.0, 1735689600.0, 'public.jpeg', printf('IMG_%06d.jpg', n), $SCALE
 FROM seq JOIN files f ON f.k = n % $FILES;
 INSERT INTO resource (assetID, type, uniformTypeIdentifier, originalFilename, path, fileSize, pixelWidth, pixelHeight)
 SELECT a.id, 1, 'public.jpeg', a.originalFilename, '$LINKS/' || a.id || '.jpg', f.size, f.width, f.height
@@ -148,10 +176,38 @@ FROM asset a JOIN files f ON f.k = a.id % $FILES;
 COMMIT;
 PRAGMA wal_checkpoint(TRUNCATE);
 SQL
-[ "$("$PHOTOS" ls --library "$LIBRARY" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = "$ASSETS" ] \
-    || { echo "the library does not list $ASSETS photos" >&2; exit 1; }
-TOKEN="$("$PHOTOS" token create --library "$LIBRARY" --level read-write --name bench --quiet)"
 
+    if [ "$SCALE" = 1 ]; then
+        # One album of every photo, newest first: made by the CLI, filled in bulk (positions 0...N-1).
+        "$PHOTOS" album create --library "$LIBRARY" "Every photo" > /dev/null
+        sqlite3 "$LIBRARY/database/Photos.sqlite" <<SQL
+PRAGMA synchronous = OFF;
+BEGIN;
+INSERT INTO albumAsset (albumID, assetID, position)
+SELECT c.id, a.id, a.id - 1 FROM collection c, asset a WHERE c.title = 'Every photo' AND c.isList = 0 AND c.type = 1;
+COMMIT;
+PRAGMA wal_checkpoint(TRUNCATE);
+SQL
+        link_thumbnails
+        [ "$(sqlite3 "$LIBRARY/database/Photos.sqlite" "SELECT (SELECT count(*) FROM asset WHERE isFavorite = 1) || ' ' || (SELECT count(*) FROM albumAsset)")" = "$ASSETS $ASSETS" ] \
+            || { echo "the library does not hold $ASSETS favorites in its album" >&2; exit 1; }
+        echo "$ASSETS" > "$READY"
+    fi
+fi
+if [ "$SCALE" = 0 ]; then
+    [ "$("$PHOTOS" ls --library "$LIBRARY" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = "$ASSETS" ] \
+        || { echo "the library does not list $ASSETS photos" >&2; exit 1; }
+fi
+TOKEN="$("$PHOTOS" token create --library "$LIBRARY" --level read-write --name bench --quiet)"
+if [ "$SCALE" = 1 ]; then
+    say "The gallery at $ASSETS photos (issue 19, aim 2): start, views, live updates, $USE_SECONDS s of use"
+    : > "$WORK/results.txt"
+    python3 "$PEERS/gallery_scale.py" "$PHOTOS" "$LIBRARY" "$TOKEN" --album "Every photo" --assets "$ASSETS" --runs "$RUNS" \
+        --seconds "$SECONDS_EACH" --use-seconds "$USE_SECONDS" --toggles "$TOGGLES" --logs "$LOG" --out "$WORK/results.txt" \
+        2> "$LOG/scale.log" || { tail -30 "$LOG/scale.log" >&2; exit 1; }
+    echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg); commit $(git -C "$ROOT" rev-parse --short HEAD); $ASSETS photos, database $(du -m "$LIBRARY/database/Photos.sqlite" | cut -f1) MiB" | tee -a "$WORK/results.txt"
+    exit 0
+fi
 : > "$WORK/results.txt"
 scroll_run() {   # scroll_run NAME [PAGE_QUERY]: a fresh server and browser, one RESULT line recorded
     local name="$1" query="${2:-}"

@@ -58,6 +58,20 @@ struct AssetQueryPlanTests {
         #expect(videos == ["SEARCH asset USING INDEX \(VisibleAssetIndexes.visibleByMediaType) (mediaType=? AND isHidden=?)"])
     }
 
+    /// The gallery's order, newest first: the same indexes read backwards, the id tiebreaker in
+    /// the same direction. With `id ASC` SQLite read the index and then sorted every row
+    /// ("USE TEMP B-TREE FOR RIGHT PART OF ORDER BY"): 710 ms for 1,000,000 assets, 122 ms without.
+    @Test func newestFirstReadsTheIndexBackwardsWithoutASort() throws {
+        let newestFirst = [StoreSort(.creationDate, ascending: false)]
+        let library = try plan(AssetQuery(scope: .library, sort: newestFirst))
+        #expect(library == ["SEARCH asset USING INDEX \(VisibleAssetIndexes.visibleByCreationDate) (isHidden=?)"])
+        let favorites = StoreFilter.compare(.field(.isFavorite), .equal, .value(.integer(1)))
+        let favoriteSteps = try plan(AssetQuery(scope: .library, filter: favorites, sort: newestFirst))
+        #expect(favoriteSteps == ["SEARCH asset USING INDEX \(VisibleAssetIndexes.visibleByFavorite) (isFavorite=? AND isHidden=?)"])
+        let (sql, _) = AssetQuery(scope: .library, sort: newestFirst).sql()
+        #expect(sql.hasSuffix("ORDER BY asset.creationDate DESC, asset.id DESC"))
+    }
+
     @Test func favoritesSearchTheVisibleFavoriteIndexInOrder() throws {
         let favorites = StoreFilter.compare(.field(.isFavorite), .equal, .value(.integer(1)))
         let steps = try plan(AssetQuery(scope: .library, filter: favorites, sort: Self.byCreationDate))

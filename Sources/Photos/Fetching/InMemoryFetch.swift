@@ -11,7 +11,7 @@ enum InMemoryFetch {
                 return evaluate(predicate, on: evaluable)
             }
         }
-        if !options.sortKeys.isEmpty {
+        if let last = options.sortKeys.last {
             let indexed = result.enumerated().map { ($0.offset, $0.element) }
             result = indexed.sorted { lhs, rhs in
                 for key in options.sortKeys {
@@ -20,7 +20,9 @@ enum InMemoryFetch {
                     let order = PredicateValue.sortOrder(a, b)
                     if order != .orderedSame { return key.ascending ? order == .orderedAscending : order == .orderedDescending }
                 }
-                return lhs.0 < rhs.0
+                // Ties keep the objects' order in the last key's direction, as the store's
+                // row-id tiebreaker does (``OrderTerm/order(sort:natural:id:)``).
+                return last.ascending ? lhs.0 < rhs.0 : lhs.0 > rhs.0
             }.map(\.1)
         }
         if options.fetchLimit > 0 && result.count > options.fetchLimit {

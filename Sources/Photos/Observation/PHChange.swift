@@ -82,6 +82,18 @@ public final class PHChange: NSObject, @unchecked Sendable {
             wasDeleted: afterObject == nil)
     }
 
+    /// Linux addition: the local identifiers of every asset the change touched in any way
+    /// (inserted, deleted, updated, hidden or not, or only moved between albums or moments),
+    /// from the change's journal entries, so a cache keyed by asset can forget what changed
+    /// without holding a fetch of every asset (O(changes), where that fetch and its details
+    /// are O(library)). `nil` when the history no longer reaches back to the previous change:
+    /// any asset may have changed.
+    package var touchedAssetIdentifiers: Set<String>? {
+        objects.map { objects in
+            Set(objects.values.lazy.filter { $0.entity == JournalEntity.asset }.map { LocalIdentifier.asset($0.uuid) })
+        }
+    }
+
     private static func uuid(of object: PHObject) -> (String, isAsset: Bool)? {
         if let uuid = LocalIdentifier.assetUUID(object.localIdentifier) { return (uuid, true) }
         if let uuid = LocalIdentifier.collectionUUID(object.localIdentifier, isList: nil) { return (uuid, false) }

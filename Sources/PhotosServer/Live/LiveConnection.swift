@@ -106,7 +106,12 @@ final class LiveConnection: Sendable {
             predicate: request.predicate, sort: request.sort, collection: request.collection, includeHidden: request.hidden ?? false,
             deleted: request.deleted ?? false)
         let client = state.withLock { $0.client }
-        let result = try service.withLibrary { try fetch.run(for: client) }
+        // The result the page requests read (kept by `FetchResultCache`), not a fetch of its
+        // own: a gallery opening a view asks for both, and at 1,000,000 assets each fetch reads
+        // the whole index. The details of later changes take any result to their state.
+        let result = try service.withLibrary {
+            try service.fetchResults.result(for: fetch, client: client) { try fetch.run(for: client) }
+        }
         try store(request.subscription, fetch: Subscription(fetch: fetch, result: result))
         send(.subscribed(request.subscription, count: result.count))
     }

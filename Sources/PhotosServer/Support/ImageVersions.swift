@@ -4,30 +4,22 @@ import PhotosLocking
 
 /// The image version (``AssetJSON/version(of:)``) of assets images were asked for, so a repeated
 /// image request is answered from memory without reading the library. A library change (from
-/// any process) forgets the assets it removed or changed, found through the change details of a
-/// fetch of every asset (hidden ones included) and of Recently Deleted; everything when the
-/// details aren't incremental.
+/// any process) forgets every asset its journal entries name (``PHChange/touchedAssetIdentifiers``),
+/// everything when the history no longer reaches back that far. It holds no fetch result:
+/// one of every asset (hidden ones included) cost a read of the whole asset table at server
+/// start, 0.5 s and ~340 MB of the mapped database at 1,000,000 assets.
 final class ImageVersions: PHPhotoLibraryChangeObserver, Sendable {
     private struct State {
         var versions: [String: String] = [:]
         /// Bumped on every change, so a lookup that raced a change doesn't store a stale version.
         var generation = 0
-        var library: PHFetchResult<PHAsset>
-        var deleted: PHFetchResult<PHAsset>
     }
 
-    private let state: Mutex<State>
+    private let state = Mutex(State())
     /// At most this many entries (cleared past it; they are cheap to refill).
     static let limit = 200_000
 
     init(library: PHPhotoLibrary) {
-        let (all, deleted) = library.withCurrent {
-            let options = PHFetchOptions()
-            options.includeHiddenAssets = true
-            options.includeAllBurstAssets = true
-            return (PHAsset.fetchAssets(with: options), PHAsset.fetchRecentlyDeletedAssets(with: nil))
-        }
-        state = Mutex(State(library: all, deleted: deleted))
         library.register(self)
     }
 
@@ -55,32 +47,14 @@ final class ImageVersions: PHPhotoLibraryChangeObserver, Sendable {
         }
     }
 
-    /// Called serially (the library's observer queue), so only this method replaces the
-    /// fetch results; the details are read outside the lock, and image requests looking up a
-    /// version never wait for the library.
+    /// Called serially (the library's observer queue); image requests looking up a version
+    /// never wait for the library.
     func photoLibraryDidChange(_ changeInstance: PHChange) {
-        let (library, deleted) = state.withLock { ($0.library, $0.deleted) }
-        let libraryDetails = changeInstance.changeDetails(for: library)
-        let deletedDetails = changeInstance.changeDetails(for: deleted)
-        var forget = Set<String>()
-        var everything = false
-        for details in [libraryDetails, deletedDetails].compactMap({ $0 }) {
-            if details.hasIncrementalChanges {
-                forget.formUnion(details.removedObjects.map(\.localIdentifier))
-                forget.formUnion(details.changedObjects.map(\.localIdentifier))
-            } else {
-                everything = true
-            }
-        }
+        let touched = changeInstance.touchedAssetIdentifiers
         state.withLock { state in
             state.generation += 1
-            if let libraryDetails { state.library = libraryDetails.fetchResultAfterChanges }
-            if let deletedDetails { state.deleted = deletedDetails.fetchResultAfterChanges }
-            if everything {
-                state.versions.removeAll(keepingCapacity: true)
-            } else {
-                for identifier in forget { state.versions[identifier] = nil }
-            }
+            guard let touched else { return state.versions.removeAll(keepingCapacity: true) }
+            for identifier in touched { state.versions[identifier] = nil }
         }
     }
 }
