@@ -186,6 +186,8 @@ struct ImportDiscovery {
 /// Each file's URL is made again when it is read or reported.
 struct ImportFiles: Sendable {
     private var folders: [URL] = []
+    /// Their paths, for ``path(_:)`` without making a URL.
+    private var folderPaths: [String] = []
     private var folderOf: [Int32] = []
     private var names: [String] = []
     /// Files whose URL is kept as it was given (named on the command line, aliases of names
@@ -201,6 +203,16 @@ struct ImportFiles: Sendable {
     }
 
     func urls(_ entries: some Sequence<Int32>) -> [URL] { entries.map(url) }
+
+    /// `url(entry).path`, without making the URL (~450 bytes and ~1 µs each).
+    func path(_ entry: Int32) -> String {
+        if let url = exact[entry] { return url.path }
+        let folder = folderPaths[Int(folderOf[Int(entry)])]
+        return folder.hasSuffix("/") ? folder + names[Int(entry)] : folder + "/" + names[Int(entry)]
+    }
+
+    /// Whether the entry is a file as given (named, or an alias), not one the walk found.
+    func isExact(_ entry: Int32) -> Bool { exact[entry] != nil }
 
     /// Whether two walked files share a folder (their order is then their names').
     func sameFolder(_ a: Int32, _ b: Int32) -> Bool {
@@ -235,6 +247,7 @@ struct ImportFiles: Sendable {
             let number = Int32(files.folders.count)
             folderNumbers[path] = number
             files.folders.append(url)
+            files.folderPaths.append(path)
             return number
         }
 

@@ -117,11 +117,12 @@ final class ImportPreparer: Sendable {
         guard !options.allowsDuplicates else { return nil }
         var asset: ReferencedFile?
         for entry in entries {
-            let url = files.url(entry)
-            guard ByteNamedFiles.target(of: url) == nil else { return nil }
+            // A walked file's path, without making its URL; a file as given may be an alias.
+            guard !files.isExact(entry) || ByteNamedFiles.target(of: files.url(entry)) == nil else { return nil }
+            let path = files.path(entry)
             var info = stat()
-            guard stat(url.path, &info) == 0,
-                let file = try? store.referencedFile(atPath: url.path), file.fileSize == Int64(info.st_size),
+            guard stat(path, &info) == 0,
+                let file = try? store.referencedFile(atPath: path), file.fileSize == Int64(info.st_size),
                 file.fileModificationDate == Self.modificationDate(info),
                 asset == nil || asset?.assetUUID == file.assetUUID
             else { return nil }

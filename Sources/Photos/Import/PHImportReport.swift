@@ -155,8 +155,8 @@ public struct PHImportReport: Sendable {
     mutating func sortRecords() {
         func path(_ reference: FileReference) -> String {
             switch reference {
-            case .one(let entry): files.url(entry).path
-            case .several(let entries): files.url(entries[0]).path
+            case .one(let entry): files.path(entry)
+            case .several(let entries): files.path(entries[0])
             case .urls(let urls): urls.first?.path ?? ""
             }
         }
