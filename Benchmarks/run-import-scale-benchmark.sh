@@ -97,25 +97,29 @@ watch_import() {
     WATCH_SECONDS=$(echo "$(date +%s.%N) - $start" | bc)
 }
 
-# summarize NAME FILES_DONE: window rates and resident sets of a watched run
+# summarize NAME FILES_DONE START_COUNT: window rates and resident sets of a watched run. Windows
+# before the first commit (the walk; a resume's rescan of what it committed) and the last one
+# (the final commit, the report) are listed but left out of the minimum.
 summarize() {
-    python3 - "$LOG/$1.samples" "$2" "$WATCH_SECONDS" <<'PY'
+    python3 - "$LOG/$1.samples" "$2" "$WATCH_SECONDS" "${3:-0}" <<'PY'
 import sys
 rows = [list(map(float, line.split())) for line in open(sys.argv[1]) if line.strip()]
-done, seconds = int(sys.argv[2]), float(sys.argv[3])
-rates, previous = [], (0.0, 0.0)
+done, seconds, start = int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+rates, previous = [], (0.0, start)
 for t, assets, *_ in rows:
-    if assets > previous[1] or t > previous[0]:
-        if t > previous[0]:
-            rates.append((assets - previous[1]) / (t - previous[0]))
-        previous = (t, assets)
-# The first window includes the folder walk; the last partial one the final commit.
-full = rates[:-1] if len(rates) > 1 else rates
-print(f"files={done} seconds={seconds:.1f} files_per_s={done / seconds:.0f} "
-      f"window_min={min(full) if full else 0:.0f} window_first={rates[0] if rates else 0:.0f} "
-      f"window_last={full[-1] if full else 0:.0f} "
+    rates.append((assets, (assets - previous[1]) / (t - previous[0])))
+    previous = (t, assets)
+final = rates[-1][0] if rates else start
+flowing = [rate for assets, rate in rates if start < assets < final]
+body = flowing[1:] if len(flowing) > 1 else flowing
+waiting = sum(1 for assets, _ in rates if assets <= start)
+ending = sum(1 for assets, _ in rates if assets >= final) - 1
+print(f"files={done} seconds={seconds:.1f} files_per_s={done / seconds:.0f} before_first_commit_s={10 * waiting} "
+      f"after_last_commit_s={10 * max(0, ending)} "
+      f"window_min={min(body) if body else 0:.0f} window_median={sorted(body)[len(body) // 2] if body else 0:.0f} "
+      f"windows_below_500={sum(1 for r in body if r < 500)}/{len(body)} "
       f"rss_max_mb={max((r[2] for r in rows), default=0):.0f} anon_max_mb={max((r[3] for r in rows), default=0):.0f} "
-      f"file_max_mb={max((r[4] for r in rows), default=0):.0f} windows={','.join(f'{r:.0f}' for r in rates)}")
+      f"file_max_mb={max((r[4] for r in rows), default=0):.0f} windows={','.join(f'{r:.0f}' for _, r in rates)}")
 PY
 }
 
@@ -131,13 +135,13 @@ watch_import resumed "$LIBRARY" 0 "$SET"
 [ "$WATCH_STATUS" = 0 ] || { echo "the resumed import exited $WATCH_STATUS" >&2; tail -5 "$LOG/resumed.err" >&2; exit 1; }
 TOTAL=$(count_assets "$LIBRARY")
 [ "$TOTAL" = "$FILES" ] || { echo "the library holds $TOTAL assets, not $FILES" >&2; exit 1; }
-echo "RESULT run=resumed $(summarize resumed $((FILES - FIRST))) rescanned=$FIRST load=$(load1)" | tee -a "$RESULTS"
+echo "RESULT run=resumed $(summarize resumed $((FILES - FIRST)) "$FIRST") rescanned=$FIRST load=$(load1)" | tee -a "$RESULTS"
 
 say "Ours: the unchanged tree again (rescan)"
 watch_import rescan "$LIBRARY" 0 "$SET"
 [ "$WATCH_STATUS" = 0 ] || { echo "the rescan exited $WATCH_STATUS" >&2; exit 1; }
 [ "$(count_assets "$LIBRARY")" = "$FILES" ] || { echo "the rescan changed the library" >&2; exit 1; }
-echo "RESULT run=rescan $(summarize rescan "$FILES") load=$(load1)" | tee -a "$RESULTS"
+echo "RESULT run=rescan $(summarize rescan "$FILES" "$FILES") load=$(load1)" | tee -a "$RESULTS"
 
 say "Stat walk floor: find -printf over $FILES files"
 start=$(date +%s.%N)

@@ -155,6 +155,21 @@ struct ImportCommandTests {
         #expect(broken.stdout.contains("missingFile: originals/\(original)"))
     }
 
+    @Test func jobsSetsFilesReadAtOnceAndRefusesNonsense() throws {
+        let temporary = try TemporaryLibrary()
+        let cli = CLIRunner(temporary)
+        let source = temporary.scratch.appendingPathComponent("card", isDirectory: true)
+        try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
+        for (index, photo) in try Fixtures.kphotoalbum().prefix(3).enumerated() {
+            try FileManager.default.copyItem(at: photo, to: source.appendingPathComponent("IMG_\(index).jpg"))
+        }
+        let refused = try cli.run(["import", "--jobs", "0", source.path])
+        #expect(refused.status != 0 && refused.stderr.contains("--jobs must be between 1 and 256, not 0"), "\(refused.stderr)")
+        #expect(temporary.originalFiles().isEmpty, "nothing imported")
+        let output = try cli.run(["import", "--in-place", "--jobs", "1", source.path])
+        #expect(output.status == 0 && output.stdout.contains("Imported 3 photos"), "\(output.stderr)")
+    }
+
     @Test func inPlaceLeavesTheFilesWhereTheyAre() throws {
         let temporary = try TemporaryLibrary()
         let cli = CLIRunner(temporary)

@@ -37,6 +37,9 @@ struct ImportCommand: ParsableCommand {
     @Flag(help: "Also make each photo's grid thumbnail (256 × 256), as a gallery shows them; a photo whose pixels don't decode is refused.")
     var thumbnails = false
 
+    @Option(help: "Files read at once (default: the number of cores; 4 per core with --in-place, whose small reads wait on the disk).")
+    var jobs: Int?
+
     @Flag(help: "Print a JSON summary on standard output instead of text.")
     var json = false
 
@@ -62,6 +65,14 @@ struct ImportCommand: ParsableCommand {
         importOptions.allowsDuplicates = allowDuplicates
         importOptions.makesThumbnails = thumbnails
         importOptions.referencesFiles = inPlace
+        if let jobs {
+            guard (1...256).contains(jobs) else { throw CLIError("--jobs must be between 1 and 256, not \(jobs)") }
+            importOptions.maximumConcurrentFiles = jobs
+        } else if inPlace {
+            // 60,000 small files, 2 cores: 8 at once against 2, 51.7 s against 58.2 cold, 45.3
+            // against 47.7 s warm (docs/performance.md, import at scale).
+            importOptions.maximumConcurrentFiles = 4 * ProcessInfo.processInfo.activeProcessorCount
+        }
         importOptions.albumLocalIdentifier = try album.map { name in
             try library.withCurrent { try albumIdentifier(named: name, in: library) }
         }
