@@ -155,14 +155,20 @@ struct ImportCommandTests {
         #expect(broken.stdout.contains("missingFile: originals/\(original)"))
     }
 
-    @Test func jobsSetsFilesReadAtOnceAndRefusesNonsense() throws {
-        let temporary = try TemporaryLibrary()
-        let cli = CLIRunner(temporary)
+    /// A folder `card` in the scratch space holding three real photos, IMG_0–2.jpg.
+    static func cardOfThreePhotos(_ temporary: TemporaryLibrary) throws -> URL {
         let source = temporary.scratch.appendingPathComponent("card", isDirectory: true)
         try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
         for (index, photo) in try Fixtures.kphotoalbum().prefix(3).enumerated() {
             try FileManager.default.copyItem(at: photo, to: source.appendingPathComponent("IMG_\(index).jpg"))
         }
+        return source
+    }
+
+    @Test func jobsSetsFilesReadAtOnceAndRefusesNonsense() throws {
+        let temporary = try TemporaryLibrary()
+        let cli = CLIRunner(temporary)
+        let source = try Self.cardOfThreePhotos(temporary)
         let refused = try cli.run(["import", "--jobs", "0", source.path])
         #expect(refused.status != 0 && refused.stderr.contains("--jobs must be between 1 and 256, not 0"), "\(refused.stderr)")
         #expect(temporary.originalFiles().isEmpty, "nothing imported")
@@ -173,11 +179,7 @@ struct ImportCommandTests {
     @Test func inPlaceLeavesTheFilesWhereTheyAre() throws {
         let temporary = try TemporaryLibrary()
         let cli = CLIRunner(temporary)
-        let source = temporary.scratch.appendingPathComponent("card", isDirectory: true)
-        try FileManager.default.createDirectory(at: source, withIntermediateDirectories: true)
-        for (index, photo) in try Fixtures.kphotoalbum().prefix(3).enumerated() {
-            try FileManager.default.copyItem(at: photo, to: source.appendingPathComponent("IMG_\(index).jpg"))
-        }
+        let source = try Self.cardOfThreePhotos(temporary)
         let output = try cli.run(["import", "--in-place", source.path])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("Imported 3 photos"))

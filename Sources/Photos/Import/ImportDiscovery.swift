@@ -25,6 +25,9 @@ struct ImportDiscovery {
         var count: Int32
         /// Their total size, from the walk's `stat`.
         var bytes: Int64 = 0
+
+        /// Where its entries are in ``ImportDiscovery/members``.
+        var range: Range<Int> { Int(start)..<Int(start + count) }
     }
 
     private(set) var groups: [Group] = []
@@ -33,10 +36,6 @@ struct ImportDiscovery {
     /// Every file found, once ``makeGroups()`` has run.
     private(set) var files = ImportFiles()
 
-    /// A group's entries.
-    func entries(of group: Group) -> ArraySlice<Int32> {
-        members[Int(group.start)..<Int(group.start + group.count)]
-    }
     /// Paths that could not be searched, with the reason.
     private(set) var problems: [(url: URL, reason: String)] = []
     private(set) var totalBytes: Int64 = 0

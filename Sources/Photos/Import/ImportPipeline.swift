@@ -67,7 +67,7 @@ struct ImportPipeline {
                         return
                     }
                     let group = groups[index]
-                    let outcomes = preparer.prepare(members[Int(group.start)..<Int(group.start + group.count)])
+                    let outcomes = preparer.prepare(members[group.range])
                     handoff.results.withLock { $0.append((outcomes, group.bytes, Int(group.count))) }
                     handoff.available.signal()
                 }
@@ -125,7 +125,7 @@ struct ImportPipeline {
         let taken = handoff.nextGroup.withLock { $0 }
         if taken < groups.count {
             report.wasCancelled = true
-            report.notReachedEntries = Array(members[Int(groups[taken].start)...])
+            report.notReachedEntries = Array(members[groups[taken].range.lowerBound...])
         }
         // Workers finish in any order; the report reads in file order.
         report.sortRecords()
