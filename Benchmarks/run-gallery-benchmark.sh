@@ -43,7 +43,8 @@
 # timed to their `changes` on a WebSocket holding the library's and the favorites' fetches; and
 # --use-seconds (default 600) of scripted use with the server's VmRSS, RssAnon and RssFile
 # sampled every 5 s. It prints RESULT lines and AIM2 verdicts. The generated library is kept and
-# used again while its size matches (GALLERY_BENCH_FRESH=1 makes it anew).
+# used again while its size matches (GALLERY_BENCH_FRESH=1 makes it anew). GALLERY_SERVE_ARGS adds
+# arguments to `photos serve` (e.g. "--database-map 0").
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -204,6 +205,7 @@ if [ "$SCALE" = 1 ]; then
     : > "$WORK/results.txt"
     python3 "$PEERS/gallery_scale.py" "$PHOTOS" "$LIBRARY" "$TOKEN" --album "Every photo" --assets "$ASSETS" --runs "$RUNS" \
         --seconds "$SECONDS_EACH" --use-seconds "$USE_SECONDS" --toggles "$TOGGLES" --logs "$LOG" --out "$WORK/results.txt" \
+        --serve-args "${GALLERY_SERVE_ARGS:-}" \
         2> "$LOG/scale.log" || { tail -30 "$LOG/scale.log" >&2; exit 1; }
     echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg); commit $(git -C "$ROOT" rev-parse --short HEAD); $ASSETS photos, database $(du -m "$LIBRARY/database/Photos.sqlite" | cut -f1) MiB" | tee -a "$WORK/results.txt"
     exit 0

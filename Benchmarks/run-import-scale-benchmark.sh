@@ -70,7 +70,8 @@ RESULTS="$WORK/results.txt"
 count_assets() { sqlite3 "file:$1/database/Photos.sqlite?mode=ro" "SELECT count(*) FROM asset" 2>/dev/null || echo 0; }
 
 # watch_import NAME LIBRARY STOP_AT [import arguments...]: runs the import, samples every 10 s
-# into $LOG/NAME.samples (t assets rss_mb anon_mb file_mb); SIGINT once STOP_AT assets are
+# into $LOG/NAME.samples (t assets rss_mb anon_mb file_mb cpu_s busy,iowait,steal_jiffies
+# io_pressure); SIGINT once STOP_AT assets are
 # committed (0: never). Leaves the exit status in $WATCH_STATUS and the wall time in $WATCH_SECONDS.
 watch_import() {
     local name="$1" library="$2" stop_at="$3"; shift 3
@@ -86,7 +87,13 @@ watch_import() {
         local assets rss anon file
         assets=$(count_assets "$library")
         read -r rss anon file < <(awk '/^VmRSS/{r=$2} /^RssAnon/{a=$2} /^RssFile/{f=$2} END{print int(r/1024), int(a/1024), int(f/1024)}' "/proc/$pid/status" 2>/dev/null || echo "0 0 0")
-        echo "$(echo "$now - $start" | bc) $assets $rss $anon $file" >> "$samples"
+        # What bounds a slow window: the importer's CPU seconds so far, and the machine's
+        # cumulative jiffies (user+nice+system, iowait, steal) and IO pressure (some avg10).
+        local cpu machine pressure
+        cpu=$(awk '{printf "%.1f", ($14 + $15) / 100}' "/proc/$pid/stat" 2>/dev/null || echo 0)
+        machine=$(awk '/^cpu /{print $2 + $3 + $4 "," $6 "," $9; exit}' /proc/stat)
+        pressure=$(awk -F'[ =]' '/^some/{print $3}' /proc/pressure/io 2>/dev/null || echo -)
+        echo "$(echo "$now - $start" | bc) $assets $rss $anon $file $cpu $machine $pressure" >> "$samples"
         if [ "$stop_at" -gt 0 ] && [ "$sent" = 0 ] && [ "$assets" -ge "$stop_at" ]; then
             say "$name: $assets assets committed, sending SIGINT (Ctrl-C)"
             kill -INT "$pid"; sent=1
@@ -103,7 +110,7 @@ watch_import() {
 summarize() {
     python3 - "$LOG/$1.samples" "$2" "$WATCH_SECONDS" "${3:-0}" <<'PY'
 import sys
-rows = [list(map(float, line.split())) for line in open(sys.argv[1]) if line.strip()]
+rows = [list(map(float, line.split()[:5])) for line in open(sys.argv[1]) if line.strip()]
 done, seconds, start = int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 rates, previous = [], (0.0, start)
 for t, assets, *_ in rows:

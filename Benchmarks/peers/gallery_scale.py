@@ -169,7 +169,8 @@ class Bench:
             probe.close()
         log = open(os.path.join(self.args.logs, f"server-{log_name}.log"), "w")
         spawned = time.monotonic()
-        self.server = subprocess.Popen([self.args.photos, "serve", "--library", self.args.library, "--port", str(self.port)],
+        self.server = subprocess.Popen([self.args.photos, "serve", "--library", self.args.library, "--port", str(self.port)]
+                                       + self.args.serve_args.split(),
                                        stdout=log, stderr=subprocess.STDOUT)
         while True:
             try:
@@ -280,7 +281,7 @@ class Bench:
         pid = self.server.pid
         rng = random.Random(19)
         before = status_of(pid)
-        samples, counts = [], {"switches": 0, "scrolls": 0, "jumps": 0, "toggles": 0, "slow_jumps": 0}
+        samples, jump_times, counts = [], [], {"switches": 0, "scrolls": 0, "jumps": 0, "toggles": 0, "slow_jumps": 0}
         views = ["library", "favorites", "album"]
         started = time.monotonic()
         next_sample = started
@@ -295,7 +296,9 @@ class Bench:
             self.driver.execute_async_script(SCROLL, 2, 60)
             counts["scrolls"] += 1
             for _ in range(4):
-                if self.jump(rng.random()) > 300:
+                jumped = self.jump(rng.random())
+                jump_times.append(jumped)
+                if jumped > 300:
                     counts["slow_jumps"] += 1
                 counts["jumps"] += 1
             for id in self.ids(rng.randrange(self.args.assets - 1), 1):
@@ -311,6 +314,8 @@ class Bench:
             result[f"{key}_after_mb"] = after.get(key, 0)
             result[f"{key}_max_mb"] = max(s.get(key, 0) for s in samples)
         result["VmHWM_mb"] = after.get("VmHWM", 0)
+        for p in (50, 90, 95):
+            result[f"jump_p{p}_ms"] = percentile(jump_times, p) if jump_times else 0
         result["rss_samples_mb"] = ",".join(f"{s.get('VmRSS', 0):.0f}" for s in samples)
         return result
 
@@ -374,6 +379,7 @@ def main():
     parser.add_argument("photos")
     parser.add_argument("library")
     parser.add_argument("token")
+    parser.add_argument("--serve-args", default="", help="more arguments for `photos serve` (split on spaces)")
     parser.add_argument("--album", required=True)
     parser.add_argument("--assets", type=int, required=True)
     parser.add_argument("--runs", type=int, default=3)

@@ -100,7 +100,14 @@ def main():
         result["count"] = int("".join(ch for ch in driver.find_element(By.ID, "count").text if ch.isdigit()) or 0)
         result["cells_in_dom"] = script("return document.querySelectorAll('#grid .cell').length")
 
+        # Where the renderer's main thread spent the scroll (Chrome DevTools' Performance
+        # metrics, seconds): scripts, style, layout, and tasks in all.
+        driver.execute_cdp_cmd("Performance.enable", {})
+        before = {m["name"]: m["value"] for m in driver.execute_cdp_cmd("Performance.getMetrics", {})["metrics"]}
         measured = driver.execute_async_script(SCROLL, args.seconds, args.speed)
+        after = {m["name"]: m["value"] for m in driver.execute_cdp_cmd("Performance.getMetrics", {})["metrics"]}
+        for name in ["TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration"]:
+            result[f"main_{name[:-8].lower()}_s"] = round(after.get(name, 0) - before.get(name, 0), 3)
         frames = measured["frames"][1:]
         result.update({
             "frames": len(frames), "px_per_s": (measured["top"] - measured["top0"]) / args.seconds,

@@ -20,7 +20,7 @@ extension LibraryDatabase {
     /// Refuses a folder without a database, a lost database beside a library's files
     /// (`.missingDatabase`), a newer schema, and an older one (a migration writes: open it
     /// read-write once).
-    static func openForReading(at root: URL, gazetteer: GazetteerChoice) throws(StoreError) -> LibraryDatabase {
+    static func openForReading(at root: URL, gazetteer: GazetteerChoice, memoryMap: Int = mmapSize) throws(StoreError) -> LibraryDatabase {
         let layout = LibraryLayout(root: root)
         try refuseMissingDatabase(layout)
         let file = layout.databaseFile.path
@@ -30,12 +30,12 @@ extension LibraryDatabase {
         var path = file
         let pool: DatabasePool
         do {
-            pool = try openReadOnlyPool(path)
+            pool = try openReadOnlyPool(path, memoryMap: memoryMap)
         } catch {
             // No shared memory to be had: read the main file as it is.
             path = immutableURI(file)
             do {
-                pool = try openReadOnlyPool(path)
+                pool = try openReadOnlyPool(path, memoryMap: memoryMap)
             } catch {
                 throw StoreError(.cannotOpen, "Can't open the library database \(file) for reading: \(error)")
             }
@@ -67,12 +67,12 @@ extension LibraryDatabase {
         } catch {
             throw StoreError(.cannotOpen, "Can't read the library database \(file): \(error)")
         }
-        return LibraryDatabase(layout: layout, pool: pool, gazetteer: gazetteer, connectionPath: path, readOnly: true)
+        return LibraryDatabase(layout: layout, pool: pool, gazetteer: gazetteer, connectionPath: path, readOnly: true, memoryMap: memoryMap)
     }
 
     /// A pool of read-only connections to `path`, checked by reading the schema (the first
     /// read is what needs the shared-memory file).
-    private static func openReadOnlyPool(_ path: String) throws -> DatabasePool {
+    private static func openReadOnlyPool(_ path: String, memoryMap: Int) throws -> DatabasePool {
         var config = Configuration()
         config.readonly = true
         config.maximumReaderCount = 8
@@ -80,7 +80,7 @@ extension LibraryDatabase {
         config.busyMode = .timeout(busyTimeout)
         config.prepareDatabase { db in
             TextFunctions.register(in: db)
-            try db.execute(sql: "PRAGMA mmap_size = \(mmapSize)")
+            try db.execute(sql: "PRAGMA mmap_size = \(max(0, memoryMap))")
         }
         let pool = try DatabasePool(path: path, configuration: config)
         _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }

@@ -56,13 +56,18 @@ package final class LibraryDatabase: Sendable {
     package let isReadOnly: Bool
 
     /// `connectionPath` is the database file's path, or an SQLite URI for a read-only open.
-    init(layout: LibraryLayout, pool: DatabasePool, gazetteer: GazetteerChoice, connectionPath: String? = nil, readOnly: Bool = false) {
+    /// `memoryMap` is every connection's `mmap_size`: the pool's, the direct readers' and the
+    /// snapshots'.
+    init(
+        layout: LibraryLayout, pool: DatabasePool, gazetteer: GazetteerChoice, connectionPath: String? = nil, readOnly: Bool = false,
+        memoryMap: Int = mmapSize
+    ) {
         self.layout = layout
         self.pool = pool
         self.gazetteer = gazetteer
         self.isReadOnly = readOnly
-        self.direct = DirectReader(path: connectionPath ?? layout.databaseFile.path)
-        self.snapshotConnections = SnapshotConnections(path: connectionPath ?? layout.databaseFile.path)
+        self.direct = DirectReader(path: connectionPath ?? layout.databaseFile.path, memoryMap: memoryMap)
+        self.snapshotConnections = SnapshotConnections(path: connectionPath ?? layout.databaseFile.path, memoryMap: memoryMap)
         self.changeSignal = ChangeSignal(layout: layout)
     }
 
@@ -80,7 +85,7 @@ package final class LibraryDatabase: Sendable {
     package static func open(
         at root: URL, gazetteer: GazetteerChoice = .machine, readOnly: Bool = false, memoryMap: Int = mmapSize
     ) throws(StoreError) -> LibraryDatabase {
-        if readOnly { return try openForReading(at: root, gazetteer: gazetteer) }
+        if readOnly { return try openForReading(at: root, gazetteer: gazetteer, memoryMap: memoryMap) }
         let layout = LibraryLayout(root: root)
         do {
             try layout.createFolders()
@@ -122,7 +127,7 @@ package final class LibraryDatabase: Sendable {
         } catch {
             throw StoreError(.cannotOpen, "Can't prepare the library database \(layout.databaseFile.path): \(error)" + readOnlyHint(layout))
         }
-        let database = LibraryDatabase(layout: layout, pool: pool, gazetteer: gazetteer)
+        let database = LibraryDatabase(layout: layout, pool: pool, gazetteer: gazetteer, memoryMap: memoryMap)
         database.takeAutomaticSnapshotIfDue()  // LibraryDatabase+Snapshots.swift; skipped when the folder isn't writable
         database.writeIdentifierFileIfMissing()
         database.removeStaleStagingFolders()

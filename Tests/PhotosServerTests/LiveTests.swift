@@ -199,7 +199,7 @@ struct LiveTests {
 
     /// The preheat window slides: thumbnails that left it stop being prepared, new ones start;
     /// a window at another size replaces the whole set; closing stops everything.
-    @Test func preheatWindowsStartAndStopCaching() throws {
+    @Test func preheatWindowsStartAndStopCaching() async throws {
         let fixture = try ServerFixture(photos: 4)
         let service = LibraryService(library: fixture.library, configuration: ServerConfiguration())
         let gate = AccessGate(library: fixture.library, configuration: ServerConfiguration())
@@ -213,12 +213,12 @@ struct LiveTests {
                     $0, targetSize: CGSize(width: side, height: side), contentMode: .aspectFill, options: LiveConnection.gridOptions)
             }
         }
-        connection.receive(#"{"type":"subscribe","subscription":"grid"}"#)
-        connection.receive(#"{"type":"preheat","subscription":"grid","start":0,"end":2,"width":64,"height":64}"#)
+        await connection.receive(#"{"type":"subscribe","subscription":"grid"}"#)
+        await connection.receive(#"{"type":"preheat","subscription":"grid","start":0,"end":2,"width":64,"height":64}"#)
         #expect(caching(64) == [true, true, false, false])
-        connection.receive(#"{"type":"preheat","subscription":"grid","start":1,"end":4,"width":64,"height":64}"#)
+        await connection.receive(#"{"type":"preheat","subscription":"grid","start":1,"end":4,"width":64,"height":64}"#)
         #expect(caching(64) == [false, true, true, true])
-        connection.receive(#"{"type":"preheat","subscription":"grid","start":3,"end":4,"width":96,"height":96}"#)
+        await connection.receive(#"{"type":"preheat","subscription":"grid","start":3,"end":4,"width":96,"height":96}"#)
         #expect(caching(64) == [false, false, false, false])
         #expect(caching(96) == [false, false, false, true])
         connection.close()

@@ -113,6 +113,13 @@ final class ChangeDispatcher: Sendable {
         }
     }
 
+    /// Runs `body` on the observers' queue after the deliveries queued there now: each local
+    /// commit queues its delivery before `performChanges` returns, so `body` runs once the
+    /// observers have heard of every change this process committed before the call.
+    func afterQueuedDeliveries(_ body: @escaping @Sendable () -> Void) {
+        queue.async(execute: body)
+    }
+
     /// On `queue`: a wake-up from the signal file or the timer.
     private func check() {
         guard state.withLock({ $0.localCommitsInFlight == 0 }),

@@ -13,6 +13,19 @@ extension PHPhotoLibrary {
         dispatcher.unregister(observer)
     }
 
+    /// Returns once the observers have been told of every change this process committed before
+    /// the call (their `photoLibraryDidChange` has returned), and of any other process's
+    /// change delivered with them.
+    ///
+    /// Linux addition, for servers: a client that changed the library and then reads what
+    /// observers keep up to date (a kept fetch result moved forward by the change's details)
+    /// sees its own write, without the kept state being dropped and fetched again.
+    package func changesDelivered() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            dispatcher.afterQueuedDeliveries { continuation.resume() }
+        }
+    }
+
     /// Every change committed to the library from now on, for Swift concurrency.
     ///
     /// Linux addition. Each access starts a new sequence, registered at once; it ends when

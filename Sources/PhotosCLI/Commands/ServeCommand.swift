@@ -27,17 +27,34 @@ struct ServeCommand: AsyncParsableCommand {
             the threads answering requests; 0 runs them alongside.
             """)
     var backgroundNiceness: Int32 = 10
+    @Option(
+        help: """
+            Megabytes of the database file mapped into memory (SQLite's mmap_size); 0 reads its \
+            pages with pread. Mapped pages count in the server's resident set, once per connection.
+            """)
+    var databaseMap = Self.defaultDatabaseMap
+
+    /// See ``databaseMap``: none. A server holds its fetch results and pages for a long time,
+    /// and each of its connections (pool readers, the writer, snapshots) maps the file anew,
+    /// so with a map its resident set grows to several times the database (1,000,000 assets:
+    /// +350 MB after one fetch, 421 MB after 600 s of gallery use), all of it page cache the
+    /// kernel holds anyway. Read with `pread`, the first fetch of 1,000,000 takes as long
+    /// (210 ms against 218–236 ms) and the server's mapped pages stay at 56 MB (issue 19).
+    static let defaultDatabaseMap = 0
 
     func validate() throws {
         guard (0...19).contains(backgroundNiceness) else {
             throw ValidationError("--background-niceness must be 0 to 19, not \(backgroundNiceness)")
+        }
+        guard (0...(1 << 20)).contains(databaseMap) else {
+            throw ValidationError("--database-map must be 0 to 1048576 (megabytes), not \(databaseMap)")
         }
     }
 
     func run() async throws {
         // Before any work starts: threads lowered once stay low.
         ServerRuntime.runHeavyWorkInBackground(niceness: backgroundNiceness)
-        let library = try options.open()
+        let library = try options.open(databaseMemoryMap: databaseMap << 20)
         let configuration = ServerConfiguration(
             host: host, port: port, allowsUnauthenticatedAccess: open, uploadLimit: uploadLimit << 20)
         do {

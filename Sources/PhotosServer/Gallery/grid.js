@@ -20,7 +20,7 @@ const FAST_SCREENS = 2; // a frame that scrolls more than this many screens is a
 // the renders they wait for never hold all of the browser's six connections to the server
 // (the next cells' quick requests go on meanwhile).
 const FINALS_IN_FLIGHT = 2;
-const QUICK_FADE_MS = 200; // the real thumbnail fades in over the degraded one (style.css: 0.12 s)
+const QUICK_FADE_MS = 200; // the degraded image stays under the real one this long after it loads (async decode)
 // `?degraded=off` in the page's URL: each cell waits for its real thumbnail, as before issue 19
 // (the gallery benchmark's "before" run, in the same build).
 const DEGRADED = !/[?&]degraded=off(&|$)/.test(location.search);
@@ -66,6 +66,7 @@ export class Grid extends EventTarget {
     this.frame = 0;
     this.labelTimer = 0;
     this.settleTimer = 0;
+    this.lastFastAt = -Infinity; // when the last move of more than FAST_SCREENS screens was
     this.lastRenderTop = 0;
     this.fast = false;
     this.readyFired = false;
@@ -157,8 +158,14 @@ export class Grid extends EventTarget {
     if (this.spacer.style.height !== height) this.spacer.style.height = height;
     const top = this.container.scrollTop;
     const view = this.container.clientHeight;
-    // While flinging through thousands of rows, only lay out placeholders; load when it settles.
-    this.fast = Math.abs(top - this.lastRenderTop) > FAST_SCREENS * view;
+    // While flinging through thousands of rows (fast moves in a row, a scrollbar dragged), only
+    // lay out placeholders and load when it settles; a jump alone (the first fast move after
+    // SETTLE_MS without one: a click on the scrollbar, a key, a jump of the benchmark) loads at
+    // once, as waiting would only add SETTLE_MS to it.
+    const now = performance.now();
+    const far = Math.abs(top - this.lastRenderTop) > FAST_SCREENS * view;
+    this.fast = far && now - this.lastFastAt < SETTLE_MS;
+    if (far) this.lastFastAt = now;
     this.lastRenderTop = top;
     clearTimeout(this.settleTimer);
     if (this.fast) this.settleTimer = setTimeout(() => this.render(), SETTLE_MS);

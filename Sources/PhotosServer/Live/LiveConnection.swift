@@ -77,7 +77,7 @@ final class LiveConnection: Sendable {
     var ending: Ending? { state.withLock(\.ending) }
 
     /// Handles one text message from the client; problems go back as `error` messages.
-    func receive(_ text: String) {
+    func receive(_ text: String) async {
         let request: LiveRequest
         do {
             request = try JSONDecoder().decode(LiveRequest.self, from: Data(text.utf8))
@@ -87,7 +87,7 @@ final class LiveConnection: Sendable {
         }
         do {
             switch request.type {
-            case .subscribe: try subscribe(request)
+            case .subscribe: try await subscribe(request)
             case .unsubscribe: unsubscribe(request.subscription)
             case .preheat: try preheat(request)
             }
@@ -98,7 +98,7 @@ final class LiveConnection: Sendable {
         }
     }
 
-    private func subscribe(_ request: LiveRequest) throws {
+    private func subscribe(_ request: LiveRequest) async throws {
         if let kind = request.collections {
             return try watchCollections(request, kind: kind)
         }
@@ -109,8 +109,9 @@ final class LiveConnection: Sendable {
         // The result the page requests read (kept by `FetchResultCache`), not a fetch of its
         // own: a gallery opening a view asks for both, and at 1,000,000 assets each fetch reads
         // the whole index. The details of later changes take any result to their state.
-        let result = try service.withLibrary {
-            try service.fetchResults.result(for: fetch, client: client) { try fetch.run(for: client) }
+        let service = service
+        let result = try await service.fetchResults.result(for: fetch, client: client) {
+            try service.withLibrary { try fetch.run(for: client) }
         }
         try store(request.subscription, fetch: Subscription(fetch: fetch, result: result))
         send(.subscribed(request.subscription, count: result.count))

@@ -31,7 +31,7 @@ enum LiveRoutes {
                     }
                 }
                 for try await message in inbound.messages(maxSize: 1 << 16) {
-                    if case .text(let text) = message { connection.receive(text) }
+                    if case .text(let text) = message { await connection.receive(text) }
                 }
                 connection.close()
                 try await group.waitForAll()

@@ -11,7 +11,7 @@ struct AssetRoutes {
     static let pageLimit = 1000
 
     func add(to group: RouterGroup<PhotosRequestContext>) {
-        group.get("assets") { request, context in try page(request, context) }
+        group.get("assets") { request, context in try await page(request, context) }
         group.get("assets/{id}") { request, context in try details(request, context) }
         group.get("assets/{id}/original") { request, context in try await original(request, context) }
         // Hummingbird answers HEAD only where a route says so (or with the router option
@@ -19,14 +19,17 @@ struct AssetRoutes {
         group.head("assets/{id}/original") { request, context in try await original(request, context) }
     }
 
-    private func page(_ request: Request, _ context: PhotosRequestContext) throws -> Response {
+    private func page(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
         let query = QueryParameters(request)
         let fetch = try AssetFetch(query: query)
         let offset = try query.int("offset", in: 0...Int(Int32.max), default: 0)!
         let limit = try query.int("limit", in: 1...Self.pageLimit, default: 100)!
-        return try service.withLibrary {
-            let result = try service.fetchResults.result(for: fetch, client: client) { try fetch.run(for: client) }
+        let service = service
+        let result = try await service.fetchResults.result(for: fetch, client: client) {
+            try service.withLibrary { try fetch.run(for: client) }
+        }
+        return service.withLibrary {
             let end = min(result.count, offset + limit)
             let assets = offset < end ? result.objects(at: IndexSet(integersIn: offset..<end)).map(AssetJSON.init) : []
             return JSONResponse.make(AssetPage(count: result.count, offset: offset, assets: assets))

@@ -36,7 +36,7 @@ struct ChangeRoutes {
         } catch {
             throw APIError(error)
         }
-        service.libraryChanged(editing: plan.editedAssets)
+        await service.libraryChanged(editing: plan.editedAssets)
         let created = plan.createdIdentifiers()
         return JSONResponse.make(ChangeResult(created: created, changeToken: service.library.currentChangeToken.stringValue))
     }

@@ -98,10 +98,10 @@ struct ImageRoutes {
         if parameters.isStoredGridThumbnail {
             // A file read: off the event loop, as a cold disk makes it wait.
             let manager = service.imageManager
-            let stored = try await service.offLoop("stored thumbnail") { manager.storedGridThumbnailData(for: source) }
+            let stored = try await service.quickly("stored thumbnail") { manager.storedGridThumbnailData(for: source) }
             if let stored {
                 let entry = EncodedImageCache.Entry(bytes: ByteBuffer(bytes: stored), contentType: "image/jpeg", etag: etag)
-                service.encodedImages.insert(entry, for: key)
+                service.encodedImages.insert(entry, for: key, admitting: .onSecondOffer)
                 return Self.response(Self.answer(entry, assetVersion: assetVersion, parameters: parameters))
             }
         }
@@ -136,7 +136,7 @@ struct ImageRoutes {
         let size = CGSize(width: parameters.width, height: parameters.height)
         let contentMode: PHImageContentMode = parameters.mode == .fill ? .aspectFill : .aspectFit
         // (entry, degraded, milliseconds to find and shape the image, to encode it)
-        let found = try await service.offLoop("immediate image") { () throws -> (EncodedImageCache.Entry, Bool, Double, Double)? in
+        let found = try await service.quickly("immediate image") { () throws -> (EncodedImageCache.Entry, Bool, Double, Double)? in
             let clock = ContinuousClock()
             let start = clock.now
             let image = manager.immediateImage(

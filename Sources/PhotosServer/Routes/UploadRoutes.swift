@@ -56,7 +56,7 @@ struct UploadRoutes {
             throw APIError(APIError(error).status, message)
         }
         let created = identifiers.values
-        service.libraryChanged()
+        await service.libraryChanged()
         if let token = client.token, token.level == .limited {
             do {
                 let library = service.library

@@ -5,7 +5,8 @@ import NIOHTTP1
 import PhotosLocking
 
 /// Encoded images (JPEG, WebP) by request key, least recently used first out, bounded by
-/// bytes: a repeated thumbnail request is answered without decoding or encoding.
+/// bytes: a repeated thumbnail request is answered without decoding or encoding. Stored
+/// thumbnails are kept from their second request on (``Admission/onSecondOffer``).
 final class EncodedImageCache: Sendable {
     struct Entry: Sendable {
         let bytes: ByteBuffer
@@ -51,6 +52,8 @@ final class EncodedImageCache: Sendable {
         var newest = -1
         var oldest = -1
         var bytes = 0
+        /// Hashes of the keys offered once with `admitting: .onSecondOffer` and not kept.
+        var offeredOnce = Set<Int>()
 
         mutating func unlink(_ i: Int) {
             let node = nodes[i]
@@ -85,10 +88,34 @@ final class EncodedImageCache: Sendable {
         }
     }
 
-    func insert(_ entry: Entry, for key: String) {
+    /// Which offered entries are kept.
+    enum Admission: Sendable {
+        /// Every one (a rendered image: making it again costs a decode).
+        case always
+        /// One whose key was offered before (a stored thumbnail: a file read away, and in a
+        /// gallery scrolling through a large library each is asked for once, the browser
+        /// keeping it for a year; kept, they would push out everything else and grow the
+        /// process by the cache's whole limit). What is asked for again (by another client,
+        /// or a load test) is kept from its second answer on.
+        case onSecondOffer
+    }
+
+    /// The most keys remembered as offered once; past it the memory starts over (a key
+    /// forgotten costs one more file read).
+    static let offeredOnceLimit = 65_536
+
+    func insert(_ entry: Entry, for key: String, admitting admission: Admission = .always) {
         let size = entry.bytes.readableBytes
         guard size <= limit / 4 else { return }
         state.withLock { state in
+            if admission == .onSecondOffer, state.index[key] == nil {
+                let hash = key.hashValue
+                guard state.offeredOnce.remove(hash) != nil else {
+                    if state.offeredOnce.count >= Self.offeredOnceLimit { state.offeredOnce.removeAll(keepingCapacity: true) }
+                    state.offeredOnce.insert(hash)
+                    return
+                }
+            }
             if let i = state.index[key] {
                 state.bytes -= state.nodes[i].entry.bytes.readableBytes
                 state.nodes[i].entry = entry

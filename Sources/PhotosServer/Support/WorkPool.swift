@@ -11,10 +11,11 @@ import PhotosLocking
 /// cached thumbnails (``CachedImageHandler``) included. Such work goes through a pool instead:
 /// ``cpu`` for decoding, rendering and encoding, ``writes`` for library writes (a change
 /// block's commit, with an import's probing, hashing and thumbnails; token and session rows),
-/// which can wait up to SQLite's busy timeout on another process's lock.
+/// which can wait up to SQLite's busy timeout on another process's lock, ``reads`` for
+/// fetches of whole views.
 ///
-/// The pools are process-wide, like NIO's own: servers in one process (tests) share them. Their
-/// jobs run at ``BackgroundPriority`` (nice +10 in `photos serve`): when both want the CPU,
+/// The pools are process-wide, like NIO's own: servers in one process (tests) share them. The
+/// jobs of ``cpu`` and ``writes`` run at ``BackgroundPriority`` (nice +10 in `photos serve`): when both want the CPU,
 /// answering from memory goes first and renders and imports take the rest, and when the loops
 /// are idle they get every core (measured: docs/performance.md, serving, issue 18). Each job
 /// is told to ``IdleMemoryRelease/shared``, as the image loaders' renders are: once both have
@@ -26,11 +27,18 @@ final class WorkPool: Sendable {
     /// that a write waiting on another process's lock doesn't hold up another library's (tests
     /// run many servers in one process).
     static let writes = WorkPool(threads: 4)
+    /// Reads a person waits for: a fetch of a whole view (0.1–0.6 s at 1,000,000 assets,
+    /// ``FetchResultCache``), a stored thumbnail's file, a photo's embedded thumbnail. At normal
+    /// priority and apart from ``cpu``, so that neither a page of a view nor a cell's quick
+    /// image waits behind the renders and encodes of a cold scroll.
+    static let reads = WorkPool(threads: 2, background: false)
 
     private let pool: NIOThreadPool
+    private let background: Bool
 
-    private init(threads: Int) {
+    private init(threads: Int, background: Bool = true) {
         pool = NIOThreadPool(numberOfThreads: max(1, threads))
+        self.background = background
         pool.start()
     }
 
@@ -40,10 +48,11 @@ final class WorkPool: Sendable {
     func run<T: Sendable>(cancellable: Bool = true, _ body: @escaping @Sendable () throws -> T) async throws -> T {
         if cancellable { try Task.checkCancellation() }
         let cancelled = CancelFlag()
+        let background = background
         return try await withTaskCancellationHandler {
             try await pool.runIfActive {
                 if cancellable && cancelled.isSet { throw CancellationError() }
-                BackgroundPriority.lowerCurrentThread()
+                if background { BackgroundPriority.lowerCurrentThread() }
                 IdleMemoryRelease.shared.begin()
                 defer { IdleMemoryRelease.shared.end() }
                 return try body()

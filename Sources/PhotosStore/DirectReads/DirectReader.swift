@@ -16,8 +16,12 @@ final class DirectReader: Sendable {
     /// Connections kept open when idle; more are opened under contention and closed after.
     private static let keptIdle = 4
 
-    init(path: String) {
+    /// Each connection's `mmap_size`.
+    private let memoryMap: Int
+
+    init(path: String, memoryMap: Int = LibraryDatabase.mmapSize) {
         self.path = path
+        self.memoryMap = max(0, memoryMap)
     }
 
     deinit {
@@ -30,7 +34,7 @@ final class DirectReader: Sendable {
         if let reused = idle.withLock({ $0.popLast() }) {
             connection = reused
         } else {
-            connection = try DirectConnection(path: path)
+            connection = try DirectConnection(path: path, memoryMap: memoryMap)
         }
         defer {
             idle.withLock { connections in
@@ -48,7 +52,7 @@ final class DirectConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
-    init(path: String) throws(StoreError) {
+    init(path: String, memoryMap: Int = LibraryDatabase.mmapSize) throws(StoreError) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
@@ -59,8 +63,9 @@ final class DirectConnection: @unchecked Sendable {
         }
         self.handle = handle
         sqlite3_busy_timeout(handle, Int32(LibraryDatabase.busyTimeout * 1000))
-        // Map the file: a read touches pages in place instead of copying them with pread.
-        sqlite3_exec(handle, "PRAGMA mmap_size = \(LibraryDatabase.mmapSize)", nil, nil, nil)
+        // Map the file (unless the library was opened with no map): a read touches pages in
+        // place instead of copying them with pread.
+        sqlite3_exec(handle, "PRAGMA mmap_size = \(max(0, memoryMap))", nil, nil, nil)
     }
 
     deinit {

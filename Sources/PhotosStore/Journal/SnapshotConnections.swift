@@ -18,8 +18,12 @@ final class SnapshotConnections: Sendable {
     /// closed when they are let go.
     static let keptIdle = 4
 
-    init(path: String) {
+    /// Each connection's `mmap_size`.
+    private let memoryMap: Int
+
+    init(path: String, memoryMap: Int = LibraryDatabase.mmapSize) {
         self.path = path
+        self.memoryMap = max(0, memoryMap)
     }
 
     /// A connection outside any transaction, for one snapshot.
@@ -31,9 +35,10 @@ final class SnapshotConnections: Sendable {
         config.allowsUnsafeTransactions = true
         config.busyMode = .timeout(LibraryDatabase.busyTimeout)
         config.label = "PhotosLibrary.snapshot"
+        let memoryMap = memoryMap
         config.prepareDatabase { db in
             TextFunctions.register(in: db)
-            try db.execute(sql: "PRAGMA mmap_size = \(LibraryDatabase.mmapSize)")
+            try db.execute(sql: "PRAGMA mmap_size = \(memoryMap)")
         }
         return try DatabaseQueue(path: path, configuration: config)
     }
