@@ -20,6 +20,7 @@ thumbnail, as before issue 19).
 Prints one RESULT line of key=value pairs (and writes it to FILE).
 """
 import argparse
+import os
 import json
 import shutil
 import sys
@@ -80,7 +81,9 @@ def main():
 
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--window-size=1280,860", "--disable-dev-shm-usage"]:
+    # GALLERY_CHROME_ARGS: more Chromium switches (e.g. --trace-startup=... for a trace of the run).
+    for argument in ["--headless=new", "--no-sandbox", "--window-size=1280,860", "--disable-dev-shm-usage"] \
+            + os.environ.get("GALLERY_CHROME_ARGS", "").split():
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver"),
                               options=options)
