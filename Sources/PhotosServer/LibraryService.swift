@@ -22,7 +22,7 @@ final class LibraryService: Sendable {
         imageManager = PHCachingImageManager()
         encodedImages = EncodedImageCache(limit: configuration.encodedImageCacheLimit)
         imageVersions = ImageVersions(library: library)
-        fetchResults = FetchResultCache(library: library, probe: configuration.heavyWorkProbe)
+        fetchResults = FetchResultCache(library: library)
         live = LiveHub(library: library)
     }
 
@@ -60,33 +60,41 @@ extension LibraryService {
     /// ``WorkPool/cpu``, off the event loops; a job whose task is cancelled before it starts
     /// doesn't run.
     func offLoop<T: Sendable>(_ job: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
-        let probe = configuration.heavyWorkProbe
-        return try await WorkPool.cpu.run {
-            probe?(job)
-            return try body()
-        }
+        try await run(job, on: .cpu, body)
     }
 
-    /// Runs short blocking work a person waits for (a stored thumbnail's file read, a photo's
-    /// embedded thumbnail for a degraded answer) on ``WorkPool/reads``: off the event loops, at
-    /// normal priority, and not queued behind the renders' encodes on ``WorkPool/cpu``, which a
-    /// cold scroll fills (issue 19: quick answers waited there up to 118 ms at p95).
+    /// Runs short blocking work a person waits for (a fetch of a whole view, a stored
+    /// thumbnail's file read, a photo's embedded thumbnail for a degraded answer) on
+    /// ``WorkPool/reads``: off the event loops, at normal priority, and not queued behind the
+    /// renders' encodes on ``WorkPool/cpu``, which a cold scroll fills (issue 19: quick answers
+    /// waited there up to 118 ms at p95).
     func quickly<T: Sendable>(_ job: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
-        let probe = configuration.heavyWorkProbe
-        return try await WorkPool.reads.run {
-            probe?(job)
-            return try body()
-        }
+        try await run(job, on: .reads, body)
     }
 
     /// Runs a library write (a change block and its commit, token and session rows) on
     /// ``WorkPool/writes``, one at a time in the order asked, off the event loops. Writes run
     /// even when the asking task is cancelled: a client that went away doesn't undo a change.
     func writing<T: Sendable>(_ job: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await run(job, on: .writes, cancellable: false, body)
+    }
+
+    /// `body` on `pool`, told to ``ServerConfiguration/heavyWorkProbe`` first as `job`.
+    private func run<T: Sendable>(
+        _ job: String, on pool: WorkPool, cancellable: Bool = true, _ body: @escaping @Sendable () throws -> T
+    ) async throws -> T {
         let probe = configuration.heavyWorkProbe
-        return try await WorkPool.writes.run(cancellable: false) {
+        return try await pool.run(cancellable: cancellable) {
             probe?(job)
             return try body()
+        }
+    }
+
+    /// The kept result of `fetch` as `client` sees it (``FetchResultCache``), else the fetch,
+    /// run on ``WorkPool/reads`` ("fetch") and kept.
+    func keptResult(of fetch: AssetFetch, for client: ClientAccess) async throws -> PHFetchResult<PHAsset> {
+        try await fetchResults.result(for: fetch, client: client) {
+            try await self.quickly("fetch") { try self.withLibrary { try fetch.run(for: client) } }
         }
     }
 }

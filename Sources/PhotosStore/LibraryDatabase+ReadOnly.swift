@@ -21,6 +21,7 @@ extension LibraryDatabase {
     /// (`.missingDatabase`), a newer schema, and an older one (a migration writes: open it
     /// read-write once).
     static func openForReading(at root: URL, gazetteer: GazetteerChoice, memoryMap: Int = mmapSize) throws(StoreError) -> LibraryDatabase {
+        let memoryMap = max(0, memoryMap)
         let layout = LibraryLayout(root: root)
         try refuseMissingDatabase(layout)
         let file = layout.databaseFile.path
@@ -80,7 +81,7 @@ extension LibraryDatabase {
         config.busyMode = .timeout(busyTimeout)
         config.prepareDatabase { db in
             TextFunctions.register(in: db)
-            try db.execute(sql: "PRAGMA mmap_size = \(max(0, memoryMap))")
+            try db.execute(sql: "PRAGMA mmap_size = \(memoryMap)")
         }
         let pool = try DatabasePool(path: path, configuration: config)
         _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }

@@ -56,11 +56,11 @@ package final class LibraryDatabase: Sendable {
     package let isReadOnly: Bool
 
     /// `connectionPath` is the database file's path, or an SQLite URI for a read-only open.
-    /// `memoryMap` is every connection's `mmap_size`: the pool's, the direct readers' and the
-    /// snapshots'.
+    /// `memoryMap` is every connection's `mmap_size` (non-negative): the pool's, the direct
+    /// readers' and the snapshots'.
     init(
         layout: LibraryLayout, pool: DatabasePool, gazetteer: GazetteerChoice, connectionPath: String? = nil, readOnly: Bool = false,
-        memoryMap: Int = mmapSize
+        memoryMap: Int
     ) {
         self.layout = layout
         self.pool = pool
@@ -75,7 +75,7 @@ package final class LibraryDatabase: Sendable {
     /// migrating an older schema. Refuses a database made by a newer schema. Moments get place
     /// names from `gazetteer`.
     ///
-    /// With `readOnly`, nothing is created or written (see ``openForReading(at:gazetteer:)``).
+    /// With `readOnly`, nothing is created or written (see ``openForReading(at:gazetteer:memoryMap:)``).
     ///
     /// `memoryMap` bounds the bytes of the database file its connections map (`mmap_size`).
     /// Mapped pages are the kernel's page cache, but a process's resident set counts each
@@ -85,6 +85,7 @@ package final class LibraryDatabase: Sendable {
     package static func open(
         at root: URL, gazetteer: GazetteerChoice = .machine, readOnly: Bool = false, memoryMap: Int = mmapSize
     ) throws(StoreError) -> LibraryDatabase {
+        let memoryMap = max(0, memoryMap)
         if readOnly { return try openForReading(at: root, gazetteer: gazetteer, memoryMap: memoryMap) }
         let layout = LibraryLayout(root: root)
         do {
@@ -171,7 +172,7 @@ package final class LibraryDatabase: Sendable {
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // Map the file: large fetches and reads touch pages in place instead of copying
             // them with pread (1.8x faster on a 1M-asset fetch). Address space, not memory.
-            try db.execute(sql: "PRAGMA mmap_size = \(max(0, memoryMap))")
+            try db.execute(sql: "PRAGMA mmap_size = \(memoryMap)")
             // A log written from its start again is cut back to this size (see restartLogIfLong).
             try db.execute(sql: "PRAGMA journal_size_limit = \(64 << 20)")
         }

@@ -109,10 +109,7 @@ final class LiveConnection: Sendable {
         // The result the page requests read (kept by `FetchResultCache`), not a fetch of its
         // own: a gallery opening a view asks for both, and at 1,000,000 assets each fetch reads
         // the whole index. The details of later changes take any result to their state.
-        let service = service
-        let result = try await service.fetchResults.result(for: fetch, client: client) {
-            try service.withLibrary { try fetch.run(for: client) }
-        }
+        let result = try await service.keptResult(of: fetch, for: client)
         try store(request.subscription, fetch: Subscription(fetch: fetch, result: result))
         send(.subscribed(request.subscription, count: result.count))
     }

@@ -25,10 +25,7 @@ struct AssetRoutes {
         let fetch = try AssetFetch(query: query)
         let offset = try query.int("offset", in: 0...Int(Int32.max), default: 0)!
         let limit = try query.int("limit", in: 1...Self.pageLimit, default: 100)!
-        let service = service
-        let result = try await service.fetchResults.result(for: fetch, client: client) {
-            try service.withLibrary { try fetch.run(for: client) }
-        }
+        let result = try await service.keptResult(of: fetch, for: client)
         return service.withLibrary {
             let end = min(result.count, offset + limit)
             let assets = offset < end ? result.objects(at: IndexSet(integersIn: offset..<end)).map(AssetJSON.init) : []

@@ -10,9 +10,9 @@ import PhotosLocking
 /// writes because the server answers a change once it has been delivered
 /// (``LibraryService/libraryChanged(editing:)``).
 ///
-/// Fetches run on ``WorkPool/reads``, off the event loops: at 1,000,000 assets one reads the
-/// whole index, and the connections of the loop it ran on (WebSocket updates among them)
-/// would wait for it.
+/// ``LibraryService/keptResult(of:for:)`` runs the fetches on ``WorkPool/reads``, off the event
+/// loops: at 1,000,000 assets one reads the whole index, and the connections of the loop it ran
+/// on (WebSocket updates among them) would wait for it.
 final class FetchResultCache: PHPhotoLibraryChangeObserver, Sendable {
     struct Key: Hashable, Sendable {
         let fetch: AssetFetch
@@ -30,28 +30,20 @@ final class FetchResultCache: PHPhotoLibraryChangeObserver, Sendable {
     /// At most this many fetches are kept (all dropped past it).
     static let limit = 64
 
-    /// ``ServerConfiguration/heavyWorkProbe``, told "fetch" before each fetch.
-    private let probe: HeavyWorkProbe?
-
-    init(library: PHPhotoLibrary, probe: HeavyWorkProbe? = nil) {
-        self.probe = probe
+    init(library: PHPhotoLibrary) {
         library.register(self)
     }
 
     /// The kept result for `fetch` as `client` sees it, else `make()`'s, kept. An add-only
     /// client is refused first: a result kept for someone else must not answer it.
     func result(
-        for fetch: AssetFetch, client: ClientAccess, make: @escaping @Sendable () throws -> PHFetchResult<PHAsset>
+        for fetch: AssetFetch, client: ClientAccess, make: () async throws -> PHFetchResult<PHAsset>
     ) async throws -> PHFetchResult<PHAsset> {
         try client.requireRead()
         let key = Key(fetch: fetch, limitedToken: client.allowList == nil ? nil : client.token?.identifier)
         let (kept, generation) = state.withLock { ($0.results[key], $0.generation) }
         if let kept { return kept }
-        let probe = probe
-        let made = try await WorkPool.reads.run {
-            probe?("fetch")
-            return try make()
-        }
+        let made = try await make()
         state.withLock { state in
             guard state.generation == generation else { return }
             if state.results.count >= Self.limit { state.results.removeAll(keepingCapacity: true) }

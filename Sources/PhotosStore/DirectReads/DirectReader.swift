@@ -19,9 +19,9 @@ final class DirectReader: Sendable {
     /// Each connection's `mmap_size`.
     private let memoryMap: Int
 
-    init(path: String, memoryMap: Int = LibraryDatabase.mmapSize) {
+    init(path: String, memoryMap: Int) {
         self.path = path
-        self.memoryMap = max(0, memoryMap)
+        self.memoryMap = memoryMap
     }
 
     deinit {
@@ -52,7 +52,7 @@ final class DirectConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
 
-    init(path: String, memoryMap: Int = LibraryDatabase.mmapSize) throws(StoreError) {
+    init(path: String, memoryMap: Int) throws(StoreError) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
@@ -65,7 +65,7 @@ final class DirectConnection: @unchecked Sendable {
         sqlite3_busy_timeout(handle, Int32(LibraryDatabase.busyTimeout * 1000))
         // Map the file (unless the library was opened with no map): a read touches pages in
         // place instead of copying them with pread.
-        sqlite3_exec(handle, "PRAGMA mmap_size = \(max(0, memoryMap))", nil, nil, nil)
+        sqlite3_exec(handle, "PRAGMA mmap_size = \(memoryMap)", nil, nil, nil)
     }
 
     deinit {

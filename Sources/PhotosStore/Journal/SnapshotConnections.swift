@@ -21,9 +21,9 @@ final class SnapshotConnections: Sendable {
     /// Each connection's `mmap_size`.
     private let memoryMap: Int
 
-    init(path: String, memoryMap: Int = LibraryDatabase.mmapSize) {
+    init(path: String, memoryMap: Int) {
         self.path = path
-        self.memoryMap = max(0, memoryMap)
+        self.memoryMap = memoryMap
     }
 
     /// A connection outside any transaction, for one snapshot.
