@@ -64,9 +64,83 @@ requestAnimationFrame(step);
 """
 
 
+def process_cpu():
+    """CPU seconds used so far by this machine's Chromium processes, by kind (renderer, gpu,
+    browser, utility), and by `photos` processes (the server), from /proc."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    used = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                text = stat.read()
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                command = cmdline.read().split(b"\0")
+        except OSError:
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        fields = text[text.rindex(")") + 2:].split()
+        seconds = (int(fields[11]) + int(fields[12])) / ticks
+        if name in ("chromium", "chrome"):
+            # Chromium rewrites its processes' titles: the switches may sit in one string.
+            kind = next((a.split(b"=", 1)[1].decode() for a in b" ".join(command).split() if a.startswith(b"--type=")),
+                        "browser")
+            kind = {"gpu-process": "gpu"}.get(kind, kind)
+        elif name == "photos":
+            kind = "server"
+        else:
+            continue
+        used[kind] = used.get(kind, 0) + seconds
+    return used
+
+
 def percentile(values, p):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+class Tracer:
+    """A Chrome trace over the browser's DevTools WebSocket (Tracing.start / Tracing.end, the
+    trace returned as a stream), as DevTools' Performance panel records it."""
+
+    CATEGORIES = os.environ.get("GALLERY_TRACE_CATEGORIES", "devtools.timeline,toplevel,blink").split(",")
+
+    def __init__(self, driver):
+        import urllib.request
+        import websocket
+        address = driver.capabilities["goog:chromeOptions"]["debuggerAddress"]
+        url = json.load(urllib.request.urlopen(f"http://{address}/json/version"))["webSocketDebuggerUrl"]
+        self.socket = websocket.create_connection(url, timeout=120, suppress_origin=True)
+        self.next_id = 0
+
+    def call(self, method, params=None, until=None):
+        self.next_id += 1
+        self.socket.send(json.dumps({"id": self.next_id, "method": method, "params": params or {}}))
+        while True:
+            message = json.loads(self.socket.recv())
+            if until and message.get("method") == until:
+                return message["params"]
+            if not until and message.get("id") == self.next_id:
+                return message.get("result", {})
+
+    def start(self):
+        self.call("Tracing.start", {"transferMode": "ReturnAsStream",
+                                    "traceConfig": {"includedCategories": self.CATEGORIES}})
+
+    def stop(self, path):
+        self.next_id += 1
+        self.socket.send(json.dumps({"id": self.next_id, "method": "Tracing.end"}))
+        while True:
+            message = json.loads(self.socket.recv())
+            if message.get("method") == "Tracing.tracingComplete":
+                handle = message["params"]["stream"]
+                break
+        with open(path, "w") as out:
+            while True:
+                chunk = self.call("IO.read", {"handle": handle, "size": 1 << 20})
+                out.write(chunk.get("data", ""))
+                if chunk.get("eof"):
+                    break
+        self.call("IO.close", {"handle": handle})
 
 
 def main():
@@ -85,6 +159,9 @@ def main():
     for argument in ["--headless=new", "--no-sandbox", "--window-size=1280,860", "--disable-dev-shm-usage"] \
             + os.environ.get("GALLERY_CHROME_ARGS", "").split():
         options.add_argument(argument)
+    # GALLERY_TRACE=FILE: a Chrome trace of the scroll written to FILE (for Perfetto or
+    # chrome://tracing); frames run slower while tracing.
+    trace_file = os.environ.get("GALLERY_TRACE")
     driver = webdriver.Chrome(service=Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver"),
                               options=options)
     driver.set_script_timeout(args.seconds + 60)
@@ -107,10 +184,20 @@ def main():
         # metrics, seconds): scripts, style, layout, and tasks in all.
         driver.execute_cdp_cmd("Performance.enable", {})
         before = {m["name"]: m["value"] for m in driver.execute_cdp_cmd("Performance.getMetrics", {})["metrics"]}
+        tracer = Tracer(driver) if trace_file else None
+        if tracer:
+            tracer.start()
+        cpu_before = process_cpu()
         measured = driver.execute_async_script(SCROLL, args.seconds, args.speed)
+        cpu_after = process_cpu()
+        if tracer:
+            tracer.stop(trace_file)
         after = {m["name"]: m["value"] for m in driver.execute_cdp_cmd("Performance.getMetrics", {})["metrics"]}
         for name in ["TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration"]:
             result[f"main_{name[:-8].lower()}_s"] = round(after.get(name, 0) - before.get(name, 0), 3)
+        # CPU seconds each kind of process used during the scroll (2 cores: at most 2 s per s).
+        for kind in sorted(set(cpu_after) | set(cpu_before)):
+            result[f"cpu_{kind}_s"] = round(cpu_after.get(kind, 0) - cpu_before.get(kind, 0), 2)
         frames = measured["frames"][1:]
         result.update({
             "frames": len(frames), "px_per_s": (measured["top"] - measured["top0"]) / args.seconds,

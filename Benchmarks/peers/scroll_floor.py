@@ -35,7 +35,7 @@ import time
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-from gallery_scroll import SCROLL, percentile
+from gallery_scroll import SCROLL, Tracer, percentile, process_cpu
 
 PAGE = """<!doctype html><html><head><style>
 html, body { margin: 0; height: 100%%; overflow: hidden; }
@@ -103,6 +103,8 @@ def main():
     parser.add_argument("thumbnails", nargs="+")
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--pages", help="comma-separated page names to run (default: all)")
+    parser.add_argument("--trace", help="write a Chrome trace of each scroll to TRACE-PAGE-RUN.json")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="scroll-floor-")
     images = []
@@ -137,20 +139,31 @@ def main():
     try:
         for run in range(1, args.runs + 1):
             for name, url in urls.items():
+                if args.pages and name not in args.pages.split(","):
+                    continue
                 driver.get(url)
                 while driver.title != "ready":
                     time.sleep(0.02)
                 driver.execute_cdp_cmd("Performance.enable", {})
                 before = {m["name"]: m["value"] for m in driver.execute_cdp_cmd("Performance.getMetrics", {})["metrics"]}
+                tracer = Tracer(driver) if args.trace else None
+                if tracer:
+                    tracer.start()
+                cpu_before = process_cpu()
                 measured = driver.execute_async_script(SCROLL, args.seconds, 60)
+                cpu_after = process_cpu()
+                if tracer:
+                    tracer.stop(f"{args.trace}-{name}-{run}.json")
                 after = {m["name"]: m["value"] for m in driver.execute_cdp_cmd("Performance.getMetrics", {})["metrics"]}
                 main = " ".join(f"main_{n[:-8].lower()}_s={after.get(n, 0) - before.get(n, 0):.3f}"
                                 for n in ["TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration"])
                 frames = measured["frames"][1:]
+                cpu = " ".join(f"cpu_{kind}_s={cpu_after.get(kind, 0) - cpu_before.get(kind, 0):.2f}"
+                               for kind in sorted(set(cpu_after) | set(cpu_before)) if kind != "server")
                 print(f"RESULT kind=floor page={name} run={run} load={os.getloadavg()[0]:.1f} frames={len(frames)} "
                       f"frame_p50_ms={percentile(frames, 50):.1f} frame_p95_ms={percentile(frames, 95):.1f} "
                       f"frame_p99_ms={percentile(frames, 99):.1f} frames_over_50ms={sum(1 for f in frames if f > 50)} "
-                      f"scrolled_px={measured['top'] - measured['top0']:.0f} {main}", flush=True)
+                      f"scrolled_px={measured['top'] - measured['top0']:.0f} {main} {cpu}", flush=True)
     finally:
         driver.quit()
         server.shutdown()

@@ -145,9 +145,12 @@ public struct EmbeddedThumbnail: Sendable {
             let (ifd1, _) = parser.readDirectory(at: Int64(next), only: [0x0103, 0x0201, 0x0202]),
             let offset = ifd1[0x0201]?.int, let length = ifd1[0x0202]?.int, length > 4, length <= maximumBytes
         else { return nil }
-        // Compression 6 (old-style JPEG) is what IFD1 thumbnails use; 1 would be raw strips.
-        if let compression = ifd1[0x0103]?.int, compression != 6 && compression != 7 { return nil }
-        guard let bytes = source.bytes(at: Int64(start) + Int64(offset), count: length) else { return nil }
+        // Compression 6 (old-style JPEG) is what IFD1 thumbnails use, 7 is JPEG; some writers
+        // leave 0 beside the JPEG offset and length (wallpapers in Debian's packages; exiftool and
+        // libexif read those too). 1 would be uncompressed strips. The bytes must open as a JPEG.
+        if let compression = ifd1[0x0103]?.int, ![0, 6, 7].contains(compression) { return nil }
+        guard let bytes = source.bytes(at: Int64(start) + Int64(offset), count: length), bytes.starts(with: [0xFF, 0xD8])
+        else { return nil }
         let orientation = ifd0[0x0112]?.int.flatMap { (1 ... 8).contains($0) ? $0 : nil } ?? 1
         return (bytes, orientation)
     }

@@ -102,6 +102,18 @@ struct EmbeddedThumbnailTests {
         #expect(EmbeddedThumbnail.read(fileAt: square) == nil)
     }
 
+    @Test("an IFD1 whose Compression is 0 still holds a JPEG thumbnail; Compression 1 (strips) does not", arguments: [(0, true), (1, false)])
+    func compressionTag(compression: Int, found: Bool) throws {
+        let folder = try TemporaryFolder()
+        let url = try Self.jpeg(in: folder, name: "c\(compression).jpg", width: 640, height: 480, thumbnail: Self.pattern(width: 160, height: 120))
+        _ = try ExternalTool.exiftool(["-q", "-overwrite_original", "-IFD1:Compression#=\(compression)", url.path])
+        #expect(try ExternalTool.exiftool(["-s3", "-IFD1:Compression#", url.path]).trimmingCharacters(in: .whitespacesAndNewlines) == "\(compression)")
+        let thumbnail = EmbeddedThumbnail.read(fileAt: url)
+        #expect((thumbnail != nil) == found)
+        #expect((EmbeddedThumbnail.jpegData(fileAt: url) != nil) == found)
+        if found { #expect(thumbnail?.image.width == 160 && thumbnail?.image.height == 120) }
+    }
+
     @Test("a JPEG without IFD1, a PNG and a video have no embedded thumbnail")
     func none() throws {
         let folder = try TemporaryFolder()

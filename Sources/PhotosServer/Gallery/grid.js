@@ -25,9 +25,9 @@ const QUICK_FADE_MS = 200; // the degraded image stays under the real one this l
 // (the gallery benchmark's "before" run, in the same build).
 const DEGRADED = !/[?&]degraded=off(&|$)/.test(location.search);
 // Once this many quick answers in a row were real thumbnails (a warm library, or a region the
-// preheat got ahead of), cells load straight into <img>, as before (a fetch, a blob and a second
-// lookup per cell cost a warm scroll its frames), and only one cell in PROBE_EVERY asks quickly:
-// a degraded or empty answer turns quick loading back on.
+// preheat got ahead of), cells load straight into <img>, as before (a second lookup per cell
+// costs a warm scroll), and only one cell in PROBE_EVERY asks quickly: a degraded or empty
+// answer turns quick loading back on.
 const DIRECT_AFTER = 12;
 const PROBE_EVERY = 10;
 const monthFormat = new Intl.DateTimeFormat(undefined, { month: "long", year: "numeric" });
@@ -224,7 +224,11 @@ export class Grid extends EventTarget {
     quick.alt = "";
     quick.decoding = "async";
     quick.draggable = false;
-    quick.addEventListener("load", () => quick.classList.add("loaded"));
+    quick.addEventListener("load", () => {
+      quick.classList.add("loaded");
+      this.quickEnded(cell, true);
+    });
+    quick.addEventListener("error", () => this.quickEnded(cell, false));
     const img = document.createElement("img");
     img.alt = "";
     img.decoding = "async";
@@ -258,7 +262,7 @@ export class Grid extends EventTarget {
     cell.refs = { thumb, img, quick, badge, star, mark };
     cell.state = {
       index: -1, x: -1, y: -1, size: -1, key: "", id: "", url: "", failedURL: "",
-      requested: "", abort: null, finalURL: "", finalInFlight: false,
+      requested: "", quickURL: "", finalURL: "", finalInFlight: false,
     };
     this.spacer.append(cell);
     return cell;
@@ -341,51 +345,50 @@ export class Grid extends EventTarget {
   }
 
   /**
-   * Asks for a cell's thumbnail at once (`degraded=1`): the real one when the server has it
-   * made (then shown through the browser cache, where that answer now is), else the thumbnail
-   * the photo carries, shown under the cell's image while the real one is asked for (a few at
-   * a time, see FINALS_IN_FLIGHT), else (204, or a failure) straight the real one, whose
-   * failure marks the cell as before. While quick answers keep being real ones (DIRECT_AFTER),
-   * straight into the cell's <img>, as before issue 19.
+   * Asks for a cell's thumbnail at once (`degraded=1`) in the cell's quick <img>, under its
+   * real one: the real thumbnail when the server has it made, else the thumbnail the photo
+   * carries, else nothing (204). See quickEnded. While quick answers keep being real ones
+   * (DIRECT_AFTER), straight into the cell's <img>, as before issue 19.
+   *
+   * An <img> rather than fetch(): a fetch, a blob and an object URL per cell took the page's
+   * main thread 9.8 s of a 10 s cold scroll (promise jobs, blob reads; Chrome trace, issue 19
+   * aim 3) and dropped it to 16-37 frames a second.
    * @param {HTMLElement} cell
    */
   load(cell) {
     const state = cell.state;
     const url = state.url;
+    state.requested = url;
     if (!DEGRADED || (this.direct && (this.probe = (this.probe + 1) % PROBE_EVERY) !== 0)) {
-      state.requested = url;
       cell.refs.img.src = url;
       return;
     }
-    const quickURL = url.replace("/image?", "/image?degraded=1&");
-    state.requested = url;
-    if (state.abort) state.abort.abort();
-    const controller = new AbortController();
-    state.abort = controller;
-    fetch(quickURL, { credentials: "same-origin", signal: controller.signal })
-      .then(async (response) => {
-        const degraded = response.ok && response.headers.get("X-Photos-Degraded") === "1";
-        const body = response.ok && response.status !== 204 ? await response.blob() : null;
-        if (state.url !== url || state.abort !== controller) return;
-        state.abort = null;
-        this.noteQuickAnswer(!!body && !degraded);
-        if (!body) {
-          this.queueFinal(cell, url);
-        } else if (degraded) {
-          const { quick } = cell.refs;
-          clearQuick(cell);
-          quick.src = URL.createObjectURL(body);
-          this.queueFinal(cell, url);
-        } else {
-          // The real thumbnail, now in the browser's cache under this URL.
-          cell.refs.img.src = quickURL;
-        }
-      })
-      .catch(() => {
-        if (state.url !== url || state.abort !== controller) return;
-        state.abort = null;
-        this.queueFinal(cell, url);
-      });
+    clearQuick(cell);
+    state.quickURL = url;
+    cell.refs.quick.src = url.replace("/image?", "/image?degraded=1&");
+  }
+
+  /**
+   * A cell's quick answer loaded (`ok`) or failed (a 204: nothing at hand, or an error). An
+   * <img> can't read the answer's X-Photos-Degraded header, so its size tells: the real
+   * thumbnail is as large as asked (the browser has it cached under that URL: the cell's <img>
+   * takes it from there), a degraded one is smaller (the server never scales an embedded
+   * thumbnail up; one as large as asked is as sharp as the real one and taken as it). A
+   * smaller or failed answer queues the cell's request for its real thumbnail, whose failure
+   * marks the cell as before.
+   * @param {HTMLElement} cell
+   * @param {boolean} ok
+   */
+  quickEnded(cell, ok) {
+    const state = cell.state;
+    const url = state.quickURL;
+    if (!url || url !== state.url) return;
+    state.quickURL = "";
+    const { quick, img } = cell.refs;
+    const full = ok && quick.naturalWidth >= this.thumbPixels && quick.naturalHeight >= this.thumbPixels;
+    this.noteQuickAnswer(full);
+    if (full) img.src = quick.src;
+    else this.queueFinal(cell, url);
   }
 
   /**
@@ -439,8 +442,10 @@ export class Grid extends EventTarget {
    */
   stopLoading(cell) {
     const state = cell.state;
-    if (state.abort) state.abort.abort();
-    state.abort = null;
+    if (state.quickURL) {
+      state.quickURL = "";
+      clearQuick(cell); // the browser drops the request
+    }
     state.requested = "";
     if (state.finalInFlight) cell.refs.img.removeAttribute("src"); // the browser drops the request
     this.finalEnded(cell);
@@ -586,11 +591,9 @@ function showMark(cell, unrenderable, reason) {
  */
 function clearQuick(cell) {
   const { quick } = cell.refs;
-  const src = quick.getAttribute("src");
-  if (!src) return;
+  if (!quick.hasAttribute("src")) return;
   quick.removeAttribute("src");
   quick.classList.remove("loaded");
-  URL.revokeObjectURL(src);
 }
 
 /** @param {HTMLElement} cell */
