@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // libvips, from Debian's libvips-dev, with a C shim for its variadic calls.
@@ -78,6 +79,21 @@ let package = Package(
         .target(
             name: "PhotosStore",
             dependencies: ["CCrypto", "PhotosLocking", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        // The library on PostgreSQL (issue 20): the same store for several `photos serve`
+        // instances, through vapor/postgres-nio. Its own target, so programs using only SQLite
+        // never build the PostgreSQL client.
+        .target(
+            name: "PhotosStorePostgres",
+            dependencies: [
+                "PhotosStore",
+                "PhotosLocking",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The PhotoKit API with Apple's names.
@@ -133,6 +149,14 @@ let package = Package(
         .testTarget(
             name: "ImagingTests",
             dependencies: ["Imaging", "PhotosTestSupport", "PhotosLocking"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PhotosStorePostgresTests",
+            dependencies: [
+                "PhotosStorePostgres", "PhotosStore", "PhotosTestSupport", "PhotosLocking",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

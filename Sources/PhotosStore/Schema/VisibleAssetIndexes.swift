@@ -17,7 +17,7 @@ import GRDB
 /// served the same fetches through a table lookup per row), so toggling a favorite updates as
 /// many indexes as before. On a 1,000,000-asset library (`Benchmarks/run-store-benchmark.sh`)
 /// the 833k-image fetch went from 1,446 ms to an index-only read of the ids in order.
-enum VisibleAssetIndexes {
+package enum VisibleAssetIndexes {
     static let name = "v11-visible-asset-indexes"
 
     /// The conditions a fetch puts on the `asset` table. `AssetQuery` adds each unless an
@@ -62,9 +62,13 @@ enum VisibleAssetIndexes {
     /// The `CREATE INDEX` statements (the terms without their `asset.` prefix: SQLite compares
     /// the resolved expressions, so the qualified and unqualified spellings match).
     static var createSQL: String {
+        createStatements.map { $0 + ";" }.joined(separator: "\n")
+    }
+
+    /// The `CREATE INDEX` statements one by one (PostgreSQL runs one statement per query).
+    package static var createStatements: [String] {
         let condition = indexTerms.joined(separator: " AND ").replacingOccurrences(of: "asset.", with: "")
-        return indexes.map { "CREATE INDEX \($0.name) ON asset(\($0.columns)) WHERE \(condition);" }
-            .joined(separator: "\n")
+        return indexes.map { "CREATE INDEX \($0.name) ON asset(\($0.columns)) WHERE \(condition)" }
     }
 
     static func migrate(_ db: Database) throws {

@@ -1,0 +1,116 @@
+package import Foundation
+package import PhotosStore
+import PostgresNIO
+
+/// A library whose rows live in a PostgreSQL database (issue 20), shared by every `photos
+/// serve` instance that opens the same database; its files stay in a folder each instance
+/// mounts. `package` access: the Photos module reaches it through the store seam.
+///
+/// Opening migrates the schema (``PostgresSchema``) in one transaction under an advisory lock,
+/// so instances starting together migrate once and the others find it done.
+package final class PostgresLibraryDatabase: Sendable {
+    /// The database's `postgres://` URL.
+    package let url: URL
+    let session: PostgresSession
+
+    private init(url: URL, session: PostgresSession) {
+        self.url = url
+        self.session = session
+    }
+
+    /// Connects to the database at `url` and brings its schema up to date.
+    /// - Throws: `StoreError.cannotOpen` (a bad URL, no server, refused), `.newerSchema` (a
+    ///   migration this version doesn't know), `.database`.
+    package static func open(url: URL) throws(StoreError) -> PostgresLibraryDatabase {
+        let session = try PostgresSession.connect(to: url)
+        do {
+            try migrate(session)
+        } catch {
+            session.close()
+            throw error
+        }
+        return PostgresLibraryDatabase(url: url, session: session)
+    }
+
+    /// The library's identifier (a UUID made when the schema was created), as on SQLite.
+    package func libraryIdentifier() throws(StoreError) -> String {
+        try session.info("libraryIdentifier") ?? ""
+    }
+
+    /// The names of the schema migrations applied to this database, oldest first.
+    package func appliedMigrations() throws(StoreError) -> [String] {
+        let rows = try session.query("SELECT name FROM schemaMigration ORDER BY appliedDate, name", "reading the schema migrations")
+        return try rows.map { row throws(StoreError) in try PostgresSession.decoding("a migration's name") { try row.decode(String.self) } }
+    }
+
+    /// Closes the connection.
+    package func close() {
+        session.close()
+    }
+
+    /// The key of the advisory lock migrations hold (`pg_advisory_xact_lock`): "PHKL".
+    static let migrationLock: Int64 = 0x5048_4B4C
+
+    private static func migrate(_ session: PostgresSession) throws(StoreError) {
+        try session.transaction("migrating the library's schema") { () throws(StoreError) in
+            try session.query("SELECT pg_advisory_xact_lock(\(migrationLock))", "waiting for another instance's migration")
+            try session.query(
+                #"CREATE TABLE IF NOT EXISTS schemaMigration (name TEXT COLLATE "C" PRIMARY KEY, appliedDate DOUBLE PRECISION NOT NULL)"#,
+                "creating the migrations table")
+            let rows = try session.query("SELECT name FROM schemaMigration", "reading the schema migrations")
+            let applied = Set(try rows.map { row throws(StoreError) in
+                try PostgresSession.decoding("a migration's name") { try row.decode(String.self) }
+            })
+            if let unknown = applied.subtracting(PostgresSchema.migrations.map(\.name)).sorted().first {
+                throw StoreError(.newerSchema, "the library's database was written by a newer version of this software (migration \(unknown))")
+            }
+            for migration in PostgresSchema.migrations where !applied.contains(migration.name) {
+                for statement in migration.statements {
+                    try session.query(PostgresQuery(unsafeSQL: statement), "migration \(migration.name)")
+                }
+                if migration.name == "v1" { try seed(session) }
+                let now = Date().timeIntervalSince1970
+                try session.query(
+                    "INSERT INTO schemaMigration (name, appliedDate) VALUES (\(migration.name), \(now))", "recording migration \(migration.name)")
+            }
+        }
+    }
+
+    /// What the SQLite migrations insert: the library's identifier and creation date, the
+    /// access version and history floor, and the smart albums.
+    private static func seed(_ session: PostgresSession) throws(StoreError) {
+        let info = [
+            ("libraryIdentifier", UUID().uuidString), ("createdAt", ISO8601DateFormatter().string(from: Date())),
+            ("accessVersion", "0"), ("historyFloor", "0"),
+        ]
+        for (key, value) in info {
+            try session.query("INSERT INTO libraryInfo (key, value) VALUES (\(key), \(value))", "writing the library's \(key)")
+        }
+        let now = Date().timeIntervalSince1970
+        for (position, entry) in SmartAlbumCatalog.entries.enumerated() {
+            try session.query(
+                """
+                INSERT INTO collection (uuid, isList, type, subtype, title, position, creationDate)
+                VALUES (\(UUID().uuidString), 0, 2, \(entry.subtype), \(entry.title), \(position), \(now))
+                """, "creating the smart album \(entry.title)")
+        }
+    }
+}
+
+extension PostgresSession {
+    /// A `libraryInfo` value, or `nil`.
+    func info(_ key: String) throws(StoreError) -> String? {
+        let rows = try query("SELECT value FROM libraryInfo WHERE key = \(key)", "reading the library's \(key)")
+        guard let row = rows.first else { return nil }
+        return try Self.decoding("the library's \(key)") { try row.decode(String.self) }
+    }
+
+    /// Decodes a value, mapping a failure to `StoreError.database` naming `what`.
+    static func decoding<T>(_ what: String, _ body: () throws -> T) throws(StoreError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw StoreError(.database, "can't read \(what): \(error)")
+        }
+    }
+}

@@ -1,0 +1,161 @@
+public import Foundation
+
+/// A PostgreSQL server of a test's own: `initdb` into a temporary folder, `postgres` started as
+/// a child process on a free loopback port with trust authentication, stopped at once
+/// (SIGQUIT, PostgreSQL's immediate shutdown) and deleted when the value is released. Debian's
+/// `postgresql` package provides the programs (`/usr/lib/postgresql/VERSION/bin`); `make test`
+/// installs it. `initdb` refuses to run as root, so as root the cluster belongs to the
+/// `postgres` user (`setpriv`).
+///
+/// Tests that need one are enabled with ``isAvailable`` and say why when they are skipped
+/// (``unavailableReason``): a missing server is a skip with a message, never a pass.
+public final class ThrowawayPostgres: @unchecked Sendable {
+    /// `postgres://postgres@127.0.0.1:PORT/postgres`.
+    public let url: URL
+    public let port: Int
+    /// The database's superuser.
+    public let user = "postgres"
+    private let folder: URL
+    private let bin: URL
+    private let owner: String?
+    private var stopped = false
+    private var server: Process?
+
+    /// The folder of the newest PostgreSQL's programs, if one is installed.
+    public static let binFolder: URL? = {
+        let root = URL(fileURLWithPath: "/usr/lib/postgresql")
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return versions.compactMap(Int.init).sorted().reversed()
+            .map { root.appendingPathComponent("\($0)/bin") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("initdb").path) }
+    }()
+
+    /// Whether a throwaway server can be started here.
+    public static var isAvailable: Bool { unavailableReason == nil }
+
+    /// Why a throwaway server can't be started here, or `nil`.
+    public static let unavailableReason: String? = {
+        guard binFolder != nil else { return "PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb; apt install postgresql)" }
+        if getuid() == 0, getpwnam("postgres") == nil { return "running as root and there is no postgres user to own the cluster" }
+        return nil
+    }()
+
+    /// Starts a server; throws when `initdb` or `pg_ctl` fails, with their output.
+    public init() throws {
+        guard let bin = Self.binFolder else { throw Failure(Self.unavailableReason ?? "PostgreSQL is not installed") }
+        self.bin = bin
+        owner = getuid() == 0 ? "postgres" : nil
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("pg-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if let owner, let entry = getpwnam(owner) {
+            chown(folder.path, entry.pointee.pw_uid, entry.pointee.pw_gid)
+        }
+        port = try Self.freePort()
+        url = URL(string: "postgres://postgres@127.0.0.1:\(port)/postgres")!
+        let data = folder.appendingPathComponent("data").path
+        try run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
+        // The server runs as this process's child (not daemonized by pg_ctl, whose server
+        // would outlive a crashed test run): no unix socket (its folder would need to be the
+        // owner's), fsync off, as a test server can be.
+        let server = Process()
+        (server.executableURL, server.arguments) = command(
+            "postgres",
+            ["-D", data, "-p", "\(port)", "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off",
+             "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=60"])
+        let log = folder.appendingPathComponent("server.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        server.standardOutput = handle
+        server.standardError = handle
+        try server.run()
+        try? handle.close()
+        self.server = server
+        // Ready when it accepts connections (pg_isready), at most 60 s.
+        let deadline = Date().addingTimeInterval(60)
+        while (try? run("pg_isready", ["-h", "127.0.0.1", "-p", "\(port)", "-t", "1"])) == nil {
+            guard server.isRunning, Date() < deadline else {
+                let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                stop()
+                throw Failure("the PostgreSQL server did not start: \(text)")
+            }
+            usleep(20_000)
+        }
+    }
+
+    deinit { stop() }
+
+    /// Stops the server at once (as a crash would) and deletes its folder.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        if let server, server.isRunning {
+            kill(server.processIdentifier, SIGQUIT)  // PostgreSQL's immediate shutdown
+            server.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A database of its own on this server (`CREATE DATABASE`), as a URL.
+    public func createDatabase(_ name: String = "t\(UUID().uuidString.prefix(8).lowercased())") throws -> URL {
+        try run("psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \"\(name)\""])
+        return URL(string: "postgres://\(user)@127.0.0.1:\(port)/\(name)")!
+    }
+
+    /// Runs `sql` with `psql` and returns its unaligned, tuples-only output.
+    public func psql(_ sql: String, database: String = "postgres") throws -> String {
+        try run("psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d", database, "-v", "ON_ERROR_STOP=1", "-qAtc", sql])
+    }
+
+    @discardableResult
+    private func run(_ tool: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        (process.executableURL, process.arguments) = command(tool, arguments)
+        process.currentDirectoryURL = folder
+        // Output to a file, not a pipe: the server `pg_ctl start` leaves running inherits the
+        // descriptors, so a pipe would never reach its end.
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("pg-output-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let output = try FileHandle(forWritingTo: log)
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        process.waitUntilExit()
+        try? output.close()
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        guard process.terminationStatus == 0 else {
+            throw Failure("\(tool) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)")
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The executable and arguments that run `tool`: as the cluster's owner (`setpriv`, which
+    /// execs, so the process is the tool itself) when this process is root, psql as it is.
+    private func command(_ tool: String, _ arguments: [String]) -> (URL, [String]) {
+        let path = tool == "psql" ? "/usr/bin/psql" : bin.appendingPathComponent(tool).path
+        guard let owner, tool != "psql" else { return (URL(fileURLWithPath: path), arguments) }
+        return (URL(fileURLWithPath: "/usr/bin/setpriv"), ["--reuid=\(owner)", "--regid=\(owner)", "--init-groups", "--", path] + arguments)
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw Failure("no free port on 127.0.0.1") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// A server that couldn't be started or a command that failed, with the tools' output.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+}

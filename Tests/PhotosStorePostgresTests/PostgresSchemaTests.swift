@@ -1,0 +1,144 @@
+import Foundation
+import GRDB
+import PhotosLocking
+import PhotosStore
+import PhotosStorePostgres
+import PhotosTestSupport
+import Testing
+
+/// The library's schema on PostgreSQL (issue 20): made once, by one instance when several open
+/// together, with every table and column SQLite's has; clear errors for a bad address or a
+/// newer schema. Each test starts a throwaway server of its own (`ThrowawayPostgres`).
+@Suite("PostgreSQL schema", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+struct PostgresSchemaTests {
+    @Test("opening a PostgreSQL library makes its schema once and keeps its identifier")
+    func opensOnce() throws {
+        let server = try ThrowawayPostgres()
+        let url = try server.createDatabase()
+        let first = try PostgresLibraryDatabase.open(url: url)
+        let identifier = try first.libraryIdentifier()
+        #expect(UUID(uuidString: identifier) != nil, "identifier \(identifier)")
+        first.close()
+        let again = try PostgresLibraryDatabase.open(url: url)
+        defer { again.close() }
+        #expect(try again.libraryIdentifier() == identifier)
+        #expect(try again.appliedMigrations() == ["v1"])
+        // The smart albums, as SQLite's first migration seeds them.
+        let smartAlbums = try server.psql("SELECT count(*) FROM collection WHERE isList = 0 AND type = 2", database: url.lastPathComponent)
+        #expect(Int(smartAlbums) == SmartAlbumCatalog.entries.count)
+    }
+
+    @Test("instances opening one database together migrate it once")
+    func concurrentOpen() throws {
+        let server = try ThrowawayPostgres()
+        let url = try server.createDatabase()
+        let results = Mutex<[Result<String, StoreError>]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let result = Result { () throws(StoreError) -> String in
+                let library = try PostgresLibraryDatabase.open(url: url)
+                defer { library.close() }
+                return try library.libraryIdentifier()
+            }
+            results.withLock { $0.append(result) }
+        }
+        let identifiers = try results.withLock { $0 }.map { try $0.get() }
+        #expect(identifiers.count == 4 && Set(identifiers).count == 1, "\(identifiers)")
+        #expect(try server.psql("SELECT count(*) FROM schemaMigration", database: url.lastPathComponent) == "1")
+        #expect(try server.psql("SELECT count(*) FROM libraryInfo WHERE key = 'libraryIdentifier'", database: url.lastPathComponent) == "1")
+    }
+
+    @Test("every table and column of the SQLite library exists on PostgreSQL, with a matching type")
+    func sameTablesAndColumns() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sqlite = try LibraryDatabase.open(at: folder.appendingPathComponent("Library.photoslibrary"))
+        let queue = try DatabaseQueue(path: sqlite.layout.databaseFile.path)
+        let expected: [String: String] = try queue.read { db in
+            var columns: [String: String] = [:]
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'")
+            for table in tables {
+                for row in try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info(?)", arguments: [table]) {
+                    let name: String = row["name"], type: String = row["type"]
+                    columns["\(table.lowercased()).\(name.lowercased())"] = type.uppercased()
+                }
+            }
+            return columns
+        }
+        #expect(expected.count > 90, "\(expected.count) SQLite columns")
+
+        let server = try ThrowawayPostgres()
+        let url = try server.createDatabase()
+        try PostgresLibraryDatabase.open(url: url).close()
+        let listed = try server.psql(
+            "SELECT table_name || '.' || column_name || '|' || data_type FROM information_schema.columns WHERE table_schema = 'public'",
+            database: url.lastPathComponent)
+        var actual: [String: String] = [:]
+        for line in listed.split(separator: "\n") {
+            let parts = line.split(separator: "|", maxSplits: 1).map(String.init)
+            actual[parts[0]] = parts[1]
+        }
+        let types = ["INTEGER": "bigint", "REAL": "double precision", "TEXT": "text"]
+        for (column, type) in expected.sorted(by: { $0.key < $1.key }) {
+            #expect(actual[column] == types[type], "\(column): SQLite \(type), PostgreSQL \(actual[column] ?? "missing")")
+        }
+        let extra = Set(actual.keys).subtracting(expected.keys).filter { !$0.hasPrefix("schemamigration.") }
+        #expect(extra.isEmpty, "columns only on PostgreSQL: \(extra.sorted())")
+        // Text sorts by bytes, as SQLite's BINARY collation does.
+        #expect(try server.psql("SELECT collation_name FROM information_schema.columns WHERE table_name = 'asset' AND column_name = 'originalfilename'", database: url.lastPathComponent) == "C")
+    }
+
+    @Test("a video gets its rendition row, a Live Photo when it becomes live, and an edit makes it due again")
+    func renditionTriggers() throws {
+        let server = try ThrowawayPostgres()
+        let url = try server.createDatabase()
+        try PostgresLibraryDatabase.open(url: url).close()
+        let database = url.lastPathComponent
+        func insert(_ uuid: String, mediaType: Int) throws {
+            _ = try server.psql(
+                "INSERT INTO asset (uuid, mediaType, addedDate, uniformTypeIdentifier) VALUES ('\(uuid)', \(mediaType), 0, 'public.jpeg')",
+                database: database)
+        }
+        try insert("V", mediaType: 2)
+        try insert("P", mediaType: 1)
+        #expect(try server.psql("SELECT a.uuid FROM videoRendition r JOIN asset a ON a.id = r.assetID", database: database) == "V")
+        _ = try server.psql("UPDATE asset SET mediaSubtypes = 8 WHERE uuid = 'P'", database: database)
+        #expect(try server.psql("SELECT count(*) FROM videoRendition", database: database) == "2")
+        _ = try server.psql("UPDATE videoRendition SET state = 2, attempts = 3, sourcePath = 'x'", database: database)
+        _ = try server.psql("UPDATE asset SET contentVersion = contentVersion + 1 WHERE uuid = 'V'", database: database)
+        #expect(
+            try server.psql("SELECT a.uuid || ':' || r.state || ':' || r.attempts FROM videoRendition r JOIN asset a ON a.id = r.assetID ORDER BY a.uuid", database: database)
+                == "P:2:3\nV:0:0")
+    }
+
+    @Test("a bad address, an absent server and a newer schema are clear errors")
+    func errors() throws {
+        func failure(_ url: String) -> StoreError? {
+            do {
+                try PostgresLibraryDatabase.open(url: URL(string: url)!).close()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let notPostgres = failure("mysql://db.example/photos")
+        #expect(notPostgres?.code == .cannotOpen && notPostgres?.message.contains("is not a postgres:// URL") == true, "\(String(describing: notPostgres))")
+        let noDatabase = failure("postgres://user@127.0.0.1:5432")
+        #expect(noDatabase?.code == .cannotOpen && noDatabase?.message.contains("names no database") == true, "\(String(describing: noDatabase))")
+
+        let server = try ThrowawayPostgres()
+        let url = try server.createDatabase()
+        server.stop()
+        let absent = failure(url.absoluteString.replacingOccurrences(of: "postgres@", with: "postgres:secret@"))
+        #expect(absent?.code == .cannotOpen, "\(String(describing: absent))")
+        #expect(absent?.message.contains("can't connect to the PostgreSQL database postgres://postgres:***@127.0.0.1:\(server.port)/") == true, "\(String(describing: absent))")
+        #expect(absent?.message.contains("secret") == false)
+
+        let live = try ThrowawayPostgres()
+        let newer = try live.createDatabase()
+        try PostgresLibraryDatabase.open(url: newer).close()
+        _ = try live.psql("INSERT INTO schemaMigration (name, appliedDate) VALUES ('v99-from-the-future', 0)", database: newer.lastPathComponent)
+        let refused = failure(newer.absoluteString)
+        #expect(refused?.code == .newerSchema && refused?.message.contains("v99-from-the-future") == true, "\(String(describing: refused))")
+    }
+}
