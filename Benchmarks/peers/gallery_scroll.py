@@ -17,6 +17,14 @@ Server-Timing "embedded" (reading, decoding and shaping the photo's own thumbnai
 their medians and 95th percentiles are reported (embedded_ms_p50, ...).
 --page-query is appended to the gallery's URL ("?degraded=off": cells wait for their real
 thumbnail, as before issue 19).
+During the scroll it also records the renderer main thread's task, script, style and layout
+seconds (Chrome's Performance metrics: main_*_s) and the CPU seconds each kind of process used
+(cpu_renderer_s, cpu_gpu_s, cpu_utility_s: the network service, cpu_browser_s, cpu_server_s:
+`photos`), from /proc.
+Environment: GALLERY_TRACE=FILE writes a Chrome trace of the scroll (DevTools tracing over the
+browser's WebSocket; open it in Perfetto; categories from GALLERY_TRACE_CATEGORIES, default
+devtools.timeline,toplevel,blink; frames run slower while tracing); GALLERY_CHROME_ARGS adds
+Chromium switches.
 Prints one RESULT line of key=value pairs (and writes it to FILE).
 """
 import argparse
