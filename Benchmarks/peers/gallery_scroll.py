@@ -135,13 +135,7 @@ class Tracer:
                                     "traceConfig": {"includedCategories": self.CATEGORIES}})
 
     def stop(self, path):
-        self.next_id += 1
-        self.socket.send(json.dumps({"id": self.next_id, "method": "Tracing.end"}))
-        while True:
-            message = json.loads(self.socket.recv())
-            if message.get("method") == "Tracing.tracingComplete":
-                handle = message["params"]["stream"]
-                break
+        handle = self.call("Tracing.end", until="Tracing.tracingComplete")["stream"]
         with open(path, "w") as out:
             while True:
                 chunk = self.call("IO.read", {"handle": handle, "size": 1 << 20})

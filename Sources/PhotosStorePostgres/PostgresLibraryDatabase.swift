@@ -39,8 +39,7 @@ package final class PostgresLibraryDatabase: Sendable {
 
     /// The names of the schema migrations applied to this database, oldest first.
     package func appliedMigrations() throws(StoreError) -> [String] {
-        let rows = try session.query("SELECT name FROM schemaMigration ORDER BY appliedDate, name", "reading the schema migrations")
-        return try rows.map { row throws(StoreError) in try PostgresSession.decoding("a migration's name") { try row.decode(String.self) } }
+        try session.migrationNames()
     }
 
     /// Closes the connection.
@@ -57,10 +56,7 @@ package final class PostgresLibraryDatabase: Sendable {
             try session.query(
                 #"CREATE TABLE IF NOT EXISTS schemaMigration (name TEXT COLLATE "C" PRIMARY KEY, appliedDate DOUBLE PRECISION NOT NULL)"#,
                 "creating the migrations table")
-            let rows = try session.query("SELECT name FROM schemaMigration", "reading the schema migrations")
-            let applied = Set(try rows.map { row throws(StoreError) in
-                try PostgresSession.decoding("a migration's name") { try row.decode(String.self) }
-            })
+            let applied = Set(try session.migrationNames())
             if let unknown = applied.subtracting(PostgresSchema.migrations.map(\.name)).sorted().first {
                 throw StoreError(.newerSchema, "the library's database was written by a newer version of this software (migration \(unknown))")
             }
@@ -103,6 +99,12 @@ extension PostgresSession {
         let rows = try query("SELECT value FROM libraryInfo WHERE key = \(key)", "reading the library's \(key)")
         guard let row = rows.first else { return nil }
         return try Self.decoding("the library's \(key)") { try row.decode(String.self) }
+    }
+
+    /// The names of the applied schema migrations, oldest first.
+    func migrationNames() throws(StoreError) -> [String] {
+        let rows = try query("SELECT name FROM schemaMigration ORDER BY appliedDate, name", "reading the schema migrations")
+        return try rows.map { row throws(StoreError) in try Self.decoding("a migration's name") { try row.decode(String.self) } }
     }
 
     /// Decodes a value, mapping a failure to `StoreError.database` naming `what`.

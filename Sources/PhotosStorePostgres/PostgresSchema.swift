@@ -1,6 +1,5 @@
 import Foundation
 import PhotosStore
-import PostgresNIO
 
 /// The library's tables on PostgreSQL: the SQLite schema's tables and columns, as its
 /// migrations leave them (`LibraryMigrations`), in PostgreSQL's types: `BIGINT` for SQLite's

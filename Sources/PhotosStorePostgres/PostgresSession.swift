@@ -11,7 +11,7 @@ package import PostgresNIO
 /// never on one of the event loop's threads. One session runs one statement at a time (a lock
 /// orders callers), so a transaction's statements go through the session that began it.
 package final class PostgresSession: Sendable {
-    package let connection: PostgresConnection
+    private let connection: PostgresConnection
     private let order = Mutex(())
     static let logger = Logger(label: "photokit.postgres")
 

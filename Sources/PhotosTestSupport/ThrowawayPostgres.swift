@@ -9,7 +9,7 @@ public import Foundation
 ///
 /// Tests that need one are enabled with ``isAvailable`` and say why when they are skipped
 /// (``unavailableReason``): a missing server is a skip with a message, never a pass.
-public final class ThrowawayPostgres: @unchecked Sendable {
+public final class ThrowawayPostgres {
     /// `postgres://postgres@127.0.0.1:PORT/postgres`.
     public let url: URL
     public let port: Int
@@ -97,7 +97,7 @@ public final class ThrowawayPostgres: @unchecked Sendable {
 
     /// A database of its own on this server (`CREATE DATABASE`), as a URL.
     public func createDatabase(_ name: String = "t\(UUID().uuidString.prefix(8).lowercased())") throws -> URL {
-        try run("psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", user, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \"\(name)\""])
+        _ = try psql("CREATE DATABASE \"\(name)\"")
         return URL(string: "postgres://\(user)@127.0.0.1:\(port)/\(name)")!
     }
 
