@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension LibraryDatabase {
     // MARK: - Assets
@@ -7,9 +6,9 @@ extension LibraryDatabase {
     /// The row ids of the assets a query matches, in order: the snapshot a fetch result keeps,
     /// and the library's position (the newest change) they reflect.
     package func assetIDs(_ query: AssetQuery) throws(StoreError) -> (ids: [Int64], position: Int64) {
-        let (sql, arguments) = query.sql()
-        return try read { db in
-            (try Self.fetchIDs(db, sql: sql, arguments: arguments), try ChangeJournal.position(db))
+        try read { db in
+            let (sql, arguments) = query.sql(db.dialect)
+            return (try db.rows(sql, arguments) { $0.int64(0) }, try ChangeJournal.position(db))
         }
     }
 
@@ -29,29 +28,20 @@ extension LibraryDatabase {
             var total = 0
             for chunk in stride(from: 0, to: ids.count, by: 50_000) {
                 let slice = ids[chunk..<min(chunk + 50_000, ids.count)]
-                total += try Int.fetchOne(
-                    db,
-                    sql: "SELECT COUNT(*) FROM asset WHERE id IN (SELECT value FROM json_each(?)) AND mediaType = ?",
-                    arguments: [StoreValue.jsonArray(slice.map(StoreValue.integer)), mediaType]) ?? 0
+                total += try db.int(
+                    "SELECT COUNT(*) FROM asset WHERE id IN (\(db.dialect.jsonElements(.integer))) AND mediaType = ?",
+                    [StoreValue.jsonArray(slice.map(StoreValue.integer)), mediaType]) ?? 0
             }
             return total
         }
     }
 
-    static func fetchIDs(_ db: Database, sql: String, arguments: StatementArguments) throws -> [Int64] {
-        let statement = try db.cachedStatement(sql: sql)
-        var ids: [Int64] = []
-        let cursor = try Int64.fetchCursor(statement, arguments: arguments)
-        while let id = try cursor.next() { ids.append(id) }
-        return ids
-    }
-
     // MARK: - Collections
 
     package func collectionIDs(_ query: CollectionQuery) throws(StoreError) -> (ids: [Int64], position: Int64) {
-        let (sql, arguments) = query.sql()
-        return try read { db in
-            (try Self.fetchIDs(db, sql: sql, arguments: arguments), try ChangeJournal.position(db))
+        try read { db in
+            let (sql, arguments) = query.sql(db.dialect)
+            return (try db.rows(sql, arguments) { $0.int64(0) }, try ChangeJournal.position(db))
         }
     }
 
@@ -71,11 +61,11 @@ extension LibraryDatabase {
         case uuids([String])
 
         /// The `SELECT` of the rows with these keys (bound as one JSON array, or one id).
-        func sql(_ selection: String, from table: String) -> String {
+        func sql(_ selection: String, from table: String, _ dialect: SQLDialect) -> String {
             switch self {
             case .ids(let ids) where ids.count == 1: "SELECT \(selection) FROM \(table) WHERE \(table).id = ?"
-            case .ids: "SELECT \(selection) FROM \(table) WHERE \(table).id IN (SELECT value FROM json_each(?))"
-            case .uuids: "SELECT \(selection) FROM \(table) WHERE \(table).uuid IN (SELECT value FROM json_each(?))"
+            case .ids: "SELECT \(selection) FROM \(table) WHERE \(table).id IN (\(dialect.jsonElements(.integer)))"
+            case .uuids: "SELECT \(selection) FROM \(table) WHERE \(table).uuid IN (\(dialect.jsonElements(.text)))"
             }
         }
     }
@@ -96,7 +86,7 @@ extension LibraryDatabase {
             guard !uuids.isEmpty else { return [] }
             bind = { DirectBind.jsonArray($0, 1, uuids) }
         }
-        let sql = keys.sql(selection, from: table)
+        let sql = keys.sql(selection, from: table, .sqlite)
         var rows: [Record] = []
         try direct.withConnection { connection throws(StoreError) in
             try connection.query(sql, bind: bind, row: { rows.append(decode($0)) })
@@ -107,7 +97,7 @@ extension LibraryDatabase {
     /// The smart album subtype of a collection; nil when it is not a smart album.
     package func smartAlbumSubtype(ofCollection id: Int64) throws(StoreError) -> Int? {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT subtype FROM collection WHERE id = ? AND isList = 0 AND type = 2", arguments: [id])
+            try db.int("SELECT subtype FROM collection WHERE id = ? AND isList = 0 AND type = 2", [id])
         }
     }
 
@@ -116,14 +106,12 @@ extension LibraryDatabase {
     /// The files of an asset, ordered by resource type.
     package func resources(assetID: Int64) throws(StoreError) -> [ResourceRecord] {
         try read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(ResourceRecord.selection) FROM resource JOIN asset ON asset.id = resource.assetID \
-                    WHERE resource.assetID = ? ORDER BY resource.type
-                    """,
-                arguments: [assetID]
-            ).map(ResourceRecord.init(row:))
+            try db.rows(
+                """
+                SELECT \(ResourceRecord.selection) FROM resource JOIN asset ON asset.id = resource.assetID \
+                WHERE resource.assetID = ? ORDER BY resource.type
+                """,
+                [assetID]) { ResourceRecord(columns: $0) }
         }
     }
 }

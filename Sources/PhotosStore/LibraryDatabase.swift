@@ -155,7 +155,7 @@ package final class LibraryDatabase: Sendable {
     /// Writes `library-identifier` (temporary file and rename) when the folder has none.
     func writeIdentifierFileIfMissing() {
         guard !FileManager.default.fileExists(atPath: layout.identifierFile.path),
-            let identifier = try? read({ db in try String.fetchOne(db, sql: "SELECT value FROM libraryInfo WHERE key = 'libraryIdentifier'") })
+            let identifier = try? read({ db in try db.text("SELECT value FROM libraryInfo WHERE key = 'libraryIdentifier'") })
         else { return }
         let temporary = layout.root.appendingPathComponent(".library-identifier.\(UUID().uuidString)")
         guard (try? Data((identifier + "\n").utf8).write(to: temporary)) != nil else { return }
@@ -182,17 +182,30 @@ package final class LibraryDatabase: Sendable {
     /// The library's own identifier, made when it was created.
     package func libraryIdentifier() throws(StoreError) -> String {
         try read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM libraryInfo WHERE key = 'libraryIdentifier'") ?? ""
+            try db.text("SELECT value FROM libraryInfo WHERE key = 'libraryIdentifier'") ?? ""
         }
     }
 
     /// Runs a read in a snapshot of the database.
-    func read<T: Sendable>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    func read<T: Sendable>(_ body: (any StoreConnection) throws -> T) throws(StoreError) -> T {
         try StoreError.mapping("Reading the library failed") { try pool.read(body) }
     }
 
     /// Runs `body` in one `IMMEDIATE` transaction: all of it commits, or none of it.
-    func write<T: Sendable>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    @discardableResult
+    func write<T: Sendable>(_ body: (any StoreConnection) throws -> T) throws(StoreError) -> T {
+        try refuseIfReadOnly()
+        return try StoreError.mapping("Writing to the library failed") { try pool.write(body) }
+    }
+
+    /// Runs a read on the SQLite connection itself, for what only SQLite has (`PRAGMA`s,
+    /// checkpoints, the backup API).
+    func sqliteRead<T: Sendable>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        try StoreError.mapping("Reading the library failed") { try pool.read(body) }
+    }
+
+    /// Runs `body` in one SQLite write transaction, for what only SQLite has.
+    func sqliteWrite<T: Sendable>(_ body: (Database) throws -> T) throws(StoreError) -> T {
         try refuseIfReadOnly()
         return try StoreError.mapping("Writing to the library failed") { try pool.write(body) }
     }

@@ -34,10 +34,10 @@ struct AssetQueryPlanTests {
 
     /// `EXPLAIN QUERY PLAN`'s details, one line per step.
     func plan(_ query: AssetQuery, restrictedTo restriction: RowRestriction? = nil) throws -> [String] {
-        var (sql, arguments) = query.sql(restrictedTo: restriction)
+        var (sql, arguments) = query.sql(.sqlite, restrictedTo: restriction)
         if case .idArgument = restriction { arguments += [Int64(1)] }
         return try store.pool.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments.grdb).map { $0["detail"] as String }
         }
     }
 
@@ -68,7 +68,7 @@ struct AssetQueryPlanTests {
         let favorites = StoreFilter.compare(.field(.isFavorite), .equal, .value(.integer(1)))
         let favoriteSteps = try plan(AssetQuery(scope: .library, filter: favorites, sort: newestFirst))
         #expect(favoriteSteps == ["SEARCH asset USING INDEX \(VisibleAssetIndexes.visibleByFavorite) (isFavorite=? AND isHidden=?)"])
-        let (sql, _) = AssetQuery(scope: .library, sort: newestFirst).sql()
+        let (sql, _) = AssetQuery(scope: .library, sort: newestFirst).sql(.sqlite)
         #expect(sql.hasSuffix("ORDER BY asset.creationDate DESC, asset.id DESC"))
     }
 
@@ -128,14 +128,14 @@ struct AssetQueryPlanTests {
             AssetQuery(scope: .library, filter: .compare(.field(.isFavorite), .equal, .value(.integer(1))), includeHidden: true),
         ]
         for query in queries {
-            let (sql, arguments) = query.sql()
-            let indexed = try store.pool.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) }
+            let (sql, arguments) = query.sql(.sqlite)
+            let indexed = try store.pool.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments.grdb) }
             let scanned = try store.pool.read { db in
                 try Int64.fetchAll(
                     db,
                     sql: sql.replacingOccurrences(of: " INDEXED BY \(VisibleAssetIndexes.visibleByID)", with: "")
                         .replacingOccurrences(of: "FROM asset", with: "FROM asset NOT INDEXED"),
-                    arguments: arguments)
+                    arguments: arguments.grdb)
             }
             #expect(!indexed.isEmpty)
             #expect(indexed == scanned, "\(query.scope)")

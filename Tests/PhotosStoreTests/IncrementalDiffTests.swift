@@ -12,7 +12,7 @@ struct IncrementalDiffTests {
     private static let terms = [OrderTerm("creationDate"), OrderTerm("id")]
 
     private static func key(_ id: Int64, _ date: Int) -> SortKey {
-        SortKey(values: [DatabaseValue(value: Double(date))!, DatabaseValue(value: id)!])
+        SortKey(values: [.real(Double(date)), .integer(id)])
     }
 
     /// Applies a diff as a batch update (removals at old indexes; insertions and moves at new

@@ -59,7 +59,7 @@ struct MomentGroupingTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moment-plans-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try LibraryDatabase.open(at: folder)
-        try store.read { db in
+        try store.sqliteRead { db in
             let cases: [(KeysetPager, String)] = [
                 (MomentSequence(db: db).pager, "collection_moments_by_startDate"),
                 (AssetSequence(db: db).pager, "asset_by_creationDate"),
@@ -78,7 +78,7 @@ struct MomentGroupingTests {
     }
 
     private func check(_ store: LibraryDatabase, step: Int) throws {
-        try store.read { db in
+        try store.sqliteRead { db in
             let assets = try AssetSequence(db: db).items(from: -Double.infinity, to: Double.infinity)
             let expected = MomentGrouper.split(assets, gap: MomentGrouper.momentGap, distance: MomentGrouper.momentDistance)
                 .map { $0.map(\.id) }

@@ -6,7 +6,7 @@ import Testing
 @Suite("Compiling filters to SQL")
 struct SQLFilterCompilerTests {
     @Test func valuesAreBoundNeverPasted() {
-        var compiler = SQLFilterCompiler()
+        var compiler = SQLFilterCompiler(dialect: .sqlite)
         let sql = compiler.compile(
             .and([
                 .compare(.field(.title), .equal, .value(.text("'; DROP TABLE asset; --"))),
@@ -18,18 +18,18 @@ struct SQLFilterCompilerTests {
     }
 
     @Test func longListsAreBoundAsOneJSONArray() {
-        var compiler = SQLFilterCompiler()
+        var compiler = SQLFilterCompiler(dialect: .sqlite)
         let sql = compiler.compile(.isIn(.field(.assetUUID), (0..<100).map { .text("id-\($0)") }))
         #expect(sql.contains("json_each(?)"))
         #expect(compiler.values.count == 1)
     }
 
     @Test func comparisonsUnderNOTAreTwoValued() {
-        var compiler = SQLFilterCompiler()
-        #expect(compiler.compile(.not(.compare(.field(.creationDate), .less, .value(.real(5))))) == "(NOT IFNULL((asset.creationDate < ?), 0))")
-        var positive = SQLFilterCompiler()
+        var compiler = SQLFilterCompiler(dialect: .sqlite)
+        #expect(compiler.compile(.not(.compare(.field(.creationDate), .less, .value(.real(5))))) == "(NOT COALESCE((asset.creationDate < ?), FALSE))")
+        var positive = SQLFilterCompiler(dialect: .sqlite)
         #expect(positive.compile(.compare(.field(.creationDate), .less, .value(.real(5)))) == "(asset.creationDate < ?)")
-        var nonNullable = SQLFilterCompiler()
+        var nonNullable = SQLFilterCompiler(dialect: .sqlite)
         #expect(nonNullable.compile(.not(.compare(.field(.pixelWidth), .less, .value(.integer(5))))) == "(NOT (asset.pixelWidth < ?))")
     }
 
@@ -42,7 +42,7 @@ struct SQLFilterCompilerTests {
             .isIn(masked, [.null] + (0..<40).map { .integer($0) }),
         ]
         for filter in filters {
-            var compiler = SQLFilterCompiler()
+            var compiler = SQLFilterCompiler(dialect: .sqlite)
             let sql = compiler.compile(filter)
             #expect(sql.filter { $0 == "?" }.count == compiler.values.count, "\(sql)")
         }

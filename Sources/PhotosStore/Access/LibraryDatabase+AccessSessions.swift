@@ -1,5 +1,4 @@
 package import Foundation
-import GRDB
 
 extension LibraryDatabase {
     /// Stores a session of a token; `secretHash` is the SHA-256 of its secret. Sessions created
@@ -8,14 +7,14 @@ extension LibraryDatabase {
         tokenIdentifier: String, secretHash: String, date: Date, expiredBefore: Date
     ) throws(StoreError) {
         try write { db in
-            try db.execute(sql: "DELETE FROM accessSession WHERE createdDate < ?", arguments: [expiredBefore.timeIntervalSince1970])
-            guard let token = try Int64.fetchOne(db, sql: "SELECT id FROM accessToken WHERE identifier = ?", arguments: [tokenIdentifier])
+            try db.execute("DELETE FROM accessSession WHERE createdDate < ?", [expiredBefore.timeIntervalSince1970])
+            guard let token = try db.int64("SELECT id FROM accessToken WHERE identifier = ?", [tokenIdentifier])
             else {
                 throw StoreError(.missingObject, "No access token '\(tokenIdentifier)'")
             }
             try db.execute(
-                sql: "INSERT INTO accessSession (secretHash, tokenID, createdDate) VALUES (?, ?, ?)",
-                arguments: [secretHash, token, date.timeIntervalSince1970])
+                "INSERT INTO accessSession (secretHash, tokenID, createdDate) VALUES (?, ?, ?)",
+                [secretHash, token, date.timeIntervalSince1970])
         }
     }
 
@@ -33,8 +32,7 @@ extension LibraryDatabase {
     @discardableResult
     package func deleteAccessSession(secretHash: String) throws(StoreError) -> Bool {
         try write { db in
-            try db.execute(sql: "DELETE FROM accessSession WHERE secretHash = ?", arguments: [secretHash])
-            return db.changesCount > 0
+            try db.execute("DELETE FROM accessSession WHERE secretHash = ?", [secretHash]) > 0
         }
     }
 }

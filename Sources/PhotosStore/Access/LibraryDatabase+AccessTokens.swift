@@ -1,5 +1,4 @@
 package import Foundation
-import GRDB
 
 /// A row of `accessToken`: an API token of the server, without its secret.
 package struct AccessTokenRecord: Sendable, Hashable {
@@ -10,13 +9,13 @@ package struct AccessTokenRecord: Sendable, Hashable {
     package var createdDate: Date
     package var lastUsedDate: Date?
 
-    init(row: Row) {
-        id = row["id"]
-        identifier = row["identifier"]
-        name = row["name"]
-        level = row["level"]
-        createdDate = Date(timeIntervalSince1970: row["createdDate"])
-        lastUsedDate = (row["lastUsedDate"] as Double?).map(Date.init(timeIntervalSince1970:))
+    init(columns row: some ColumnReading) {
+        id = row.int64(0)
+        identifier = row.text(1)
+        name = row.text(2)
+        level = row.int(3)
+        createdDate = Date(timeIntervalSince1970: row.double(4))
+        lastUsedDate = row.date(5)
     }
 
     static let columns = "id, identifier, name, level, createdDate, lastUsedDate"
@@ -34,8 +33,8 @@ extension LibraryDatabase {
     ) throws(StoreError) -> AccessTokenRecord {
         let record = try write { db -> AccessTokenRecord in
             try db.execute(
-                sql: "INSERT INTO accessToken (identifier, name, level, secretHash, createdDate) VALUES (?, ?, ?, ?, ?)",
-                arguments: [identifier, name, level, secretHash, date.timeIntervalSince1970])
+                "INSERT INTO accessToken (identifier, name, level, secretHash, createdDate) VALUES (?, ?, ?, ?, ?)",
+                [identifier, name, level, secretHash, date.timeIntervalSince1970])
             try Self.bumpAccessVersion(db)
             return try Self.token(db, "identifier = ?", [identifier])!
         }
@@ -46,8 +45,7 @@ extension LibraryDatabase {
     /// Every token, oldest first.
     package func accessTokens() throws(StoreError) -> [AccessTokenRecord] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT \(AccessTokenRecord.columns) FROM accessToken ORDER BY id")
-                .map(AccessTokenRecord.init(row:))
+            try db.rows("SELECT \(AccessTokenRecord.columns) FROM accessToken ORDER BY id", []) { AccessTokenRecord(columns: $0) }
         }
     }
 
@@ -64,8 +62,7 @@ extension LibraryDatabase {
     /// Removes a token and its allow-list; `false` when there was none.
     package func deleteAccessToken(identifier: String) throws(StoreError) -> Bool {
         let deleted = try write { db -> Bool in
-            try db.execute(sql: "DELETE FROM accessToken WHERE identifier = ?", arguments: [identifier])
-            guard db.changesCount > 0 else { return false }
+            guard try db.execute("DELETE FROM accessToken WHERE identifier = ?", [identifier]) > 0 else { return false }
             try Self.bumpAccessVersion(db)
             return true
         }
@@ -77,17 +74,16 @@ extension LibraryDatabase {
     package func markAccessTokenUsed(id: Int64, date: Date) throws(StoreError) {
         try write { db in
             try db.execute(
-                sql: "UPDATE accessToken SET lastUsedDate = ? WHERE id = ?", arguments: [date.timeIntervalSince1970, id])
+                "UPDATE accessToken SET lastUsedDate = ? WHERE id = ?", [date.timeIntervalSince1970, id])
         }
     }
 
     /// The UUIDs of the assets a token may see, in no particular order.
     package func allowedAssetUUIDs(tokenID: Int64) throws(StoreError) -> [String] {
         try read { db in
-            try String.fetchAll(
-                db,
-                sql: "SELECT asset.uuid FROM accessTokenAsset JOIN asset ON asset.id = accessTokenAsset.assetID WHERE tokenID = ?",
-                arguments: [tokenID])
+            try db.texts(
+                "SELECT asset.uuid FROM accessTokenAsset JOIN asset ON asset.id = accessTokenAsset.assetID WHERE tokenID = ?",
+                [tokenID])
         }
     }
 
@@ -100,23 +96,21 @@ extension LibraryDatabase {
             }
             var ids: [Int64] = []
             var missing: [String] = []
-            let lookup = try db.makeStatement(sql: "SELECT id FROM asset WHERE uuid = ?")
             for uuid in uuids {
-                if let id = try Int64.fetchOne(lookup, arguments: [uuid]) { ids.append(id) } else { missing.append(uuid) }
+                if let id = try db.int64("SELECT id FROM asset WHERE uuid = ?", [uuid]) { ids.append(id) } else { missing.append(uuid) }
             }
             guard missing.isEmpty else {
                 throw StoreError(.missingObject, "No asset with identifier \(missing.prefix(5).joined(separator: ", "))")
             }
             if mode == .replace {
-                try db.execute(sql: "DELETE FROM accessTokenAsset WHERE tokenID = ?", arguments: [token.id])
+                try db.execute("DELETE FROM accessTokenAsset WHERE tokenID = ?", [token.id])
             }
             let sql = mode == .remove
                 ? "DELETE FROM accessTokenAsset WHERE tokenID = ? AND assetID = ?"
-                : "INSERT OR IGNORE INTO accessTokenAsset (tokenID, assetID) VALUES (?, ?)"
-            let statement = try db.makeStatement(sql: sql)
-            for id in ids { try statement.execute(arguments: [token.id, id]) }
+                : "INSERT INTO accessTokenAsset (tokenID, assetID) VALUES (?, ?) ON CONFLICT DO NOTHING"
+            for id in ids { try db.execute(sql, [token.id, id]) }
             try Self.bumpAccessVersion(db)
-            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM accessTokenAsset WHERE tokenID = ?", arguments: [token.id]) ?? 0
+            return try db.int("SELECT COUNT(*) FROM accessTokenAsset WHERE tokenID = ?", [token.id]) ?? 0
         }
         postAccessChange()
         return count
@@ -125,20 +119,19 @@ extension LibraryDatabase {
     /// Counts changes to tokens and allow-lists (in any process).
     package func accessVersion() throws(StoreError) -> Int64 {
         try read { db in
-            try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM libraryInfo WHERE key = 'accessVersion'") ?? 0
+            try db.int64("SELECT CAST(value AS BIGINT) FROM libraryInfo WHERE key = 'accessVersion'") ?? 0
         }
     }
 
-    static func token(_ db: Database, _ condition: String, _ arguments: StatementArguments) throws -> AccessTokenRecord? {
-        try Row.fetchOne(db, sql: "SELECT \(AccessTokenRecord.columns) FROM accessToken WHERE \(condition)", arguments: arguments)
-            .map(AccessTokenRecord.init(row:))
+    static func token(_ db: any StoreConnection, _ condition: String, _ arguments: SQLArguments) throws -> AccessTokenRecord? {
+        try db.row("SELECT \(AccessTokenRecord.columns) FROM accessToken WHERE \(condition)", arguments) { AccessTokenRecord(columns: $0) }
     }
 
-    private static func bumpAccessVersion(_ db: Database) throws {
+    private static func bumpAccessVersion(_ db: any StoreConnection) throws {
         try db.execute(
-            sql: """
+            """
                 INSERT INTO libraryInfo (key, value) VALUES ('accessVersion', '1')
-                ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
+                ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(libraryInfo.value AS BIGINT) + 1 AS TEXT)
                 """)
     }
 

@@ -29,7 +29,7 @@ extension LibraryDatabase {
             let identifier = (try? String(contentsOf: layout.identifierFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
             if let identifier, UUID(uuidString: identifier) != nil {
                 try fresh.write { db in
-                    try db.execute(sql: "UPDATE libraryInfo SET value = ? WHERE key = 'libraryIdentifier'", arguments: [identifier])
+                    try db.execute("UPDATE libraryInfo SET value = ? WHERE key = 'libraryIdentifier'", [identifier])
                 }
             }
             try fresh.writeSnapshot(to: staged)
@@ -44,9 +44,10 @@ extension LibraryDatabase {
     /// and remote ones are not looked at).
     package func resourcesWithMissingFiles() throws(StoreError) -> [SnapshotResource] {
         let rows = try read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT resource.path, resource.fileSize, resource.contentHash, asset.uuid, resource.type FROM resource JOIN asset ON asset.id = resource.assetID"
-            ).map { SnapshotResource(path: $0[0], size: $0[1], contentHash: $0[2], assetUUID: $0[3], type: $0[4]) }
+            try db.rows(
+                "SELECT resource.path, resource.fileSize, resource.contentHash, asset.uuid, resource.type FROM resource JOIN asset ON asset.id = resource.assetID",
+                []
+            ) { SnapshotResource(path: $0.text(0), size: $0.int64(1), contentHash: $0.optionalText(2), assetUUID: $0.text(3), type: $0.int(4)) }
         }
         return rows.filter { row in
             !LibraryLayout.isReferenced(path: row.path) && !LibraryLayout.isRemote(path: row.path)
@@ -58,8 +59,8 @@ extension LibraryDatabase {
     package func assetUUIDs() throws(StoreError) -> (all: Set<String>, edited: Set<String>) {
         try read { db in
             (
-                try Set(String.fetchAll(db, sql: "SELECT uuid FROM asset")),
-                try Set(String.fetchAll(db, sql: "SELECT uuid FROM asset WHERE hasAdjustments = 1"))
+                try Set(db.texts("SELECT uuid FROM asset")),
+                try Set(db.texts("SELECT uuid FROM asset WHERE hasAdjustments = 1"))
             )
         }
     }
@@ -67,9 +68,9 @@ extension LibraryDatabase {
     /// How many user albums and folders the library has.
     package func userCollectionCount() throws(StoreError) -> Int {
         try read { db in
-            try Int.fetchOne(
-                db, sql: "SELECT COUNT(*) FROM collection WHERE (isList = 0 AND type = ?) OR (isList = 1 AND type = ?)",
-                arguments: [CollectionKind.album, CollectionKind.folder]) ?? 0
+            try db.int(
+                "SELECT COUNT(*) FROM collection WHERE (isList = 0 AND type = ?) OR (isList = 1 AND type = ?)",
+                [CollectionKind.album, CollectionKind.folder]) ?? 0
         }
     }
 }

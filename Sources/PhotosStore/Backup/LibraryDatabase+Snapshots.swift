@@ -70,7 +70,7 @@ extension LibraryDatabase {
     func takeAutomaticSnapshotIfDue(now: Date = Date(), inBackground: Bool = false) {
         guard access(layout.databaseFolder.path, W_OK) == 0 else { return }
         if let newest = layout.automaticSnapshots().last, now.timeIntervalSince(newest.date) < Self.automaticSnapshotInterval { return }
-        guard (try? read({ db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM asset)") })) == true else { return }
+        guard (try? read({ db in try db.bool("SELECT EXISTS (SELECT 1 FROM asset)") })) == true else { return }
         if inBackground || layout.databaseSize > Self.synchronousSnapshotLimit {
             DispatchQueue.global(qos: .utility).async { _ = try? self.takeSnapshot(now: now) }
         } else {

@@ -107,27 +107,28 @@ final class DirectConnection: @unchecked Sendable {
     }
 }
 
-/// The current row of a stepped statement, read by column index.
-struct StatementColumns {
+/// The current row of a stepped SQLite statement, read by column index.
+struct StatementColumns: ColumnReading {
     let statement: OpaquePointer
 
     func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
     func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
-    func int(_ index: Int32) -> Int { Int(sqlite3_column_int64(statement, index)) }
-    func bool(_ index: Int32) -> Bool { sqlite3_column_int64(statement, index) != 0 }
     func double(_ index: Int32) -> Double { sqlite3_column_double(statement, index) }
-    func optionalInt(_ index: Int32) -> Int? { isNull(index) ? nil : int(index) }
-    func optionalInt64(_ index: Int32) -> Int64? { isNull(index) ? nil : int64(index) }
-    func optionalDouble(_ index: Int32) -> Double? { isNull(index) ? nil : double(index) }
-    func date(_ index: Int32) -> Date? { optionalDouble(index).map(Date.init(timeIntervalSince1970:)) }
+
+    func value(_ index: Int32) -> StoreValue {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: .integer(int64(index))
+        case SQLITE_FLOAT: .real(double(index))
+        case SQLITE_TEXT: .text(text(index))
+        default: .null
+        }
+    }
 
     func text(_ index: Int32) -> String {
         guard let bytes = sqlite3_column_text(statement, index) else { return "" }
         let count = Int(sqlite3_column_bytes(statement, index))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
-
-    func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
 }
 
 /// Binding helpers for ``DirectConnection/query(_:bind:row:)``.

@@ -48,18 +48,17 @@ extension LibraryDatabase {
     /// nothing are reported too (``orphanFiles()``). Reads only; repairs nothing.
     package func checkConsistency(verifyingContents: Bool) throws(StoreError) -> ConsistencyCheck {
         var check = ConsistencyCheck()
-        let (integrity, foreignKeys, resources, assets, fileless) = try read { db in
-            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+        let (integrity, foreignKeys, resources, assets, fileless) = try sqliteRead { db in
+            let integrity = try db.texts("PRAGMA integrity_check")
             let foreignKeys = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").map { row in
                 "\(row[0] as String? ?? "?") row \(row[1] as Int64? ?? -1) → \(row[2] as String? ?? "?")"
             }
             let resources = try Row.fetchAll(
                 db, sql: "SELECT resource.path, resource.fileSize, resource.contentHash, asset.uuid, resource.contentSignature FROM resource JOIN asset ON asset.id = resource.assetID"
             ).map { (path: $0[0] as String, size: $0[1] as Int64, hash: $0[2] as String?, asset: $0[3] as String, signature: $0[4] as String?) }
-            let assets = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset") ?? 0
-            let fileless = try String.fetchAll(
-                db,
-                sql: """
+            let assets = try db.int("SELECT COUNT(*) FROM asset") ?? 0
+            let fileless = try db.texts(
+                """
                     SELECT uuid FROM asset WHERE NOT EXISTS (
                         SELECT 1 FROM resource WHERE resource.assetID = asset.id AND resource.type IN (1, 2))
                     ORDER BY id LIMIT 1000

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A photo's current version, as derivatives are made from it.
 package struct CurrentImageFile: Sendable {
@@ -13,18 +12,15 @@ extension LibraryDatabase {
     /// included, in import order.
     package func currentImageFiles() throws(StoreError) -> [CurrentImageFile] {
         try read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
+            try db.rows(
+                """
                     SELECT asset.uuid, COALESCE(
                         (SELECT path FROM resource WHERE assetID = asset.id AND type = 5),
                         (SELECT path FROM resource WHERE assetID = asset.id AND type = 1))
                     FROM asset WHERE asset.mediaType = 1 ORDER BY asset.id
-                    """
-            ).compactMap { row in
-                guard let path = row[1] as String? else { return nil }
-                return CurrentImageFile(assetUUID: row[0], path: path)
-            }
+                    """, []
+            ) { row in row.optionalText(1).map { CurrentImageFile(assetUUID: row.text(0), path: $0) } }
+            .compactMap { $0 }
         }
     }
 }

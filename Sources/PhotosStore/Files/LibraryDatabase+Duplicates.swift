@@ -1,5 +1,4 @@
 package import Foundation
-import GRDB
 
 /// An asset already holding a file with the same content.
 package struct ContentMatch: Sendable, Hashable {
@@ -33,12 +32,12 @@ extension LibraryDatabase {
         SELECT resource.id, resource.path, resource.contentHash, resource.contentSignature,
                asset.uuid, resource.type, asset.trashedDate IS NOT NULL
         FROM resource JOIN asset ON asset.id = resource.assetID
-        WHERE resource.fileSize = ?1 AND resource.contentSignature = ?2
+        WHERE resource.fileSize = ? AND resource.contentSignature = ?
         UNION ALL
         SELECT resource.id, resource.path, resource.contentHash, resource.contentSignature,
                asset.uuid, resource.type, asset.trashedDate IS NOT NULL
         FROM resource JOIN asset ON asset.id = resource.assetID
-        WHERE resource.fileSize = ?3 AND resource.contentSignature IS NULL
+        WHERE resource.fileSize = ? AND resource.contentSignature IS NULL
         """
 
     /// The assets holding a file with the same bytes as `file`.
@@ -50,12 +49,10 @@ extension LibraryDatabase {
     /// now (stored), so a library made by an older version still finds its duplicates.
     package func duplicates(of file: ContentQuery) throws(StoreError) -> [ContentMatch] {
         let rows = try read { db in
-            try Row.fetchAll(
-                db, sql: Self.duplicateCandidatesSQL, arguments: [file.fileSize, file.signature, file.fileSize]
-            ).map { row in
+            try db.rows(Self.duplicateCandidatesSQL, [file.fileSize, file.signature, file.fileSize]) { row in
                 Candidate(
-                    id: row[0], path: row[1], contentHash: row[2], contentSignature: row[3],
-                    match: ContentMatch(assetUUID: row[4], resourceType: row[5], isTrashed: row[6]))
+                    id: row.int64(0), path: row.text(1), contentHash: row.optionalText(2), contentSignature: row.optionalText(3),
+                    match: ContentMatch(assetUUID: row.text(4), resourceType: row.int(5), isTrashed: row.bool(6)))
             }
         }
         guard !rows.isEmpty else { return [] }
@@ -85,9 +82,9 @@ extension LibraryDatabase {
         if !signed.isEmpty {
             try write { db in
                 for (id, signature) in signed {
-                    try db.run(
-                        sql: "UPDATE resource SET contentSignature = ? WHERE id = ? AND contentSignature IS NULL",
-                        arguments: [signature, id])
+                    try db.execute(
+                        "UPDATE resource SET contentSignature = ? WHERE id = ? AND contentSignature IS NULL",
+                        [signature, id])
                 }
             }
         }
@@ -118,17 +115,14 @@ extension LibraryDatabase {
     /// whose size and modification time are unchanged without reading them.
     package func referencedFile(atPath path: String) throws(StoreError) -> ReferencedFile? {
         try read { db in
-            try Row.fetchOne(
-                db,
-                sql: """
+            try db.row(
+                """
                     SELECT asset.uuid, asset.trashedDate IS NOT NULL, resource.fileSize, resource.fileModificationDate
                     FROM resource JOIN asset ON asset.id = resource.assetID WHERE resource.path = ?
                     """,
-                arguments: [path]
-            ).map { row in
-                ReferencedFile(
-                    assetUUID: row[0], isTrashed: row[1], fileSize: row[2],
-                    fileModificationDate: (row[3] as Double?).map(Date.init(timeIntervalSince1970:)))
+                [path]
+            ) { row in
+                ReferencedFile(assetUUID: row.text(0), isTrashed: row.bool(1), fileSize: row.int64(2), fileModificationDate: row.date(3))
             }
         }
     }

@@ -1,5 +1,4 @@
 package import Foundation
-import GRDB
 
 /// A file in a folder the library owns that no row accounts for.
 package struct OrphanFile: Sendable, Hashable {
@@ -23,7 +22,7 @@ extension LibraryDatabase {
     /// assets that no longer exist, staging folders of processes that are gone. Reads only.
     package func orphanFiles() throws(StoreError) -> [OrphanFile] {
         let (paths, uuids) = try read { db in
-            (try Set(String.fetchAll(db, sql: "SELECT path FROM resource")), try Set(String.fetchAll(db, sql: "SELECT uuid FROM asset")))
+            (try Set(db.texts("SELECT path FROM resource")), try Set(db.texts("SELECT uuid FROM asset")))
         }
         return orphans(named: paths, assets: uuids)
     }
@@ -34,8 +33,8 @@ extension LibraryDatabase {
     /// their own transactions).
     package func repairOrphans(now: Date) throws(StoreError) -> OrphanRepair {
         try write { db in
-            let paths = try Set(String.fetchAll(db, sql: "SELECT path FROM resource"))
-            let uuids = try Set(String.fetchAll(db, sql: "SELECT uuid FROM asset"))
+            let paths = try Set(db.texts("SELECT path FROM resource"))
+            let uuids = try Set(db.texts("SELECT uuid FROM asset"))
             var repair = OrphanRepair()
             let stamp = ISO8601DateFormatter().string(from: now).replacingOccurrences(of: ":", with: "-")
             for orphan in orphans(named: paths, assets: uuids) {

@@ -1,5 +1,4 @@
 package import Foundation
-import GRDB
 
 /// An asset whose current version the library could not render (see ``RenderFailureMigration``).
 package struct RenderFailure: Sendable, Equatable {
@@ -24,12 +23,14 @@ extension LibraryDatabase {
     package func recordRenderFailure(assetUUID: String, reason: String, now: Date = Date()) throws(StoreError) {
         try write { db in
             try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO renderFailure (assetID, sourcePath, reason, failedDate)
+                """
+                    INSERT INTO renderFailure (assetID, sourcePath, reason, failedDate)
                     SELECT asset.id, \(Self.currentSourcePath), ?, ? FROM asset
                     WHERE asset.uuid = ? AND \(Self.currentSourcePath) IS NOT NULL
+                    ON CONFLICT (assetID) DO UPDATE SET
+                        sourcePath = excluded.sourcePath, reason = excluded.reason, failedDate = excluded.failedDate
                     """,
-                arguments: [String(reason.prefix(2000)), now.timeIntervalSince1970, assetUUID])
+                [String(reason.prefix(2000)), now.timeIntervalSince1970, assetUUID])
         }
     }
 
@@ -37,13 +38,12 @@ extension LibraryDatabase {
     /// happens only when there is a record.
     package func clearRenderFailure(assetUUID: String) throws(StoreError) {
         let recorded = try read { db in
-            try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM renderFailure JOIN asset ON asset.id = renderFailure.assetID WHERE asset.uuid = ?)",
-                arguments: [assetUUID]) ?? false
+            try db.bool("SELECT EXISTS (SELECT 1 FROM renderFailure JOIN asset ON asset.id = renderFailure.assetID WHERE asset.uuid = ?)",
+                [assetUUID]) ?? false
         }
         guard recorded else { return }
         try write { db in
-            try db.execute(sql: "DELETE FROM renderFailure WHERE assetID = (SELECT id FROM asset WHERE uuid = ?)", arguments: [assetUUID])
+            try db.execute("DELETE FROM renderFailure WHERE assetID = (SELECT id FROM asset WHERE uuid = ?)", [assetUUID])
         }
     }
 
@@ -51,16 +51,15 @@ extension LibraryDatabase {
     /// an edit or revert replaced, don't count), in import order.
     package func renderFailures(limit: Int = 10_000) throws(StoreError) -> [RenderFailure] {
         try read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
+            try db.rows(
+                """
                     SELECT asset.uuid, renderFailure.sourcePath, renderFailure.reason, renderFailure.failedDate
                     FROM renderFailure JOIN asset ON asset.id = renderFailure.assetID
                     WHERE renderFailure.sourcePath = \(Self.currentSourcePath)
                     ORDER BY asset.id LIMIT ?
                     """,
-                arguments: [limit]
-            ).map { RenderFailure(assetUUID: $0[0], sourcePath: $0[1], reason: $0[2], failedDate: Date(timeIntervalSince1970: $0[3])) }
+                [limit]
+            ) { RenderFailure(assetUUID: $0.text(0), sourcePath: $0.text(1), reason: $0.text(2), failedDate: Date(timeIntervalSince1970: $0.double(3))) }
         }
     }
 }

@@ -1,5 +1,4 @@
 package import Foundation
-import GRDB
 
 /// Where a video's browser-playable rendition stands.
 package enum RenditionState: Int, Sendable {
@@ -58,10 +57,11 @@ extension LibraryDatabase {
         videoRendition.lastError, videoRendition.notBefore
         """
 
-    private static func job(_ row: Row) -> RenditionJob {
+    private static func job(_ row: any ColumnReading) -> RenditionJob {
         RenditionJob(
-            assetID: row[0], assetUUID: row[1], state: RenditionState(rawValue: row[2]) ?? .pending, sourcePath: row[3],
-            attempts: row[4], lastError: row[5], notBefore: Date(timeIntervalSince1970: row[6]))
+            assetID: row.int64(0), assetUUID: row.text(1), state: RenditionState(rawValue: row.int(2)) ?? .pending,
+            sourcePath: row.text(3), attempts: row.int(4), lastError: row.optionalText(5),
+            notBefore: Date(timeIntervalSince1970: row.double(6)))
     }
 
     /// The next video whose rendition is due at `now` (pending ones first, then failures
@@ -69,33 +69,29 @@ extension LibraryDatabase {
     package func nextDueRendition(now: Date, excluding busy: Set<Int64>) throws(StoreError) -> RenditionJob? {
         try read { db in
             let excluded = busy.isEmpty ? "" : "AND videoRendition.assetID NOT IN (\(busy.map(String.init).joined(separator: ",")))"
-            return try Row.fetchOne(
-                db,
-                sql: """
+            return try db.row(
+                """
                     SELECT \(Self.jobColumns) FROM videoRendition JOIN asset ON asset.id = videoRendition.assetID
                     WHERE videoRendition.state IN (0, 3) AND videoRendition.notBefore <= ? \(excluded)
                     ORDER BY videoRendition.state, videoRendition.notBefore, videoRendition.assetID LIMIT 1
                     """,
-                arguments: [now.timeIntervalSince1970]
-            ).map(Self.job)
+                [now.timeIntervalSince1970], Self.job)
         }
     }
 
     /// When the next failed rendition is due again, if any.
     package func nextRenditionRetry() throws(StoreError) -> Date? {
         try read { db in
-            try Double.fetchOne(db, sql: "SELECT MIN(notBefore) FROM videoRendition WHERE state = 3").map(Date.init(timeIntervalSince1970:))
+            try db.double("SELECT MIN(notBefore) FROM videoRendition WHERE state = 3").map(Date.init(timeIntervalSince1970:))
         }
     }
 
     /// The rendition work of one video.
     package func rendition(assetID: Int64) throws(StoreError) -> RenditionJob? {
         try read { db in
-            try Row.fetchOne(
-                db,
-                sql: "SELECT \(Self.jobColumns) FROM videoRendition JOIN asset ON asset.id = videoRendition.assetID WHERE assetID = ?",
-                arguments: [assetID]
-            ).map(Self.job)
+            try db.row(
+                "SELECT \(Self.jobColumns) FROM videoRendition JOIN asset ON asset.id = videoRendition.assetID WHERE assetID = ?",
+                [assetID], Self.job)
         }
     }
 
@@ -104,11 +100,11 @@ extension LibraryDatabase {
     package func finishRendition(assetID: Int64, sourcePath: String, state: RenditionState, now: Date) throws(StoreError) {
         try write { db in
             try db.execute(
-                sql: """
+                """
                     UPDATE videoRendition SET state = ?, sourcePath = ?, lastError = NULL, notBefore = 0, updatedDate = ?
                     WHERE assetID = ?
                     """,
-                arguments: [state.rawValue, sourcePath, now.timeIntervalSince1970, assetID])
+                [state.rawValue, sourcePath, now.timeIntervalSince1970, assetID])
         }
     }
 
@@ -116,29 +112,29 @@ extension LibraryDatabase {
     package func failRendition(assetID: Int64, reason: String, retryAt: Date, now: Date) throws(StoreError) {
         try write { db in
             try db.execute(
-                sql: """
+                """
                     UPDATE videoRendition SET state = 3, attempts = attempts + 1, lastError = ?, notBefore = ?, updatedDate = ?
                     WHERE assetID = ?
                     """,
-                arguments: [reason, retryAt.timeIntervalSince1970, now.timeIntervalSince1970, assetID])
+                [reason, retryAt.timeIntervalSince1970, now.timeIntervalSince1970, assetID])
         }
     }
 
     /// Makes every failed rendition due now (`photos cache warm --videos` retries them).
     package func retryFailedRenditions() throws(StoreError) {
-        try write { db in try db.execute(sql: "UPDATE videoRendition SET notBefore = 0 WHERE state = 3") }
+        try write { db in try db.execute("UPDATE videoRendition SET notBefore = 0 WHERE state = 3") }
     }
 
     /// How many videos are in each state (Recently Deleted included).
     package func renditionCounts() throws(StoreError) -> RenditionCounts {
         try read { db in
             var counts = RenditionCounts()
-            for row in try Row.fetchAll(db, sql: "SELECT state, COUNT(*) FROM videoRendition GROUP BY state") {
-                switch RenditionState(rawValue: row[0]) ?? .pending {
-                case .pending: counts.pending = row[1]
-                case .made: counts.made = row[1]
-                case .notNeeded: counts.notNeeded = row[1]
-                case .failed: counts.failed = row[1]
+            for (state, count) in try db.rows("SELECT state, COUNT(*) FROM videoRendition GROUP BY state", [], { ($0.int(0), $0.int(1)) }) {
+                switch RenditionState(rawValue: state) ?? .pending {
+                case .pending: counts.pending = count
+                case .made: counts.made = count
+                case .notNeeded: counts.notNeeded = count
+                case .failed: counts.failed = count
                 }
             }
             return counts
@@ -148,14 +144,12 @@ extension LibraryDatabase {
     /// Failed renditions with their reasons, most attempted first.
     package func failedRenditions(limit: Int = 20) throws(StoreError) -> [RenditionJob] {
         try read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
+            try db.rows(
+                """
                     SELECT \(Self.jobColumns) FROM videoRendition JOIN asset ON asset.id = videoRendition.assetID
                     WHERE state = 3 ORDER BY attempts DESC, assetID LIMIT ?
                     """,
-                arguments: [limit]
-            ).map(Self.job)
+                [limit], Self.job)
         }
     }
 }

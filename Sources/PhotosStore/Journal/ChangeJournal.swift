@@ -1,32 +1,31 @@
 package import Foundation
-import GRDB
 
 /// Reads and writes of the change journal, on any connection (the pool, a snapshot).
 enum ChangeJournal {
     /// The id of the newest change ever committed (0 for none): the library's position.
-    static func position(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change'")) ?? 0
+    static func position(_ db: any StoreConnection) throws -> Int64 {
+        try db.int64(db.dialect.positionQuery) ?? 0
     }
 
     /// The newest change removed from the history: positions before it can't be replayed.
-    static func floor(_ db: Database) throws -> Int64 {
-        Int64(try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM libraryInfo WHERE key = 'historyFloor'")) ?? "0") ?? 0
+    static func floor(_ db: any StoreConnection) throws -> Int64 {
+        Int64(try db.text("SELECT value FROM libraryInfo WHERE key = 'historyFloor'") ?? "0") ?? 0
     }
 
     /// The objects changed after `position` up to `end`, folded per object.
     static func objectChanges(
-        _ db: Database, after position: Int64, upTo end: Int64, entities: [Int]? = nil
+        _ db: any StoreConnection, after position: Int64, upTo end: Int64, entities: [Int]? = nil
     ) throws -> [ObjectChange] {
         var sql = """
             SELECT entity, objectID, uuid, wasVisible, isVisible, flags FROM changedObject
             WHERE changeID > ? AND changeID <= ?
             """
-        let arguments: StatementArguments = [position, end]
+        let arguments: SQLArguments = [position, end]
         if let entities {
             sql += " AND entity IN (\(entities.map(String.init).joined(separator: ",")))"
         }
         sql += " ORDER BY changeID"
-        let rows = try db.decodedRows(sql, arguments: arguments) { row in
+        let rows = try db.rows(sql, arguments) { row in
             ObjectChange(
                 entity: row.int(0), objectID: row.int64(1), uuid: row.text(2), wasVisible: row.bool(3),
                 isVisible: row.bool(4), flags: row.int(5))
@@ -37,32 +36,30 @@ enum ChangeJournal {
     }
 
     /// Opens a change: the triggers record into it until ``close(_:)``.
-    static func open(_ db: Database, date: Date) throws -> Int64 {
-        try db.execute(
-            sql: "INSERT INTO change (date, processID) VALUES (?, ?)",
-            arguments: [date.timeIntervalSince1970, ProcessInfo.processInfo.processIdentifier])
-        let id = db.lastInsertedRowID
-        try db.execute(sql: "INSERT INTO temp.journalCursor (changeID) VALUES (?)", arguments: [id])
+    static func open(_ db: any StoreConnection, date: Date) throws -> Int64 {
+        let id = try db.insert(
+            db.dialect.openChange,
+            [date.timeIntervalSince1970, ProcessInfo.processInfo.processIdentifier])
+        try db.execute(db.dialect.openJournalCursor, [id])
         return id
     }
 
     /// Closes a change; drops its row when it touched nothing (the position still advances).
-    static func close(_ db: Database, id: Int64) throws {
-        try db.execute(sql: "DELETE FROM temp.journalCursor")
+    static func close(_ db: any StoreConnection, id: Int64) throws {
+        try db.execute(db.dialect.closeJournalCursor)
         try db.execute(
-            sql: "DELETE FROM change WHERE id = ? AND NOT EXISTS (SELECT 1 FROM changedObject WHERE changeID = ?)",
-            arguments: [id, id])
+            "DELETE FROM change WHERE id = ? AND NOT EXISTS (SELECT 1 FROM changedObject WHERE changeID = ?)", [id, id])
     }
 
     /// Keeps the newest `limit` changes, raising the floor over the ones removed. Removes in
     /// steps of at least 64 changes, so most commits only read the floor.
-    static func prune(_ db: Database, keeping limit: Int) throws {
+    static func prune(_ db: any StoreConnection, keeping limit: Int) throws {
         let cutoff = try position(db) - Int64(max(0, limit))
         let floor = try floor(db)
         guard cutoff > floor, cutoff - floor >= min(64, Int64(max(1, limit))) else { return }
-        try db.execute(sql: "DELETE FROM changedObject WHERE changeID <= ?", arguments: [cutoff])
-        try db.execute(sql: "DELETE FROM change WHERE id <= ?", arguments: [cutoff])
-        try db.execute(sql: "UPDATE libraryInfo SET value = ? WHERE key = 'historyFloor'", arguments: [String(cutoff)])
+        try db.execute("DELETE FROM changedObject WHERE changeID <= ?", [cutoff])
+        try db.execute("DELETE FROM change WHERE id <= ?", [cutoff])
+        try db.execute("UPDATE libraryInfo SET value = ? WHERE key = 'historyFloor'", [String(cutoff)])
     }
 }
 
@@ -88,8 +85,9 @@ extension LibraryDatabase {
     package func changes(after position: Int64) throws(StoreError) -> (floor: Int64, changes: [ChangeRecord]) {
         try read { db in
             let floor = try ChangeJournal.floor(db)
-            let changes = try Row.fetchAll(db, sql: "SELECT id, date FROM change WHERE id > ? ORDER BY id", arguments: [position])
-                .map { ChangeRecord(id: $0[0], date: Date(timeIntervalSince1970: $0[1])) }
+            let changes = try db.rows("SELECT id, date FROM change WHERE id > ? ORDER BY id", [position]) {
+                ChangeRecord(id: $0.int64(0), date: Date(timeIntervalSince1970: $0.double(1)))
+            }
             return (floor, changes)
         }
     }

@@ -37,7 +37,7 @@ package final class StoreSnapshot: @unchecked Sendable {
         if ended { connections.giveBack(connection) }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    private func read<T>(_ body: (any StoreConnection) throws -> T) throws(StoreError) -> T {
         try StoreError.mapping("Reading the library failed") { try connection.inDatabase(body) }
     }
 
@@ -52,26 +52,26 @@ package final class StoreSnapshot: @unchecked Sendable {
     }
 
     package func assets(uuids: [String]) throws(StoreError) -> [AssetRecord] {
-        try rows(AssetRecord.selection, from: "asset", uuids: uuids, AssetRecord.init(columns:))
+        try rows(AssetRecord.selection, from: "asset", uuids: uuids) { AssetRecord(columns: $0) }
     }
 
     package func collections(uuids: [String]) throws(StoreError) -> [CollectionRecord] {
-        try rows(CollectionRecord.selection, from: "collection", uuids: uuids, CollectionRecord.init(columns:))
+        try rows(CollectionRecord.selection, from: "collection", uuids: uuids) { CollectionRecord(columns: $0) }
     }
 
     private func rows<Record>(
-        _ selection: String, from table: String, uuids: [String], _ decode: (StatementColumns) -> Record
+        _ selection: String, from table: String, uuids: [String], _ decode: (any ColumnReading) -> Record
     ) throws(StoreError) -> [Record] {
         try read { db in
-            try db.decodedRows(
-                LibraryDatabase.RowKeys.uuids(uuids).sql(selection, from: table),
-                arguments: [StoreValue.jsonArray(uuids.map(StoreValue.text))], decode)
+            try db.rows(
+                LibraryDatabase.RowKeys.uuids(uuids).sql(selection, from: table, db.dialect),
+                [StoreValue.jsonArray(uuids.map(StoreValue.text))], decode)
         }
     }
 
-    private static func ids(_ db: Database, _ query: some DiffableQuery) throws -> [Int64] {
-        let (sql, arguments) = query.sql(selecting: query.idColumn, restrictedTo: nil)
-        return try db.decodedRows(sql, arguments: arguments) { $0.int64(0) }
+    private static func ids(_ db: any StoreConnection, _ query: some DiffableQuery) throws -> [Int64] {
+        let (sql, arguments) = query.sql(db.dialect, selecting: query.idColumn, restrictedTo: nil)
+        return try db.rows(sql, arguments) { $0.int64(0) }
     }
 
     // MARK: - Diffs
@@ -122,28 +122,27 @@ package final class StoreSnapshot: @unchecked Sendable {
     }
 
     private static func incrementalDiff(
-        _ db: Database, _ query: some DiffableQuery, before: [Int64], touched: Set<Int64>, updated: Set<Int64>
+        _ db: any StoreConnection, _ query: some DiffableQuery, before: [Int64], touched: Set<Int64>, updated: Set<Int64>
     ) throws -> FetchDiff {
         let terms = query.orderTerms
         let keyColumns = terms.map(\.sql).joined(separator: ", ")
-        func decodeKeyed(_ row: Row) -> (id: Int64, key: SortKey) {
-            (row[0], SortKey(values: (1...terms.count).map { row[$0] as DatabaseValue }))
+        func decodeKeyed(_ row: any ColumnReading) -> (id: Int64, key: SortKey) {
+            (row.int64(0), SortKey(values: (1...terms.count).map { row.value(Int32($0)) }))
         }
         let selection = "\(query.idColumn), \(keyColumns)"
-        let (probeSQL, probeArguments) = query.sql(selecting: selection, restrictedTo: .idArgument)
-        let probeStatement = try db.cachedStatement(sql: probeSQL)
+        let (probeSQL, probeArguments) = query.sql(db.dialect, selecting: selection, restrictedTo: .idArgument)
         // The touched rows that match now, one primary-key lookup each: a single `IN` query
         // lets SQLite pick another index (a 50,000-row favorites scan for one changed row).
         var matching: [(id: Int64, key: SortKey)] = []
         for id in touched {
-            if let row = try Row.fetchOne(probeStatement, arguments: probeArguments + [id]) { matching.append(decodeKeyed(row)) }
+            if let row = try db.row(probeSQL, probeArguments + [id], decodeKeyed) { matching.append(row) }
         }
         matching.sort { SortKey.compare($0.key, $1.key, terms: terms) < 0 }
         let probe = { (id: Int64) throws -> SortKey in
-            guard let row = try Row.fetchOne(probeStatement, arguments: probeArguments + [id]) else {
+            guard let row = try db.row(probeSQL, probeArguments + [id], decodeKeyed) else {
                 throw StoreError(.database, "An unchanged object \(id) left a result; the journal missed a change")
             }
-            return decodeKeyed(row).key
+            return row.key
         }
         return try IncrementalDiff(
             before: before, touched: touched, matching: matching, terms: terms, sortKey: probe,

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A time-ordered sequence the grouper walks: assets (for moments) or moments (for clusters).
 protocol ItemSequence {
@@ -13,7 +12,7 @@ protocol ItemSequence {
 
 /// Pages through `table` by `(timeColumn, id)`, so equal times never skip rows.
 struct KeysetPager {
-    let db: Database
+    let db: any StoreConnection
     let columns: String
     let table: String
     /// The index in `(timeColumn, id)` order the walk reads, named so that SQLite takes it
@@ -21,7 +20,7 @@ struct KeysetPager {
     let index: String
     let condition: String
     let timeColumn: String
-    let decode: (Row) -> MomentGrouper.Item
+    let decode: (any ColumnReading) -> MomentGrouper.Item
 
     static let pageSize = 64
 
@@ -33,11 +32,11 @@ struct KeysetPager {
     func statements(descending: Bool) -> (first: String, next: String) {
         let (op, order) = descending ? ("<", "DESC") : (">", "ASC")
         let first = """
-            SELECT \(columns) FROM \(table) INDEXED BY \(index) WHERE \(condition) AND \(timeColumn) \(op) ? \
+            SELECT \(columns) FROM \(table)\(db.dialect.indexedBy(index)) WHERE \(condition) AND \(timeColumn) \(op) ? \
             ORDER BY \(timeColumn) \(order), id \(order) LIMIT \(Self.pageSize)
             """
         let next = """
-            SELECT \(columns) FROM \(table) INDEXED BY \(index) WHERE \(condition) AND (\(timeColumn), id) \(op) (?, ?) \
+            SELECT \(columns) FROM \(table)\(db.dialect.indexedBy(index)) WHERE \(condition) AND (\(timeColumn), id) \(op) (?, ?) \
             ORDER BY \(timeColumn) \(order), id \(order) LIMIT \(Self.pageSize)
             """
         return (first, next)
@@ -51,13 +50,13 @@ struct KeysetPager {
             var exhausted = false
             return AnyIterator {
                 if buffer.isEmpty && !exhausted {
-                    let rows: [Row]
+                    let rows: [MomentGrouper.Item]
                     if let last {
-                        rows = (try? Row.fetchAll(db, sql: next, arguments: [last.start, last.id])) ?? []
+                        rows = (try? db.rows(next, [last.start, last.id], decode)) ?? []
                     } else {
-                        rows = (try? Row.fetchAll(db, sql: first, arguments: [time])) ?? []
+                        rows = (try? db.rows(first, [time], decode)) ?? []
                     }
-                    buffer = rows.map(decode).reversed()
+                    buffer = rows.reversed()
                     exhausted = rows.count < Self.pageSize
                 }
                 guard let item = buffer.popLast() else { return nil }
@@ -69,12 +68,14 @@ struct KeysetPager {
 }
 
 struct AssetSequence: ItemSequence {
-    let db: Database
+    let db: any StoreConnection
     static let columns = "id, creationDate, creationDate, latitude, longitude, momentID"
     static let live = "trashedDate IS NULL AND creationDate IS NOT NULL"
 
-    static func decode(_ row: Row) -> MomentGrouper.Item {
-        MomentGrouper.Item(id: row[0], start: row[1], end: row[2], latitude: row[3], longitude: row[4], group: row[5])
+    static func decode(_ row: any ColumnReading) -> MomentGrouper.Item {
+        MomentGrouper.Item(
+            id: row.int64(0), start: row.double(1), end: row.double(2), latitude: row.optionalDouble(3),
+            longitude: row.optionalDouble(4), group: row.optionalInt64(5))
     }
 
     var pager: KeysetPager {
@@ -91,20 +92,21 @@ struct AssetSequence: ItemSequence {
     }
 
     func items(from start: Double, to end: Double) throws -> [MomentGrouper.Item] {
-        try Row.fetchAll(
-            db, sql: "SELECT \(Self.columns) FROM asset WHERE \(Self.live) AND creationDate BETWEEN ? AND ? ORDER BY creationDate, id",
-            arguments: [start, end]
-        ).map(Self.decode)
+        try db.rows(
+            "SELECT \(Self.columns) FROM asset WHERE \(Self.live) AND creationDate BETWEEN ? AND ? ORDER BY creationDate, id",
+            [start, end], Self.decode)
     }
 }
 
 struct MomentSequence: ItemSequence {
-    let db: Database
+    let db: any StoreConnection
     static let columns = "id, startDate, endDate, latitude, longitude, parentID"
     static let moments = "isList = 0 AND type = 3"
 
-    static func decode(_ row: Row) -> MomentGrouper.Item {
-        MomentGrouper.Item(id: row[0], start: row[1], end: row[2], latitude: row[3], longitude: row[4], group: row[5])
+    static func decode(_ row: any ColumnReading) -> MomentGrouper.Item {
+        MomentGrouper.Item(
+            id: row.int64(0), start: row.double(1), end: row.double(2), latitude: row.optionalDouble(3),
+            longitude: row.optionalDouble(4), group: row.optionalInt64(5))
     }
 
     var pager: KeysetPager {
@@ -121,9 +123,8 @@ struct MomentSequence: ItemSequence {
     }
 
     func items(from start: Double, to end: Double) throws -> [MomentGrouper.Item] {
-        try Row.fetchAll(
-            db, sql: "SELECT \(Self.columns) FROM collection WHERE \(Self.moments) AND startDate BETWEEN ? AND ? ORDER BY startDate, id",
-            arguments: [start, end]
-        ).map(Self.decode)
+        try db.rows(
+            "SELECT \(Self.columns) FROM collection WHERE \(Self.moments) AND startDate BETWEEN ? AND ? ORDER BY startDate, id",
+            [start, end], Self.decode)
     }
 }

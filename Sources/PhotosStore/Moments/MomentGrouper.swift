@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Keeps moments, moment clusters and years up to date as assets arrive, change or leave.
 ///
@@ -16,7 +15,7 @@ import GRDB
 /// `locationNames` are its assets' towns, most frequent first, and its `title` names the main
 /// one ("Lisbon", "Lisbon - Alfama", "Lisbon & Sintra"); a cluster lists its moments' places.
 struct MomentGrouper {
-    let db: Database
+    let db: any StoreConnection
     let now: Date
     /// Where moments' place names come from.
     let gazetteer: GazetteerChoice
@@ -45,9 +44,8 @@ struct MomentGrouper {
 
     func regroup(dates: [Double], oldMoments: Set<Int64>) throws {
         var touchedClusters = try Set(
-            Int64.fetchAll(
-                db, sql: "SELECT parentID FROM collection WHERE id IN (SELECT value FROM json_each(?)) AND parentID IS NOT NULL",
-                arguments: [StoreValue.jsonArray(oldMoments.map(StoreValue.integer))]))
+            db.int64s("SELECT parentID FROM collection WHERE id IN (\(db.dialect.jsonElements(.integer))) AND parentID IS NOT NULL",
+                [StoreValue.jsonArray(oldMoments.map(StoreValue.integer))]))
         guard let lo = dates.min(), let hi = dates.max() else {
             try deleteEmptyMoments(oldMoments)
             return
@@ -58,9 +56,8 @@ struct MomentGrouper {
         let groups = Self.split(items, gap: Self.momentGap, distance: Self.momentDistance)
         let previous = oldMoments.union(items.compactMap(\.group))
         touchedClusters.formUnion(
-            try Int64.fetchAll(
-                db, sql: "SELECT parentID FROM collection WHERE id IN (SELECT value FROM json_each(?)) AND parentID IS NOT NULL",
-                arguments: [StoreValue.jsonArray(previous.map(StoreValue.integer))]))
+            try db.int64s("SELECT parentID FROM collection WHERE id IN (\(db.dialect.jsonElements(.integer))) AND parentID IS NOT NULL",
+                [StoreValue.jsonArray(previous.map(StoreValue.integer))]))
         try write(groups, reusing: previous, table: .moments, namer: MomentPlaceNamer(gazetteer: gazetteer))
         try deleteEmptyMoments(previous)
 
@@ -74,8 +71,8 @@ struct MomentGrouper {
         try write(
             clusters, reusing: touchedClusters.union(momentItems.compactMap(\.group)), table: .clusters,
             namer: nil)
-        try db.run(
-            sql: """
+        try db.execute(
+            """
                 DELETE FROM collection WHERE isList = 1 AND type = 1 AND subtype = 1
                 AND NOT EXISTS (SELECT 1 FROM collection AS child WHERE child.parentID = collection.id)
                 """)
@@ -154,34 +151,33 @@ struct MomentGrouper {
             let id: Int64
             if let existing = assigned[index] {
                 id = existing
-                try db.run(
-                    sql: """
+                try db.execute(
+                    """
                         UPDATE collection SET startDate = ?, endDate = ?, latitude = ?, longitude = ?, title = ?,
                         locationNames = ? WHERE id = ?
                         """,
-                    arguments: [start, end, latitude, longitude, names.title, locationNames, id])
+                    [start, end, latitude, longitude, names.title, locationNames, id])
             } else {
                 let (isList, type, subtype) = table == .moments ? (0, CollectionKind.moment, CollectionKind.albumRegular)
                     : (1, CollectionKind.momentList, CollectionKind.momentListCluster)
-                try db.run(
-                    sql: """
+                id = try db.insert(
+                    """
                         INSERT INTO collection (
                             uuid, isList, type, subtype, title, startDate, endDate, latitude, longitude, locationNames,
                             creationDate)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
-                    arguments: [
+                    [
                         UUID().uuidString, isList, type, subtype, names.title, start, end, latitude, longitude,
                         locationNames, now.timeIntervalSince1970,
                     ])
-                id = db.lastInsertedRowID
             }
             let members = group.filter { $0.group != id }.map { StoreValue.integer($0.id) }
             guard !members.isEmpty else { continue }
-            let sql = table == .moments
-                ? "UPDATE asset SET momentID = ? WHERE id IN (SELECT value FROM json_each(?))"
-                : "UPDATE collection SET parentID = ? WHERE id IN (SELECT value FROM json_each(?))"
-            try db.run(sql: sql, arguments: [id, StoreValue.jsonArray(members)])
+            let sql: String = table == .moments
+                ? "UPDATE asset SET momentID = ? WHERE id IN (\(db.dialect.jsonElements(.integer)))"
+                : "UPDATE collection SET parentID = ? WHERE id IN (\(db.dialect.jsonElements(.integer)))"
+            try db.execute(sql, [id, StoreValue.jsonArray(members)])
         }
     }
 
@@ -189,25 +185,25 @@ struct MomentGrouper {
     private func locationNames(ofMoments ids: [Int64]) throws -> [Int64: [String]] {
         guard !ids.isEmpty else { return [:] }
         var names: [Int64: [String]] = [:]
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT id, locationNames FROM collection
-                WHERE id IN (SELECT value FROM json_each(?)) AND locationNames IS NOT NULL
-                """,
-            arguments: [StoreValue.jsonArray(ids.map(StoreValue.integer))])
-        for row in rows { names[row[0]] = MomentPlaceNames.decode(row[1]) }
+        let rows = try db.rows(
+            """
+            SELECT id, locationNames FROM collection
+            WHERE id IN (\(db.dialect.jsonElements(.integer))) AND locationNames IS NOT NULL
+            """,
+            [StoreValue.jsonArray(ids.map(StoreValue.integer))]
+        ) { (id: $0.int64(0), names: $0.text(1)) }
+        for row in rows { names[row.id] = MomentPlaceNames.decode(row.names) }
         return names
     }
 
     private func deleteEmptyMoments(_ candidates: Set<Int64>) throws {
         guard !candidates.isEmpty else { return }
-        try db.run(
-            sql: """
-                DELETE FROM collection WHERE id IN (SELECT value FROM json_each(?)) AND isList = 0 AND type = 3
+        try db.execute(
+            """
+                DELETE FROM collection WHERE id IN (\(db.dialect.jsonElements(.integer))) AND isList = 0 AND type = 3
                 AND NOT EXISTS (SELECT 1 FROM asset WHERE asset.momentID = collection.id)
                 """,
-            arguments: [StoreValue.jsonArray(candidates.map(StoreValue.integer))])
+            [StoreValue.jsonArray(candidates.map(StoreValue.integer))])
     }
 
     /// Makes sure each year between `start` and `end` has a year list exactly when it has moments.
@@ -221,23 +217,21 @@ struct MomentGrouper {
             guard let yearStart = calendar.date(from: DateComponents(year: year, month: 1, day: 1)),
                 let yearEnd = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1))
             else { continue }
-            let bounds: StatementArguments = [yearStart.timeIntervalSince1970, yearEnd.timeIntervalSince1970]
-            let hasMoments = try Bool.fetchOne(
-                db,
-                sql: "SELECT EXISTS (SELECT 1 FROM collection WHERE isList = 0 AND type = 3 AND startDate >= ? AND startDate < ?)",
-                arguments: bounds) ?? false
-            let existing = try Int64.fetchOne(
-                db, sql: "SELECT id FROM collection WHERE isList = 1 AND type = 1 AND subtype = 2 AND startDate = ?",
-                arguments: [yearStart.timeIntervalSince1970])
+            let bounds: SQLArguments = [yearStart.timeIntervalSince1970, yearEnd.timeIntervalSince1970]
+            let hasMoments = try db.bool(
+                "SELECT EXISTS (SELECT 1 FROM collection WHERE isList = 0 AND type = 3 AND startDate >= ? AND startDate < ?)",
+                bounds) ?? false
+            let existing = try db.int64("SELECT id FROM collection WHERE isList = 1 AND type = 1 AND subtype = 2 AND startDate = ?",
+                [yearStart.timeIntervalSince1970])
             if hasMoments && existing == nil {
-                try db.run(
-                    sql: """
+                try db.execute(
+                    """
                         INSERT INTO collection (uuid, isList, type, subtype, title, startDate, endDate, creationDate)
                         VALUES (?, 1, 1, 2, ?, ?, ?, ?)
                         """,
-                    arguments: [UUID().uuidString, String(year)] + bounds + [now.timeIntervalSince1970])
+                    [UUID().uuidString, String(year)] + bounds + [now.timeIntervalSince1970])
             } else if !hasMoments, let existing {
-                try db.run(sql: "DELETE FROM collection WHERE id = ?", arguments: [existing])
+                try db.execute("DELETE FROM collection WHERE id = ?", [existing])
             }
         }
     }

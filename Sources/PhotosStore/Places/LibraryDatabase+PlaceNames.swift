@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension LibraryDatabase {
     /// Names the moments written while no gazetteer was installed (located assets,
@@ -11,9 +10,8 @@ extension LibraryDatabase {
     @discardableResult
     package func nameUnnamedMoments() throws(StoreError) -> Int {
         let gazetteer = try read { db -> Gazetteer? in
-            let unnamed = try Bool.fetchOne(
-                db,
-                sql: """
+            let unnamed = try db.bool(
+                """
                     SELECT EXISTS (SELECT 1 FROM collection WHERE isList = 0 AND type = \(CollectionKind.moment)
                     AND locationNames IS NULL AND latitude IS NOT NULL)
                     """) ?? false
@@ -23,37 +21,34 @@ extension LibraryDatabase {
         // One journaled change, so observers and history see the new titles.
         let (named, position) = try write { db -> (Int, Int64?) in
             let changeID = try ChangeJournal.open(db, date: Date())
-            let moments = try Int64.fetchAll(
-                db,
-                sql: """
+            let moments = try db.int64s(
+                """
                     SELECT id FROM collection WHERE isList = 0 AND type = \(CollectionKind.moment)
                     AND locationNames IS NULL AND latitude IS NOT NULL
                     """)
             let namer = MomentPlaceNamer(gazetteer: .custom(gazetteer))
             var clusters = Set<Int64>()
             for moment in moments {
-                let items = try Row.fetchAll(
-                    db,
-                    sql: "SELECT \(AssetSequence.columns) FROM asset WHERE momentID = ? AND \(AssetSequence.live) ORDER BY creationDate, id",
-                    arguments: [moment]
-                ).map(AssetSequence.decode)
+                let items = try db.rows(
+                    "SELECT \(AssetSequence.columns) FROM asset WHERE momentID = ? AND \(AssetSequence.live) ORDER BY creationDate, id",
+                    [moment], AssetSequence.decode)
                 let names = namer.names(for: items)
                 guard names.lookedUp else { continue }
-                try db.run(
-                    sql: "UPDATE collection SET title = ?, locationNames = ? WHERE id = ?",
-                    arguments: [names.title, names.columnValue ?? "[]", moment])
-                if let parent = try Int64.fetchOne(db, sql: "SELECT parentID FROM collection WHERE id = ?", arguments: [moment]) {
+                try db.execute(
+                    "UPDATE collection SET title = ?, locationNames = ? WHERE id = ?",
+                    [names.title, names.columnValue ?? "[]", moment])
+                if let parent = try db.int64("SELECT parentID FROM collection WHERE id = ?", [moment]) {
                     clusters.insert(parent)
                 }
             }
             // A cluster lists its moments' places, most frequent first.
             for cluster in clusters {
-                let names = try String?.fetchAll(
-                    db, sql: "SELECT locationNames FROM collection WHERE parentID = ? ORDER BY startDate", arguments: [cluster])
+                let names = try db.rows(
+                    "SELECT locationNames FROM collection WHERE parentID = ? ORDER BY startDate", [cluster]) { $0.optionalText(0) }
                 let merged = MomentPlaceNames.byFrequency(names.flatMap { MomentPlaceNames.decode($0) })
-                try db.run(
-                    sql: "UPDATE collection SET locationNames = ? WHERE id = ?",
-                    arguments: [MomentPlaceNames.encode(merged), cluster])
+                try db.execute(
+                    "UPDATE collection SET locationNames = ? WHERE id = ?",
+                    [MomentPlaceNames.encode(merged), cluster])
             }
             try ChangeJournal.close(db, id: changeID)
             return (moments.count, moments.isEmpty ? nil : changeID)

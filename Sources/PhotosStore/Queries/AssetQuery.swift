@@ -1,5 +1,4 @@
 package import Foundation
-import GRDB
 
 /// A fetch of assets: where from, which ones, in what order.
 package struct AssetQuery: Sendable, Hashable {
@@ -52,9 +51,9 @@ package struct AssetQuery: Sendable, Hashable {
     /// The SQL selecting matching row ids in order, and its arguments; `restrictedTo` keeps
     /// only some rows (change details re-run a query over the changed rows).
     func sql(
-        selecting columns: String = "asset.id", restrictedTo restriction: RowRestriction? = nil
-    ) -> (sql: String, arguments: StatementArguments) {
-        var arguments = StatementArguments()
+        _ dialect: SQLDialect, selecting columns: String = "asset.id", restrictedTo restriction: RowRestriction? = nil
+    ) -> (sql: String, arguments: SQLArguments) {
+        var arguments = SQLArguments()
         var joins = ""
         var conditions: [String] = []
         var natural = [OrderTerm("asset.creationDate"), OrderTerm("asset.id")]
@@ -71,7 +70,7 @@ package struct AssetQuery: Sendable, Hashable {
             natural = [OrderTerm("albumAsset.position"), OrderTerm("albumAsset.assetID")]
         case .smartAlbum(let subtype):
             let condition = SmartAlbumCatalog.condition(subtype: subtype, now: now, arguments: &arguments)
-            conditions.append(condition ?? "0")
+            conditions.append(condition ?? "FALSE")
             if subtype == SmartAlbumCatalog.hiddenSubtype { includeHidden = true }
         case .moment(let momentID):
             conditions.append("asset.momentID = ?")
@@ -80,11 +79,11 @@ package struct AssetQuery: Sendable, Hashable {
             conditions.append("asset.burstIdentifier = ?")
             arguments += [identifier]
         case .uuids(let uuids):
-            conditions.append("asset.uuid IN (SELECT value FROM json_each(?))")
+            conditions.append("asset.uuid IN (\(dialect.jsonElements(.text)))")
             arguments += [StoreValue.jsonArray(uuids.map(StoreValue.text))]
             includeAllBursts = true
         case .ordered(let ids):
-            joins = " JOIN json_each(?) AS transient ON transient.value = asset.id"
+            joins = " JOIN \(dialect.orderedElements) AS transient ON transient.value = asset.id"
             arguments += [StoreValue.jsonArray(ids.map(StoreValue.integer))]
             natural = [OrderTerm("transient.key")]
             includeAllBursts = true
@@ -103,23 +102,23 @@ package struct AssetQuery: Sendable, Hashable {
         if !includeAllBursts { conditions.append(Term.burstRepresentative) }
         let sources = sourceTypes == 0 ? 1 : sourceTypes
         if sources & 0b111 != 0b111 { conditions.append(Term.sourceTypes(sources)) }
-        if case .album = scope, restriction == nil, filter == nil, sort.isEmpty,
+        if dialect == .sqlite, case .album = scope, restriction == nil, filter == nil, sort.isEmpty,
            VisibleAssetIndexes.indexTerms.allSatisfy(conditions.contains) {
             // Only the members' visibility is read from `asset`: from the small partial index
             // rather than the table (SQLite's planner prefers the row-id lookup by itself).
             joins = " INDEXED BY \(VisibleAssetIndexes.visibleByID)" + joins
         }
         if let filter {
-            var compiler = SQLFilterCompiler()
+            var compiler = SQLFilterCompiler(dialect: dialect)
             let sql = compiler.compile(filter)
             // Filter arguments follow the scope's, in textual order.
             conditions.append(sql)
             arguments += compiler.arguments
         }
 
-        restriction?.apply(to: "asset.id", conditions: &conditions, arguments: &arguments)
+        restriction?.apply(to: "asset.id", dialect, conditions: &conditions, arguments: &arguments)
         let order = OrderTerm.order(sort: sort, natural: natural, id: "asset.id")
-        var sql = "SELECT \(columns) FROM asset\(joins) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(OrderTerm.sql(order))"
+        var sql = "SELECT \(columns) FROM asset\(joins) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(OrderTerm.sql(order, dialect))"
         if limit > 0 {
             sql += " LIMIT ?"
             arguments += [limit]

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A fetch of collections (asset collections, collection lists, or both).
 package struct CollectionQuery: Sendable, Hashable {
@@ -37,9 +36,9 @@ package struct CollectionQuery: Sendable, Hashable {
     }
 
     func sql(
-        selecting columns: String = "collection.id", restrictedTo restriction: RowRestriction? = nil
-    ) -> (sql: String, arguments: StatementArguments) {
-        var arguments = StatementArguments()
+        _ dialect: SQLDialect, selecting columns: String = "collection.id", restrictedTo restriction: RowRestriction? = nil
+    ) -> (sql: String, arguments: SQLArguments) {
+        var arguments = SQLArguments()
         var joins = ""
         var conditions: [String] = []
 
@@ -61,7 +60,7 @@ package struct CollectionQuery: Sendable, Hashable {
         case .collectionLists(let type, let subtype):
             kind(isList: true, type: type, subtype: subtype)
         case .uuids(let uuids, let lists):
-            conditions.append("collection.uuid IN (SELECT value FROM json_each(?))")
+            conditions.append("collection.uuid IN (\(dialect.jsonElements(.text)))")
             arguments += [StoreValue.jsonArray(uuids.map(StoreValue.text))]
             if let lists { conditions.append("collection.isList = \(lists ? 1 : 0)") }
         case .containingAsset(let assetID, let type):
@@ -102,18 +101,18 @@ package struct CollectionQuery: Sendable, Hashable {
                 """)
             arguments += [listID, listID]
         case .ordered(let ids):
-            joins = " JOIN json_each(?) AS transient ON transient.value = collection.id"
+            joins = " JOIN \(dialect.orderedElements) AS transient ON transient.value = collection.id"
             arguments += [StoreValue.jsonArray(ids.map(StoreValue.integer))]
         }
 
         if let filter {
-            var compiler = SQLFilterCompiler()
+            var compiler = SQLFilterCompiler(dialect: dialect)
             conditions.append(compiler.compile(filter))
             arguments += compiler.arguments
         }
-        restriction?.apply(to: "collection.id", conditions: &conditions, arguments: &arguments)
-        let whereClause = conditions.isEmpty ? "1" : conditions.joined(separator: " AND ")
-        var sql = "SELECT \(columns) FROM collection\(joins) WHERE \(whereClause) ORDER BY \(OrderTerm.sql(orderTerms))"
+        restriction?.apply(to: "collection.id", dialect, conditions: &conditions, arguments: &arguments)
+        let whereClause = conditions.isEmpty ? "TRUE" : conditions.joined(separator: " AND ")
+        var sql = "SELECT \(columns) FROM collection\(joins) WHERE \(whereClause) ORDER BY \(OrderTerm.sql(orderTerms, dialect))"
         if limit > 0 {
             sql += " LIMIT ?"
             arguments += [limit]

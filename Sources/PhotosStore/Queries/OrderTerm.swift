@@ -1,4 +1,3 @@
-import GRDB
 
 /// One term of a query's `ORDER BY`.
 package struct OrderTerm: Sendable, Hashable {
@@ -19,15 +18,15 @@ package struct OrderTerm: Sendable, Hashable {
         return sort.map { OrderTerm($0.field.sql, ascending: $0.ascending) } + [OrderTerm(id, ascending: last.ascending)]
     }
 
-    static func sql(_ terms: [OrderTerm]) -> String {
-        terms.map { "\($0.sql) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+    static func sql(_ terms: [OrderTerm], _ dialect: SQLDialect) -> String {
+        terms.map { dialect.orderTerm($0.sql, ascending: $0.ascending) }.joined(separator: ", ")
     }
 }
 
 /// A query whose result a change can be diffed against incrementally (see ``FetchDiffer``).
 protocol DiffableQuery: Sendable {
     /// The SQL selecting `columns` of the matching rows in order, optionally only some rows.
-    func sql(selecting columns: String, restrictedTo restriction: RowRestriction?) -> (sql: String, arguments: StatementArguments)
+    func sql(_ dialect: SQLDialect, selecting columns: String, restrictedTo restriction: RowRestriction?) -> (sql: String, arguments: SQLArguments)
     /// The `ORDER BY` terms, so rows can be placed by comparing their sort keys.
     var orderTerms: [OrderTerm] { get }
     /// `asset.id` or `collection.id`.
@@ -50,10 +49,10 @@ enum RowRestriction {
     /// limit only): one compiled statement serves every probe of a diff.
     case idArgument
 
-    func apply(to idColumn: String, conditions: inout [String], arguments: inout StatementArguments) {
+    func apply(to idColumn: String, _ dialect: SQLDialect, conditions: inout [String], arguments: inout SQLArguments) {
         switch self {
         case .ids(let ids):
-            conditions.append("\(idColumn) IN (SELECT value FROM json_each(?))")
+            conditions.append("\(idColumn) IN (\(dialect.jsonElements(.integer)))")
             arguments += [StoreValue.jsonArray(ids.map(StoreValue.integer))]
         case .idArgument:
             conditions.append("\(idColumn) = ?")
@@ -72,8 +71,8 @@ package enum JournalEntity {
 struct SortKey {
     var values: [StoreValue]
 
-    init(values: [DatabaseValue]) {
-        self.values = values.map(StoreValue.init)
+    init(values: [StoreValue]) {
+        self.values = values
     }
 
     static func compare(_ a: SortKey, _ b: SortKey, terms: [OrderTerm]) -> Int {
@@ -86,15 +85,6 @@ struct SortKey {
 }
 
 extension StoreValue {
-    init(_ value: DatabaseValue) {
-        switch value.storage {
-        case .null, .blob: self = .null
-        case .int64(let integer): self = .integer(integer)
-        case .double(let real): self = .real(real)
-        case .string(let text): self = .text(text)
-        }
-    }
-
     /// Compares as SQLite's `ORDER BY` does (ascending): `NULL` first, then numbers (integers
     /// and reals by value), then text in binary (UTF-8) order. -1, 0 or 1.
     package static func orderByComparison(_ a: StoreValue, _ b: StoreValue) -> Int {

@@ -1,16 +1,20 @@
 import Foundation
-import GRDB
 
 /// Compiles a ``StoreFilter`` to an SQL boolean expression and its arguments.
 ///
 /// Values are always bound (`?`), never pasted into the SQL text. Under a `NOT`, comparisons
-/// that may meet `NULL` are wrapped in `IFNULL(…, 0)` so SQL's three-valued logic gives the
+/// that may meet `NULL` are wrapped in `COALESCE(…, FALSE)` so SQL's three-valued logic gives the
 /// same answer as in-memory predicate evaluation; outside a `NOT`, `NULL` already acts as
 /// false in a `WHERE` clause, and the bare comparison keeps indexes usable.
 struct SQLFilterCompiler {
     /// The bound values, in the order of the `?`s.
-    private(set) var values: [DatabaseValue] = []
-    var arguments: StatementArguments { StatementArguments(values) }
+    private(set) var values: [StoreValue] = []
+    var arguments: SQLArguments { SQLArguments(values) }
+    let dialect: SQLDialect
+
+    init(dialect: SQLDialect) {
+        self.dialect = dialect
+    }
 
     /// Lists longer than this are bound as one JSON array instead of one argument each.
     static let inlineListLimit = 32
@@ -47,26 +51,26 @@ struct SQLFilterCompiler {
     private mutating func compile(_ filter: StoreFilter, negated: Bool) -> String {
         switch filter {
         case .constant(let value):
-            return value ? "1" : "0"
+            return value ? "TRUE" : "FALSE"
         case .and(let parts):
-            guard !parts.isEmpty else { return "1" }
+            guard !parts.isEmpty else { return "TRUE" }
             return balanced(Self.flattened(parts, and: true).map { compile($0, negated: negated) }, joinedBy: " AND ")
         case .or(let parts):
-            guard !parts.isEmpty else { return "0" }
+            guard !parts.isEmpty else { return "FALSE" }
             return balanced(Self.flattened(parts, and: false).map { compile($0, negated: negated) }, joinedBy: " OR ")
         case .not(let inner):
             return "(NOT " + compile(inner, negated: !negated) + ")"
         case .compare(let lhs, let op, let rhs):
             let sql = "(\(operand(lhs)) \(op.rawValue) \(operand(rhs)))"
             let canBeNull = op != .equal && op != .notEqual && (lhs.canBeNull || rhs.canBeNull)
-            return negated && canBeNull ? "IFNULL(\(sql), 0)" : sql
+            return negated && canBeNull ? "COALESCE(\(sql), FALSE)" : sql
         case .text(let lhs, let test, let rhs, let options):
             // The ph_text_* functions return 0, never NULL, for missing values.
             return "\(test.rawValue)(\(operand(lhs)), \(operand(rhs)), \(options.rawValue))"
         case .between(let value, let lower, let upper):
             let sql = "(\(operand(value)) BETWEEN \(operand(lower)) AND \(operand(upper)))"
             let canBeNull = value.canBeNull || lower.canBeNull || upper.canBeNull
-            return negated && canBeNull ? "IFNULL(\(sql), 0)" : sql
+            return negated && canBeNull ? "COALESCE(\(sql), FALSE)" : sql
         case .isIn(let value, let list):
             return membership(value, list, negated: negated)
         }
@@ -78,21 +82,25 @@ struct SQLFilterCompiler {
     private mutating func membership(_ value: StoreOperand, _ list: [StoreValue], negated: Bool) -> String {
         let nonNull = list.filter { $0 != .null }
         let matchesNull = nonNull.count != list.count
-        guard !nonNull.isEmpty else { return matchesNull ? "(\(operand(value)) IS NULL)" : "(0)" }
+        guard !nonNull.isEmpty else { return matchesNull ? "(\(operand(value)) IS NULL)" : "(FALSE)" }
         let isNull = matchesNull ? "\(operand(value)) IS NULL" : ""
         let lhs = operand(value)
         var sql: String
         if nonNull.count <= Self.inlineListLimit {
-            values += nonNull.map(\.databaseValue)
+            values += nonNull
             sql = "\(lhs) IN (\(Array(repeating: "?", count: nonNull.count).joined(separator: ", ")))"
         } else {
-            values.append(StoreValue.jsonArray(nonNull).databaseValue)
-            sql = "\(lhs) IN (SELECT value FROM json_each(?))"
+            values.append(.text(StoreValue.jsonArray(nonNull)))
+            let type: SQLDialect.ElementType =
+                if nonNull.allSatisfy({ if case .text = $0 { true } else { false } }) { .text }
+                else if nonNull.allSatisfy({ if case .integer = $0 { true } else { false } }) { .integer }
+                else { .real }
+            sql = "\(lhs) IN (\(dialect.jsonElements(type)))"
         }
         if matchesNull {
             sql = "(\(isNull) OR \(sql))"
         } else if negated && value.canBeNull {
-            sql = "IFNULL(\(sql), 0)"
+            sql = "COALESCE(\(sql), FALSE)"
         }
         return "(\(sql))"
     }
@@ -102,7 +110,7 @@ struct SQLFilterCompiler {
         case .field(let field):
             return field.sql
         case .value(let value):
-            values.append(value.databaseValue)
+            values.append(value)
             return "?"
         case .bitwiseAnd(let lhs, let rhs):
             return "(\(self.operand(lhs)) & \(self.operand(rhs)))"
@@ -124,15 +132,6 @@ extension StoreOperand {
 }
 
 extension StoreValue {
-    var databaseValue: DatabaseValue {
-        switch self {
-        case .null: .null
-        case .integer(let value): value.databaseValue
-        case .real(let value): value.databaseValue
-        case .text(let value): value.databaseValue
-        }
-    }
-
     /// A JSON array of the values, for `json_each(?)`.
     static func jsonArray(_ values: [StoreValue]) -> String {
         let items = values.map { value -> String in

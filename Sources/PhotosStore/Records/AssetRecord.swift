@@ -1,5 +1,4 @@
 package import Foundation
-import GRDB
 
 /// One row of the `asset` table: everything a `PHAsset` snapshot shows.
 package struct AssetRecord: Sendable, Hashable {
@@ -122,7 +121,7 @@ extension AssetRecord {
         """
 
     /// Reads a row selected with ``selection``.
-    init(columns row: StatementColumns) {
+    init(columns row: some ColumnReading) {
         id = row.int64(0)
         uuid = row.text(1)
         mediaType = row.int(2)
@@ -168,8 +167,8 @@ extension AssetRecord {
         trashedDate
         """
 
-    var insertArguments: StatementArguments {
-        let values: [(any DatabaseValueConvertible)?] = [
+    var insertArguments: SQLArguments {
+        [
             uuid, mediaType, mediaSubtypes, sourceType, pixelWidth, pixelHeight,
             creationDate?.timeIntervalSince1970, creationTimeZoneOffset,
             modificationDate?.timeIntervalSince1970, addedDate.timeIntervalSince1970,
@@ -180,6 +179,5 @@ extension AssetRecord {
             adjustmentFormatIdentifier, uniformTypeIdentifier, originalFilename, traits, momentID,
             trashedDate?.timeIntervalSince1970,
         ]
-        return StatementArguments(values)
     }
 }

@@ -1,5 +1,4 @@
 package import Foundation
-import GRDB
 
 /// One row of the `collection` table: an album, smart album, moment, folder or moment list.
 package struct CollectionRecord: Sendable, Hashable {
@@ -90,7 +89,7 @@ extension CollectionRecord {
         collection.creationDate, \(CollectionCounts.estimatedAssetCountSQL)
         """
 
-    init(columns row: StatementColumns) {
+    init(columns row: some ColumnReading) {
         id = row.int64(0)
         uuid = row.text(1)
         isList = row.bool(2)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// One file of an asset: its original photo or video, a paired video, an alternate photo, ...
 package struct ResourceRecord: Sendable, Hashable {
@@ -41,16 +40,16 @@ extension ResourceRecord {
         resource.fileSize, resource.pixelWidth, resource.pixelHeight
         """
 
-    init(row: Row) {
-        id = row[0]
-        assetID = row[1]
-        assetUUID = row[2]
-        type = row[3]
-        uniformTypeIdentifier = row[4]
-        originalFilename = row[5]
-        path = row[6]
-        fileSize = row[7]
-        pixelWidth = row[8]
-        pixelHeight = row[9]
+    init(columns row: some ColumnReading) {
+        id = row.int64(0)
+        assetID = row.int64(1)
+        assetUUID = row.text(2)
+        type = row.int(3)
+        uniformTypeIdentifier = row.text(4)
+        originalFilename = row.text(5)
+        path = row.text(6)
+        fileSize = row.int64(7)
+        pixelWidth = row.int(8)
+        pixelHeight = row.int(9)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The smart albums every library has, and the metadata query behind each.
 ///
@@ -43,24 +42,24 @@ package enum SmartAlbumCatalog {
 
     static let hiddenSubtype = 205
 
-    static func seed(_ db: Database) throws {
+    package static func seed(_ db: any StoreConnection) throws {
         let now = Date().timeIntervalSince1970
         for (position, entry) in entries.enumerated() {
             try db.execute(
-                sql: """
-                    INSERT INTO collection (uuid, isList, type, subtype, title, position, creationDate)
-                    VALUES (?, 0, 2, ?, ?, ?, ?)
-                    """,
-                arguments: [UUID().uuidString, entry.subtype, entry.title, position, now])
+                """
+                INSERT INTO collection (uuid, isList, type, subtype, title, position, creationDate)
+                VALUES (?, 0, 2, ?, ?, ?, ?)
+                """,
+                [UUID().uuidString, entry.subtype, entry.title, position, now])
         }
     }
 
     /// The membership condition for a smart album, over `asset`; `nil` for an unknown subtype.
-    static func condition(subtype: Int, now: Date, arguments: inout StatementArguments) -> String? {
+    static func condition(subtype: Int, now: Date, arguments: inout SQLArguments) -> String? {
         func subtypeBit(_ bit: Int) -> String { "(asset.mediaSubtypes & \(bit)) != 0" }
         func trait(_ trait: AssetTraits) -> String { "(asset.traits & \(trait.rawValue)) != 0" }
         switch subtype {
-        case 209: return "1"
+        case 209: return "TRUE"
         case 203: return "asset.isFavorite = 1"
         case 202: return "asset.mediaType = 2"
         case 206:
@@ -82,7 +81,7 @@ package enum SmartAlbumCatalog {
         case 215: return trait(.longExposure)
         case 217: return trait(.raw)
         case 205: return "asset.isHidden = 1"
-        case 216: return "0"
+        case 216: return "FALSE"
         default: return nil
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension ChangeApplier {
     /// `renders/<A>/<UUID>_<stamp>.<ext>`, `…_<stamp>.aae` and for a Live Photo's movie
@@ -27,13 +26,12 @@ extension ChangeApplier {
         for (uuid, edit) in changes.contentEdits.sorted(by: { $0.key < $1.key }) {
             let row = try assetRow(uuid)
             if case .revert = edit,
-                try Bool.fetchOne(db, sql: "SELECT hasAdjustments FROM asset WHERE id = ?", arguments: [row.id]) != true
+                try db.bool("SELECT hasAdjustments FROM asset WHERE id = ?", [row.id]) != true
             {
                 continue  // nothing to revert
             }
-            expungedFiles += try String.fetchAll(
-                db, sql: "SELECT path FROM resource WHERE assetID = ? AND type IN (\(Self.editResourceTypes))", arguments: [row.id])
-            try db.run(sql: "DELETE FROM resource WHERE assetID = ? AND type IN (\(Self.editResourceTypes))", arguments: [row.id])
+            expungedFiles += try db.texts("SELECT path FROM resource WHERE assetID = ? AND type IN (\(Self.editResourceTypes))", [row.id])
+            try db.execute("DELETE FROM resource WHERE assetID = ? AND type IN (\(Self.editResourceTypes))", [row.id])
             switch edit {
             case .apply(let content):
                 let paths = Self.contentPaths(uuid: uuid, edit: edit, at: changes.now)
@@ -50,30 +48,30 @@ extension ChangeApplier {
                          movie.pixelHeight, movie.file))
                 }
                 for file in files {
-                    try db.run(
-                        sql: """
+                    try db.execute(
+                        """
                             INSERT INTO resource (assetID, type, uniformTypeIdentifier, originalFilename, path, fileSize, pixelWidth, pixelHeight)
                             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                             """,
-                        arguments: [row.id, file.type, file.uti, file.name, file.path, file.size, file.width, file.height])
+                        [row.id, file.type, file.uti, file.name, file.path, file.size, file.width, file.height])
                     try moves.move(file.staged, to: file.path)
                 }
-                try db.run(
-                    sql: """
+                try db.execute(
+                    """
                         UPDATE asset SET hasAdjustments = 1, adjustmentFormatIdentifier = ?, pixelWidth = ?, pixelHeight = ?,
                         duration = COALESCE(?, duration), contentVersion = contentVersion + 1, modificationDate = ? WHERE id = ?
                         """,
-                    arguments: [content.formatIdentifier, content.pixelWidth, content.pixelHeight, content.duration, now, row.id])
+                    [content.formatIdentifier, content.pixelWidth, content.pixelHeight, content.duration, now, row.id])
             case .revert(let duration):
                 // Back to the original's (upright) size, as recorded for its `.photo` resource.
-                try db.run(
-                    sql: """
+                try db.execute(
+                    """
                         UPDATE asset SET hasAdjustments = 0, adjustmentFormatIdentifier = NULL,
                         pixelWidth = COALESCE((SELECT pixelWidth FROM resource WHERE assetID = asset.id AND type IN (1, 2) ORDER BY type LIMIT 1), pixelWidth),
                         pixelHeight = COALESCE((SELECT pixelHeight FROM resource WHERE assetID = asset.id AND type IN (1, 2) ORDER BY type LIMIT 1), pixelHeight),
                         duration = COALESCE(?, duration), contentVersion = contentVersion + 1, modificationDate = ? WHERE id = ?
                         """,
-                    arguments: [duration, now, row.id])
+                    [duration, now, row.id])
             }
             changedContent.append(uuid)
         }

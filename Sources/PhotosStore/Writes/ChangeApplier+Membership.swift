@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension ChangeApplier {
     /// Applies one request's ordered edits to an album, a folder, or the top level.
@@ -10,20 +9,19 @@ extension ChangeApplier {
             guard !album.isList && album.type == CollectionKind.album else {
                 throw StoreError(.notAllowed, "Can't change the assets of \(album.title.map { "'\($0)'" } ?? uuid): it is not a user album")
             }
-            let full = try String.fetchAll(
-                db,
-                sql: "SELECT asset.uuid FROM albumAsset JOIN asset ON asset.id = albumAsset.assetID WHERE albumID = ? ORDER BY position",
-                arguments: [album.id])
+            let full = try db.texts(
+                "SELECT asset.uuid FROM albumAsset JOIN asset ON asset.id = albumAsset.assetID WHERE albumID = ? ORDER BY position",
+                [album.id])
             let view = try edit.view ?? defaultAlbumView(albumID: album.id)
             let members = try OrderedMembership.apply(
                 full: full, view: view, operations: edit.operations, containerName: "album '\(album.title ?? uuid)'")
             guard members != full else { return }
-            try db.run(sql: "DELETE FROM albumAsset WHERE albumID = ?", arguments: [album.id])
+            try db.execute("DELETE FROM albumAsset WHERE albumID = ?", [album.id])
             for (position, member) in members.enumerated() {
                 let asset = try assetRow(member)
-                try db.run(
-                    sql: "INSERT INTO albumAsset (albumID, assetID, position) VALUES (?, ?, ?)",
-                    arguments: [album.id, asset.id, position])
+                try db.execute(
+                    "INSERT INTO albumAsset (albumID, assetID, position) VALUES (?, ?, ?)",
+                    [album.id, asset.id, position])
             }
 
         case .folder(let uuid):
@@ -41,28 +39,26 @@ extension ChangeApplier {
     /// What `fetchAssets(in: album, options: nil)` shows: no hidden, trashed or non-picked burst assets.
     private func defaultAlbumView(albumID: Int64) throws -> [String] {
         let query = AssetQuery(scope: .album(albumID))
-        let (sql, arguments) = query.sql(selecting: "asset.uuid")
-        return try String.fetchAll(db, sql: sql, arguments: arguments)
+        let (sql, arguments) = query.sql(db.dialect, selecting: "asset.uuid")
+        return try db.texts( sql, arguments)
     }
 
     private mutating func applyChildren(parentID: Int64?, parentUUID: String?, edit: MembershipEdit, name: String) throws {
-        let children = try String.fetchAll(
-            db,
-            sql: """
-                SELECT uuid FROM collection WHERE parentID IS ? AND ((isList = 0 AND type = 1) OR (isList = 1 AND type = 2))
+        let children = try db.texts(
+            """
+                SELECT uuid FROM collection WHERE \(db.dialect.isNotDistinct("parentID", "?")) AND ((isList = 0 AND type = 1) OR (isList = 1 AND type = 2))
                 ORDER BY position, id
                 """,
-            arguments: [parentID])
+            [parentID])
         let members = try OrderedMembership.apply(
             full: children, view: edit.view ?? children, operations: edit.operations, containerName: name)
         guard members != children else { return }
         let kept = Set(members)
         // Children removed from a folder move to the top level (they are not deleted).
         for removed in children where !kept.contains(removed) {
-            let position = try Int.fetchOne(
-                db, sql: "SELECT IFNULL(MAX(position) + 1, 0) FROM collection WHERE parentID IS NULL") ?? 0
-            try db.run(
-                sql: "UPDATE collection SET parentID = NULL, position = ? WHERE uuid = ?", arguments: [position, removed])
+            let position = try db.int("SELECT COALESCE(MAX(position) + 1, 0) FROM collection WHERE parentID IS NULL") ?? 0
+            try db.execute(
+                "UPDATE collection SET parentID = NULL, position = ? WHERE uuid = ?", [position, removed])
         }
         for (position, member) in members.enumerated() {
             let child = try collectionRow(member)
@@ -70,20 +66,19 @@ extension ChangeApplier {
             if let parentID, try isAncestor(child.id, of: parentID) {
                 throw StoreError(.notAllowed, "Can't put '\(child.title ?? member)' inside \(name): that would put a folder inside itself")
             }
-            try db.run(
-                sql: "UPDATE collection SET parentID = ?, position = ? WHERE id = ?",
-                arguments: [parentID, position, child.id])
+            try db.execute(
+                "UPDATE collection SET parentID = ?, position = ? WHERE id = ?",
+                [parentID, position, child.id])
         }
     }
 
     /// Whether `candidate` is `collection` itself or one of its ancestors.
     private func isAncestor(_ candidate: Int64, of collection: Int64) throws -> Bool {
-        try Bool.fetchOne(
-            db,
-            sql: """
+        try db.bool(
+            """
                 WITH RECURSIVE up(id) AS (SELECT ? UNION ALL SELECT collection.parentID FROM collection JOIN up ON collection.id = up.id WHERE collection.parentID IS NOT NULL)
                 SELECT EXISTS (SELECT 1 FROM up WHERE id = ?)
                 """,
-            arguments: [collection, candidate]) ?? false
+            [collection, candidate]) ?? false
     }
 }

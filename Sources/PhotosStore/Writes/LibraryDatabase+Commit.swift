@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension LibraryDatabase {
     /// Applies a change set in one transaction and returns the library's position after it
@@ -68,7 +67,7 @@ extension LibraryDatabase {
 
 /// Applies one ``StoreChangeSet`` inside a write transaction.
 struct ChangeApplier {
-    let db: Database
+    let db: any StoreConnection
     let changes: StoreChangeSet
     let moves: FileMoves
     var expungedFiles: [String] = []
@@ -82,7 +81,7 @@ struct ChangeApplier {
     /// Where regrouped moments' place names come from.
     let gazetteer: GazetteerChoice
 
-    init(db: Database, changes: StoreChangeSet, moves: FileMoves, gazetteer: GazetteerChoice) {
+    init(db: any StoreConnection, changes: StoreChangeSet, moves: FileMoves, gazetteer: GazetteerChoice) {
         self.db = db
         self.changes = changes
         self.moves = moves
@@ -109,36 +108,37 @@ struct ChangeApplier {
 
     func assetRow(_ uuid: String) throws -> (id: Int64, creationDate: Double?, momentID: Int64?, trashed: Bool) {
         guard
-            let row = try Row.fetchOne(
-                db, sql: "SELECT id, creationDate, momentID, trashedDate FROM asset WHERE uuid = ?", arguments: [uuid])
+            let row = try db.row("SELECT id, creationDate, momentID, trashedDate FROM asset WHERE uuid = ?", [uuid], {
+                (id: $0.int64(0), creationDate: $0.optionalDouble(1), momentID: $0.optionalInt64(2), trashed: !$0.isNull(3))
+            })
         else {
             throw StoreError(.missingObject, "No asset with identifier \(uuid) exists in the library")
         }
-        return (row[0], row[1], row[2], row[3] as Double? != nil)
+        return row
     }
 
     func collectionRow(_ uuid: String) throws -> (id: Int64, isList: Bool, type: Int, subtype: Int, title: String?) {
         guard
-            let row = try Row.fetchOne(
-                db, sql: "SELECT id, isList, type, subtype, title FROM collection WHERE uuid = ?", arguments: [uuid])
+            let row = try db.row("SELECT id, isList, type, subtype, title FROM collection WHERE uuid = ?", [uuid], {
+                (id: $0.int64(0), isList: $0.bool(1), type: $0.int(2), subtype: $0.int(3), title: $0.optionalText(4))
+            })
         else {
             throw StoreError(.missingObject, "No collection with identifier \(uuid) exists in the library")
         }
-        return (row[0], row[1], row[2], row[3], row[4])
+        return row
     }
 
     // MARK: Collections
 
     mutating func insertCollections() throws {
         for collection in changes.newCollections {
-            let position = try Int.fetchOne(
-                db, sql: "SELECT IFNULL(MAX(position) + 1, 0) FROM collection WHERE parentID IS NULL") ?? 0
-            try db.run(
-                sql: """
+            let position = try db.int("SELECT COALESCE(MAX(position) + 1, 0) FROM collection WHERE parentID IS NULL") ?? 0
+            try db.execute(
+                """
                     INSERT INTO collection (uuid, isList, type, subtype, title, position, creationDate)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [
+                [
                     collection.uuid, collection.isList, collection.type, collection.subtype, collection.title,
                     position, changes.now.timeIntervalSince1970,
                 ])
@@ -150,7 +150,7 @@ struct ChangeApplier {
             let row = try collectionRow(uuid)
             try requireUserCollection(row, uuid: uuid, action: "rename")
             if let title = edit.title {
-                try db.run(sql: "UPDATE collection SET title = ? WHERE id = ?", arguments: [title, row.id])
+                try db.execute("UPDATE collection SET title = ? WHERE id = ?", [title, row.id])
             }
         }
     }
@@ -171,7 +171,7 @@ struct ChangeApplier {
             guard let row = try? collectionRow(uuid) else { continue }
             try requireUserCollection(row, uuid: uuid, action: "delete")
             // Children of a deleted folder go with it (ON DELETE CASCADE), as in Photos.
-            try db.run(sql: "DELETE FROM collection WHERE id = ?", arguments: [row.id])
+            try db.execute("DELETE FROM collection WHERE id = ?", [row.id])
         }
     }
 
@@ -179,22 +179,21 @@ struct ChangeApplier {
 
     mutating func insertAssets() throws {
         for asset in changes.newAssets {
-            try db.run(
-                sql: """
+            let assetID = try db.insert(
+                """
                     INSERT INTO asset (\(AssetRecord.insertColumns), cameraMake, cameraModel, lensModel)
                     VALUES (\(Array(repeating: "?", count: 33).joined(separator: ",")))
                     """,
-                arguments: asset.record.insertArguments + [asset.camera.make, asset.camera.model, asset.camera.lens])
-            let assetID = db.lastInsertedRowID
+                asset.record.insertArguments + [asset.camera.make, asset.camera.model, asset.camera.lens])
             for resource in asset.resources {
-                try db.run(
-                    sql: """
+                try db.execute(
+                    """
                         INSERT INTO resource (
                             assetID, type, uniformTypeIdentifier, originalFilename, path, fileSize, pixelWidth, pixelHeight,
                             contentHash, contentSignature, fileModificationDate)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
-                    arguments: [
+                    [
                         assetID, resource.type, resource.uniformTypeIdentifier, resource.originalFilename,
                         resource.relativePath, resource.fileSize, resource.pixelWidth, resource.pixelHeight,
                         resource.contentHash, resource.contentSignature, resource.fileModificationDate?.timeIntervalSince1970,
@@ -210,7 +209,7 @@ struct ChangeApplier {
         for (uuid, edit) in changes.assetEdits.sorted(by: { $0.key < $1.key }) {
             let row = try assetRow(uuid)
             var sets: [String] = []
-            var arguments = StatementArguments()
+            var arguments = SQLArguments()
             if let creationDate = edit.creationDate {
                 sets.append("creationDate = ?")
                 arguments += [creationDate?.timeIntervalSince1970]
@@ -250,7 +249,7 @@ struct ChangeApplier {
             guard !sets.isEmpty else { continue }
             sets.append("modificationDate = ?")
             arguments += [now, row.id]
-            try db.run(sql: "UPDATE asset SET \(sets.joined(separator: ", ")) WHERE id = ?", arguments: arguments)
+            try db.execute("UPDATE asset SET \(sets.joined(separator: ", ")) WHERE id = ?", arguments)
         }
     }
 
@@ -258,9 +257,9 @@ struct ChangeApplier {
         for uuid in changes.trashedAssets {
             let row = try assetRow(uuid)
             guard !row.trashed else { continue }
-            try db.run(
-                sql: "UPDATE asset SET trashedDate = ?, momentID = NULL WHERE id = ?",
-                arguments: [changes.now.timeIntervalSince1970, row.id])
+            try db.execute(
+                "UPDATE asset SET trashedDate = ?, momentID = NULL WHERE id = ?",
+                [changes.now.timeIntervalSince1970, row.id])
             if let date = row.creationDate { momentDates.append(date) }
             if let moment = row.momentID { oldMoments.insert(moment) }
         }
@@ -270,7 +269,7 @@ struct ChangeApplier {
         for uuid in changes.recoveredAssets {
             let row = try assetRow(uuid)
             guard row.trashed else { continue }
-            try db.run(sql: "UPDATE asset SET trashedDate = NULL WHERE id = ?", arguments: [row.id])
+            try db.execute("UPDATE asset SET trashedDate = NULL WHERE id = ?", [row.id])
             if let date = row.creationDate { momentDates.append(date) }
         }
     }
@@ -278,9 +277,9 @@ struct ChangeApplier {
     mutating func expungeAssets() throws {
         for uuid in changes.expungedAssets {
             guard let row = try? assetRow(uuid) else { continue }
-            expungedFiles += try String.fetchAll(db, sql: "SELECT path FROM resource WHERE assetID = ?", arguments: [row.id])
+            expungedFiles += try db.texts("SELECT path FROM resource WHERE assetID = ?", [row.id])
             expungedAssets.append(uuid)
-            try db.run(sql: "DELETE FROM asset WHERE id = ?", arguments: [row.id])
+            try db.execute("DELETE FROM asset WHERE id = ?", [row.id])
             if let date = row.creationDate { momentDates.append(date) }
             if let moment = row.momentID { oldMoments.insert(moment) }
         }

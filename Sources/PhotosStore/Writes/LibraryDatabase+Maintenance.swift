@@ -1,5 +1,4 @@
 package import Foundation
-import GRDB
 
 extension LibraryDatabase {
     /// How long deleted assets stay in Recently Deleted.
@@ -11,8 +10,7 @@ extension LibraryDatabase {
     package func purgeExpiredTrash(now: Date = Date()) throws(StoreError) -> [String] {
         let cutoff = now.timeIntervalSince1970 - Self.recentlyDeletedRetention
         let expired = try read { db in
-            try String.fetchAll(
-                db, sql: "SELECT uuid FROM asset WHERE trashedDate IS NOT NULL AND trashedDate < ?", arguments: [cutoff])
+            try db.texts("SELECT uuid FROM asset WHERE trashedDate IS NOT NULL AND trashedDate < ?", [cutoff])
         }
         guard !expired.isEmpty else { return [] }
         var changes = StoreChangeSet(now: now)
@@ -26,8 +24,8 @@ extension LibraryDatabase {
     /// Sets when an asset was deleted; for tests of Recently Deleted expiry.
     package func setTrashedDate(_ date: Date?, forAsset uuid: String) throws(StoreError) {
         try write { db in
-            try db.run(
-                sql: "UPDATE asset SET trashedDate = ? WHERE uuid = ?", arguments: [date?.timeIntervalSince1970, uuid])
+            try db.execute(
+                "UPDATE asset SET trashedDate = ? WHERE uuid = ?", [date?.timeIntervalSince1970, uuid])
         }
     }
 }
