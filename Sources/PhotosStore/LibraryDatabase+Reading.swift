@@ -14,12 +14,12 @@ extension LibraryDatabase {
 
     /// Loads asset rows by id; the result is in no particular order and skips missing ids.
     package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
-        try directRows(AssetRecord.selection, from: "asset", matching: .ids(ids), AssetRecord.init(columns:))
+        try directRows(AssetRecord.selection, from: "asset", matching: .ids(ids)) { AssetRecord(columns: $0) }
     }
 
     /// Loads asset rows by UUID; skips unknown ones. Includes assets in Recently Deleted.
     package func assets(uuids: [String]) throws(StoreError) -> [AssetRecord] {
-        try directRows(AssetRecord.selection, from: "asset", matching: .uuids(uuids), AssetRecord.init(columns:))
+        try directRows(AssetRecord.selection, from: "asset", matching: .uuids(uuids)) { AssetRecord(columns: $0) }
     }
 
     /// How many of `ids` have the given media type.
@@ -46,11 +46,11 @@ extension LibraryDatabase {
     }
 
     package func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord] {
-        try directRows(CollectionRecord.selection, from: "collection", matching: .ids(ids), CollectionRecord.init(columns:))
+        try directRows(CollectionRecord.selection, from: "collection", matching: .ids(ids)) { CollectionRecord(columns: $0) }
     }
 
     package func collections(uuids: [String]) throws(StoreError) -> [CollectionRecord] {
-        try directRows(CollectionRecord.selection, from: "collection", matching: .uuids(uuids), CollectionRecord.init(columns:))
+        try directRows(CollectionRecord.selection, from: "collection", matching: .uuids(uuids)) { CollectionRecord(columns: $0) }
     }
 
     // MARK: - Rows by key
@@ -70,28 +70,25 @@ extension LibraryDatabase {
         }
     }
 
-    /// Reads the rows of `table` whose id or uuid is among `keys`, on a direct connection
-    /// (see ``DirectReader``); in no particular order, missing keys skipped.
+    /// Reads the rows of `table` whose id or uuid is among `keys` in one query outside a
+    /// transaction (``StoreEngine/query(_:_:_:)``); in no particular order, missing keys skipped.
     private func directRows<Record>(
-        _ selection: String, from table: String, matching keys: RowKeys, _ decode: (StatementColumns) -> Record
+        _ selection: String, from table: String, matching keys: RowKeys, _ decode: (any ColumnReading) -> Record
     ) throws(StoreError) -> [Record] {
-        let bind: (OpaquePointer) -> Void
+        let arguments: SQLArguments
         switch keys {
         case .ids(let ids) where ids.count == 1:
-            bind = { DirectBind.int64($0, 1, ids[0]) }
+            arguments = [ids[0]]
         case .ids(let ids):
             guard !ids.isEmpty else { return [] }
-            bind = { DirectBind.jsonArray($0, 1, ids) }
+            arguments = [StoreValue.jsonArray(ids)]
         case .uuids(let uuids):
             guard !uuids.isEmpty else { return [] }
-            bind = { DirectBind.jsonArray($0, 1, uuids) }
+            arguments = [StoreValue.jsonArray(uuids.map(StoreValue.text))]
         }
-        let sql = keys.sql(selection, from: table, .sqlite)
-        var rows: [Record] = []
-        try direct.withConnection { connection throws(StoreError) in
-            try connection.query(sql, bind: bind, row: { rows.append(decode($0)) })
+        return try StoreError.mapping("Reading the library failed") {
+            try engine.query(keys.sql(selection, from: table, engine.dialect), arguments, decode)
         }
-        return rows
     }
 
     /// The smart album subtype of a collection; nil when it is not a smart album.

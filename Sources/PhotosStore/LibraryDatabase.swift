@@ -6,21 +6,17 @@ import PhotosLocking
     import Glibc
 #endif
 
-/// The gateway to a library's SQLite database: every query and write goes through here.
+/// The gateway to a library's database: every query and write goes through here.
 ///
-/// A `DatabasePool` in WAL mode: reads run concurrently and never wait for writers; writes
-/// are `IMMEDIATE` transactions that wait (up to ``busyTimeout``) for another process's write
-/// to finish instead of failing with "database is locked", so the CLI and the server can use
-/// one library at the same time.
+/// The store's logic runs on a ``StoreEngine``: SQLite (``open(at:gazetteer:readOnly:memoryMap:)``,
+/// a `DatabasePool` in WAL mode whose writes wait up to ``busyTimeout`` for another process's,
+/// so the CLI and the server can use one library at the same time) or PostgreSQL (the
+/// `PhotosStorePostgres` target). Files (originals, renders, derivatives) live in ``layout``
+/// either way.
 package final class LibraryDatabase: Sendable {
     package let layout: LibraryLayout
-    let pool: DatabasePool
-    /// Plain read-only connections for reading rows by id (``DirectReader``).
-    let direct: DirectReader
-    /// The connections change snapshots read on (``makeSnapshot()``).
-    let snapshotConnections: SnapshotConnections
-    /// Wakes other processes after each commit.
-    package let changeSignal: ChangeSignal
+    /// The database engine.
+    package let engine: any StoreEngine
     /// Where moments' place names come from.
     package let gazetteer: GazetteerChoice
     private let historyLimitValue = Mutex(LibraryDatabase.defaultHistoryLimit)
@@ -55,21 +51,29 @@ package final class LibraryDatabase: Sendable {
     /// Whether the library was opened for reading only: every write throws `.readOnly`.
     package let isReadOnly: Bool
 
+    /// A library whose rows `engine` holds and whose files are in `layout`.
+    package init(layout: LibraryLayout, engine: any StoreEngine, gazetteer: GazetteerChoice, readOnly: Bool = false) {
+        self.layout = layout
+        self.engine = engine
+        self.gazetteer = gazetteer
+        self.isReadOnly = readOnly
+    }
+
     /// `connectionPath` is the database file's path, or an SQLite URI for a read-only open.
     /// `memoryMap` is every connection's `mmap_size` (non-negative): the pool's, the direct
     /// readers' and the snapshots'.
-    init(
+    convenience init(
         layout: LibraryLayout, pool: DatabasePool, gazetteer: GazetteerChoice, connectionPath: String? = nil, readOnly: Bool = false,
         memoryMap: Int
     ) {
-        self.layout = layout
-        self.pool = pool
-        self.gazetteer = gazetteer
-        self.isReadOnly = readOnly
-        self.direct = DirectReader(path: connectionPath ?? layout.databaseFile.path, memoryMap: memoryMap)
-        self.snapshotConnections = SnapshotConnections(path: connectionPath ?? layout.databaseFile.path, memoryMap: memoryMap)
-        self.changeSignal = ChangeSignal(layout: layout)
+        let engine = SQLiteEngine(
+            pool: pool, layout: layout, connectionPath: connectionPath ?? layout.databaseFile.path, memoryMap: memoryMap)
+        self.init(layout: layout, engine: engine, gazetteer: gazetteer, readOnly: readOnly)
     }
+
+    /// The SQLite engine, for what only SQLite has (backups, checkpoints, `PRAGMA` checks);
+    /// `nil` for a library on another engine.
+    var sqlite: SQLiteEngine? { engine as? SQLiteEngine }
 
     /// Opens the library at `root`, creating the folder and database when missing, and
     /// migrating an older schema. Refuses a database made by a newer schema. Moments get place
@@ -187,27 +191,30 @@ package final class LibraryDatabase: Sendable {
     }
 
     /// Runs a read in a snapshot of the database.
-    func read<T: Sendable>(_ body: (any StoreConnection) throws -> T) throws(StoreError) -> T {
-        try StoreError.mapping("Reading the library failed") { try pool.read(body) }
+    func read<T>(_ body: (any StoreConnection) throws -> T) throws(StoreError) -> T {
+        try StoreError.mapping("Reading the library failed") { try engine.read(body) }
     }
 
-    /// Runs `body` in one `IMMEDIATE` transaction: all of it commits, or none of it.
+    /// Runs `body` in one write transaction: all of it commits, or none of it.
     @discardableResult
-    func write<T: Sendable>(_ body: (any StoreConnection) throws -> T) throws(StoreError) -> T {
+    func write<T>(_ body: (any StoreConnection) throws -> T) throws(StoreError) -> T {
         try refuseIfReadOnly()
-        return try StoreError.mapping("Writing to the library failed") { try pool.write(body) }
+        return try StoreError.mapping("Writing to the library failed") { try engine.write(body) }
     }
 
     /// Runs a read on the SQLite connection itself, for what only SQLite has (`PRAGMA`s,
-    /// checkpoints, the backup API).
+    /// query plans); throws `.unsupported` on another engine.
     func sqliteRead<T: Sendable>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        try StoreError.mapping("Reading the library failed") { try pool.read(body) }
+        let pool = try sqlitePool()
+        return try StoreError.mapping("Reading the library failed") { try pool.read(body) }
     }
 
-    /// Runs `body` in one SQLite write transaction, for what only SQLite has.
-    func sqliteWrite<T: Sendable>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        try refuseIfReadOnly()
-        return try StoreError.mapping("Writing to the library failed") { try pool.write(body) }
+    /// The SQLite pool; throws `.unsupported` on another engine.
+    func sqlitePool(_ feature: String = "This") throws(StoreError) -> DatabasePool {
+        guard let sqlite else {
+            throw StoreError(.unsupported, "\(feature) works on SQLite libraries only; this library is on \(engine.dialect)")
+        }
+        return sqlite.pool
     }
 }
 

@@ -17,12 +17,14 @@ package struct StoreError: Error, Sendable, CustomStringConvertible {
         case notAllowed
         /// A file could not be moved into or out of the library.
         case fileOperation
-        /// SQLite failed; `message` has its text.
+        /// The database failed; `message` has its text.
         case database
         /// A write to a library opened read-only (``LibraryDatabase/open(at:gazetteer:readOnly:)``).
         case readOnly
         /// The disk is full (SQLite's `SQLITE_FULL`, or `ENOSPC` writing a file).
         case diskFull
+        /// What was asked needs another database engine (a backup file of a PostgreSQL library).
+        case unsupported
     }
 
     package var code: Code

@@ -18,7 +18,7 @@ struct AssetQueryPlanTests {
     init() throws {
         temporary = try TemporaryLibrary()
         store = try LibraryDatabase.open(at: temporary.url)
-        albumID = try store.pool.write { db in
+        albumID = try store.sqlite!.pool.write { db in
             // A few hundred rows of each kind, so the plans are not those of empty tables.
             try db.execute(
                 sql: """
@@ -36,7 +36,7 @@ struct AssetQueryPlanTests {
     func plan(_ query: AssetQuery, restrictedTo restriction: RowRestriction? = nil) throws -> [String] {
         var (sql, arguments) = query.sql(.sqlite, restrictedTo: restriction)
         if case .idArgument = restriction { arguments += [Int64(1)] }
-        return try store.pool.read { db in
+        return try store.sqlite!.pool.read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments.grdb).map { $0["detail"] as String }
         }
     }
@@ -129,8 +129,8 @@ struct AssetQueryPlanTests {
         ]
         for query in queries {
             let (sql, arguments) = query.sql(.sqlite)
-            let indexed = try store.pool.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments.grdb) }
-            let scanned = try store.pool.read { db in
+            let indexed = try store.sqlite!.pool.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments.grdb) }
+            let scanned = try store.sqlite!.pool.read { db in
                 try Int64.fetchAll(
                     db,
                     sql: sql.replacingOccurrences(of: " INDEXED BY \(VisibleAssetIndexes.visibleByID)", with: "")
@@ -151,7 +151,7 @@ struct DuplicateLookupPlanTests {
     @Test func candidatesAreTwoSeeksOfSizeAndSignature() throws {
         let temporary = try TemporaryLibrary()
         let store = try LibraryDatabase.open(at: temporary.url)
-        let steps = try store.pool.read { db in
+        let steps = try store.sqlite!.pool.read { db in
             try Row.fetchAll(
                 db, sql: "EXPLAIN QUERY PLAN " + LibraryDatabase.duplicateCandidatesSQL, arguments: [1_555, "signature", 1_555]
             ).map { $0["detail"] as String }

@@ -21,7 +21,7 @@ struct IDsNeverReusedTests {
         let temporary = try TemporaryLibrary()
         let store = try LibraryDatabase.open(at: temporary.url)
         for table in ["asset", "collection"] {
-            let sql = try store.pool.read { db in try Self.tableSQL(db, table) }
+            let sql = try store.sqlite!.pool.read { db in try Self.tableSQL(db, table) }
             #expect(sql.contains("id INTEGER PRIMARY KEY AUTOINCREMENT"), "\(table)")
         }
     }
@@ -53,7 +53,7 @@ struct IDsNeverReusedTests {
         }
 
         let store = try LibraryDatabase.open(at: folder)
-        try store.pool.write { db in
+        try store.sqlite!.pool.write { db in
             let objectsAfter = Set(try Self.schemaObjects(db))
             // Kept, but for the indexes a later migration replaces (issue 19's partial ones).
             let replaced = Set(VisibleAssetIndexes.replaced.map { "index \($0)" })

@@ -130,7 +130,7 @@ extension PHPhotoLibrary {
         let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let store = self.store
         let last = Mutex((try? store.accessVersion()) ?? 0)
-        let watcher = ChangeSignalWatcher(store.changeSignal, queue: DispatchQueue(label: "PHPhotoLibrary.access")) {
+        let watcher = store.watchChanges(queue: DispatchQueue(label: "PHPhotoLibrary.access")) {
             guard let version = try? store.accessVersion() else { return }
             let changed = last.withLock { last in
                 defer { last = version }

@@ -115,6 +115,7 @@ extension PHPhotosError {
         case .fileOperation: self.init(.invalidResource, error.message)
         case .cannotOpen, .missingDatabase: self.init(.libraryVolumeOffline, error.message)
         case .newerSchema, .database: self.init(.internalError, error.message)
+        case .unsupported: self.init(.changeNotSupported, error.message)
         case .readOnly: self.init(.accessRestricted, error.message)
         case .diskFull: self.init(.notEnoughSpace, error.message)
         }

@@ -14,7 +14,7 @@ final class ChangeDispatcher: Sendable {
         /// Observers kept alive by the dispatcher (async streams).
         var retained: [ObjectIdentifier: StrongObserver] = [:]
         var position: Int64
-        var watcher: ChangeSignalWatcher?
+        var watcher: (any ChangeWatch)?
         /// The newest change delivered: the only one keeping its snapshot.
         var newest: PHChange?
         /// Commits of this library not yet delivered; while any is in flight, wake-ups from
@@ -52,7 +52,7 @@ final class ChangeDispatcher: Sendable {
             if state.observers.isEmpty && state.watcher == nil {
                 // Start from now: changes committed before the first observer aren't news.
                 state.position = now ?? state.position
-                state.watcher = ChangeSignalWatcher(store.changeSignal, queue: queue, fallback: checkInterval) { [weak self] in
+                state.watcher = store.watchChanges(queue: queue, fallback: checkInterval) { [weak self] in
                     self?.check()
                 }
             }
@@ -63,7 +63,7 @@ final class ChangeDispatcher: Sendable {
 
     func unregister(_ observer: any PHPhotoLibraryChangeObserver) {
         let identifier = ObjectIdentifier(observer)
-        let watcher = state.withLock { state -> ChangeSignalWatcher? in
+        let watcher = state.withLock { state -> (any ChangeWatch)? in
             state.observers.removeAll { $0.observer == nil || $0.identifier == identifier }
             state.retained[identifier] = nil
             guard state.observers.isEmpty else { return nil }

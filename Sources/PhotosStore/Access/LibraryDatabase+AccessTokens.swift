@@ -137,6 +137,6 @@ extension LibraryDatabase {
 
     /// Wakes watchers in other processes (the change signal's folder is what they watch).
     private func postAccessChange() {
-        changeSignal.post(position: (try? currentPosition()) ?? 0)
+        engine.postChange(position: (try? currentPosition()) ?? 0)
     }
 }

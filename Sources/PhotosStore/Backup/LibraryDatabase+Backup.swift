@@ -44,6 +44,7 @@ extension LibraryDatabase {
     /// `VACUUM INTO` on a reader, so writers go on meanwhile; the snapshot is a single file
     /// (rollback journal, no `-wal`), flushed to disk.
     package func writeSnapshot(to url: URL) throws(StoreError) {
+        let pool = try sqlitePool("A snapshot of the database file")
         unlink(url.path)
         do {
             try pool.unsafeRead { db in try db.execute(sql: "VACUUM INTO ?", arguments: [url.path]) }

@@ -75,9 +75,18 @@ extension LibraryDatabase {
         try read { db in try ChangeJournal.position(db) }
     }
 
+    /// Calls `handler` on `queue` after a commit by any process or instance (a hint: the
+    /// history says what changed), and every `fallback` besides (`.never`: only on wake-ups).
+    package func watchChanges(
+        queue: DispatchQueue, fallback: DispatchTimeInterval = ChangeSignalWatcher.fallbackInterval,
+        handler: @escaping @Sendable () -> Void
+    ) -> any ChangeWatch {
+        engine.watchChanges(queue: queue, fallback: fallback, handler: handler)
+    }
+
     /// A consistent, unchanging view of the library as it is now, for change details.
     package func makeSnapshot() throws(StoreError) -> StoreSnapshot {
-        try StoreError.mapping("Can't take a snapshot of the library") { try StoreSnapshot(connections: snapshotConnections) }
+        try StoreError.mapping("Can't take a snapshot of the library") { try StoreSnapshot(transaction: engine.beginSnapshot()) }
     }
 
     /// The changes after `position`, oldest first, and the history floor (changes at or

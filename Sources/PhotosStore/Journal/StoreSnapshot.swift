@@ -1,44 +1,25 @@
 import Foundation
-import GRDB
 
 /// The library frozen at one position: an open read transaction on its own connection.
 ///
 /// A `PHChange` holds one, so every detail it gives describes the same state, however many
 /// changes commit while the observer works. Holding it keeps SQLite from recycling the WAL
 /// pages it reads; it is released with the last reference.
-package final class StoreSnapshot: @unchecked Sendable {
-    // @unchecked Sendable: `connection` serializes its reads; the rest is immutable.
-    private let connection: DatabaseQueue
-    private let connections: SnapshotConnections
+package final class StoreSnapshot: Sendable {
+    private let transaction: any SnapshotTransaction
     /// The id of the newest change the snapshot sees.
     package let position: Int64
     /// Changes at or before this position are no longer in the journal.
     package let historyFloor: Int64
 
-    /// Begins a read transaction on one of `connections`: the library as it is now.
-    init(connections: SnapshotConnections) throws {
-        let connection = try connections.take()
-        (position, historyFloor) = try connection.inDatabase { db in
-            try db.beginTransaction(.deferred)
-            do {
-                // The first read fixes what the transaction sees.
-                return (try ChangeJournal.position(db), try ChangeJournal.floor(db))
-            } catch {
-                try? db.rollback()
-                throw error
-            }
-        }
-        self.connection = connection
-        self.connections = connections
-    }
-
-    deinit {
-        let ended = (try? connection.inDatabase { db in try db.commit() }) != nil
-        if ended { connections.giveBack(connection) }
+    /// Reads the position `transaction` sees (its first read fixes what it sees).
+    init(transaction: any SnapshotTransaction) throws {
+        (position, historyFloor) = try transaction.read { db in (try ChangeJournal.position(db), try ChangeJournal.floor(db)) }
+        self.transaction = transaction
     }
 
     private func read<T>(_ body: (any StoreConnection) throws -> T) throws(StoreError) -> T {
-        try StoreError.mapping("Reading the library failed") { try connection.inDatabase(body) }
+        try StoreError.mapping("Reading the library failed") { try transaction.read(body) }
     }
 
     /// The objects changed after `position` (up to the snapshot), folded per object; `nil`

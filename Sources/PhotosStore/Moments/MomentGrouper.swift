@@ -190,7 +190,7 @@ struct MomentGrouper {
             SELECT id, locationNames FROM collection
             WHERE id IN (\(db.dialect.jsonElements(.integer))) AND locationNames IS NOT NULL
             """,
-            [StoreValue.jsonArray(ids.map(StoreValue.integer))]
+            [StoreValue.jsonArray(ids)]
         ) { (id: $0.int64(0), names: $0.text(1)) }
         for row in rows { names[row.id] = MomentPlaceNames.decode(row.names) }
         return names

@@ -84,7 +84,7 @@ package struct AssetQuery: Sendable, Hashable {
             includeAllBursts = true
         case .ordered(let ids):
             joins = " JOIN \(dialect.orderedElements) AS transient ON transient.value = asset.id"
-            arguments += [StoreValue.jsonArray(ids.map(StoreValue.integer))]
+            arguments += [StoreValue.jsonArray(ids)]
             natural = [OrderTerm("transient.key")]
             includeAllBursts = true
         case .recentlyDeleted:

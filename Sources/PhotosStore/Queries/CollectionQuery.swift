@@ -102,7 +102,7 @@ package struct CollectionQuery: Sendable, Hashable {
             arguments += [listID, listID]
         case .ordered(let ids):
             joins = " JOIN \(dialect.orderedElements) AS transient ON transient.value = collection.id"
-            arguments += [StoreValue.jsonArray(ids.map(StoreValue.integer))]
+            arguments += [StoreValue.jsonArray(ids)]
         }
 
         if let filter {

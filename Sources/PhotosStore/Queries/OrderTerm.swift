@@ -53,7 +53,7 @@ enum RowRestriction {
         switch self {
         case .ids(let ids):
             conditions.append("\(idColumn) IN (\(dialect.jsonElements(.integer)))")
-            arguments += [StoreValue.jsonArray(ids.map(StoreValue.integer))]
+            arguments += [StoreValue.jsonArray(ids)]
         case .idArgument:
             conditions.append("\(idColumn) = ?")
         }

@@ -132,7 +132,18 @@ extension StoreOperand {
 }
 
 extension StoreValue {
-    /// A JSON array of the values, for `json_each(?)`.
+    /// A JSON array of integers, for ``SQLDialect/jsonElements(_:)``.
+    static func jsonArray(_ values: some Collection<Int64>) -> String {
+        var json = "["
+        json.reserveCapacity(values.count * 8 + 2)
+        for (offset, value) in values.enumerated() {
+            if offset > 0 { json += "," }
+            json += String(value)
+        }
+        return json + "]"
+    }
+
+    /// A JSON array of the values, for ``SQLDialect/jsonElements(_:)``.
     static func jsonArray(_ values: [StoreValue]) -> String {
         let items = values.map { value -> String in
             switch value {

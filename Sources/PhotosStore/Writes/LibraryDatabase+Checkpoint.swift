@@ -17,7 +17,7 @@ extension LibraryDatabase {
     /// Runs on the writer connection; a busy reader only defers it to a later commit.
     func restartLogIfLong() {
         let limit = logRestartFrames
-        try? pool.writeWithoutTransaction { db in
+        try? sqlite?.pool.writeWithoutTransaction { db in
             let (frames, _) = try db.checkpoint(.passive)
             guard frames >= limit else { return }
             sqlite3_busy_timeout(db.sqliteConnection, Self.walRestartWait)

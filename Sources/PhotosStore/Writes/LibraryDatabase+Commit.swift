@@ -29,7 +29,7 @@ extension LibraryDatabase {
             try moves.recordIntent(
                 changes.newAssets.flatMap(\.resources).filter { $0.stagedFile != nil }.map(\.relativePath)
                     + changes.contentEdits.flatMap { uuid, edit in ChangeApplier.contentPaths(uuid: uuid, edit: edit, at: changes.now) })
-            position = try pool.write { db in
+            position = try engine.write { db in
                 let changeID = try ChangeJournal.open(db, date: changes.now)
                 var applier = ChangeApplier(db: db, changes: changes, moves: moves, gazetteer: gazetteer)
                 try applier.apply()
@@ -48,7 +48,7 @@ extension LibraryDatabase {
             throw StoreError(.database, "The change could not be saved: \(error)")
         }
         moves.clearIntent()
-        changeSignal.post(position: position)
+        engine.postChange(position: position)
         if position % 64 == 0 { restartLogIfLong() }
         checkAutomaticSnapshot(after: position)
         // Rows are gone for good; now their files may go. A crash here leaves stray files

@@ -65,7 +65,7 @@ struct RescanTests {
         #expect(recorded.fileModificationDate != nil)
 
         try Self.setModificationTime(files[0], timespec(tv_sec: 1_600_000_000, tv_nsec: 5))
-        try library.store.pool.write { db in
+        try library.store.sqlite!.pool.write { db in
             try db.execute(sql: "UPDATE resource SET fileModificationDate = NULL WHERE path = ?", arguments: [files[1].path])
         }
         let again = PHAssetImporter(library: library, options: InPlaceImportTests.inPlace).importFiles(at: [folder.url])

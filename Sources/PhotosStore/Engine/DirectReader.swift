@@ -131,33 +131,20 @@ struct StatementColumns: ColumnReading {
     }
 }
 
-/// Binding helpers for ``DirectConnection/query(_:bind:row:)``.
+/// Binding ``SQLArguments`` to a statement of a ``DirectConnection``.
 enum DirectBind {
     /// `SQLITE_TRANSIENT`: SQLite copies the text before the call returns.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    static func int64(_ statement: OpaquePointer, _ index: Int32, _ value: Int64) {
-        sqlite3_bind_int64(statement, index, value)
-    }
-
-    static func text(_ statement: OpaquePointer, _ index: Int32, _ value: String) {
-        sqlite3_bind_text(statement, index, value, -1, transient)
-    }
-
-    /// A JSON array of integers, for `IN (SELECT value FROM json_each(?))`.
-    static func jsonArray(_ statement: OpaquePointer, _ index: Int32, _ values: some Sequence<Int64>) {
-        var json = "["
-        for (offset, value) in values.enumerated() {
-            if offset > 0 { json += "," }
-            json += String(value)
+    static func arguments(_ statement: OpaquePointer, _ arguments: SQLArguments) {
+        for (offset, value) in arguments.values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case .null: sqlite3_bind_null(statement, index)
+            case .integer(let integer): sqlite3_bind_int64(statement, index, integer)
+            case .real(let real): sqlite3_bind_double(statement, index, real)
+            case .text(let text): sqlite3_bind_text(statement, index, text, -1, transient)
+            }
         }
-        json += "]"
-        text(statement, index, json)
-    }
-
-    /// A JSON array of strings (escaped), for `IN (SELECT value FROM json_each(?))`.
-    static func jsonArray(_ statement: OpaquePointer, _ index: Int32, _ values: [String]) {
-        let data = (try? JSONSerialization.data(withJSONObject: values)) ?? Data("[]".utf8)
-        text(statement, index, String(decoding: data, as: UTF8.self))
     }
 }

@@ -27,7 +27,7 @@ package struct ChangeSignal: Sendable {
 }
 
 /// Calls a handler when another process (or this one) may have committed a change.
-package final class ChangeSignalWatcher: @unchecked Sendable {
+package final class ChangeSignalWatcher: ChangeWatch, @unchecked Sendable {
     // @unchecked Sendable: the sources are only touched in init and cancel(); dispatch
     // serializes their handlers.
 

@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+
+/// A library's SQLite database: a `DatabasePool` in WAL mode for transactions (reads run
+/// concurrently and never wait for writers; writes are `IMMEDIATE` and wait up to
+/// ``LibraryDatabase/busyTimeout`` for another process's), plain connections for single
+/// queries (``DirectReader``), kept connections for snapshots (``SnapshotConnections``), and a
+/// signal file for wake-ups between processes (``ChangeSignal``).
+final class SQLiteEngine: StoreEngine {
+    let pool: DatabasePool
+    /// Plain read-only connections for single queries.
+    let direct: DirectReader
+    /// The connections snapshots hold their transaction on.
+    let snapshotConnections: SnapshotConnections
+    /// Wakes other processes after each commit.
+    let changeSignal: ChangeSignal
+
+    /// `connectionPath` is the database file's path, or an SQLite URI for a read-only open;
+    /// `memoryMap` is every connection's `mmap_size`.
+    init(pool: DatabasePool, layout: LibraryLayout, connectionPath: String, memoryMap: Int) {
+        self.pool = pool
+        direct = DirectReader(path: connectionPath, memoryMap: memoryMap)
+        snapshotConnections = SnapshotConnections(path: connectionPath, memoryMap: memoryMap)
+        changeSignal = ChangeSignal(layout: layout)
+    }
+
+    var dialect: SQLDialect { .sqlite }
+
+    func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try withoutActuallyEscaping(body) { body in
+            let result = try pool.read { db in Unchecked(try body(db)) }
+            return result.value
+        }
+    }
+
+    func write<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try withoutActuallyEscaping(body) { body in
+            let result = try pool.write { db in Unchecked(try body(db)) }
+            return result.value
+        }
+    }
+
+    func query<Record>(_ sql: String, _ arguments: SQLArguments, _ decode: (any ColumnReading) -> Record) throws -> [Record] {
+        var rows: [Record] = []
+        try direct.withConnection { connection throws(StoreError) in
+            try connection.query(sql, bind: { DirectBind.arguments($0, arguments) }, row: { rows.append(decode($0)) })
+        }
+        return rows
+    }
+
+    func beginSnapshot() throws -> any SnapshotTransaction {
+        try SQLiteSnapshot(connections: snapshotConnections)
+    }
+
+    func postChange(position: Int64) {
+        changeSignal.post(position: position)
+    }
+
+    func watchChanges(
+        queue: DispatchQueue, fallback: DispatchTimeInterval, handler: @escaping @Sendable () -> Void
+    ) -> any ChangeWatch {
+        ChangeSignalWatcher(changeSignal, queue: queue, fallback: fallback, handler: handler)
+    }
+}
+
+/// A value carried out of a GRDB closure whose result must be `Sendable`: it never leaves
+/// the calling thread (GRDB runs the closure synchronously and returns its result).
+private struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A read transaction on one of the kept snapshot connections, ended (and the connection
+/// given back) when the snapshot is released.
+final class SQLiteSnapshot: SnapshotTransaction, @unchecked Sendable {
+    // @unchecked Sendable: `connection` serializes its reads; the rest is immutable.
+    private let connection: DatabaseQueue
+    private let connections: SnapshotConnections
+
+    init(connections: SnapshotConnections) throws {
+        let connection = try connections.take()
+        try connection.inDatabase { db in try db.beginTransaction(.deferred) }
+        self.connection = connection
+        self.connections = connections
+    }
+
+    deinit {
+        let ended = (try? connection.inDatabase { db in try db.commit() }) != nil
+        if ended { connections.giveBack(connection) }
+    }
+
+    func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try connection.inDatabase(body)
+    }
+}

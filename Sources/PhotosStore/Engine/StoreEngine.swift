@@ -1,0 +1,51 @@
+package import Foundation
+
+/// The database engine under a library: what SQLite (``SQLiteEngine``) and PostgreSQL (the
+/// `PhotosStorePostgres` target) each do their own way. ``LibraryDatabase`` runs the store's
+/// logic, written once against ``StoreConnection``, on whichever engine it was opened with.
+///
+/// Every method may be called from any thread; an engine orders what needs ordering itself.
+package protocol StoreEngine: Sendable {
+    /// The engine's SQL spelling.
+    var dialect: SQLDialect { get }
+
+    /// Runs `body` in a read transaction: one consistent state of the library.
+    func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T
+
+    /// Runs `body` in one write transaction: all of it commits, or none of it. Write
+    /// transactions are ordered (every process and instance): a change's position is taken
+    /// inside one, so positions commit in order.
+    func write<T>(_ body: (any StoreConnection) throws -> T) throws -> T
+
+    /// Runs one query outside any transaction: a single statement is consistent on its own.
+    /// The reads a fetch result makes per object and per batch come here, so the engine can
+    /// make them cheaper than a transaction (SQLite: plain connections and prepared
+    /// statements, no dispatch).
+    func query<Record>(_ sql: String, _ arguments: SQLArguments, _ decode: (any ColumnReading) -> Record) throws -> [Record]
+
+    /// Begins a read transaction that stays open until the returned value is released: the
+    /// library frozen at one position, for change details.
+    func beginSnapshot() throws -> any SnapshotTransaction
+
+    /// Tells every process and instance watching the library that changes up to `position`
+    /// committed.
+    func postChange(position: Int64)
+
+    /// Calls `handler` on `queue` after another process or instance (or this one) commits, and
+    /// every `fallback` besides (`.never`: only on wake-ups). A wake-up is only a hint: the
+    /// handler reads the history to learn what changed.
+    func watchChanges(
+        queue: DispatchQueue, fallback: DispatchTimeInterval, handler: @escaping @Sendable () -> Void
+    ) -> any ChangeWatch
+}
+
+/// A read transaction held open: every read sees the same state of the library. The
+/// transaction ends when the value is released.
+package protocol SnapshotTransaction: AnyObject, Sendable {
+    func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T
+}
+
+/// A watch on a library's commits; it stops when cancelled or released.
+package protocol ChangeWatch: AnyObject, Sendable {
+    func cancel()
+}
