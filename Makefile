@@ -13,6 +13,8 @@ demo: deps
 test: deps fixtures
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	# The behaviour suites again, every library on PostgreSQL (a throwaway server of the run's own).
+	PHOTOKIT_TEST_STORE=postgres $(SWIFT) test --skip-build --filter 'PhotosTests\.'
 	python3 Tests/EndToEnd/gallery_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
 	python3 Tests/EndToEnd/video_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
 	scripts/check-consumer.sh

@@ -14,6 +14,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Photos", targets: ["Photos"]),
+        // `PHPhotoLibrary(database:files:)`: libraries on PostgreSQL (its own product: programs
+        // using only SQLite never build the PostgreSQL client).
+        .library(name: "PhotosPostgres", targets: ["PhotosPostgres"]),
         .executable(name: "photos", targets: ["PhotosCLI"]),
     ],
     dependencies: [
@@ -102,6 +105,12 @@ let package = Package(
             dependencies: ["PhotosStore", "Imaging", "CoreLocation", "AVFoundation", "PhotosLocking"],
             swiftSettings: swiftSettings
         ),
+        // PhotoKit on a PostgreSQL library: `PHPhotoLibrary(database:files:)`.
+        .target(
+            name: "PhotosPostgres",
+            dependencies: ["Photos", "PhotosStore", "PhotosStorePostgres"],
+            swiftSettings: swiftSettings
+        ),
         // `photos serve`: the HTTP API, live updates and the web gallery (Hummingbird 2); uses
         // the public Photos API only.
         .target(
@@ -138,7 +147,7 @@ let package = Package(
         // Shared test scaffolding: temporary libraries, generated photos, fetched fixtures.
         .target(
             name: "PhotosTestSupport",
-            dependencies: ["Photos", "PhotosStore", "Imaging", "PhotosLocking"],
+            dependencies: ["Photos", "PhotosStore", "Imaging", "PhotosLocking", "PhotosPostgres", "PhotosStorePostgres"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -134,11 +134,17 @@ package final class LibraryDatabase: Sendable {
         }
         let database = LibraryDatabase(layout: layout, pool: pool, gazetteer: gazetteer, memoryMap: memoryMap)
         database.takeAutomaticSnapshotIfDue()  // LibraryDatabase+Snapshots.swift; skipped when the folder isn't writable
-        database.writeIdentifierFileIfMissing()
-        database.removeStaleStagingFolders()
-        _ = try? database.purgeExpiredTrash()
-        _ = try? database.nameUnnamedMoments()
+        database.finishOpening()
         return database
+    }
+
+    /// What every engine's opening does last: the identifier file, stale staging folders,
+    /// expired Recently Deleted items, moments still without place names.
+    package func finishOpening() {
+        writeIdentifierFileIfMissing()
+        removeStaleStagingFolders()
+        _ = try? purgeExpiredTrash()
+        _ = try? nameUnnamedMoments()
     }
 
     /// Throws `.missingDatabase` when the folder holds a library (originals, renders, its

@@ -216,5 +216,5 @@ enum PostgresSchema {
             failedDate DOUBLE PRECISION NOT NULL
         )
         """,
-    ]
+    ] + PostgresJournalSchema.statements + PostgresTextFunctions.statements
 }

@@ -36,13 +36,34 @@ package final class PostgresSession: Sendable {
     /// Runs one statement and returns its rows; `failure` names what was being done.
     @discardableResult
     package func query(_ query: PostgresQuery, _ failure: @autoclosure () -> String) throws(StoreError) -> [PostgresRow] {
+        try run(query, failure()).rows
+    }
+
+    /// Runs one statement and returns its rows and command tag (rows affected).
+    func run(_ query: PostgresQuery, _ failure: @autoclosure () -> String) throws(StoreError) -> PostgresQueryResult {
         do {
             return try order.withLock { _ in
-                try Array(connection.query(query, logger: Self.logger).wait().rows)
+                try connection.query(query, logger: Self.logger).wait()
             }
         } catch {
             throw StoreError(.database, "\(failure()): \(Self.reason(error))")
         }
+    }
+
+    /// Whether the connection has closed (the server went away, or ``close()``): a closed
+    /// session is never reused.
+    var isClosed: Bool { connection.isClosed }
+
+    /// Calls `handler` with each notification's payload on `channel`, after `LISTEN` (see
+    /// ``PostgresChangeListener``).
+    func listen(_ channel: String, handler: @escaping @Sendable (String) -> Void) throws(StoreError) {
+        connection.addListener(channel: channel) { _, notification in handler(notification.payload) }
+        try query(PostgresQuery(unsafeSQL: "LISTEN \(channel)"), "listening for the library's changes")
+    }
+
+    /// Runs `closed` once the connection has closed, for whatever reason.
+    func whenClosed(_ closed: @escaping @Sendable () -> Void) {
+        connection.closeFuture.whenComplete { _ in closed() }
     }
 
     /// Runs `body` in one transaction (`BEGIN` … `COMMIT`, `ROLLBACK` when it throws).

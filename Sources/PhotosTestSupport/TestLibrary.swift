@@ -1,7 +1,9 @@
 public import Foundation
 public import Photos
-import PhotosStore
+package import PhotosStore
 import PhotosLocking
+import PhotosPostgres
+import PhotosStorePostgres
 
 /// A library in a fresh temporary folder, removed when the test process exits.
 ///
@@ -31,8 +33,77 @@ public final class TemporaryLibrary: @unchecked Sendable {
             .appendingPathComponent("\(function.prefix(40).filter { $0.isLetter || $0.isNumber })-\(UUID().uuidString.prefix(8))", isDirectory: true)
         url = folder.appendingPathComponent("Library.photoslibrary", isDirectory: true)
         TemporaryFolders.register(folder)
-        library = try PHPhotoLibrary(url: url, configuration: configuration)
-        store = try LibraryDatabase.open(at: url, gazetteer: configuration.gazetteer)
+        database = try TestStore.postgres()?.createDatabase()
+        library = try Self.open(url, database, configuration)
+        store = try Self.openStore(url, database, configuration.gazetteer)
+    }
+
+    /// The PostgreSQL database holding the library's rows; `nil` on SQLite.
+    public let database: URL?
+
+    private static func open(_ url: URL, _ database: URL?, _ configuration: PHPhotoLibrary.Configuration) throws -> PHPhotoLibrary {
+        if let database { return try PHPhotoLibrary(database: database, files: url, configuration: configuration) }
+        return try PHPhotoLibrary(url: url, configuration: configuration)
+    }
+
+    private static func openStore(_ url: URL, _ database: URL?, _ gazetteer: GazetteerChoice) throws -> LibraryDatabase {
+        if let database { return try LibraryDatabase.open(postgres: database, files: url, gazetteer: gazetteer) }
+        return try LibraryDatabase.open(at: url, gazetteer: gazetteer)
+    }
+
+    /// Another handle on the same library (another process opening it, or this one again
+    /// after a restart), on its engine.
+    public func openAgain() throws -> PHPhotoLibrary {
+        try Self.open(url, database, PHPhotoLibrary.Configuration())
+    }
+
+    package func openAgain(configuration: PHPhotoLibrary.Configuration) throws -> PHPhotoLibrary {
+        try Self.open(url, database, configuration)
+    }
+
+    /// Another raw store on the same library.
+    package func openStoreAgain(gazetteer: GazetteerChoice) throws -> LibraryDatabase {
+        try Self.openStore(url, database, gazetteer)
+    }
+
+    /// Runs one statement on the library's database in a transaction of its own, as another
+    /// program editing rows would (nothing is journaled: observers don't hear of it).
+    public func execute(_ sql: String, _ arguments: [String] = []) throws {
+        try store.executeUnjournaled(sql, SQLArguments(arguments.map(StoreValue.text)))
+    }
+
+    /// The first column of every row a query returns, as text.
+    public func texts(_ sql: String) throws -> [String] {
+        try store.texts(sql)
+    }
+
+    /// PostgreSQL: waits until this library's database has `count` `LISTEN` connections (the
+    /// handles' change listeners); `false` after `timeout` seconds. Polls the server's
+    /// activity view every 20 ms: the event it waits for happens in the server.
+    public func waitForListeners(atLeast count: Int, timeout: TimeInterval) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try listenerCount() >= count { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    /// PostgreSQL: ends every `LISTEN` connection of this library's database, as a server
+    /// restart would; returns how many.
+    public func terminateListeners() throws -> Int {
+        Int(try postgres("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \(Self.listeners)")) ?? 0
+    }
+
+    private func listenerCount() throws -> Int {
+        Int(try postgres("SELECT count(*) FROM pg_stat_activity \(Self.listeners)")) ?? 0
+    }
+
+    private static let listeners = "WHERE datname = current_database() AND query LIKE 'LISTEN %' AND pid <> pg_backend_pid()"
+
+    private func postgres(_ sql: String) throws -> String {
+        guard let database, let server = try TestStore.postgres() else { throw TestStore.NotPostgres() }
+        return try server.psql(sql, database: database.lastPathComponent)
     }
 
     /// A scratch folder beside the library, for source files.

@@ -41,7 +41,7 @@ public final class ThrowawayPostgres {
     }()
 
     /// Starts a server; throws when `initdb` or `pg_ctl` fails, with their output.
-    public init() throws {
+    public init(maxConnections: Int = 60) throws {
         guard let bin = Self.binFolder else { throw Failure(Self.unavailableReason ?? "PostgreSQL is not installed") }
         self.bin = bin
         owner = getuid() == 0 ? "postgres" : nil
@@ -54,14 +54,18 @@ public final class ThrowawayPostgres {
         url = URL(string: "postgres://postgres@127.0.0.1:\(port)/postgres")!
         let data = folder.appendingPathComponent("data").path
         try run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
-        // The server runs as this process's child (not daemonized by pg_ctl, whose server
-        // would outlive a crashed test run): no unix socket (its folder would need to be the
-        // owner's), fsync off, as a test server can be.
+        // The server runs under a watchdog of this process's (not daemonized by pg_ctl) that
+        // stops it when this process is gone, however it ended (an exit test's crash, a killed
+        // run): a server left running would keep the descriptors it inherited open, and a test
+        // that runs itself as a child process waits for its pipes to close. No unix socket (its folder would
+        // need to be the owner's), fsync off, as a test server can be.
         let server = Process()
-        (server.executableURL, server.arguments) = command(
+        let (executable, arguments) = command(
             "postgres",
             ["-D", data, "-p", "\(port)", "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off",
-             "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=60"])
+             "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=\(maxConnections)"])
+        server.executableURL = URL(fileURLWithPath: "/bin/bash")
+        server.arguments = ["-c", Self.watchdog(parent: getpid(), stop: stopFile), "watchdog", executable.path] + arguments
         let log = folder.appendingPathComponent("server.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
@@ -84,12 +88,40 @@ public final class ThrowawayPostgres {
 
     deinit { stop() }
 
+    /// Made by ``stop()``: the watchdog then stops the server.
+    private var stopFile: URL { folder.appendingPathComponent("stop") }
+
+    /// A bash script that runs its arguments as the server and stops it (SIGQUIT, PostgreSQL's
+    /// immediate shutdown) when the file `stop` appears or process `parent` is gone. A file,
+    /// not a signal: the script may start with the signals it would trap blocked (it inherits
+    /// the mask of the thread that started it).
+    private static func watchdog(parent: pid_t, stop: URL) -> String {
+        """
+        "$@" & server=$!
+        while [ -d /proc/\(parent) ] && [ ! -e '\(stop.path)' ] && kill -0 $server 2>/dev/null; do sleep 0.1; done
+        kill -QUIT $server 2>/dev/null
+        wait $server
+        """
+    }
+
+    /// The server another process started on `port` (the parent of a test that runs itself
+    /// as a child process): databases are made on it; ``stop()`` leaves it alone.
+    public init(attachingTo port: Int) throws {
+        guard let bin = Self.binFolder else { throw Failure(Self.unavailableReason ?? "PostgreSQL is not installed") }
+        self.bin = bin
+        owner = nil
+        self.port = port
+        url = URL(string: "postgres://postgres@127.0.0.1:\(port)/postgres")!
+        folder = FileManager.default.temporaryDirectory
+        stopped = true
+    }
+
     /// Stops the server at once (as a crash would) and deletes its folder.
     public func stop() {
         guard !stopped else { return }
         stopped = true
         if let server, server.isRunning {
-            kill(server.processIdentifier, SIGQUIT)  // PostgreSQL's immediate shutdown
+            _ = FileManager.default.createFile(atPath: stopFile.path, contents: nil)  // the watchdog stops the server at once
             server.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: folder)

@@ -6,15 +6,6 @@ import Testing
 
 @Suite("Changes from another process")
 struct CrossProcessChangeTests {
-    final class Recorder: PHPhotoLibraryChangeObserver, Sendable {
-        let received = Mutex<[PHChange]>([])
-        let arrived = DispatchSemaphore(value: 0)
-        func photoLibraryDidChange(_ changeInstance: PHChange) {
-            received.withLock { $0.append(changeInstance) }
-            arrived.signal()
-        }
-    }
-
     /// `photos favorite` runs as a child process; this process's observer gets the change with
     /// the same details a local change would have. The library here never looks at the journal
     /// by itself (no fallback timer): only the CLI's signal file can wake its observers.
@@ -28,14 +19,14 @@ struct CrossProcessChangeTests {
         favorites.predicate = NSPredicate(format: "isFavorite == YES")
         let held = library.withCurrent { PHAsset.fetchAssets(with: favorites) }
         let asset = try #require(library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [ids[2]], options: nil).firstObject })
-        let recorder = Recorder()
+        let recorder = ArrivalRecorder()
         library.register(recorder)
         defer { library.unregisterChangeObserver(recorder) }
 
         let output = try CLIRunner(temporary).run(["favorite", ids[2]])
         #expect(output.status == 0, "\(output.stderr)")
         try #require(recorder.arrived.wait(timeout: .now() + 20) == .success, "the signal file did not wake the observers")
-        let change = try #require(recorder.received.withLock { $0.first })
+        let change = try #require(recorder.received.first)
         let details = try #require(change.changeDetails(for: held))
         #expect(details.insertedIndexes == IndexSet(integer: 0))
         #expect(details.insertedObjects.map(\.localIdentifier) == [ids[2]])

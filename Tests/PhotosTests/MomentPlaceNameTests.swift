@@ -158,9 +158,9 @@ struct MomentPlaceNameTests {
             Self.asset(3 * Self.day, (30, -40)), Self.asset(5 * Self.day),
         ])
         #expect(Self.names(temporary) == Array(repeating: Names(nil, []), count: 4))
-        #expect(try LibraryDatabase.open(at: temporary.url, gazetteer: .custom(nil)).nameUnnamedMoments() == 0, "still no gazetteer")
+        #expect(try temporary.openStoreAgain(gazetteer: .custom(nil)).nameUnnamedMoments() == 0, "still no gazetteer")
 
-        let reopened = try LibraryDatabase.open(at: temporary.url, gazetteer: .custom(try Self.testGazetteer()))
+        let reopened = try temporary.openStoreAgain(gazetteer: .custom(try Self.testGazetteer()))
         #expect(
             Self.names(temporary) == [
                 Names("Lisbon", ["Lisbon"]), Names("Sintra", ["Sintra"]), Names(nil, []), Names(nil, []),

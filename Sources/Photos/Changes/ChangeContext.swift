@@ -104,7 +104,7 @@ extension PHPhotoLibrary {
 
 extension PHPhotosError {
     /// Maps a store failure to Apple's codes.
-    init(_ error: any Error) {
+    package init(_ error: any Error) {
         guard let error = error as? StoreError else {
             self.init(.internalError, "\(error)")
             return

@@ -1,5 +1,5 @@
 public import Foundation
-import PhotosStore
+package import PhotosStore
 import PhotosLocking
 
 /// A photo library: a folder with a database, originals and derivatives.
@@ -87,13 +87,21 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
 
     /// Opens the library folder at `url` with its own image cache, decode pool, preview limit
     /// and gazetteer (see ``Configuration``).
-    package init(url: URL, configuration: Configuration) throws {
+    package convenience init(url: URL, configuration: Configuration) throws {
+        let store: LibraryDatabase
         do {
             store = try LibraryDatabase.open(
                 at: url, gazetteer: configuration.gazetteer, readOnly: configuration.readOnly, memoryMap: configuration.databaseMemoryMap)
         } catch {
             throw PHPhotosError(error)
         }
+        self.init(store: store, configuration: configuration)
+    }
+
+    /// A library over an opened store, whichever engine holds its rows (the `PhotosPostgres`
+    /// module opens PostgreSQL ones).
+    package init(store: LibraryDatabase, configuration: Configuration) {
+        self.store = store
         self.url = store.layout.root
         self.configuration = configuration
         imageLoader = ImageLoader(

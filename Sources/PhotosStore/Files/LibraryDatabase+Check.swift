@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 #if canImport(Glibc)
     import Glibc
@@ -41,29 +40,37 @@ package struct ConsistencyCheck: Sendable {
 }
 
 extension LibraryDatabase {
-    /// Checks the database with SQLite (`PRAGMA integrity_check`, `foreign_key_check`) and
-    /// every resource row against its file: present, of the recorded size and, with
-    /// `verifyingContents`, of the recorded SHA-256 (or, for originals referenced in place, of the
-    /// recorded ``ContentSignature``). Files in every folder the library owns that belong to
-    /// nothing are reported too (``orphanFiles()``). Reads only; repairs nothing.
+    /// Checks the database (SQLite: `PRAGMA integrity_check` and `foreign_key_check`;
+    /// PostgreSQL checks its own pages and keys) and every resource row against its file:
+    /// present, of the recorded size and, with `verifyingContents`, of the recorded SHA-256 (or,
+    /// for originals referenced in place, of the recorded ``ContentSignature``). Files in every
+    /// folder the library owns that belong to nothing are reported too (``orphanFiles()``).
+    /// Reads only; repairs nothing.
     package func checkConsistency(verifyingContents: Bool) throws(StoreError) -> ConsistencyCheck {
         var check = ConsistencyCheck()
-        let (integrity, foreignKeys, resources, assets, fileless) = try sqliteRead { db in
-            let integrity = try db.texts("PRAGMA integrity_check")
-            let foreignKeys = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").map { row in
-                "\(row[0] as String? ?? "?") row \(row[1] as Int64? ?? -1) → \(row[2] as String? ?? "?")"
+        var (integrity, foreignKeys) = (["ok"], [String]())
+        if sqlite != nil {
+            (integrity, foreignKeys) = try sqliteRead { db in
+                let integrity = try db.texts("PRAGMA integrity_check")
+                let foreignKeys = try db.rows("PRAGMA foreign_key_check", []) { row in
+                    "\(row.optionalText(0) ?? "?") row \(row.optionalInt64(1) ?? -1) → \(row.optionalText(2) ?? "?")"
+                }
+                return (integrity, foreignKeys)
             }
-            let resources = try Row.fetchAll(
-                db, sql: "SELECT resource.path, resource.fileSize, resource.contentHash, asset.uuid, resource.contentSignature FROM resource JOIN asset ON asset.id = resource.assetID"
-            ).map { (path: $0[0] as String, size: $0[1] as Int64, hash: $0[2] as String?, asset: $0[3] as String, signature: $0[4] as String?) }
+        }
+        let (resources, assets, fileless) = try read { db in
+            let resources = try db.rows(
+                "SELECT resource.path, resource.fileSize, resource.contentHash, asset.uuid, resource.contentSignature FROM resource JOIN asset ON asset.id = resource.assetID",
+                []
+            ) { (path: $0.text(0), size: $0.int64(1), hash: $0.optionalText(2), asset: $0.text(3), signature: $0.optionalText(4)) }
             let assets = try db.int("SELECT COUNT(*) FROM asset") ?? 0
             let fileless = try db.texts(
                 """
-                    SELECT uuid FROM asset WHERE NOT EXISTS (
-                        SELECT 1 FROM resource WHERE resource.assetID = asset.id AND resource.type IN (1, 2))
-                    ORDER BY id LIMIT 1000
-                    """)
-            return (integrity, foreignKeys, resources, assets, fileless)
+                SELECT uuid FROM asset WHERE NOT EXISTS (
+                    SELECT 1 FROM resource WHERE resource.assetID = asset.id AND resource.type IN (1, 2))
+                ORDER BY id LIMIT 1000
+                """)
+            return (resources, assets, fileless)
         }
         check.assets = assets
         check.files = resources.count

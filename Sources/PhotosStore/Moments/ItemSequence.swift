@@ -32,11 +32,11 @@ struct KeysetPager {
     func statements(descending: Bool) -> (first: String, next: String) {
         let (op, order) = descending ? ("<", "DESC") : (">", "ASC")
         let first = """
-            SELECT \(columns) FROM \(table)\(db.dialect.indexedBy(index)) WHERE \(condition) AND \(timeColumn) \(op) ? \
+            SELECT \(columns) FROM \(table) INDEXED BY \(index) WHERE \(condition) AND \(timeColumn) \(op) ? \
             ORDER BY \(timeColumn) \(order), id \(order) LIMIT \(Self.pageSize)
             """
         let next = """
-            SELECT \(columns) FROM \(table)\(db.dialect.indexedBy(index)) WHERE \(condition) AND (\(timeColumn), id) \(op) (?, ?) \
+            SELECT \(columns) FROM \(table) INDEXED BY \(index) WHERE \(condition) AND (\(timeColumn), id) \(op) (?, ?) \
             ORDER BY \(timeColumn) \(order), id \(order) LIMIT \(Self.pageSize)
             """
         return (first, next)

@@ -102,7 +102,7 @@ package struct AssetQuery: Sendable, Hashable {
         if !includeAllBursts { conditions.append(Term.burstRepresentative) }
         let sources = sourceTypes == 0 ? 1 : sourceTypes
         if sources & 0b111 != 0b111 { conditions.append(Term.sourceTypes(sources)) }
-        if dialect == .sqlite, case .album = scope, restriction == nil, filter == nil, sort.isEmpty,
+        if case .album = scope, restriction == nil, filter == nil, sort.isEmpty,
            VisibleAssetIndexes.indexTerms.allSatisfy(conditions.contains) {
             // Only the members' visibility is read from `asset`: from the small partial index
             // rather than the table (SQLite's planner prefers the row-id lookup by itself).

@@ -61,7 +61,16 @@ struct SQLFilterCompiler {
         case .not(let inner):
             return "(NOT " + compile(inner, negated: !negated) + ")"
         case .compare(let lhs, let op, let rhs):
-            let sql = "(\(operand(lhs)) \(op.rawValue) \(operand(rhs)))"
+            let sql: String
+            let nonNullValue = [lhs, rhs].contains { if case .value(let value) = $0 { value != .null } else { false } }
+            switch op {
+            case .equal where dialect == .postgres && nonNullValue && !negated:
+                // `=` where it means the same: PostgreSQL's indexes serve `=`, not `IS NOT DISTINCT FROM`.
+                sql = "(\(operand(lhs)) = \(operand(rhs)))"
+            case .equal: sql = "(\(dialect.isNotDistinct(operand(lhs), operand(rhs))))"
+            case .notEqual: sql = "(\(dialect.isDistinct(operand(lhs), operand(rhs))))"
+            default: sql = "(\(operand(lhs)) \(op.rawValue) \(operand(rhs)))"
+            }
             let canBeNull = op != .equal && op != .notEqual && (lhs.canBeNull || rhs.canBeNull)
             return negated && canBeNull ? "COALESCE(\(sql), FALSE)" : sql
         case .text(let lhs, let test, let rhs, let options):

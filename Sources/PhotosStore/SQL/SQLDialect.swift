@@ -32,15 +32,6 @@ package enum SQLDialect: Sendable, Hashable {
         }
     }
 
-    /// ` INDEXED BY name` on SQLite, whose planner sometimes needs telling which index serves
-    /// an order; nothing on PostgreSQL, whose planner has statistics.
-    package func indexedBy(_ index: String) -> String {
-        switch self {
-        case .sqlite: " INDEXED BY \(index)"
-        case .postgres: ""
-        }
-    }
-
     /// A comparison that treats `NULL` as a value: true when `lhs` and `rhs` differ.
     package func isDistinct(_ lhs: String, _ rhs: String) -> String {
         switch self {

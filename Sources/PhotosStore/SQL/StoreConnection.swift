@@ -6,7 +6,9 @@ package import Foundation
 /// The store's logic (change blocks, the journal, moments, access tokens, fetches) is written
 /// once against this protocol, so both engines give the same answers. Statements use `?`
 /// placeholders and the SQL both engines accept; where they differ, ``dialect`` writes the
-/// fragment (JSON arrays of keys, null-safe comparisons, the library's position).
+/// fragment (JSON arrays of keys, null-safe comparisons, the library's position). SQLite's
+/// planner hints may stay in the text (`INDEXED BY name`, `CROSS JOIN` to fix a join order):
+/// engines without them drop them.
 package protocol StoreConnection {
     /// The engine's SQL spelling.
     var dialect: SQLDialect { get }

@@ -1,6 +1,17 @@
 package import Foundation
 
 extension LibraryDatabase {
+    /// Runs one statement in a write transaction of its own, outside any change (nothing is
+    /// journaled), as another program editing the rows would. For tools and tests.
+    package func executeUnjournaled(_ sql: String, _ arguments: SQLArguments = []) throws(StoreError) {
+        try write { db in try db.execute(sql, arguments) }
+    }
+
+    /// The first column of every row `sql` returns, as text. For tools and tests.
+    package func texts(_ sql: String) throws(StoreError) -> [String] {
+        try read { db in try db.texts(sql) }
+    }
+
     /// How long deleted assets stay in Recently Deleted.
     package static let recentlyDeletedRetention: TimeInterval = 30 * 86_400
 
@@ -21,6 +32,7 @@ extension LibraryDatabase {
 }
 
 extension LibraryDatabase {
+
     /// Sets when an asset was deleted; for tests of Recently Deleted expiry.
     package func setTrashedDate(_ date: Date?, forAsset uuid: String) throws(StoreError) {
         try write { db in

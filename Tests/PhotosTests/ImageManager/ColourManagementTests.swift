@@ -31,7 +31,7 @@ struct ColourManagementTests {
         #expect(abs(stored[0] - 200) > 10 || stored.count == 4, "the file holds other numbers than sRGB's: \(stored)")
         let image = try #require(PHImageManagerTests.request(asset, CGSize(width: 150, height: 150)) { $0.deliveryMode = .highQualityFormat }.first?.image)
         #expect(image.bytesPerPixel == 3)
-        let pixel = try #require(image.pixel(x: 75, y: 50)).map(Int.init)
+        let pixel: [Int] = try #require(image.pixel(x: 75, y: 50)).map { Int($0) }
         // CMYK's round trip loses a little (its gamut and black generation): 15 levels.
         #expect(abs(pixel[0] - 200) <= 15 && abs(pixel[1] - 30) <= 15 && abs(pixel[2] - 30) <= 15, "\(profile): \(pixel)")
     }

@@ -149,15 +149,14 @@ struct InPlaceImportTests {
         let folder = try Folder(temporary)
         let file = try folder.photo("old.jpg", seed: 5)
         #expect(PHAssetImporter(library: library).importFiles(at: [file]).imported.count == 1)
-        let database = temporary.url.appendingPathComponent("database/Photos.sqlite").path
-        _ = try ExternalTool.output("/usr/bin/sqlite3", [database, "UPDATE resource SET contentSignature = NULL, contentHash = NULL"])
+        try temporary.execute("UPDATE resource SET contentSignature = NULL, contentHash = NULL")
 
         let other = try Folder(temporary, "again")
         let copy = other.url.appendingPathComponent("renamed.jpg")
         try FileManager.default.copyItem(at: file, to: copy)
         #expect(PHAssetImporter(library: library, options: Self.inPlace).importFiles(at: [copy]).duplicates.count == 1)
-        let stored = String(decoding: try ExternalTool.output("/usr/bin/sqlite3", [database, "SELECT contentSignature FROM resource"]), as: UTF8.self)
-        #expect(stored.trimmingCharacters(in: .whitespacesAndNewlines).count == 64, "signature filled: \(stored)")
+        let stored = try temporary.texts("SELECT contentSignature FROM resource").joined()
+        #expect(stored.count == 64, "signature filled: \(stored)")
     }
 
     @Test func aCreationRequestCanReferenceItsFile() throws {

@@ -47,7 +47,7 @@ struct LibraryState: Equatable, CustomStringConvertible {
 }
 
 /// `PHPhotoLibrary.backup(to:)` and `restoreBackup(from:to:)` on real photos.
-@Suite("Backups")
+@Suite("Backups", .enabled(if: TestStore.isSQLite, "SQLite's own: the database file"))
 struct BackupTests {
     /// Six real photos, an album of two, a favorite and an edit.
     static func populated(function: String = #function) throws -> (TemporaryLibrary, [PHAsset]) {

@@ -5,7 +5,7 @@ import Testing
 @testable import Photos
 
 /// A library folder whose database is lost must never open as a new, empty library.
-@Suite("A lost database")
+@Suite("A lost database", .enabled(if: TestStore.isSQLite, "SQLite's own: the database file"))
 struct MissingDatabaseTests {
     /// A library with one photo, then its database files removed or emptied.
     static func damagedLibrary(emptyInsteadOfMissing: Bool) throws -> TemporaryLibrary {

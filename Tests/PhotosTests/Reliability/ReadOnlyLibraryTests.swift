@@ -5,7 +5,7 @@ import Testing
 @testable import Photos
 
 /// `PHPhotoLibrary(url:readOnly: true)`: reads, observes and loads images; never writes.
-@Suite("A library opened read-only")
+@Suite("A library opened read-only", .enabled(if: TestStore.isSQLite, "SQLite's own: the database file"))
 struct ReadOnlyLibraryTests {
     @Test func readsButRefusesChangesAndKeepsNoNewFiles() throws {
         let temporary = try TemporaryLibrary()

@@ -7,7 +7,7 @@ import Testing
 
 /// The library's own database snapshots, putting one back for a lost database, and a
 /// rebuild from the files when there is none.
-@Suite("Snapshots and repair")
+@Suite("Snapshots and repair", .enabled(if: TestStore.isSQLite, "SQLite's own: the database file"))
 struct RepairTests {
     static func snapshots(_ temporary: TemporaryLibrary) -> [PHLibrarySnapshot] {
         PHPhotoLibrary.snapshots(inLibraryAt: temporary.url)

@@ -78,7 +78,7 @@ struct VideoRenditionTests {
         var configuration = PHPhotoLibrary.Configuration()
         let (reopenedEvents, continuation) = AsyncStream<VideoRenditionEvent>.makeStream()
         configuration.videoRenditionEvents = { continuation.yield($0) }
-        let reopened = try PHPhotoLibrary(url: temporary.url, configuration: configuration)
+        let reopened = try temporary.openAgain(configuration: configuration)
         reopened.videoRenditions.startBackgroundWork()
         defer { reopened.videoRenditions.stopBackgroundWork() }
         var finished: [VideoRenditionEvent] = []

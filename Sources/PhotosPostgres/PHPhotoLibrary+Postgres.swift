@@ -1,0 +1,41 @@
+public import Foundation
+public import Photos
+import PhotosStore
+import PhotosStorePostgres
+
+extension PHPhotoLibrary {
+    /// Opens the library whose rows are in the PostgreSQL database at `database` and whose
+    /// files (originals, edits, thumbnails and previews) are in the folder `files`.
+    ///
+    /// Linux addition, in the `PhotosPostgres` module (its own product, so programs that use
+    /// only SQLite libraries never build the PostgreSQL client). `database` is a
+    /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` URL. Several processes, on one machine
+    /// or several, may open the same database and files folder at once (each `photos serve`
+    /// instance behind a load balancer): a change block commits in one transaction, writes of
+    /// every instance are ordered, and observers in every instance get the same
+    /// `PHChange` details (instances wake each other with `NOTIFY`). An empty database gets
+    /// the library's schema on first open.
+    ///
+    /// Everything PhotoKit does works the same on both engines, except what belongs to the
+    /// SQLite file: `photos backup`'s database-file snapshots and `photos repair` of the
+    /// database (use `pg_dump` and PostgreSQL's own tools), which fail with
+    /// `PHPhotosError.Code.changeNotSupported`.
+    ///
+    /// - Throws: ``PHPhotosError`` with `.libraryVolumeOffline` when the server can't be reached,
+    ///   the URL is not a `postgres://` one or `files` belongs to another library, and
+    ///   `.internalError` when the database was written by a newer version of this software.
+    public convenience init(database: URL, files: URL) throws {
+        try self.init(database: database, files: files, configuration: Configuration())
+    }
+
+    /// ``init(database:files:)`` with a configuration (image cache, decode pool, gazetteer).
+    package convenience init(database: URL, files: URL, configuration: Configuration) throws {
+        let store: LibraryDatabase
+        do {
+            store = try LibraryDatabase.open(postgres: database, files: files, gazetteer: configuration.gazetteer)
+        } catch {
+            throw PHPhotosError(error)
+        }
+        self.init(store: store, configuration: configuration)
+    }
+}

@@ -1,0 +1,149 @@
+package import Foundation
+import PhotosLocking
+package import PhotosStore
+import PostgresNIO
+
+/// A library's rows in a PostgreSQL database, shared by every process and instance that opens
+/// it: the ``StoreEngine`` ``LibraryDatabase`` runs the store's logic on.
+///
+/// - Reads run in `REPEATABLE READ READ ONLY` transactions: every statement of one sees the
+///   same committed state, as SQLite's read transactions do.
+/// - Writes run in `READ COMMITTED` transactions that first take one advisory lock
+///   (``writeLock``), so writes of every instance are ordered as SQLite orders a file's: a
+///   change block reads and writes as if alone, and change positions commit in order.
+/// - Single queries run on an idle session outside a transaction.
+/// - Wake-ups go through `NOTIFY` (``PostgresChangeListener``).
+///
+/// Sessions (connections) are kept idle between uses, up to ``keptIdle``; more open under
+/// load and close after.
+package final class PostgresEngine: StoreEngine {
+    /// The database's `postgres://` URL.
+    package let url: URL
+    private let idle = Mutex<[PostgresSession]>([])
+    private let listener: PostgresChangeListener
+
+    /// Sessions kept open when idle.
+    static let keptIdle = 4
+    /// The advisory lock every write transaction holds: "PHKW".
+    static let writeLock: Int64 = 0x5048_4B57
+    /// The `NOTIFY` channel commits are announced on.
+    static let channel = "photokit_changes"
+
+    init(url: URL) {
+        self.url = url
+        listener = PostgresChangeListener(url: url, channel: Self.channel)
+    }
+
+    deinit {
+        idle.withLock { sessions in
+            for session in sessions { session.close() }
+            sessions.removeAll()
+        }
+        listener.stop()
+    }
+
+    package var dialect: SQLDialect { .postgres }
+
+    /// Runs `body` on a session no other thread is using; a session that failed is closed.
+    func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+        let session = try idle.withLock({ $0.popLast() }) ?? PostgresSession.connect(to: url)
+        let result: T
+        do {
+            result = try body(session)
+        } catch {
+            giveBack(session)
+            throw error
+        }
+        giveBack(session)
+        return result
+    }
+
+    private func giveBack(_ session: PostgresSession) {
+        guard !session.isClosed else { return }
+        let kept = idle.withLock { sessions -> Bool in
+            guard sessions.count < Self.keptIdle else { return false }
+            sessions.append(session)
+            return true
+        }
+        if !kept { session.close() }
+    }
+
+    package func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try withSession { session in
+            try session.transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { try body(session) }
+        }
+    }
+
+    package func write<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try withSession { session in
+            try session.transaction(begin: "BEGIN") {
+                try session.execute("SELECT pg_advisory_xact_lock(\(Self.writeLock))")
+                return try body(session)
+            }
+        }
+    }
+
+    package func query<Record>(_ sql: String, _ arguments: SQLArguments, _ decode: (any ColumnReading) -> Record) throws -> [Record] {
+        try withSession { session in try session.rows(sql, arguments, decode) }
+    }
+
+    package func beginSnapshot() throws -> any SnapshotTransaction {
+        let session = try idle.withLock({ $0.popLast() }) ?? PostgresSession.connect(to: url)
+        do {
+            try session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        } catch {
+            session.close()
+            throw error
+        }
+        return PostgresSnapshot(session: session) { [weak self] session in
+            if let self { self.giveBack(session) } else { session.close() }
+        }
+    }
+
+    package func postChange(position: Int64) {
+        _ = try? withSession { session in try session.execute("SELECT pg_notify(?, ?)", [Self.channel, String(position)]) }
+    }
+
+    package func watchChanges(
+        queue: DispatchQueue, fallback: DispatchTimeInterval, handler: @escaping @Sendable () -> Void
+    ) -> any ChangeWatch {
+        listener.watch(queue: queue, fallback: fallback, handler: handler)
+    }
+}
+
+extension PostgresSession {
+    /// Runs `body` between `begin` and `COMMIT`; `ROLLBACK` when it throws (a session whose
+    /// rollback fails is closed, never reused).
+    func transaction<T>(begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            if (try? execute("ROLLBACK")) == nil { close() }
+            throw error
+        }
+    }
+}
+
+/// A `REPEATABLE READ` transaction held open on its own session, committed (and the session
+/// given back) when released.
+final class PostgresSnapshot: SnapshotTransaction {
+    private let session: PostgresSession
+    private let end: @Sendable (PostgresSession) -> Void
+
+    init(session: PostgresSession, end: @escaping @Sendable (PostgresSession) -> Void) {
+        self.session = session
+        self.end = end
+    }
+
+    deinit {
+        if (try? session.execute("COMMIT")) == nil { session.close() }
+        end(session)
+    }
+
+    func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try body(session)
+    }
+}
