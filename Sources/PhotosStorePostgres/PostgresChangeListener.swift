@@ -138,14 +138,7 @@ final class PostgresChangeWatch: ChangeWatch, @unchecked Sendable {
         self.queue = queue
         self.handler = handler
         self.onCancel = onCancel
-        timer = DispatchSource.makeTimerSource(queue: queue)
-        if fallback == .never {
-            timer.schedule(deadline: .distantFuture, repeating: .never)
-        } else {
-            timer.schedule(deadline: .now() + fallback, repeating: fallback)
-        }
-        timer.setEventHandler(handler: handler)
-        timer.resume()
+        timer = ChangeSignalWatcher.fallbackTimer(queue: queue, every: fallback, handler: handler)
     }
 
     func wake() {

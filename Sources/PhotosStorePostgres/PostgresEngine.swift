@@ -46,16 +46,14 @@ package final class PostgresEngine: StoreEngine {
 
     /// Runs `body` on a session no other thread is using; a session that failed is closed.
     func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
-        let session = try idle.withLock({ $0.popLast() }) ?? PostgresSession.connect(to: url)
-        let result: T
-        do {
-            result = try body(session)
-        } catch {
-            giveBack(session)
-            throw error
-        }
-        giveBack(session)
-        return result
+        let session = try takeSession()
+        defer { giveBack(session) }
+        return try body(session)
+    }
+
+    /// An idle session, or a new one.
+    private func takeSession() throws -> PostgresSession {
+        try idle.withLock({ $0.popLast() }) ?? PostgresSession.connect(to: url)
     }
 
     private func giveBack(_ session: PostgresSession) {
@@ -88,7 +86,7 @@ package final class PostgresEngine: StoreEngine {
     }
 
     package func beginSnapshot() throws -> any SnapshotTransaction {
-        let session = try idle.withLock({ $0.popLast() }) ?? PostgresSession.connect(to: url)
+        let session = try takeSession()
         do {
             try session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         } catch {

@@ -61,14 +61,23 @@ package final class ChangeSignalWatcher: ChangeWatch, @unchecked Sendable {
             if descriptor >= 0 { close(descriptor) }
             readSource = nil
         }
-        timer = DispatchSource.makeTimerSource(queue: queue)
-        if fallback == .never {
+        timer = Self.fallbackTimer(queue: queue, every: fallback, handler: handler)
+    }
+
+    /// A started timer that runs `handler` on `queue` every `interval` (`.never`: not at all),
+    /// the look every engine's watch takes besides its wake-ups.
+    package static func fallbackTimer(
+        queue: DispatchQueue, every interval: DispatchTimeInterval, handler: @escaping @Sendable () -> Void
+    ) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        if interval == .never {
             timer.schedule(deadline: .distantFuture, repeating: .never)
         } else {
-            timer.schedule(deadline: .now() + fallback, repeating: fallback)
+            timer.schedule(deadline: .now() + interval, repeating: interval)
         }
         timer.setEventHandler(handler: handler)
         timer.resume()
+        return timer
     }
 
     /// Stops watching; the handler isn't called after the queue drains.
