@@ -17,6 +17,8 @@ test: deps fixtures
 	PHOTOKIT_TEST_STORE=postgres $(SWIFT) test --skip-build --filter 'PhotosTests\.'
 	python3 Tests/EndToEnd/gallery_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
 	python3 Tests/EndToEnd/video_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
+	# Two `photos serve` instances over one throwaway PostgreSQL: fan-out, kill -9, catch-up.
+	python3 Tests/EndToEnd/cluster_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
 	scripts/check-consumer.sh
 
 ## The consumer check alone (Tests/Consumers/VersionedClient; see scripts/check-consumer.sh).

@@ -137,10 +137,12 @@ let package = Package(
             name: "PhotosCLI",
             dependencies: [
                 "Photos",
+                "PhotosPostgres",
                 "PhotosServer",
                 "PhotosLocking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

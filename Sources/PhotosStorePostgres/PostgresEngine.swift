@@ -107,6 +107,55 @@ package final class PostgresEngine: StoreEngine {
     ) -> any ChangeWatch {
         listener.watch(queue: queue, fallback: fallback, handler: handler)
     }
+
+    /// A session-level advisory lock on `(kind, id)` (the two-key space, apart from
+    /// ``writeLock``'s), held on a session of the claim's own: the server drops it when the
+    /// session ends, so an instance killed mid-job frees its work at once.
+    package func claimJob(_ key: JobKey, waiting: Bool) throws -> (any JobClaim)? {
+        let session = try takeSession()
+        let objectID = Int32(truncatingIfNeeded: key.id ^ (key.id >> 32))
+        do {
+            if waiting {
+                try session.execute("SELECT pg_advisory_lock(?::int4, ?::int4)", [key.kind, objectID])
+            } else if try session.bool("SELECT pg_try_advisory_lock(?::int4, ?::int4)", [key.kind, objectID]) != true {
+                giveBack(session)
+                return nil
+            }
+        } catch {
+            session.close()
+            throw error
+        }
+        return PostgresJobClaim(session: session, kind: key.kind, objectID: objectID) { [weak self] session in
+            if let self { self.giveBack(session) } else { session.close() }
+        }
+    }
+}
+
+/// A held ``PostgresEngine/claimJob(_:waiting:)`` lock: unlocked (and its session given back)
+/// once, by ``release()`` or when released.
+final class PostgresJobClaim: JobClaim {
+    private let session: Mutex<PostgresSession?>
+    private let kind: Int32
+    private let objectID: Int32
+    private let end: @Sendable (PostgresSession) -> Void
+
+    init(session: PostgresSession, kind: Int32, objectID: Int32, end: @escaping @Sendable (PostgresSession) -> Void) {
+        self.session = Mutex(session)
+        self.kind = kind
+        self.objectID = objectID
+        self.end = end
+    }
+
+    deinit { release() }
+
+    func release() {
+        guard let session = session.withLock({ held in defer { held = nil }; return held }) else { return }
+        if (try? session.bool("SELECT pg_advisory_unlock(?::int4, ?::int4)", [kind, objectID])) == true {
+            end(session)
+        } else {
+            session.close()
+        }
+    }
 }
 
 extension PostgresSession {

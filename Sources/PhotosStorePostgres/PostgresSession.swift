@@ -7,13 +7,20 @@ package import PhotosStore
 package import PostgresNIO
 
 /// One PostgreSQL connection used synchronously, as the store's callers are: each call sends
-/// its statement and waits for the answer on the calling thread (`EventLoopFuture.wait()`),
-/// never on one of the event loop's threads. One session runs one statement at a time (a lock
+/// its statement and blocks the calling thread until the answer is in (``EventLoopFuture/blockingResult()``).
+/// Connections run on event loops of their own (``eventLoops``), so a caller may block on any
+/// thread, one of a server's event loops included, without waiting for itself. One session runs one statement at a time (a lock
 /// orders callers), so a transaction's statements go through the session that began it.
 package final class PostgresSession: Sendable {
     private let connection: PostgresConnection
     private let order = Mutex(())
     static let logger = Logger(label: "photokit.postgres")
+
+    /// The event loops every session's connection runs on: the store's own, never a server's
+    /// (`MultiThreadedEventLoopGroup.singleton`, which Hummingbird runs requests on), since a
+    /// request blocked on its own loop would wait forever. Two threads: the wire work per
+    /// statement is small next to the server's round trip.
+    static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
 
     private init(connection: PostgresConnection) {
         self.connection = connection
@@ -25,8 +32,8 @@ package final class PostgresSession: Sendable {
         let configuration = try PostgresLocation(url).configuration
         do {
             let connection = try PostgresConnection.connect(
-                on: MultiThreadedEventLoopGroup.singleton.next(), configuration: configuration, id: 1, logger: logger
-            ).wait()
+                on: eventLoops.next(), configuration: configuration, id: 1, logger: logger
+            ).blockingResult()
             return PostgresSession(connection: connection)
         } catch {
             throw StoreError(.cannotOpen, "can't connect to the PostgreSQL database \(PostgresLocation.redacted(url)): \(Self.reason(error))")
@@ -43,7 +50,9 @@ package final class PostgresSession: Sendable {
     func run(_ query: PostgresQuery, _ failure: @autoclosure () -> String) throws(StoreError) -> PostgresQueryResult {
         do {
             return try order.withLock { _ in
-                try connection.query(query, logger: Self.logger).wait()
+                // A query sent on a connection the server has closed may never be answered.
+                guard !connection.isClosed else { throw StoreError(.database, "the connection to the server is closed") }
+                return try connection.query(query, logger: Self.logger).blockingResult()
             }
         } catch {
             throw StoreError(.database, "\(failure()): \(Self.reason(error))")
@@ -81,7 +90,7 @@ package final class PostgresSession: Sendable {
 
     /// Closes the connection.
     package func close() {
-        _ = try? connection.close().wait()
+        _ = try? connection.close().blockingResult()
     }
 
     /// The server's message for a PostgreSQL error (`PSQLError` prints only its code), else the error.
@@ -124,5 +133,23 @@ struct PostgresLocation {
         guard url.password != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
         components.password = "***"
         return components.string ?? url.absoluteString
+    }
+}
+
+extension EventLoopFuture where Value: Sendable {
+    /// Blocks the calling thread until the future completes and returns its value.
+    ///
+    /// `wait()` refuses to run on any event loop thread; this runs on any thread but the
+    /// future's own loop (the sessions' loops are the store's alone, ``PostgresSession/eventLoops``).
+    func blockingResult() throws -> Value {
+        precondition(!eventLoop.inEventLoop, "a PostgreSQL session was used from its own event loop")
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<Value, any Error>?>(nil)
+        whenComplete { outcome in
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
     }
 }

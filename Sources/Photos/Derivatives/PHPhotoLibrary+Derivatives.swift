@@ -33,9 +33,21 @@ extension PHPhotoLibrary {
         let kinds: [StandardDerivative] = previews ? [.thumbnail, .preview] : [.thumbnail]
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
-            let missing = Set(kinds.filter { kind in
-                !FileManager.default.fileExists(atPath: layout.url(forRelativePath: kind.relativePath(assetUUID: file.assetUUID)).path)
-            })
+            func missing() -> Set<StandardDerivative> {
+                Set(kinds.filter { kind in
+                    !FileManager.default.fileExists(atPath: layout.url(forRelativePath: kind.relativePath(assetUUID: file.assetUUID)).path)
+                })
+            }
+            guard !missing().isEmpty else { return }
+            // Passed over while another process or instance makes them; asked again under
+            // the claims, since one may have finished meanwhile.
+            var claims: [any JobClaim] = []
+            defer { for claim in claims { claim.release() } }
+            for kind in kinds {
+                guard let claim = try? store.claimJob(kind.jobKey(assetUUID: file.assetUUID), waiting: false) else { return }
+                claims.append(claim)
+            }
+            let missing = missing()
             guard !missing.isEmpty else { return }
             do throws(ImagingError) {
                 for (kind, data) in try StandardDerivative.render(missing, photoAt: layout.url(forRelativePath: file.path)) {

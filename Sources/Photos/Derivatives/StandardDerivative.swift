@@ -30,6 +30,15 @@ enum StandardDerivative: String, CaseIterable, Sendable {
         "derivatives/\(assetUUID.prefix(1))/\(assetUUID)_\(rawValue).jpg"
     }
 
+    /// The shared work of making this kind for an asset: one process or instance makes it,
+    /// the others wait and read the file (``LibraryDatabase/claimJob(_:waiting:)``).
+    func jobKey(assetUUID: String) -> JobKey {
+        switch self {
+        case .thumbnail: .thumbnail(assetUUID: assetUUID)
+        case .preview: .preview(assetUUID: assetUUID)
+        }
+    }
+
     /// The kinds an import makes when asked: the grid thumbnail only, which shrink-on-load
     /// decodes at 1/8 scale; previews cost a 1/2-scale decode and are made when first shown.
     static let madeAtImport: Set<StandardDerivative> = [.thumbnail]

@@ -57,6 +57,8 @@ package final class VideoRenditions: Sendable {
     private struct State {
         /// Work under way, with the callers waiting for each.
         var busy: [Int64: [@Sendable (Result<Playable, PHPhotosError>) -> Void]] = [:]
+        /// The claims on work under way (``JobClaim``), held until it is recorded.
+        var claims: [Int64: any JobClaim] = [:]
         var workers = 0
         var running = false
         /// The change observer that wakes the workers, and its library (held while running).
@@ -110,7 +112,11 @@ package final class VideoRenditions: Sendable {
         if !joined {
             let job = known
                 ?? RenditionJob(assetID: assetID, assetUUID: asset.uuid, state: .pending, sourcePath: nil, attempts: 0, lastError: nil, notBefore: .distantPast)
-            finish(assetID, work(job, foreground: true))
+            // Waits while another process or instance makes it, then uses what it made.
+            if let claim = try? store.claimJob(.rendition(assetID: assetID), waiting: true) {
+                state.withLock { $0.claims[assetID] = claim }
+            }
+            finish(assetID, perform(job, foreground: true))
         }
         done.wait()
         return try result.withLock { $0! }.get()
@@ -204,18 +210,56 @@ package final class VideoRenditions: Sendable {
         }
     }
 
-    /// Hands the outcome to everyone waiting for it and frees the asset for new work.
+    /// A claimed job done: the rendition another process or instance made before the claim
+    /// was had, else made here.
+    private func perform(_ job: RenditionJob, foreground: Bool) -> Result<Playable, PHPhotosError> {
+        let fresh = (try? store.rendition(assetID: job.assetID)) ?? job
+        if let ready = ready(fresh) { return .success(ready) }
+        return work(fresh, foreground: foreground)
+    }
+
+    /// Hands the outcome to everyone waiting for it, lets go of its claim and frees the asset
+    /// for new work.
     private func finish(_ assetID: Int64, _ outcome: Result<Playable, PHPhotosError>) {
-        let waiters = state.withLock { $0.busy.removeValue(forKey: assetID) } ?? []
+        let (waiters, claim) = state.withLock { state in
+            (state.busy.removeValue(forKey: assetID) ?? [], state.claims.removeValue(forKey: assetID))
+        }
+        claim?.release()
         for waiter in waiters { waiter(outcome) }
     }
 
-    /// Takes the next due job nobody in this process is doing.
+    /// Takes the next due job nobody is doing: not this process (``State/busy``), nor another
+    /// process or instance (its ``JobClaim``, taken without waiting; a job claimed elsewhere
+    /// is passed over). Nil when nothing is due or all of it is claimed.
     private func claim() -> RenditionJob? {
-        state.withLock { state -> RenditionJob? in
-            guard let job = try? store.nextDueRendition(now: Date(), excluding: Set(state.busy.keys)) else { return nil }
-            state.busy[job.assetID] = []
-            return job
+        var elsewhere = Set<Int64>()
+        while true {
+            let busy = state.withLock { Set($0.busy.keys) }
+            guard let job = try? store.nextDueRendition(now: Date(), excluding: busy.union(elsewhere)) else { return nil }
+            guard let claim = try? store.claimJob(.rendition(assetID: job.assetID), waiting: false) else {
+                elsewhere.insert(job.assetID)
+                continue
+            }
+            let taken = state.withLock { state -> Bool in
+                guard state.busy[job.assetID] == nil else { return false }
+                state.busy[job.assetID] = []
+                state.claims[job.assetID] = claim
+                return true
+            }
+            guard taken else {
+                claim.release()
+                continue
+            }
+            // Read again under the claim: another instance may have done it since.
+            guard let fresh = try? store.rendition(assetID: job.assetID), fresh.state == .pending || fresh.state == .failed,
+                fresh.notBefore <= Date()
+            else {
+                finish(job.assetID, (try? store.rendition(assetID: job.assetID)).flatMap(ready).map { .success($0) }
+                    ?? .failure(PHPhotosError(.missingResource, "The rendition of \(job.assetUUID) is not due")))
+                elsewhere.insert(job.assetID)
+                continue
+            }
+            return fresh
         }
     }
 
@@ -269,7 +313,7 @@ package final class VideoRenditions: Sendable {
         defer { state.withLock { $0.workers -= 1 } }
         while state.withLock({ $0.running }) {
             if let job = claim() {
-                finish(job.assetID, work(job, foreground: false))
+                finish(job.assetID, perform(job, foreground: false))
                 continue
             }
             let retry = (try? store.nextRenditionRetry()) ?? nil
@@ -287,7 +331,7 @@ package final class VideoRenditions: Sendable {
         // A failure is due again only a minute later or more: each job is tried once per run.
         DispatchQueue.concurrentPerform(iterations: concurrency) { _ in
             while let job = claim() {
-                finish(job.assetID, work(job, foreground: true))
+                finish(job.assetID, perform(job, foreground: true))
                 if let progress, let counts = try? store.renditionCounts() { progress(counts) }
             }
         }

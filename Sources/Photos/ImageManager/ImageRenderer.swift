@@ -31,9 +31,19 @@ struct ImageRenderer: Sendable {
         /// False for a library opened read-only: derivatives already made are read, new ones
         /// are not kept.
         var writable = true
+        /// The library's store, whose claims make each derivative once across processes and
+        /// instances.
+        let store: LibraryDatabase
 
         var thumbnail: URL { layout.url(forRelativePath: StandardDerivative.thumbnail.relativePath(assetUUID: assetUUID)) }
         var preview: URL { layout.url(forRelativePath: StandardDerivative.preview.relativePath(assetUUID: assetUUID)) }
+
+        /// Claims making `kind`, waiting while another process or instance makes it; nil
+        /// when nothing is kept (read-only) or the claim can't be had (made here regardless).
+        func claim(_ kind: StandardDerivative) -> (any JobClaim)? {
+            guard writable else { return nil }
+            return try? store.claimJob(kind.jobKey(assetUUID: assetUUID), waiting: true)
+        }
     }
 
     private enum Source {
@@ -64,6 +74,12 @@ struct ImageRenderer: Sendable {
             if min(sourceWidth, sourceHeight) >= thumbnailSize {
                 // Made on first need and kept: a grid cell of a library imported without
                 // thumbnails costs a 1/8-scale decode, not the 1/2-scale one of a preview.
+                // Once: whoever held the claim before may have made it.
+                let claim = derivatives.claim(.thumbnail)
+                defer { claim?.release() }
+                if claim != nil, FileManager.default.fileExists(atPath: derivatives.thumbnail.path) {
+                    return try Self.render(.file(derivatives.thumbnail), width: thumbnailSize, height: thumbnailSize, geometry: square)
+                }
                 let thumbnail = try VipsImage.thumbnail(
                     fileAt: originalURL, width: thumbnailSize, height: thumbnailSize, crop: true, upscale: false)
                 if derivatives.writable, let data = try? thumbnail.jpegData(quality: StandardDerivative.quality, keepMetadata: false) {
@@ -82,6 +98,11 @@ struct ImageRenderer: Sendable {
             let scaled = geometry.regionScaled(by: previewScale, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
             if FileManager.default.fileExists(atPath: derivatives.preview.path) {
                 if derivatives.writable { DerivativeCache.noteUsed(derivatives.preview) }
+                return try Self.render(.file(derivatives.preview), width: width, height: height, geometry: scaled)
+            }
+            let claim = derivatives.claim(.preview)
+            defer { claim?.release() }
+            if claim != nil, FileManager.default.fileExists(atPath: derivatives.preview.path) {
                 return try Self.render(.file(derivatives.preview), width: width, height: height, geometry: scaled)
             }
             let preview = try VipsImage.thumbnail(fileAt: originalURL, width: previewSize, height: previewSize, upscale: false)

@@ -93,7 +93,8 @@ struct ImageRequestPlan: Sendable {
         sourceHeight = isCurrent && asset.pixelHeight > 0 ? asset.pixelHeight : source.pixelHeight
         // Derivatives show the current version.
         derivatives = isCurrent
-            ? ImageRenderer.Derivatives(assetUUID: asset.uuid, layout: layout, budget: library.previewBudget, writable: !library.isReadOnly)
+            ? ImageRenderer.Derivatives(
+                assetUUID: asset.uuid, layout: layout, budget: library.previewBudget, writable: !library.isReadOnly, store: library.store)
             : nil
         failures = isCurrent && !library.isReadOnly ? RenderFailureLog(store: library.store, assetUUID: asset.uuid) : nil
         let geometry = ImageGeometry.plan(

@@ -31,6 +31,7 @@ struct BackupCommand: ParsableCommand {
     var json = false
 
     func run() throws {
+        try options.requireSQLite("backup")
         guard keep >= 1 else { throw ValidationError("--keep must be at least 1") }
         let library = try options.open(forReading: true)
         let url = URL(fileURLWithPath: (destination as NSString).expandingTildeInPath, isDirectory: true)

@@ -25,6 +25,7 @@ struct RepairCommand: ParsableCommand {
     var ignoreSnapshots = false
 
     func run() throws {
+        try options.requireSQLite("repair")
         let report: PHLibraryRepairReport
         do {
             report = try PHPhotoLibrary.repairLibrary(at: options.url, ignoringSnapshots: ignoreSnapshots)

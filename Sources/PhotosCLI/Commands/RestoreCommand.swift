@@ -50,6 +50,7 @@ struct RestoreCommand: ParsableCommand {
     }
 
     func run() throws {
+        try options.requireSQLite("restore")
         if listSnapshots {
             let snapshots = PHPhotoLibrary.snapshots(inLibraryAt: options.url)
             if snapshots.isEmpty { print("The library at \(options.url.path) has no database snapshots.") }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import Logging
 import Photos
 import PhotosServer
 
@@ -54,7 +55,17 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // Before any work starts: threads lowered once stay low.
         ServerRuntime.runHeavyWorkInBackground(niceness: backgroundNiceness)
-        let library = try options.open(databaseMemoryMap: databaseMap << 20)
+        let renditionLog = Logger(label: "photos.renditions")
+        let library = try options.open(databaseMemoryMap: databaseMap << 20) { configuration in
+            // One line per rendition job: which instance did what, when several serve one library.
+            configuration.videoRenditionEvents = { event in
+                switch event {
+                case .started(let uuid, let foreground): renditionLog.info("rendition started \(uuid)\(foreground ? " (requested)" : "")")
+                case .finished(let uuid, let state): renditionLog.info("rendition finished \(uuid): \(state)")
+                case .failed(let uuid, let reason): renditionLog.info("rendition failed \(uuid): \(reason)")
+                }
+            }
+        }
         let configuration = ServerConfiguration(
             host: host, port: port, allowsUnauthenticatedAccess: open, uploadLimit: uploadLimit << 20)
         do {
@@ -65,7 +76,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !open, try library.accessTokens().isEmpty {
             print("No access tokens yet: create one with 'photos token create --level read-write' to sign in.")
         }
-        print("Serving \(library.url.path)\(library.isReadOnly ? " read-only" : "") on http://\(host):\(port)/")
+        print("Serving \(try options.name)\(library.isReadOnly ? " read-only" : "") on http://\(host):\(port)/")
         // Videos' browser renditions are made in the background, woken by every change.
         library.videoRenditions.startBackgroundWork(wakingOnChangesTo: library)
         defer { library.videoRenditions.stopBackgroundWork() }

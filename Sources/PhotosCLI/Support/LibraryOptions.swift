@@ -1,11 +1,17 @@
 import ArgumentParser
 import Foundation
 import Photos
+import PhotosPostgres
 
-/// `--library PATH`, shared by every subcommand.
+/// `--library PATH` and `--database postgres://...`, shared by every subcommand.
 struct LibraryOptions: ParsableArguments {
-    @Option(name: [.short, .long], help: "The library folder (default: $PHOTOS_LIBRARY, else the per-user library).")
+    @Option(name: [.short, .long], help: "The library folder (default: $PHOTOS_LIBRARY, else the per-user library). With --database, the folder of its files.")
     var library: String?
+
+    @Option(help: ArgumentHelp(
+        "A PostgreSQL database holding the library's rows (default: $PHOTOS_DATABASE); --library is then the folder of its files, shared by every instance.",
+        valueName: "postgres://USER@HOST[:PORT]/DATABASE"))
+    var database: String?
 
     @Flag(help: "Open the library read-only: nothing in its folder is written (a read-only mount, a backup drive, a full disk); changes fail.")
     var readOnly = false
@@ -16,6 +22,32 @@ struct LibraryOptions: ParsableArguments {
             ?? PHPhotoLibrary.defaultLibraryURL
     }
 
+    /// The PostgreSQL database named by `--database` or `$PHOTOS_DATABASE`, if any.
+    var databaseURL: URL? {
+        get throws {
+            guard let text = database ?? ProcessInfo.processInfo.environment["PHOTOS_DATABASE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+            guard let url = URL(string: text), url.scheme == "postgres" || url.scheme == "postgresql" else {
+                throw ValidationError("--database takes a postgres://USER@HOST[:PORT]/DATABASE URL, not \(text)")
+            }
+            return url
+        }
+    }
+
+    /// What the library is, for messages: its folder, or its database and files folder.
+    var name: String {
+        get throws {
+            guard let database = try databaseURL else { return url.path }
+            return "\(Self.redacted(database)) (files in \(url.path))"
+        }
+    }
+
+    /// Fails for commands that work on the SQLite file itself.
+    func requireSQLite(_ command: String) throws {
+        if try databaseURL != nil {
+            throw CLIError("photos \(command) works on a library's SQLite file; for a library on PostgreSQL use pg_dump / pg_restore and `photos migrate`")
+        }
+    }
+
     /// Opens the library, turning failures into a message and exit code 1.
     ///
     /// A command that only reads passes `forReading`: when the library can't be opened for
@@ -23,12 +55,26 @@ struct LibraryOptions: ParsableArguments {
     /// opened read-only instead, since reading must not need to write.
     /// `databaseMemoryMap`: see ``PHPhotoLibrary/Configuration/databaseMemoryMap`` (the
     /// default when nil).
-    func open(forReading: Bool = false, databaseMemoryMap: Int? = nil) throws -> PHPhotoLibrary {
+    /// `configure` adjusts the library's configuration (the server's logging hooks).
+    func open(
+        forReading: Bool = false, databaseMemoryMap: Int? = nil, configure: (inout PHPhotoLibrary.Configuration) -> Void = { _ in }
+    ) throws -> PHPhotoLibrary {
         let url = self.url
+        if let database = try databaseURL {
+            guard !readOnly else { throw CLIError("--read-only is for a library folder; a library on PostgreSQL is read-only through its database role") }
+            do {
+                var configuration = PHPhotoLibrary.Configuration()
+                configure(&configuration)
+                return try PHPhotoLibrary(database: database, files: url, configuration: configuration)
+            } catch {
+                throw CLIError("can't open the library at \(Self.redacted(database)) with files in \(url.path): \(error.localizedDescription)")
+            }
+        }
         do {
             var configuration = PHPhotoLibrary.Configuration()
             configuration.readOnly = readOnly
             if let databaseMemoryMap { configuration.databaseMemoryMap = databaseMemoryMap }
+            configure(&configuration)
             return try PHPhotoLibrary(url: url, configuration: configuration)
         } catch let error as PHPhotosError where forReading && !readOnly && error.code != .internalError {
             guard !FileManager.default.isWritableFile(atPath: url.appendingPathComponent("database").path) || Self.isFull(url),
@@ -40,6 +86,13 @@ struct LibraryOptions: ParsableArguments {
         } catch {
             throw CLIError("can't open the library at \(url.path): \(error.localizedDescription)")
         }
+    }
+
+    /// `url` without its password, for messages.
+    static func redacted(_ url: URL) -> String {
+        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false), parts.password != nil else { return url.absoluteString }
+        parts.password = "***"
+        return parts.string ?? url.absoluteString
     }
 
     /// Whether the file system holding `url` has no space left.

@@ -14,6 +14,8 @@ final class SQLiteEngine: StoreEngine {
     let snapshotConnections: SnapshotConnections
     /// Wakes other processes after each commit.
     let changeSignal: ChangeSignal
+    /// Shared work's locks: `database/jobs.lock`.
+    let jobClaims: FileJobClaims
 
     /// `connectionPath` is the database file's path, or an SQLite URI for a read-only open;
     /// `memoryMap` is every connection's `mmap_size`.
@@ -22,6 +24,7 @@ final class SQLiteEngine: StoreEngine {
         direct = DirectReader(path: connectionPath, memoryMap: memoryMap)
         snapshotConnections = SnapshotConnections(path: connectionPath, memoryMap: memoryMap)
         changeSignal = ChangeSignal(layout: layout)
+        jobClaims = FileJobClaims(file: layout.databaseFolder.appendingPathComponent("jobs.lock"))
     }
 
     var dialect: SQLDialect { .sqlite }
@@ -60,6 +63,10 @@ final class SQLiteEngine: StoreEngine {
         queue: DispatchQueue, fallback: DispatchTimeInterval, handler: @escaping @Sendable () -> Void
     ) -> any ChangeWatch {
         ChangeSignalWatcher(changeSignal, queue: queue, fallback: fallback, handler: handler)
+    }
+
+    func claimJob(_ key: JobKey, waiting: Bool) throws -> (any JobClaim)? {
+        try jobClaims.claim(key, waiting: waiting)
     }
 }
 

@@ -37,6 +37,11 @@ package protocol StoreEngine: Sendable {
     func watchChanges(
         queue: DispatchQueue, fallback: DispatchTimeInterval, handler: @escaping @Sendable () -> Void
     ) -> any ChangeWatch
+
+    /// Claims shared work for this process until the claim is released or the process is
+    /// gone (see ``JobClaim``). Nil when another process or instance holds it and `waiting`
+    /// is false; with `waiting`, blocks until the holder lets go.
+    func claimJob(_ key: JobKey, waiting: Bool) throws -> (any JobClaim)?
 }
 
 /// A read transaction held open: every read sees the same state of the library. The

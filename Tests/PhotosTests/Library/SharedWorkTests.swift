@@ -1,0 +1,85 @@
+import Foundation
+import PhotosLocking
+import PhotosStore
+import PhotosTestSupport
+import Testing
+
+@testable import Photos
+
+/// Work shared by every process and instance on one library (video renditions, thumbnails
+/// and previews): claimed through the engine (SQLite: a lock file's byte locks; PostgreSQL:
+/// advisory locks on a session of the claim's own), so each piece is done by one of them.
+@Suite("Shared work")
+struct SharedWorkTests {
+    @Test func aClaimHeldThroughOneHandleIsRefusedToAnother() throws {
+        let temporary = try TemporaryLibrary()
+        let first = try temporary.openStoreAgain(gazetteer: .custom(nil))
+        let second = try temporary.openStoreAgain(gazetteer: .custom(nil))
+        let key = JobKey.rendition(assetID: 7)
+        let held = try #require(try first.claimJob(key, waiting: false))
+        #expect(try second.claimJob(key, waiting: false) == nil, "held through the first handle")
+        #expect(try second.claimJob(.rendition(assetID: 8), waiting: false) != nil, "another job is free")
+        #expect(try second.claimJob(.thumbnail(assetUUID: "00000000-0000-4000-8000-000000000007"), waiting: false) != nil, "another kind is free")
+
+        // A waiting claim gets it once the holder lets go.
+        let granted = DispatchSemaphore(value: 0)
+        let waiter = Mutex<(any JobClaim)?>(nil)
+        Thread {
+            let claim = try? second.claimJob(key, waiting: true)
+            waiter.withLock { $0 = claim ?? nil }
+            granted.signal()
+        }.start()
+        held.release()
+        #expect(granted.wait(timeout: .now() + 30) == .success)
+        let claim = try #require(waiter.withLock { $0 })
+        #expect(try first.claimJob(key, waiting: false) == nil, "now the second handle holds it")
+        claim.release()
+        #expect(try first.claimJob(key, waiting: false) != nil)
+    }
+
+    @Test(.enabled(if: TestStore.isPostgres, "PostgreSQL: a claim's session dropped by the server (as when its instance is killed)"))
+    func aClaimWhoseSessionIsGoneIsFree() throws {
+        let temporary = try TemporaryLibrary()
+        let first = try temporary.openStoreAgain(gazetteer: .custom(nil))
+        let second = try temporary.openStoreAgain(gazetteer: .custom(nil))
+        let key = JobKey.rendition(assetID: 42)
+        let held = try #require(try first.claimJob(key, waiting: false))
+        #expect(try second.claimJob(key, waiting: false) == nil)
+        let holders = try temporary.texts("SELECT pid::text FROM pg_locks WHERE locktype = 'advisory' AND classid = 1 AND objid = 42")
+        #expect(holders.count == 1)
+        try temporary.execute("SELECT pg_terminate_backend(\(try #require(holders.first)))")
+        #expect(try second.claimJob(key, waiting: false) != nil, "the server let go of the dead session's lock")
+        held.release()
+    }
+
+    @Test(.enabled(if: TestClip.isAvailable, "needs ffmpeg (apt install ffmpeg)"))
+    func twoHandlesMakeEachRenditionOnce() async throws {
+        let temporary = try TemporaryLibrary()
+        var videos: [PHAsset] = []
+        for index in 0..<4 {
+            videos.append(try VideoRequestTests.addVideo(temporary, TestClip.iPhone(duration: 1), name: "IMG_00\(index).MOV"))
+        }
+        // Two processes or instances on the library, each with its background workers.
+        let log = Mutex<[(handle: Int, event: VideoRenditionEvent)]>([])
+        let (events, continuation) = AsyncStream<Void>.makeStream()
+        func configuration(_ handle: Int) -> PHPhotoLibrary.Configuration {
+            var configuration = PHPhotoLibrary.Configuration()
+            configuration.videoRenditionEvents = { event in
+                log.withLock { $0.append((handle, event)) }
+                continuation.yield()
+            }
+            return configuration
+        }
+        let handles = [try temporary.openAgain(configuration: configuration(0)), try temporary.openAgain(configuration: configuration(1))]
+        for handle in handles { handle.videoRenditions.startBackgroundWork() }
+        defer { for handle in handles { handle.videoRenditions.stopBackgroundWork() } }
+        for await _ in events {
+            let finished = log.withLock { $0.filter { if case .finished = $0.event { true } else { false } }.count }
+            if finished >= videos.count { break }
+        }
+        let started = log.withLock { $0.compactMap { entry -> String? in if case .started(let uuid, _) = entry.event { uuid } else { nil } } }
+        #expect(started.count == videos.count, "each rendition started once: \(started)")
+        #expect(Set(started) == Set(videos.map(\.uuid)))
+        #expect(try temporary.library.videoRenditions.counts() == RenditionCounts(made: videos.count))
+    }
+}
