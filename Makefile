@@ -1,11 +1,16 @@
 # The task index. `make demo` and `make test` are the two commands a newcomer needs.
 SWIFT ?= swift
 
-.PHONY: demo test build deps fixtures consumer docs reliability bench bench-import bench-image bench-serve bench-gallery bench-video bench-range sanitize tsan fuzz clean
+.PHONY: demo demo-cluster test build deps fixtures consumer docs reliability bench bench-import bench-image bench-serve bench-gallery bench-video bench-range sanitize tsan fuzz clean
 
 ## Install what is missing, build, import real sample photos into a fresh library, summarise.
 demo: deps
 	scripts/demo.sh
+
+## The demo on two `photos serve` instances over one throwaway PostgreSQL, nginx in front
+## (http://127.0.0.1:8080/); see docs/ARCHITECTURE.md, "Several instances".
+demo-cluster: deps
+	scripts/demo-cluster.sh
 
 ## Install what is missing and run every test: the Swift suites, the gallery end to end in
 ## headless Chromium (screenshots in .build/e2e-artifacts/), then the consumer check (a package

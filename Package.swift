@@ -138,6 +138,7 @@ let package = Package(
             dependencies: [
                 "Photos",
                 "PhotosPostgres",
+                "PhotosStore",
                 "PhotosServer",
                 "PhotosLocking",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -7,7 +7,8 @@ set -euo pipefail
 # libheif-dev: Imaging links libheif itself (HEIFDecoder), not only through libvips.
 # libheif-examples: heif-enc, which tests use to make a HEIC with a thumbnail item.
 # postgresql: tests of the PostgreSQL store start throwaway servers of their own (initdb, pg_ctl).
-packages=(libvips-dev libheif-dev libheif-examples libsqlite3-dev libssl-dev sqlite3 pkg-config libimage-exiftool-perl ffmpeg chromium chromium-driver postgresql)
+# nginx: make demo-cluster balances two `photos serve` instances with it.
+packages=(libvips-dev libheif-dev libheif-examples libsqlite3-dev libssl-dev sqlite3 pkg-config libimage-exiftool-perl ffmpeg chromium chromium-driver postgresql nginx)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -106,6 +106,14 @@ public final class TemporaryLibrary: @unchecked Sendable {
         return try server.psql(sql, database: database.lastPathComponent)
     }
 
+    /// A new, empty library on this one's engine (a folder beside it; on PostgreSQL, a
+    /// database of its own with its files folder beside this one's).
+    public func emptyPeer(_ name: String = "peer") throws -> PHPhotoLibrary {
+        let files = folder.appendingPathComponent(name, isDirectory: true)
+        guard let server = try TestStore.postgres() else { return try PHPhotoLibrary(url: files) }
+        return try PHPhotoLibrary(database: try server.createDatabase(), files: files)
+    }
+
     /// A scratch folder beside the library, for source files.
     public var scratch: URL {
         let scratch = folder.appendingPathComponent("scratch", isDirectory: true)

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The cluster demo: the demo's sample photos in a library whose rows are in PostgreSQL (a
+# throwaway server in .demo/cluster/postgres, run as an ordinary user) and whose files are in
+# .demo/cluster/files, served by two `photos serve` instances with nginx in front balancing
+# them: http://127.0.0.1:${PORT:-8080}/ (loopback only). Ctrl-C stops all of it.
+#
+# Every instance could run on another machine with the files folder mounted there: they share
+# nothing but the database and the files (changes reach each other's observers and live
+# clients through LISTEN/NOTIFY, work such as video renditions is claimed through the database).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+port=${PORT:-8080}
+first=$((port + 1)) second=$((port + 2)) pgport=${PGPORT:-55432}
+build=(swift build -c release --product photos --scratch-path .build-cmo -Xswiftc -cross-module-optimization)
+"${build[@]}"
+photos=$("${build[@]}" --show-bin-path)/photos
+command -v nginx >/dev/null || { echo "nginx is not installed (make deps, or apt install nginx)" >&2; exit 1; }
+scripts/fetch-samples.sh .demo/samples
+
+cluster=$PWD/.demo/cluster
+scripts/throwaway-postgres.sh stop "$cluster/postgres" || true
+rm -rf "$cluster/files" "$cluster/nginx"
+server=$(scripts/throwaway-postgres.sh start "$cluster/postgres" "$pgport")
+pids=()
+stop() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  scripts/throwaway-postgres.sh stop "$cluster/postgres"
+}
+trap stop EXIT
+trap 'exit 130' INT TERM
+psql "$server" -qc "DROP DATABASE IF EXISTS photos" -c "CREATE DATABASE photos"
+export PHOTOS_DATABASE=${server%/*}/photos PHOTOS_LIBRARY=$cluster/files
+"$photos" import .demo/samples --album "KPhotoAlbum demo" --thumbnails
+
+mkdir -p "$cluster/nginx/logs"
+cat >"$cluster/nginx/nginx.conf" <<CONF
+worker_processes 1;
+pid $cluster/nginx/nginx.pid;
+error_log $cluster/nginx/logs/error.log;
+events { worker_connections 1024; }
+http {
+  access_log $cluster/nginx/logs/access.log;
+  client_body_temp_path $cluster/nginx/body;
+  proxy_temp_path $cluster/nginx/proxy;
+  fastcgi_temp_path $cluster/nginx/fastcgi;
+  uwsgi_temp_path $cluster/nginx/uwsgi;
+  scgi_temp_path $cluster/nginx/scgi;
+  upstream photos { server 127.0.0.1:$first; server 127.0.0.1:$second; keepalive 32; }
+  map \$http_upgrade \$connection_upgrade { default upgrade; '' ''; }
+  server {
+    listen 127.0.0.1:$port;
+    client_max_body_size 1024m;
+    proxy_request_buffering off;
+    proxy_buffering off;
+    location / {
+      proxy_pass http://photos;
+      proxy_http_version 1.1;
+      proxy_set_header Host \$http_host;
+      proxy_set_header Upgrade \$http_upgrade;
+      proxy_set_header Connection \$connection_upgrade;
+      proxy_read_timeout 1h;
+    }
+  }
+}
+CONF
+"$photos" serve --open --port "$first" & pids+=($!)
+"$photos" serve --open --port "$second" & pids+=($!)
+echo
+echo "== Two instances (:$first, :$second) over $PHOTOS_DATABASE, nginx on http://127.0.0.1:$port/ =="
+echo "Try: PHOTOS_DATABASE=$PHOTOS_DATABASE $photos favorite --library $PHOTOS_LIBRARY ID   (every open gallery updates)"
+nginx -p "$cluster/nginx" -c "$cluster/nginx/nginx.conf" -g 'daemon off;' & pids+=($!)
+wait "${pids[-1]}"
