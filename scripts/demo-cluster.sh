@@ -47,6 +47,9 @@ http {
   uwsgi_temp_path $cluster/nginx/uwsgi;
   scgi_temp_path $cluster/nginx/scgi;
   upstream photos { server 127.0.0.1:$first; server 127.0.0.1:$second; keepalive 32; }
+  # WebSocket upgrades on connections of their own: photos serve (swift-nio's upgrader) takes
+  # an upgrade only as a connection's first request, and kept-alive ones have had others.
+  upstream live { server 127.0.0.1:$first; server 127.0.0.1:$second; }
   map \$http_upgrade \$connection_upgrade { default upgrade; '' ''; }
   server {
     listen 127.0.0.1:$port;
@@ -55,6 +58,12 @@ http {
     proxy_buffering off;
     location / {
       proxy_pass http://photos;
+      proxy_http_version 1.1;
+      proxy_set_header Host \$http_host;
+      proxy_set_header Connection "";
+    }
+    location = /api/live {
+      proxy_pass http://live;
       proxy_http_version 1.1;
       proxy_set_header Host \$http_host;
       proxy_set_header Upgrade \$http_upgrade;

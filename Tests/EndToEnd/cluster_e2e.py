@@ -41,7 +41,7 @@ import websocket  # websocket-client, which selenium brings
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gallery_e2e import free_port  # noqa: E402
 
-PHOTOS, CORPUS = os.path.abspath(sys.argv[1]), sys.argv[2]
+PHOTOS = CORPUS = None  # set by main() from the command line
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 ARTIFACTS = os.environ.get("ARTIFACTS", os.path.join(ROOT, ".build", "e2e-artifacts"))
 LATENCY_LIMIT = 0.100
@@ -188,6 +188,8 @@ def make_videos(folder, count):
 
 
 def main():
+    global PHOTOS, CORPUS
+    PHOTOS, CORPUS = os.path.abspath(sys.argv[1]), sys.argv[2]
     os.makedirs(ARTIFACTS, exist_ok=True)
     if not glob.glob("/usr/lib/postgresql/*/bin/initdb"):
         print("cluster_e2e: skipped: PostgreSQL is not installed (apt install postgresql)")

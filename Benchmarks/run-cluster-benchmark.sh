@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Cluster benchmark: favorite toggles per second (POST /api/changes under wrk) through one
+# `photos serve` on SQLite, one on PostgreSQL, and two on one PostgreSQL library behind nginx;
+# and what a change costs to reach a live WebSocket client of the same instance and of the
+# other one. Release build (the demo's: cross-module optimization), loopback, one machine: the
+# instances, PostgreSQL, nginx and wrk share its cores.
+#
+#   Benchmarks/run-cluster-benchmark.sh                  # 3 runs of 20 s each
+#   Benchmarks/run-cluster-benchmark.sh --runs 1 --seconds 5 --toggles 50   # quick
+#
+# The library: the first 40 photos of the corpus (.corpus, scripts/fetch-corpus.sh), imported
+# into SQLite, then copied to a throwaway PostgreSQL server with `photos migrate` (its time is
+# printed). Every wrk request toggles one random asset's favorite (wrk_load.lua, EVERY 1).
+# Prints RESULT lines and a markdown table; copy the figures into docs/performance.md.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(dirname "$HERE")"
+RUNS=3
+SECONDS_EACH=20
+TOGGLES=300
+CONNECTIONS=16
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --runs) RUNS="$2"; shift 2 ;;
+        --seconds) SECONDS_EACH="$2"; shift 2 ;;
+        --toggles) TOGGLES="$2"; shift 2 ;;
+        --connections) CONNECTIONS="$2"; shift 2 ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        *) echo "unknown option: $1" >&2; exit 2 ;;
+    esac
+done
+for tool in wrk nginx psql; do command -v "$tool" >/dev/null || { echo "$tool is needed (apt install wrk nginx postgresql)" >&2; exit 1; }; done
+
+build=(swift build -c release --product photos --scratch-path "$ROOT/.build-cmo" -Xswiftc -cross-module-optimization)
+(cd "$ROOT" && "${build[@]}" >/dev/null)
+PHOTOS="$(cd "$ROOT" && "${build[@]}" --show-bin-path)/photos"
+[ -d "$ROOT/.corpus" ] || "$ROOT/scripts/fetch-corpus.sh" "$ROOT/.corpus" --minimal >/dev/null
+
+WORK="$HERE/.data/cluster-run"
+"$ROOT/scripts/throwaway-postgres.sh" stop "$WORK/postgres" 2>/dev/null || true
+rm -rf "$WORK"
+mkdir -p "$WORK"
+chmod 755 "$WORK"
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+SERVER=$("$ROOT/scripts/throwaway-postgres.sh" start "$WORK/postgres" "$(free_port)")
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    "$ROOT/scripts/throwaway-postgres.sh" stop "$WORK/postgres" || true
+}
+trap cleanup EXIT
+psql "$SERVER" -qc "CREATE DATABASE photos"
+DATABASE="${SERVER%/*}/photos"
+
+mapfile -t photos < <(ls "$ROOT"/.corpus/*.jpg | head -40)
+"$PHOTOS" import --library "$WORK/sqlite" "${photos[@]}" >/dev/null
+start=$(date +%s.%N)
+"$PHOTOS" migrate --from "$WORK/sqlite" --to "$DATABASE" --to-files "$WORK/files" >/dev/null
+printf 'RESULT migrate assets=%d seconds=%.2f\n' "${#photos[@]}" "$(echo "$(date +%s.%N) - $start" | bc)"
+
+serve() {   # serve PORT ARGS...: starts an instance, waits until it answers
+    local port=$1; shift
+    "$PHOTOS" serve --open --port "$port" "$@" >>"$WORK/serve-$port.log" 2>&1 &
+    PIDS+=($!)
+    for _ in $(seq 600); do curl -sf "http://127.0.0.1:$port/api/assets?limit=1" >/dev/null && return; sleep 0.05; done
+    echo "the instance on $port did not start: $(tail -5 "$WORK/serve-$port.log")" >&2; exit 1
+}
+SQLITE_PORT=$(free_port) A_PORT=$(free_port) B_PORT=$(free_port) ONE_PORT=$(free_port) TWO_PORT=$(free_port)
+serve "$SQLITE_PORT" --library "$WORK/sqlite"
+serve "$A_PORT" --database "$DATABASE" --library "$WORK/files"
+serve "$B_PORT" --database "$DATABASE" --library "$WORK/files"
+
+mkdir -p "$WORK/nginx"
+cat >"$WORK/nginx/nginx.conf" <<CONF
+worker_processes 1;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $WORK/nginx/body; proxy_temp_path $WORK/nginx/proxy;
+  fastcgi_temp_path $WORK/nginx/fastcgi; uwsgi_temp_path $WORK/nginx/uwsgi; scgi_temp_path $WORK/nginx/scgi;
+  upstream one { server 127.0.0.1:$A_PORT; keepalive 32; }
+  upstream two { server 127.0.0.1:$A_PORT; server 127.0.0.1:$B_PORT; keepalive 32; }
+  server { listen 127.0.0.1:$ONE_PORT; location / { proxy_pass http://one; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host \$http_host; } }
+  server { listen 127.0.0.1:$TWO_PORT; location / { proxy_pass http://two; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host \$http_host; } }
+}
+CONF
+nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' & PIDS+=($!)
+sleep 0.5
+
+curl -sf "http://127.0.0.1:$A_PORT/api/assets?limit=1000" | python3 -c 'import json,sys; print("\n".join(a["id"] for a in json.load(sys.stdin)["assets"]))' >"$WORK/ids.txt"
+echo "/api/assets?limit=1" >"$WORK/paths.txt"
+toggle() {   # toggle NAME PORT RUN
+    local out="$WORK/wrk-$1-$3.txt"
+    wrk -t 2 -c "$CONNECTIONS" -d "${SECONDS_EACH}s" -s "$HERE/peers/wrk_load.lua" "http://127.0.0.1:$2" -- "$WORK/paths.txt" "$WORK/ids.txt" 1 >"$out" 2>&1
+    echo "RESULT setup=$1 run=$3 $(grep RESULT "$out" | sed 's/^RESULT //')"
+}
+for run in $(seq "$RUNS"); do
+    toggle sqlite-one "$SQLITE_PORT" "$run"
+    toggle postgres-one-via-nginx "$ONE_PORT" "$run"
+    toggle postgres-two-via-nginx "$TWO_PORT" "$run"
+done
+python3 "$HERE/peers/cluster_latency.py" "http://127.0.0.1:$SQLITE_PORT" --toggles "$TOGGLES" | sed 's/^RESULT /RESULT engine=sqlite /'
+python3 "$HERE/peers/cluster_latency.py" "http://127.0.0.1:$A_PORT" "http://127.0.0.1:$B_PORT" --toggles "$TOGGLES" | sed 's/^RESULT /RESULT engine=postgres /'
+echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); $(psql --version); $(nginx -v 2>&1); $("$PHOTOS" --version 2>/dev/null || echo photos)"
