@@ -19,7 +19,7 @@ test: deps fixtures
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	# The behaviour suites again, every library on PostgreSQL (a throwaway server of the run's own).
-	PHOTOKIT_TEST_STORE=postgres $(SWIFT) test --skip-build --filter 'PhotosTests\.'
+	PHOTOKIT_TEST_STORE=postgres $(SWIFT) test --skip-build --filter 'PhotosTests\.|PhotosServerTests\.'
 	python3 Tests/EndToEnd/gallery_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
 	python3 Tests/EndToEnd/video_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
 	# Two `photos serve` instances over one throwaway PostgreSQL: fan-out, kill -9, catch-up.

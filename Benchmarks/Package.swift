@@ -21,7 +21,10 @@ let package = Package(
         .target(name: "BenchmarkSupport", swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
         .executableTarget(
             name: "StoreBenchmark",
-            dependencies: ["CMallocStats", "BenchmarkSupport", .product(name: "Photos", package: "PhotoKit")],
+            dependencies: [
+                "CMallocStats", "BenchmarkSupport", .product(name: "Photos", package: "PhotoKit"),
+                .product(name: "PhotosPostgres", package: "PhotoKit"),
+            ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("InternalImportsByDefault"),

@@ -45,7 +45,7 @@ struct AssetRouteTests {
             _ = try await client.call(.post, "/api/changes", token: fixture.readWrite, json: #"{"operations":[{"op":"favorite","assets":["\#(ids[0])"],"value":true}]}"#)
             #expect(Self.ids(try await client.call(.get, favorites, token: fixture.readWrite).json()) == [ids[0]])
             // Another process's change: as soon as its change notice arrives.
-            try PHPhotoLibrary(url: fixture.temporary.url).performChangesAndWait {
+            try fixture.temporary.openAgain().performChangesAndWait {
                 let other = PHAsset.fetchAssets(withLocalIdentifiers: [fixture.assets[2]], options: nil).firstObject!
                 PHAssetChangeRequest(for: other).isFavorite = true
             }

@@ -75,7 +75,7 @@ struct LiveTests {
             during: {
                 // A second library object on the same folder stands for `photos import`: it
                 // shares nothing with the server but the files.
-                let other = try PHPhotoLibrary(url: fixture.temporary.url)
+                let other = try fixture.temporary.openAgain()
                 try other.performChangesAndWait {
                     PHAssetCreationRequest.forAsset().addResource(with: .photo, fileURL: file, options: nil)
                 }
@@ -91,7 +91,7 @@ struct LiveTests {
         let messages = try await Self.session(
             fixture, token: fixture.limited, requests: [#"{"type":"subscribe","subscription":"grid"}"#],
             during: {
-                try PHPhotoLibrary(url: fixture.temporary.url).changeLimitedLibrary(ofAccessToken: fixture.limitedIdentifier, .add([fixture.assets[2]]))
+                try fixture.temporary.openAgain().changeLimitedLibrary(ofAccessToken: fixture.limitedIdentifier, .add([fixture.assets[2]]))
             }, until: { $0.contains { $0["type"] as? String == "changes" } })
         #expect(messages.first?["count"] as? Int == 1)
         let change = try #require(messages.first { $0["type"] as? String == "changes" })
@@ -184,7 +184,7 @@ struct LiveTests {
                 #"{"type":"subscribe","subscription":"bad","collections":"everything"}"#,
             ],
             during: {
-                let other = try PHPhotoLibrary(url: fixture.temporary.url)
+                let other = try fixture.temporary.openAgain()
                 try other.performChangesAndWait { _ = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Elsewhere") }
             }, until: { $0.contains { $0["type"] as? String == "collectionsChanged" } })
         #expect(messages.first { $0["subscription"] as? String == "albums" }?["count"] as? Int == 0)
@@ -252,7 +252,7 @@ struct LiveTests {
                     guard case .text(let text) = message else { continue }
                     collected.append(text)
                     if text.contains(#""subscribed""#) {
-                        _ = try PHPhotoLibrary(url: fixture.temporary.url).revokeAccessToken(withIdentifier: fixture.limitedIdentifier)
+                        _ = try fixture.temporary.openAgain().revokeAccessToken(withIdentifier: fixture.limitedIdentifier)
                     }
                 }
             }

@@ -6,8 +6,16 @@ import Photos
 /// `sqlite3` peer answers the same question.
 struct FetchMeasures {
     let library: PHPhotoLibrary
-    let cli: SQLiteCLI
+    /// The peer; nil for the engine comparison (``EngineMeasures``), which fetches only.
+    let cli: SQLiteCLI?
     let repeats: Int
+
+    private var peer: SQLiteCLI {
+        get throws {
+            guard let cli else { throw BenchmarkFailure("no sqlite3 peer in this measure") }
+            return cli
+        }
+    }
 
     private static func byCreationDate() -> PHFetchOptions {
         let options = PHFetchOptions()
@@ -70,8 +78,8 @@ struct FetchMeasures {
     ) throws -> Results.FetchComparison {
         let warm = fetch()
         try verify(warm, against: peerSQL, title: title)
-        _ = try cli.timedQuery(peerSQL)
-        _ = try cli.timedQuery(firstRowSQL)
+        _ = try peer.timedQuery(peerSQL)
+        _ = try peer.timedQuery(firstRowSQL)
 
         var ours: [UInt64] = [], oursFirst: [UInt64] = [], query: [UInt64] = [], wall: [UInt64] = [], first: [UInt64] = []
         var width = 0
@@ -90,10 +98,10 @@ struct FetchMeasures {
             }
             oursFirst.append(firstNanos)
             withExtendedLifetime(firstResult) {}
-            let peer = try cli.timedQuery(peerSQL)
-            query.append(peer.queryNanos)
-            wall.append(peer.wallNanos)
-            first.append(try cli.timedQuery(firstRowSQL).queryNanos)
+            let peerRun = try peer.timedQuery(peerSQL)
+            query.append(peerRun.queryNanos)
+            wall.append(peerRun.wallNanos)
+            first.append(try peer.timedQuery(firstRowSQL).queryNanos)
         }
         guard width > 0 else { throw BenchmarkFailure("\(title): no first object") }
         return Results.FetchComparison(
@@ -103,6 +111,7 @@ struct FetchMeasures {
 
     /// Median wall time of a sqlite3 process that runs `SELECT 1`: start-up, open, exit.
     func peerStartup() throws -> UInt64 {
+        let cli = try peer
         _ = try cli.run("SELECT 1;")
         return Samples(try (0..<max(repeats, 5)).map { _ in try cli.run("SELECT 1;").wallNanos }).median
     }
@@ -113,7 +122,7 @@ struct FetchMeasures {
     /// sqlite3's row ids.
     @discardableResult
     func verify(_ result: PHFetchResult<PHAsset>, against peerSQL: String, title: String) throws -> [Int64] {
-        let ids = try cli.integers(peerSQL)
+        let ids = try peer.integers(peerSQL)
         guard result.count == ids.count else {
             throw BenchmarkFailure(
                 "\(title): PhotoKit returned \(result.count) assets, sqlite3 \(ids.count) rows for:\n\(peerSQL)")

@@ -9,6 +9,7 @@ import Foundation
 /// StoreBenchmark profile random|enumerate|fetch [--assets N] [--data DIR] [--random-reads K]
 /// StoreBenchmark changes [--assets N] [--data DIR] [--repeats R] [--docs FILE]
 /// StoreBenchmark change-writer --library DIR
+/// StoreBenchmark engines [--assets N] [--data DIR] [--repeats R] [--random-reads K] --database URL --files DIR
 /// ```
 ///
 /// `prepare` generates (or finds cached) the library of N assets; `measure` runs every measure
@@ -16,10 +17,11 @@ import Foundation
 /// and, with `--docs`, writes it into that Markdown file between the benchmark's markers.
 /// `profile` runs PhotoKit's side of one measure alone, for a profiler (see ``ProfiledWorkload``).
 /// `changes` runs the change-observation measures on a copy of the library (``ChangeMeasures``);
-/// `change-writer` is the other process they start (``ChangeWriter``).
+/// `change-writer` is the other process they start (``ChangeWriter``). `engines` compares the
+/// SQLite library with its copy in the PostgreSQL database `--database` (``EngineMeasures``).
 struct Options {
     enum Command: String {
-        case prepare, measure, profile, changes
+        case prepare, measure, profile, changes, engines
         case changeWriter = "change-writer"
     }
 
@@ -40,6 +42,9 @@ struct Options {
     var sqlite3 = "sqlite3"
     /// For `change-writer`: the library to change.
     var library: URL?
+    /// For `engines`: the PostgreSQL copy of the library, and its files folder.
+    var database: URL?
+    var files: URL?
 
     /// The library folder for this row count.
     var libraryFolder: URL {
@@ -57,7 +62,7 @@ struct Options {
 
     static func parse(_ arguments: [String]) throws -> Options {
         guard let first = arguments.first, let command = Command(rawValue: first) else {
-            throw UsageError("expected `prepare`, `measure`, `profile`, `changes` or `change-writer` as the first argument")
+            throw UsageError("expected `prepare`, `measure`, `profile`, `changes`, `engines` or `change-writer` as the first argument")
         }
         var options = Options(command: command)
         var rest = arguments.dropFirst().makeIterator()
@@ -75,6 +80,8 @@ struct Options {
             case "--docs": options.docsFile = URL(fileURLWithPath: value)
             case "--sqlite3": options.sqlite3 = value
             case "--library": options.library = URL(fileURLWithPath: value, isDirectory: true)
+            case "--database": options.database = URL(string: value)
+            case "--files": options.files = URL(fileURLWithPath: value, isDirectory: true)
             default: throw UsageError("unknown option \(flag)")
             }
         }

@@ -1,6 +1,7 @@
 import BenchmarkSupport
 import Foundation
 import Photos
+import PhotosPostgres
 
 /// Store benchmark: a library of N assets (1,000,000 by default), measured through PhotoKit's
 /// public API side by side with the `sqlite3` command on the same database file.
@@ -103,6 +104,12 @@ do {
             try Report.update(docs, with: table, markers: ChangeReport.markers, heading: ChangeReport.heading)
             log("wrote \(docs.path)")
         }
+    case .engines:
+        guard let database = options.database, let files = options.files else { throw UsageError("engines needs --database and --files") }
+        let measures = EngineMeasures(
+            sqlite: try PHPhotoLibrary(url: options.libraryFolder), postgres: try PHPhotoLibrary(database: database, files: files),
+            repeats: options.repeats, randomReads: options.randomReads)
+        print(EngineMeasures.markdown(try measures.run(database: database, files: files), assets: options.assets))
     case .changeWriter:
         guard let library = options.library else { throw UsageError("change-writer needs --library") }
         try ChangeWriter.run(library: library)
