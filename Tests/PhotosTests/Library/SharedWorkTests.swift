@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import PhotosLocking
 import PhotosStore
 import PhotosTestSupport
@@ -50,6 +51,32 @@ struct SharedWorkTests {
         try temporary.execute("SELECT pg_terminate_backend(\(try #require(holders.first)))")
         #expect(try second.claimJob(key, waiting: false) != nil, "the server let go of the dead session's lock")
         held.release()
+    }
+
+    /// A preview another process or instance is making (it holds the claim) is waited for and
+    /// read when it is there, not made a second time over it.
+    @Test func aPreviewBeingMadeElsewhereIsWaitedForAndRead() throws {
+        let events = ImageLoaderEventLog()
+        let temporary = try TemporaryLibrary(configuration: events.configuration())
+        let asset = try DerivativeUseTests.imported(temporary)
+        let preview = DerivativeUseTests.derivative(temporary, asset, .preview)
+        let elsewhere = try temporary.openStoreAgain(gazetteer: .custom(nil))
+        let claim = try #require(try elsewhere.claimJob(.preview(assetUUID: asset.uuid), waiting: false))
+
+        let delivered = Mutex<UIImage?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            delivered.withLock { $0 = DerivativeUseTests.request(asset, CGSize(width: 900, height: 900), .aspectFit) }
+            done.signal()
+        }.start()
+        // The render has begun; the other side finishes its preview, then lets go.
+        #expect(events.wait { $0.contains(.started(assetUUID: asset.uuid, preheat: false)) })
+        let made = try TestImages.image(width: 1440, height: 960).jpegData(quality: 90)
+        try made.write(to: preview)
+        claim.release()
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(delivered.withLock { $0?.size } == CGSize(width: 900, height: 600))
+        #expect(try Data(contentsOf: preview) == made, "the waiting render read the preview instead of writing its own")
     }
 
     @Test(.enabled(if: TestClip.isAvailable, "needs ffmpeg (apt install ffmpeg)"))
