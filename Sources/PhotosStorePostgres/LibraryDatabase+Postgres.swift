@@ -25,7 +25,7 @@ extension LibraryDatabase {
         {
             throw StoreError(
                 .cannotOpen,
-                "The files folder \(files.path) belongs to library \(existing), but the database \(PostgresLocation.redacted(database)) "
+                "The files folder \(files.path) belongs to library \(existing), but the database \(database.redactingPassword) "
                     + "holds library \(identifier); nothing was opened")
         }
         let library = LibraryDatabase(layout: layout, engine: PostgresEngine(url: database), gazetteer: gazetteer)

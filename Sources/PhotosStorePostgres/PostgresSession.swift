@@ -36,7 +36,7 @@ package final class PostgresSession: Sendable {
             ).blockingResult()
             return PostgresSession(connection: connection)
         } catch {
-            throw StoreError(.cannotOpen, "can't connect to the PostgreSQL database \(PostgresLocation.redacted(url)): \(Self.reason(error))")
+            throw StoreError(.cannotOpen, "can't connect to the PostgreSQL database \(url.redactingPassword): \(Self.reason(error))")
         }
     }
 
@@ -113,26 +113,19 @@ struct PostgresLocation {
 
     init(_ url: URL) throws(StoreError) {
         guard let scheme = url.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql" else {
-            throw StoreError(.cannotOpen, "\(Self.redacted(url)) is not a postgres:// URL")
+            throw StoreError(.cannotOpen, "\(url.redactingPassword) is not a postgres:// URL")
         }
         guard let host = url.host(percentEncoded: false), !host.isEmpty else {
-            throw StoreError(.cannotOpen, "\(Self.redacted(url)) names no host")
+            throw StoreError(.cannotOpen, "\(url.redactingPassword) names no host")
         }
         let database = url.path(percentEncoded: false).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         guard !database.isEmpty else {
-            throw StoreError(.cannotOpen, "\(Self.redacted(url)) names no database (postgres://USER@HOST:PORT/DATABASE)")
+            throw StoreError(.cannotOpen, "\(url.redactingPassword) names no database (postgres://USER@HOST:PORT/DATABASE)")
         }
         let user = url.user(percentEncoded: false) ?? ProcessInfo.processInfo.environment["USER"] ?? "postgres"
         configuration = PostgresConnection.Configuration(
             host: host, port: url.port ?? 5432, username: user, password: url.password(percentEncoded: false), database: database,
             tls: .disable)
-    }
-
-    /// The URL as text with its password replaced by `***`, for messages.
-    static func redacted(_ url: URL) -> String {
-        guard url.password != nil, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
-        components.password = "***"
-        return components.string ?? url.absoluteString
     }
 }
 

@@ -251,15 +251,11 @@ package final class VideoRenditions: Sendable {
                 continue
             }
             // Read again under the claim: another instance may have done it since.
-            guard let fresh = try? store.rendition(assetID: job.assetID), fresh.state == .pending || fresh.state == .failed,
-                fresh.notBefore <= Date()
-            else {
-                finish(job.assetID, (try? store.rendition(assetID: job.assetID)).flatMap(ready).map { .success($0) }
-                    ?? .failure(PHPhotosError(.missingResource, "The rendition of \(job.assetUUID) is not due")))
-                elsewhere.insert(job.assetID)
-                continue
-            }
-            return fresh
+            let fresh = try? store.rendition(assetID: job.assetID)
+            if let fresh, fresh.state == .pending || fresh.state == .failed, fresh.notBefore <= Date() { return fresh }
+            finish(job.assetID, fresh.flatMap(ready).map { .success($0) }
+                ?? .failure(PHPhotosError(.missingResource, "The rendition of \(job.assetUUID) is not due")))
+            elsewhere.insert(job.assetID)
         }
     }
 

@@ -73,7 +73,7 @@ struct MigrateCommand: ParsableCommand {
     }
 
     static func isDatabase(_ text: String) -> Bool {
-        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+        LibraryOptions.postgresURL(text) != nil
     }
 
     static func folder(_ path: String) -> URL {
@@ -81,14 +81,14 @@ struct MigrateCommand: ParsableCommand {
     }
 
     static func name(_ location: String, files: String?) -> String {
-        guard isDatabase(location), let url = URL(string: location) else { return folder(location).path }
-        return "\(LibraryOptions.redacted(url)) (files in \(folder(files ?? "").path))"
+        guard let url = LibraryOptions.postgresURL(location) else { return folder(location).path }
+        return "\(url.redactingPassword) (files in \(folder(files ?? "").path))"
     }
 
     static func open(_ location: String, files: String?, role: String) throws -> PHPhotoLibrary {
         do {
             if isDatabase(location) {
-                guard let url = URL(string: location), let files else { throw CLIError("\(location) is not a postgres:// URL") }
+                guard let url = LibraryOptions.postgresURL(location), let files else { throw CLIError("\(location) is not a postgres:// URL") }
                 return try PHPhotoLibrary(database: url, files: folder(files))
             }
             return try PHPhotoLibrary(url: folder(location))

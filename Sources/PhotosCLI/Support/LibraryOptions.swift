@@ -26,18 +26,24 @@ struct LibraryOptions: ParsableArguments {
     var databaseURL: URL? {
         get throws {
             guard let text = database ?? ProcessInfo.processInfo.environment["PHOTOS_DATABASE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
-            guard let url = URL(string: text), url.scheme == "postgres" || url.scheme == "postgresql" else {
+            guard let url = Self.postgresURL(text) else {
                 throw ValidationError("--database takes a postgres://USER@HOST[:PORT]/DATABASE URL, not \(text)")
             }
             return url
         }
     }
 
+    /// `text` as a `postgres://` (or `postgresql://`) URL; nil when it is another thing (a path).
+    static func postgresURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), url.scheme == "postgres" || url.scheme == "postgresql" else { return nil }
+        return url
+    }
+
     /// What the library is, for messages: its folder, or its database and files folder.
     var name: String {
         get throws {
             guard let database = try databaseURL else { return url.path }
-            return "\(Self.redacted(database)) (files in \(url.path))"
+            return "\(database.redactingPassword) (files in \(url.path))"
         }
     }
 
@@ -67,7 +73,7 @@ struct LibraryOptions: ParsableArguments {
                 configure(&configuration)
                 return try PHPhotoLibrary(database: database, files: url, configuration: configuration)
             } catch {
-                throw CLIError("can't open the library at \(Self.redacted(database)) with files in \(url.path): \(error.localizedDescription)")
+                throw CLIError("can't open the library at \(database.redactingPassword) with files in \(url.path): \(error.localizedDescription)")
             }
         }
         do {
@@ -88,12 +94,6 @@ struct LibraryOptions: ParsableArguments {
         }
     }
 
-    /// `url` without its password, for messages.
-    static func redacted(_ url: URL) -> String {
-        guard var parts = URLComponents(url: url, resolvingAgainstBaseURL: false), parts.password != nil else { return url.absoluteString }
-        parts.password = "***"
-        return parts.string ?? url.absoluteString
-    }
 
     /// Whether the file system holding `url` has no space left.
     private static func isFull(_ url: URL) -> Bool {

@@ -69,8 +69,7 @@ package struct FileJobClaims: Sendable {
 }
 
 /// One held ``FileJobClaims`` lock: its descriptor, closed once.
-final class FileJobClaim: JobClaim, @unchecked Sendable {
-    // @unchecked Sendable: `descriptor` is closed once, under `closed`'s atomic exchange.
+final class FileJobClaim: JobClaim {
     private let descriptor: Int32
     private let closed = Mutex(false)
 

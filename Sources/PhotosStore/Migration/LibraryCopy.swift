@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// What ``LibraryDatabase/copyLibrary(to:)`` copied and checked.
 package struct LibraryCopyReport: Sendable {

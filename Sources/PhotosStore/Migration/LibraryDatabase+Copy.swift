@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 extension LibraryDatabase {
     /// Copies this library into `destination`, a new library on either engine (`photos
