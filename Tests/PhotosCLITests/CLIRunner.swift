@@ -34,12 +34,13 @@ struct CLIRunner {
         try Self.run(arguments, library: library, environment: environment)
     }
 
-    /// Runs a command on any library folder, without a runner (a library no test process opened).
+    /// Runs a command on any library folder, without a runner (a library no test process opened);
+    /// with `library` nil, no `--library` (a command that names its libraries itself).
     @discardableResult
-    static func run(_ arguments: [String], library: URL, environment: [String: String] = [:]) throws -> Output {
+    static func run(_ arguments: [String], library: URL?, environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = executable
-        process.arguments = arguments + ["--library", library.path]
+        process.arguments = arguments + (library.map { ["--library", $0.path] } ?? [])
         var env = ProcessInfo.processInfo.environment
         env["PHOTOS_LIBRARY"] = nil
         env["TZ"] = "UTC"

@@ -35,6 +35,10 @@ struct MigrateCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Opening a folder with no library would make an empty one there.
+        if !Self.isDatabase(from), !FileManager.default.fileExists(atPath: Self.folder(from).appendingPathComponent("database/Photos.sqlite").path) {
+            throw CLIError("\(Self.folder(from).path) holds no library (no database/Photos.sqlite)")
+        }
         let source = try Self.open(from, files: fromFiles, role: "source")
         if !Self.isDatabase(to) {
             let folder = Self.folder(to)
