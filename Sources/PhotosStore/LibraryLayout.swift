@@ -10,6 +10,8 @@ package import Foundation
 ///   derivatives/               thumbnails and previews (image-manager issue)
 ///   renders/                   edited versions (content-editing issue)
 ///   tmp/                       staging on the same file system, so renames are atomic
+///   imports/<UUID>/            uploads waiting to be imported (import batches), shared by
+///                              every instance
 /// ```
 package struct LibraryLayout: Sendable, Hashable {
     package let root: URL
@@ -24,6 +26,10 @@ package struct LibraryLayout: Sendable, Hashable {
     package var derivatives: URL { root.appendingPathComponent("derivatives", isDirectory: true) }
     package var renders: URL { root.appendingPathComponent("renders", isDirectory: true) }
     package var temporary: URL { root.appendingPathComponent("tmp", isDirectory: true) }
+    /// Uploads waiting to be imported, a folder per batch.
+    package var imports: URL { root.appendingPathComponent("imports", isDirectory: true) }
+    /// Where one import batch's files wait.
+    package func importBatchFolder(uuid: String) -> URL { imports.appendingPathComponent(uuid, isDirectory: true) }
     /// The library's identifier (`libraryInfo.libraryIdentifier`), kept beside the database
     /// so a folder whose database is lost still says it holds a library.
     package var identifierFile: URL { root.appendingPathComponent("library-identifier") }

@@ -10,9 +10,12 @@ folder, starts instances A and B on that library, and checks:
    figures are printed: the time from sending the request to B's message, and from A's answer).
 2. An upload through B is in A's fetches as soon as B has answered.
 3. kill -9 of A in the middle of change blocks (each creates an album and adds every photo to
-   it) and of a video rendition job leaves B serving; no change is half-applied (every album
-   holds every photo; `photos check` passes); every rendition is finished once (the one A
-   was making is made by B; the instances' logs name who did what).
+   it), of a video rendition job and of an upload's import (A stops inside the import's
+   transaction, `PHOTOKIT_FAILPOINT=import-batch-before-commit:stall`) leaves B serving; no
+   change is half-applied (every album holds every photo; `photos check` passes); every
+   rendition is finished once (the one A was making is made by B; the instances' logs name
+   who did what); the upload is imported once, by B's background worker, and the client's
+   retry through B with the same `Idempotency-Key` gets those assets, not new ones.
 4. A restarted catches up from the history: `GET /api/changes?since=` on A lists what B did
    while A was down, and A's live clients get B's later changes.
 
@@ -67,6 +70,7 @@ class Instance:
 
     def __init__(self, name, database, files, port=None):
         self.name, self.database, self.files = name, database, files
+        self.environment = {}
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = os.path.join(ARTIFACTS, f"cluster-{name}.log")
@@ -78,7 +82,7 @@ class Instance:
         log = open(self.log_path, "a")
         self.process = subprocess.Popen(
             [PHOTOS, "serve", "--database", self.database, "--library", self.files, "--open", "--port", str(self.port)],
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env={**os.environ, **self.environment})
         deadline = time.time() + 60
         while True:
             try:
@@ -105,11 +109,12 @@ class Instance:
         with open(self.log_path, errors="replace") as file:
             return file.read()
 
-    def rendition_lines(self, word):
-        """The asset UUIDs of this instance's `rendition WORD UUID` log lines, in order."""
+    def rendition_lines(self, word, kind="rendition"):
+        """The asset UUIDs of this instance's `rendition WORD UUID` log lines, in order (or
+        the batch UUIDs of its `import WORD UUID` lines)."""
         found = []
         for line in self.log().splitlines():
-            marker = f"rendition {word} "
+            marker = f"{kind} {word} "
             if marker in line:
                 found.append(line.split(marker, 1)[1].split(":")[0].split(" ")[0])
         return found
@@ -156,6 +161,18 @@ class LiveClient:
         self.socket.close()
 
 
+def multipart(paths):
+    """A multipart/form-data body with the files at `paths`, and its Content-Type."""
+    boundary = "----cluster" + os.urandom(8).hex()
+    body = b""
+    for index, path in enumerate(paths):
+        with open(path, "rb") as file:
+            data = file.read()
+        body += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"batch-{index}.jpg\"\r\n"
+                 "Content-Type: image/jpeg\r\n\r\n").encode() + data + b"\r\n"
+    return body + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
 def favorite_reaches(writer, reader_client, asset, value):
     """Toggles `asset` through `writer`; the seconds until `reader_client` has the details,
     from the request sent and from the writer's answer."""
@@ -189,6 +206,14 @@ def make_videos(folder, count):
     return paths
 
 
+def _swallow(base, body, headers):
+    """An upload whose connection dies with its instance."""
+    try:
+        request(base, "/api/uploads", data=body, headers=headers)
+    except (OSError, AssertionError):
+        pass
+
+
 def main():
     global PHOTOS, CORPUS
     PHOTOS, CORPUS = os.path.abspath(sys.argv[1]), sys.argv[2]
@@ -210,7 +235,10 @@ def main():
         assert len(photos) >= 4, f"too few photos in {CORPUS}"
         subprocess.run([PHOTOS, "import", "--database", database, "--library", files, *photos], check=True, capture_output=True)
 
-        a = Instance("A", database, files).start()
+        a = Instance("A", database, files)
+        # A stops inside its first upload's import transaction, for the kill in part 3.
+        a.environment = {"PHOTOKIT_FAILPOINT": "import-batch-before-commit:stall"}
+        a.start()
         b = Instance("B", database, files).start()
         instances += [a, b]
         grid = request(a.base, "/api/assets?sort=-creationDate&limit=100")["assets"]
@@ -268,15 +296,43 @@ def main():
                 break
             assert time.time() < deadline, f"A started no rendition: {a.log()[-2000:]}"
             time.sleep(0.02)
+        # An upload A takes and stops importing inside its transaction (its files moved into
+        # originals/, its assets written, the batch marked done, not committed).
+        batch_body, batch_type = multipart(photos[:3])
+        key = {"Idempotency-Key": "cluster-upload-1", "Content-Type": batch_type}
+        stalled_upload = threading.Thread(
+            target=_swallow, args=(a.base, batch_body, key),
+            daemon=True)
+        stalled_upload.start()
+        deadline = time.time() + 60
+        while "failpoint import-batch-before-commit: stalled" not in a.log():
+            assert time.time() < deadline, f"A did not reach the import's commit: {a.log()[-2000:]}"
+            time.sleep(0.02)
+        batch = a.rendition_lines("started", kind="import")[0]
         a.kill()
         stop_load.set()
         loader.join(timeout=30)
         interrupted = [uuid for uuid in a.rendition_lines("started") if uuid not in a.rendition_lines("finished")]
-        print(f"cluster_e2e: killed A after {len(committed)} change blocks, during the rendition of {interrupted}")
+        print(f"cluster_e2e: killed A after {len(committed)} change blocks, during the rendition of {interrupted} "
+              f"and inside the import of upload {batch}")
+
+        # The upload is imported once, by B's background worker (A's claim died with it).
+        deadline = time.time() + 60
+        while batch not in b.rendition_lines("finished", kind="import"):
+            assert time.time() < deadline, f"B did not import A's upload: {b.log()[-3000:]}"
+            time.sleep(0.05)
+        retry = urllib.request.Request(b.base + "/api/uploads", data=batch_body, method="POST", headers=key)
+        with urllib.request.urlopen(retry, timeout=60) as response:
+            replay = json.loads(response.read())
+            assert response.status == 201 and response.headers.get("Idempotent-Replayed") == "true", response.headers
+        assert replay["upload"]["id"] == batch and len(replay["localIdentifiers"]) == 3, replay
+        assert batch in b.rendition_lines("started", kind="import"), "B's worker did not start the upload"
+        print(f"cluster_e2e: the upload A died in was imported by B ({len(replay['localIdentifiers'])} assets); "
+              "the client's retry got them back")
 
         # B serves on, and changes through it work.
         live_after = request(b.base, "/api/assets?limit=1000")["assets"]
-        assert len(live_after) == len(photo_ids) + len(videos), f"B lists {len(live_after)} assets"
+        assert len(live_after) == len(photo_ids) + len(videos) + 3, f"B lists {len(live_after)} assets"
         token_before = request(b.base, "/api/changes")["currentToken"]
         request(b.base, "/api/changes", {"operations": [{"op": "favorite", "assets": [photo_ids[0]], "value": False}]})
 
@@ -301,6 +357,7 @@ def main():
               f"{len(b.rendition_lines('finished'))} by B; {len(started)} starts)")
 
         # 4. A restarted catches up from the history.
+        a.environment = {}
         a.start()
         history = request(a.base, f"/api/changes?since={urllib.parse.quote(token_before)}")
         assert history["changes"], f"A's history since the kill is empty: {history}"

@@ -37,8 +37,6 @@ struct AccessMatrixTests {
                 #expect(!allowed.isEmpty, "\(method) \(path) has no x-access-levels")
                 for caller in Caller.allCases {
                     // The fixture's first asset is on the limited token's allow-list.
-                    let call = try DocumentedCall(
-                        method, path, fixture: fixture, collection: collection, uploadName: "matrix-\(caller.rawValue).jpg")
                     let key = "\(method) \(path)"
                     let token: String? =
                         switch caller {
@@ -47,6 +45,10 @@ struct AccessMatrixTests {
                         case .addOnly: fixture.addOnly
                         case .limited: fixture.limited
                         }
+                    // An upload's status is asked for by whoever uploaded it.
+                    let upload = path == "/api/uploads/{id}" ? try await DocumentedCall.upload(by: token, client) : nil
+                    let call = try DocumentedCall(
+                        method, path, fixture: fixture, collection: collection, uploadName: "matrix-\(caller.rawValue).jpg", upload: upload)
                     let response = try await client.call(call.method, call.uri, token: token, body: call.body, headers: call.headers)
                     let status = response.status.code
                     let reason = status >= 400 ? (try? response.reason()) ?? "" : ""

@@ -51,7 +51,8 @@ struct OpenAPITests {
             // Revoking runs last, on a token made for it.
             for (method, path, operation) in operations.sorted(by: { a, _ in a.method != "DELETE" }) {
                 let key = "\(method) \(path)"
-                let call = try DocumentedCall(method, path, fixture: fixture)
+                let upload = path == "/api/uploads/{id}" ? try await DocumentedCall.upload(by: fixture.readWrite, client) : nil
+                let call = try DocumentedCall(method, path, fixture: fixture, upload: upload)
                 let response = try await client.call(call.method, call.uri, token: fixture.readWrite, body: call.body, headers: call.headers)
                 let code = String(response.status.code)
                 let responses = operation["responses"] as? [String: Any] ?? [:]
@@ -99,7 +100,18 @@ struct DocumentedCall {
     let body: ByteBuffer?
     let headers: HTTPFields
 
-    init(_ method: String, _ path: String, fixture: ServerFixture, collection: String? = nil, uploadName: String = "doc.jpg") throws {
+    /// The id of an upload `token` makes, for `GET /api/uploads/{id}`.
+    static func upload(by token: String?, _ client: any TestClientProtocol) async throws -> String? {
+        guard let token else { return nil }
+        let response = try await client.call(.post, "/api/uploads?filename=status.jpg", token: token, body: ByteBuffer(bytes: try TestImages.jpeg()))
+        let json = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+        return (json?["upload"] as? [String: Any])?["id"] as? String
+    }
+
+    init(
+        _ method: String, _ path: String, fixture: ServerFixture, collection: String? = nil, uploadName: String = "doc.jpg",
+        upload: String? = nil
+    ) throws {
         let asset = ServerFixture.uuid(fixture.assets[0])
         let bodies: [String: String] = [
             "POST /api/changes": #"{"operations":[{"op":"favorite","assets":["\#(asset)"],"value":true}]}"#,
@@ -118,6 +130,7 @@ struct DocumentedCall {
             uri = uri.replacingOccurrences(of: "{token}", with: token)
         }
         if path == "/api/uploads" { uri += "?filename=\(uploadName)" }
+        if path == "/api/uploads/{id}" { uri = "/api/uploads/\(upload ?? UUID().uuidString)" }
         let json = bodies["\(method) \(path)"]
         self.method = HTTPRequest.Method(rawValue: method)!
         self.uri = uri

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Photos
@@ -39,7 +40,7 @@ struct UploadRouteTests {
 
     @Test func badUploadsAddNothingAndLeaveNoFiles() async throws {
         let fixture = try ServerFixture(photos: 1)
-        let uploads = fixture.temporary.url.appendingPathComponent("tmp/uploads")
+        let uploads = fixture.temporary.url.appendingPathComponent("imports")
         let configuration = ServerConfiguration(uploadLimit: 64 * 1024)
         try await fixture.withServer(configuration) { client in
             let text = try await client.call(.post, "/api/uploads?filename=notes.jpg", token: fixture.readWrite, body: ByteBuffer(string: "not a photo"))
@@ -74,6 +75,53 @@ struct UploadRouteTests {
         #expect(fixture.temporary.originalFiles().count == 1)
         #expect((try? FileManager.default.contentsOfDirectory(atPath: uploads.path)) ?? [] == [])
     }
+
+    /// A retried upload with the client's `Idempotency-Key` gets the first one's assets (with
+    /// `Idempotent-Replayed`), not new ones; `GET /api/uploads/<id>` tells its owner, and
+    /// nobody else, how it stands.
+    @Test func aRetryWithTheSameKeyAddsNothing() async throws {
+        let fixture = try ServerFixture(photos: 0)
+        let photo = try TestImages.jpeg(width: 70, height: 50)
+        try await fixture.withServer { client in
+            let key = UploadRouteTests.idempotencyKey
+            let first = try await client.call(
+                .post, "/api/uploads?filename=once.jpg", token: fixture.readWrite, body: ByteBuffer(bytes: photo), headers: [key: "retry-7"])
+            #expect(first.status == .created)
+            #expect(first.headers[UploadRouteTests.replayed] == nil)
+            let identifiers = try #require(try first.json()["localIdentifiers"] as? [String])
+            let upload = try #require(try first.json()["upload"] as? [String: Any])
+            #expect(upload["state"] as? String == "done" && upload["attempts"] as? Int == 1 && upload["files"] as? [String] == ["once.jpg"])
+
+            let retry = try await client.call(
+                .post, "/api/uploads?filename=once.jpg", token: fixture.readWrite, body: ByteBuffer(bytes: photo), headers: [key: "retry-7"])
+            #expect(retry.status == .created)
+            #expect(retry.headers[UploadRouteTests.replayed] == "true")
+            #expect(try retry.json()["localIdentifiers"] as? [String] == identifiers)
+            #expect((try retry.json()["assets"] as? [[String: Any]])?.count == 1)
+
+            // Another token's key is its own.
+            let theirs = try await client.call(
+                .post, "/api/uploads?filename=once.jpg", token: fixture.addOnly, body: ByteBuffer(bytes: photo), headers: [key: "retry-7"])
+            #expect(theirs.status == .created && theirs.headers[UploadRouteTests.replayed] == nil)
+            #expect(try theirs.json()["localIdentifiers"] as? [String] != identifiers)
+
+            let id = try #require(upload["id"] as? String)
+            let status = try await client.call(.get, "/api/uploads/\(id)", token: fixture.readWrite)
+            #expect(status.status == .ok)
+            #expect(try status.json()["localIdentifiers"] as? [String] == identifiers)
+            #expect(try await client.call(.get, "/api/uploads/\(id)", token: fixture.addOnly).status == .notFound, "not the add-only token's")
+            let bad = try await client.call(
+                .post, "/api/uploads?filename=x.jpg", token: fixture.readWrite, body: ByteBuffer(bytes: photo), headers: [key: "with space"])
+            #expect(bad.status == .badRequest)
+        }
+        #expect(fixture.library.withCurrent { PHAsset.fetchAssets(with: nil).count } == 2)
+        #expect(fixture.temporary.originalFiles().count == 2)
+        let imports = fixture.temporary.url.appendingPathComponent("imports")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: imports.path)) ?? [] == [], "no upload left waiting")
+    }
+
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+    static let replayed = HTTPField.Name("Idempotent-Replayed")!
 
     @Test func pathsInFileNamesAreDropped() async throws {
         let fixture = try ServerFixture(photos: 0)

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import PhotosLocking
 import PhotosStore
-import PhotosStorePostgres
+@testable import PhotosStorePostgres
 import PhotosTestSupport
 import Testing
 
@@ -22,7 +22,8 @@ struct PostgresSchemaTests {
         let again = try PostgresLibraryDatabase.open(url: url)
         defer { again.close() }
         #expect(try again.libraryIdentifier() == identifier)
-        #expect(try again.appliedMigrations() == ["v1"])
+        #expect(try again.appliedMigrations() == PostgresSchema.migrations.map(\.name))
+        #expect(try again.appliedMigrations() == ["v1", "v2-import-batches"])
         // The smart albums, as SQLite's first migration seeds them.
         let smartAlbums = try server.psql("SELECT count(*) FROM collection WHERE isList = 0 AND type = 2", database: url.lastPathComponent)
         #expect(Int(smartAlbums) == SmartAlbumCatalog.entries.count)
@@ -43,7 +44,7 @@ struct PostgresSchemaTests {
         }
         let identifiers = try results.withLock { $0 }.map { try $0.get() }
         #expect(identifiers.count == 4 && Set(identifiers).count == 1, "\(identifiers)")
-        #expect(try server.psql("SELECT count(*) FROM schemaMigration", database: url.lastPathComponent) == "1")
+        #expect(try server.psql("SELECT count(*) FROM schemaMigration", database: url.lastPathComponent) == "\(PostgresSchema.migrations.count)")
         #expect(try server.psql("SELECT count(*) FROM libraryInfo WHERE key = 'libraryIdentifier'", database: url.lastPathComponent) == "1")
     }
 

@@ -56,19 +56,22 @@ extension PHPhotoLibrary {
     /// Runs a change block now, on the calling thread, and commits what it asked for.
     ///
     /// Observers hear of the commit only once `gate` is opened (see ``DeliveryGate``).
-    func runChangeBlock(_ block: () -> Void, gate: DeliveryGate? = nil) throws(PHPhotosError) {
+    func runChangeBlock(
+        _ block: () -> Void, gate: DeliveryGate? = nil, importBatch: ImportBatchCompletion? = nil
+    ) throws(PHPhotosError) {
         let context = ChangeContext(library: self)
         ChangeContext.$current.withValue(context) {
             PHPhotoLibrary.$scoped.withValue(self) { block() }
         }
         context.close()
         defer { context.releaseRequests() }
-        try commit(context, gate: gate)
+        try commit(context, gate: gate, importBatch: importBatch)
     }
 
-    private func commit(_ context: ChangeContext, gate: DeliveryGate?) throws(PHPhotosError) {
+    private func commit(_ context: ChangeContext, gate: DeliveryGate?, importBatch: ImportBatchCompletion?) throws(PHPhotosError) {
         var staging = StagingArea(store: store)
         var changes = StoreChangeSet()
+        changes.importBatch = importBatch
         do {
             for request in context.requests { try request.stage(into: &staging) }
             for request in context.requests { try request.contribute(to: &changes, staging: staging) }

@@ -1,4 +1,5 @@
 import Foundation
+package import PhotosStore
 
 extension PHPhotoLibrary {
     /// Runs `changeBlock` on the library's change queue and commits every request made in it,
@@ -66,6 +67,22 @@ extension PHPhotoLibrary {
             let work = UncheckedSendable(block)
             try changeQueue.sync {
                 try self.runChangeBlock(work.value)
+            }
+        }
+    }
+}
+
+extension PHPhotoLibrary {
+    /// ``performChangesAndWait(_:)`` for an import batch: the commit also marks the batch done
+    /// with its new assets, and fails (changing nothing) when the batch is already finished.
+    package func performChangesAndWait(_ changeBlock: () -> Void, completing importBatch: ImportBatchCompletion) throws {
+        if ChangeContext.current != nil {
+            fatalError("performChangesAndWait(_:) can't be called from inside a change block")
+        }
+        try withoutActuallyEscaping(changeBlock) { block in
+            let work = UncheckedSendable(block)
+            try changeQueue.sync {
+                try self.runChangeBlock(work.value, importBatch: importBatch)
             }
         }
     }

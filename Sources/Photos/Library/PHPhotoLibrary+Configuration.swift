@@ -30,6 +30,10 @@ extension PHPhotoLibrary {
         package var videoRenditionConcurrency = 1
         /// Told of each step of the rendition work (tests wait on it).
         package var videoRenditionEvents: (@Sendable (VideoRenditionEvent) -> Void)?
+        /// Told of each step of the import-batch work (the server logs it; tests wait on it).
+        package var importBatchEvents: (@Sendable (ImportBatchEvent) -> Void)?
+        /// When an import batch that did not finish is tried again, and how often at most.
+        package var importBatchRetry = ImportBatchRetry()
 
         /// How often change observers look at the journal when no signal-file wake-up came
         /// (for file systems without `inotify`). Tests set `.never` to see that the signal

@@ -42,6 +42,9 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     let previewBudget: PreviewBudget
     /// Browser-playable renditions of its videos (the server and `photos cache` use them).
     package let videoRenditions: VideoRenditions
+    /// Uploads imported by whichever process or instance claims them (the server's
+    /// `POST /api/uploads`); set once, right after init.
+    package private(set) var importBatches: ImportBatches!
 
     /// Opens (creating if needed) the library folder at `url`.
     ///
@@ -115,6 +118,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         callbackQueue = DispatchQueue(label: "PHPhotoLibrary.callbacks")
         super.init()
         dispatcher = ChangeDispatcher(library: self)
+        importBatches = ImportBatches(library: self)
     }
 
     // MARK: - The shared library

@@ -56,6 +56,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Before any work starts: threads lowered once stay low.
         ServerRuntime.runHeavyWorkInBackground(niceness: backgroundNiceness)
         let renditionLog = Logger(label: "photos.renditions")
+        let importLog = Logger(label: "photos.imports")
         let library = try options.open(databaseMemoryMap: databaseMap << 20) { configuration in
             // One line per rendition job: which instance did what, when several serve one library.
             configuration.videoRenditionEvents = { event in
@@ -63,6 +64,15 @@ struct ServeCommand: AsyncParsableCommand {
                 case .started(let uuid, let foreground): renditionLog.info("rendition started \(uuid)\(foreground ? " (requested)" : "")")
                 case .finished(let uuid, let state): renditionLog.info("rendition finished \(uuid): \(state)")
                 case .failed(let uuid, let reason): renditionLog.info("rendition failed \(uuid): \(reason)")
+                }
+            }
+            // And one per import batch (an upload), whichever instance imports it.
+            configuration.importBatchEvents = { event in
+                switch event {
+                case .started(let uuid, let foreground): importLog.info("import started \(uuid)\(foreground ? "" : " (left by another)")")
+                case .finished(let uuid, let assets): importLog.info("import finished \(uuid): \(assets) assets")
+                case .failed(let uuid, let reason, let permanently):
+                    importLog.info("import failed \(uuid)\(permanently ? "" : " (will retry)"): \(reason)")
                 }
             }
         }
@@ -80,6 +90,9 @@ struct ServeCommand: AsyncParsableCommand {
         // Videos' browser renditions are made in the background, woken by every change.
         library.videoRenditions.startBackgroundWork(wakingOnChangesTo: library)
         defer { library.videoRenditions.stopBackgroundWork() }
+        // Uploads another instance received and did not finish (it died) are imported here.
+        library.importBatches.startBackgroundWork()
+        defer { library.importBatches.stopBackgroundWork() }
         try await buildApplication(library: library, configuration: configuration).runService()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Photos
 import PhotosLocking
@@ -8,13 +9,23 @@ import PhotosLocking
 /// disk (never whole in memory), is cut off past the upload limit (413), and becomes assets in
 /// one `performChanges`, so a bad file adds nothing. Limited tokens' uploads join their
 /// allow-list; add-only tokens get only the new local identifiers back.
+///
+/// An upload is an import batch (``ImportBatches``): its files wait in the library's shared
+/// `imports/` folder, this instance imports them at once, and if it dies meanwhile another
+/// instance does. `Idempotency-Key: <key>` makes a retried upload safe: a key the client
+/// already sent gets that upload's outcome (imported now if it still waits), not new assets.
+/// `GET /api/uploads/<id>` tells how an upload stands; a `202 Accepted` answer (the import
+/// failed for a reason worth retrying, which the server does) names it in `Location`.
 struct UploadRoutes {
     let service: LibraryService
 
     static let videoExtensions: Set<String> = ["mov", "mp4", "m4v", "3gp", "avi", "mkv", "webm", "mts", "m2ts"]
+    static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
+    static let replayedHeader = HTTPField.Name("Idempotent-Replayed")!
 
     func add(to group: RouterGroup<PhotosRequestContext>) {
         group.post("uploads") { request, context in try await upload(request, context) }
+        group.get("uploads/:id") { request, context in try await status(request, context) }
     }
 
     private func upload(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
@@ -23,56 +34,88 @@ struct UploadRoutes {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw APIError(.contentTooLarge, "The upload is \(length) bytes; the limit is \(limit)")
         }
-        let folder = service.library.url.appendingPathComponent("tmp/uploads", isDirectory: true)
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let files = try await receive(request, into: folder, limit: limit)
-        defer { for file in files { try? FileManager.default.removeItem(at: file.url) } }
-        guard !files.isEmpty else { throw APIError(.badRequest, "The upload holds no file") }
-
-        let identifiers = LockedIdentifiers()
+        let key = try Self.clientKey(request)
+        let owner = client.token?.identifier ?? ""
+        let batches = service.library.importBatches!
+        if let key, let sent = batches.batch(owner: owner, clientKey: key) {
+            // A retry: the body is the same files again, not kept.
+            for try await _ in request.body {}
+            let batch = try await service.writing("import") { batches.resume(sent) }
+            return try await respond(batch, to: client, replayed: true)
+        }
+        let (uuid, folder) = try batches.newBatchFolder()
+        let files: [ReceivedFile]
         do {
-            // The import (probing, hashing and copying each file, making its grid thumbnail) and
-            // its commit, on the writes pool, off the event loop.
-            let library = service.library
-            try await service.writing("commit") {
-                try library.performChangesAndWait {
-                    for file in files {
-                        let request = PHAssetCreationRequest.forAsset()
-                        let options = PHAssetResourceCreationOptions()
-                        options.originalFilename = file.name
-                        options.shouldMoveFile = true
-                        request.addResource(with: file.isVideo ? .video : .photo, fileURL: file.url, options: options)
-                        if let placeholder = request.placeholderForCreatedAsset { identifiers.append(placeholder.localIdentifier) }
-                    }
-                }
-            }
+            files = try await receive(request, into: folder, limit: limit)
+            guard !files.isEmpty else { throw APIError(.badRequest, "The upload holds no file") }
         } catch {
-            // Name the client's files, not where the server kept them.
-            var message = (error as? PHPhotosError)?.message ?? "\(error)"
-            for file in files { message = message.replacingOccurrences(of: file.url.path, with: file.name) }
-            if let photos = error as? PHPhotosError, photos.code == .invalidResource {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+        let token = client.token?.level == .limited ? client.token?.identifier : nil
+        let batchFiles = files.map { ImportBatchFile(name: $0.name, file: $0.url.lastPathComponent, isVideo: $0.isVideo) }
+        // The import (probing, hashing and linking each file) and its commit, on the writes
+        // pool, off the event loop.
+        let (batch, replayed) = try await service.writing("commit") {
+            try batches.submit(uuid: uuid, files: batchFiles, owner: owner, clientKey: key, tokenIdentifier: token)
+        }
+        return try await respond(batch, to: client, replayed: replayed)
+    }
+
+    /// `GET /api/uploads/<id>`: one of this client's uploads, as it stands.
+    private func status(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
+        let client = try context.requireClient()
+        let id = try context.parameters.require("id")
+        guard let batch = service.library.importBatches.batch(uuid: id), batch.owner == (client.token?.identifier ?? "") else {
+            throw APIError.notFound("upload \(id)")
+        }
+        return JSONResponse.make(result(batch, for: client))
+    }
+
+    /// The answer for a batch: 201 with its assets once imported, 202 while it waits for a
+    /// retry, the failure's status once given up.
+    private func respond(_ batch: ImportBatchRecord, to client: ClientAccess, replayed: Bool) async throws -> Response {
+        switch batch.state {
+        case .failed:
+            let message = batch.lastError ?? "The upload failed"
+            if batch.errorCode == PHPhotosError.Code.invalidResource.rawValue {
                 throw APIError(.unsupportedMediaType, "Not a photo or video this library can read: \(message)")
             }
-            throw APIError(APIError(error).status, message)
+            let code = batch.errorCode.flatMap(PHPhotosError.Code.init(rawValue:)) ?? .internalError
+            throw APIError(APIError(PHPhotosError(code, message)).status, message)
+        case .pending:
+            var response = JSONResponse.make(result(batch, for: client), status: .accepted)
+            response.headers[.location] = "/api/uploads/\(batch.uuid)"
+            response.headers[.retryAfter] = "\(max(1, Int(batch.notBefore.timeIntervalSinceNow.rounded(.up))))"
+            return response
+        case .done:
+            await service.libraryChanged()
+            if batch.tokenIdentifier != nil { service.accessChanged() }
+            var response = JSONResponse.make(result(batch, for: client), status: .created)
+            if replayed { response.headers[Self.replayedHeader] = "true" }
+            return response
         }
-        let created = identifiers.values
-        await service.libraryChanged()
-        if let token = client.token, token.level == .limited {
-            do {
-                let library = service.library
-                _ = try await service.writing("allow-list") { try library.changeLimitedLibrary(ofAccessToken: token.identifier, .add(created)) }
-            } catch {
-                throw APIError(.internalServerError, "The upload was added but not to this token's selection: \(error)")
-            }
-            service.accessChanged()
-        }
-        guard client.level != .addOnly else {
-            return JSONResponse.make(UploadResult(assets: nil, localIdentifiers: created), status: .created)
+    }
+
+    private func result(_ batch: ImportBatchRecord, for client: ClientAccess) -> UploadResult {
+        let created = batch.assetUUIDs.map(PHAsset.localIdentifier(forUUID:))
+        let upload = UploadJSON(batch)
+        guard client.level != .addOnly, batch.state == .done else {
+            return UploadResult(assets: nil, localIdentifiers: created, upload: upload)
         }
         let assets = service.withLibrary {
             PHAsset.fetchAssets(withLocalIdentifiers: created, options: nil).map(AssetJSON.init)
         }
-        return JSONResponse.make(UploadResult(assets: assets, localIdentifiers: created), status: .created)
+        return UploadResult(assets: assets, localIdentifiers: created, upload: upload)
+    }
+
+    /// The `Idempotency-Key` header: 1-255 printable ASCII characters.
+    static func clientKey(_ request: Request) throws -> String? {
+        guard let key = request.headers[idempotencyKey] else { return nil }
+        guard !key.isEmpty, key.utf8.count <= 255, key.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7f }) else {
+            throw APIError(.badRequest, "Idempotency-Key must be 1-255 printable ASCII characters")
+        }
+        return key
     }
 
     private struct ReceivedFile: Sendable {
@@ -147,9 +190,33 @@ struct UploadRoutes {
 }
 
 struct UploadResult: Encodable, Sendable {
-    /// The new assets (absent for add-only tokens, which see nothing).
+    /// The new assets (absent for add-only tokens, which see nothing, and before the import).
     let assets: [AssetJSON]?
     let localIdentifiers: [String]
+    /// The upload as an import batch.
+    let upload: UploadJSON
+}
+
+/// An upload's import batch, as `GET /api/uploads/<id>` tells it.
+struct UploadJSON: Encodable, Sendable {
+    let id: String
+    /// `pending`, `done` or `failed`.
+    let state: String
+    let attempts: Int
+    let error: String?
+    let files: [String]
+
+    init(_ batch: ImportBatchRecord) {
+        id = batch.uuid
+        state = switch batch.state {
+            case .pending: "pending"
+            case .done: "done"
+            case .failed: "failed"
+            }
+        attempts = batch.attempts
+        error = batch.lastError
+        files = batch.files.map(\.name)
+    }
 }
 
 /// Identifiers collected inside a change block.

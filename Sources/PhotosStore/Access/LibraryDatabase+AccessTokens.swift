@@ -127,7 +127,7 @@ extension LibraryDatabase {
         try db.row("SELECT \(AccessTokenRecord.columns) FROM accessToken WHERE \(condition)", arguments) { AccessTokenRecord(columns: $0) }
     }
 
-    private static func bumpAccessVersion(_ db: any StoreConnection) throws {
+    static func bumpAccessVersion(_ db: any StoreConnection) throws {
         try db.execute(
             """
                 INSERT INTO libraryInfo (key, value) VALUES ('accessVersion', '1')

@@ -1,10 +1,11 @@
 package import Foundation
 import PhotosLocking
 
-/// A piece of shared work (a video's rendition, an asset's thumbnail or preview) that one
+/// A piece of shared work (a video's rendition, an asset's thumbnail or preview, an import
+/// batch) that one
 /// process or instance at a time may do. ``LibraryDatabase/claimJob(_:waiting:)`` takes it.
 package struct JobKey: Hashable, Sendable, CustomStringConvertible {
-    /// What kind of work: ``rendition``, ``thumbnail``, ``preview``.
+    /// What kind of work: ``rendition``, ``thumbnail``, ``preview``, ``importBatch``.
     package let kind: Int32
     /// Which object: an asset's row id, or a hash of its UUID.
     package let id: Int64
@@ -12,6 +13,9 @@ package struct JobKey: Hashable, Sendable, CustomStringConvertible {
     package static func rendition(assetID: Int64) -> JobKey { JobKey(kind: 1, id: assetID) }
     package static func thumbnail(assetUUID: String) -> JobKey { JobKey(kind: 2, id: hash(assetUUID)) }
     package static func preview(assetUUID: String) -> JobKey { JobKey(kind: 3, id: hash(assetUUID)) }
+    /// By the batch's UUID, which exists before its row: the instance that receives an upload
+    /// claims it before enqueuing it, so no other instance starts it meanwhile.
+    package static func importBatch(uuid: String) -> JobKey { JobKey(kind: 4, id: hash(uuid)) }
 
     /// A stable 40-bit number for a UUID (its first 10 hex digits): the same in every process.
     /// Two UUIDs that share it only make one wait for the other's unrelated work.

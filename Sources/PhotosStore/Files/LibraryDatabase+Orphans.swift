@@ -17,14 +17,18 @@ package struct OrphanRepair: Sendable {
 }
 
 extension LibraryDatabase {
-    /// Files under `originals/`, `renders/`, `derivatives/`, `cache/` and `tmp/` that belong to
-    /// nothing: originals and renders no resource row names, derivatives and local copies of
-    /// assets that no longer exist, staging folders of processes that are gone. Reads only.
+    /// Files under `originals/`, `renders/`, `derivatives/`, `cache/`, `tmp/` and `imports/`
+    /// that belong to nothing: originals and renders no resource row names, derivatives and
+    /// local copies of assets that no longer exist, staging folders of processes that are
+    /// gone, uploads of no pending import batch. Reads only.
     package func orphanFiles() throws(StoreError) -> [OrphanFile] {
-        let (paths, uuids) = try read { db in
-            (try Set(db.texts("SELECT path FROM resource")), try Set(db.texts("SELECT uuid FROM asset")))
+        let (paths, uuids, batches) = try read { db in
+            (
+                try Set(db.texts("SELECT path FROM resource")), try Set(db.texts("SELECT uuid FROM asset")),
+                try Set(db.texts("SELECT uuid FROM importBatch WHERE state = 0"))
+            )
         }
-        return orphans(named: paths, assets: uuids)
+        return orphans(named: paths, assets: uuids, batches: batches)
     }
 
     /// Removes what ``orphanFiles()`` finds, except originals, which go to
@@ -35,9 +39,10 @@ extension LibraryDatabase {
         try write { db in
             let paths = try Set(db.texts("SELECT path FROM resource"))
             let uuids = try Set(db.texts("SELECT uuid FROM asset"))
+            let batches = try Set(db.texts("SELECT uuid FROM importBatch WHERE state = 0"))
             var repair = OrphanRepair()
             let stamp = ISO8601DateFormatter().string(from: now).replacingOccurrences(of: ":", with: "-")
-            for orphan in orphans(named: paths, assets: uuids) {
+            for orphan in orphans(named: paths, assets: uuids, batches: batches) {
                 let url = layout.url(forRelativePath: orphan.path)
                 if orphan.isOriginal {
                     let destination = "recovered/\(stamp)/\(orphan.path)"
@@ -56,7 +61,7 @@ extension LibraryDatabase {
         }
     }
 
-    private func orphans(named paths: Set<String>, assets uuids: Set<String>) -> [OrphanFile] {
+    private func orphans(named paths: Set<String>, assets uuids: Set<String>, batches: Set<String>) -> [OrphanFile] {
         var found: [OrphanFile] = []
         let prefix = layout.root.path + "/"
         func relative(_ url: URL) -> String {
@@ -87,6 +92,14 @@ extension LibraryDatabase {
             guard let pid = Int32(entry.split(separator: "-").first ?? ""), pid != getpid() else { continue }
             if kill(pid, 0) == 0 || errno == EPERM { continue }
             found += files(under: layout.temporary.appendingPathComponent(entry)).map { OrphanFile(path: relative($0), isOriginal: false) }
+        }
+        // Uploads of no pending import batch, left over an hour (younger ones may still be
+        // arriving, before their batch is recorded).
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: layout.imports.path)) ?? [] where !batches.contains(entry) {
+            let folder = layout.imports.appendingPathComponent(entry, isDirectory: true)
+            let modified = (try? FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate] as? Date) ?? .distantPast
+            guard modified.timeIntervalSinceNow < -3600 else { continue }
+            found += files(under: folder).map { OrphanFile(path: relative($0), isOriginal: false) }
         }
         return found.sorted { $0.path < $1.path }
     }

@@ -69,6 +69,10 @@ struct CopiedTable {
             "videoRendition", key: ["assetID"],
             "assetID:INTEGER,state:INTEGER,sourcePath:TEXT,attempts:INTEGER,lastError:TEXT,notBefore:REAL,updatedDate:REAL"),
         CopiedTable("renderFailure", key: ["assetID"], "assetID:INTEGER,sourcePath:TEXT,reason:TEXT,failedDate:REAL"),
+        CopiedTable(
+            "importBatch", key: ["id"],
+            "id:INTEGER,uuid:TEXT,owner:TEXT,clientKey:TEXT,tokenIdentifier:TEXT,files:TEXT,state:INTEGER,attempts:INTEGER,"
+                + "errorCode:INTEGER,lastError:TEXT,notBefore:REAL,assetUUIDs:TEXT,createdDate:REAL,updatedDate:REAL"),
     ]
 
     /// Rows read per statement.

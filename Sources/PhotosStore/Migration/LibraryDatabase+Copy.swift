@@ -91,7 +91,7 @@ extension LibraryDatabase {
     /// copied to the same place in `layout`'s folder.
     private func copyFiles(to layout: LibraryLayout, report: inout LibraryCopyReport) throws(StoreError) {
         let root = self.layout.root.standardizedFileURL
-        for folder in [self.layout.originals, self.layout.renders, self.layout.derivatives] {
+        for folder in [self.layout.originals, self.layout.renders, self.layout.derivatives, self.layout.imports] {
             guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey, .fileSizeKey]) else {
                 continue
             }

@@ -71,6 +71,9 @@ enum LibraryMigrations {
             try db.execute(
                 sql: "CREATE INDEX collection_moments_by_startDate ON collection(startDate, id) WHERE isList = 0 AND type = 3")
         }
+        migrator.registerMigration("v14-import-batches") { db in
+            try db.execute(sql: ImportBatchSchema.sqlite)
+        }
         return migrator
     }
 

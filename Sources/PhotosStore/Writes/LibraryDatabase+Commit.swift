@@ -102,6 +102,7 @@ struct ChangeApplier {
         if !momentDates.isEmpty || !oldMoments.isEmpty {
             try MomentGrouper(db: db, now: changes.now, gazetteer: gazetteer).regroup(dates: momentDates, oldMoments: oldMoments)
         }
+        try completeImportBatch()
     }
 
     // MARK: Lookups

@@ -20,6 +20,8 @@ package struct StoreChangeSet: Sendable {
     /// Assets removed for good, files and all.
     package var expungedAssets: [String] = []
     package var deletedCollections: [String] = []
+    /// The import batch these new assets come from, marked done in the same transaction.
+    package var importBatch: ImportBatchCompletion?
     package var now: Date
 
     package init(now: Date = Date()) {

@@ -1,0 +1,269 @@
+import Foundation
+package import PhotosStore
+import PhotosLocking
+
+/// A step of the import-batch work, for logs and tests.
+package enum ImportBatchEvent: Sendable, Equatable {
+    case started(uuid: String, foreground: Bool)
+    case finished(uuid: String, assets: Int)
+    case failed(uuid: String, reason: String, permanently: Bool)
+}
+
+/// When an import batch that did not finish is tried again.
+package struct ImportBatchRetry: Sendable {
+    /// The wait after the first attempt; each attempt after doubles it.
+    package var firstDelay: TimeInterval = 2
+    /// The longest wait between attempts.
+    package var longestDelay: TimeInterval = 3_600
+    /// Attempts (started, whether they failed or their process died) before the batch is
+    /// given up.
+    package var maximumAttempts = 6
+    /// How often background workers look for batches whose claim was let go (an instance
+    /// died mid-import) when nothing else wakes them.
+    package var pollInterval: TimeInterval = 2
+
+    package init() {}
+
+    /// The wait after attempt `attempt` (1 for the first).
+    func delay(after attempt: Int) -> TimeInterval {
+        min(longestDelay, firstDelay * pow(2, Double(max(0, min(attempt - 1, 30)))))
+    }
+}
+
+/// Uploads as shared work: the files of an upload wait in the library's `imports/<uuid>/`
+/// folder (which every instance mounts) and an `importBatch` row says what they are; the
+/// instance that received them claims the batch (``JobKey/importBatch(uuid:)``) and imports
+/// it at once, and if it dies meanwhile, any instance's background worker claims it and
+/// imports it again.
+///
+/// - **Once**: the assets and the batch's `done` mark commit in one transaction, which
+///   refuses a batch already finished; a claim keeps two instances from working on one batch.
+/// - **Never lost**: the files leave their folder only as hard links moved into `originals/`
+///   by the commit (a crash before it leaves the folder whole), and the folder goes after.
+/// - **Retried with backoff**: each attempt is counted when it starts and sets when the batch
+///   is due again (``ImportBatchRetry``); a file that is not a photo or video fails the batch
+///   for good at once, and so do ``ImportBatchRetry/maximumAttempts`` attempts.
+package final class ImportBatches: Sendable {
+    private weak let library: PHPhotoLibrary?
+    private let store: LibraryDatabase
+    private let retry: ImportBatchRetry
+    private let events: (@Sendable (ImportBatchEvent) -> Void)?
+    private let running = Mutex<(running: Bool, workers: Int)>((false, 0))
+    private let wakeups = DispatchSemaphore(value: 0)
+
+    init(library: PHPhotoLibrary) {
+        self.library = library
+        store = library.store
+        retry = library.configuration.importBatchRetry
+        events = library.configuration.importBatchEvents
+    }
+
+    // MARK: Receiving
+
+    /// A new batch's UUID and its folder, created, for the upload's files.
+    package func newBatchFolder() throws(PHPhotosError) -> (uuid: String, folder: URL) {
+        let uuid = UUID().uuidString
+        let folder = store.layout.importBatchFolder(uuid: uuid)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw PHPhotosError(.notEnoughSpace, "Can't make a folder for an upload: \(error.localizedDescription)")
+        }
+        return (uuid, folder)
+    }
+
+    /// Records the batch whose files are in ``newBatchFolder()``'s folder `uuid` and imports
+    /// it now, returning how it ended (`.pending` when this attempt failed and a later one
+    /// will try again). When `owner` already sent a batch with `clientKey`, this one is
+    /// dropped (its folder removed) and that one is returned, imported first if it still
+    /// waits (`replayed` true).
+    package func submit(
+        uuid: String, files: [ImportBatchFile], owner: String, clientKey: String?, tokenIdentifier: String?
+    ) throws(PHPhotosError) -> (batch: ImportBatchRecord, replayed: Bool) {
+        // Claimed before it is recorded: no background worker starts it meanwhile.
+        let claim = try? store.claimJob(.importBatch(uuid: uuid), waiting: false)
+        defer { claim?.release() }
+        let recorded: (batch: ImportBatchRecord, isNew: Bool)
+        do {
+            recorded = try store.enqueueImportBatch(
+                uuid: uuid, owner: owner, clientKey: clientKey, tokenIdentifier: tokenIdentifier, files: files, now: Date())
+        } catch {
+            removeFolder(uuid)
+            throw PHPhotosError(error)
+        }
+        guard recorded.isNew else {
+            removeFolder(uuid)
+            claim?.release()
+            return (resume(recorded.batch), true)
+        }
+        return (perform(recorded.batch, foreground: true), false)
+    }
+
+    /// A batch sent before, finished: imported now if it still waits (waiting for whoever
+    /// holds it), else as it ended.
+    package func resume(_ batch: ImportBatchRecord) -> ImportBatchRecord {
+        guard batch.state == .pending else { return batch }
+        let claim = try? store.claimJob(.importBatch(uuid: batch.uuid), waiting: true)
+        defer { claim?.release() }
+        return perform(batch, foreground: true)
+    }
+
+    /// One batch by its UUID.
+    package func batch(uuid: String) -> ImportBatchRecord? {
+        try? store.importBatch(uuid: uuid)
+    }
+
+    /// One owner's batch by the client's `Idempotency-Key`.
+    package func batch(owner: String, clientKey: String) -> ImportBatchRecord? {
+        try? store.importBatch(owner: owner, clientKey: clientKey)
+    }
+
+    // MARK: The work
+
+    /// Imports a claimed batch, unless it finished meanwhile; returns it as it is after.
+    private func perform(_ batch: ImportBatchRecord, foreground: Bool) -> ImportBatchRecord {
+        guard let fresh = try? store.importBatch(uuid: batch.uuid) else { return batch }
+        guard fresh.state == .pending else { return fresh }
+        let now = Date()
+        guard fresh.attempts < retry.maximumAttempts else {
+            let reason = "Given up after \(fresh.attempts) attempts" + (fresh.lastError.map { ": \($0)" } ?? "")
+            return fail(fresh, PHPhotosError(.internalError, reason), permanently: true)
+        }
+        do {
+            try store.startImportBatch(id: fresh.id, retryAt: now.addingTimeInterval(retry.delay(after: fresh.attempts + 1)), now: now)
+        } catch {
+            return fail(fresh, PHPhotosError(error), permanently: false)
+        }
+        events?(.started(uuid: fresh.uuid, foreground: foreground))
+        guard let library else { return fail(fresh, PHPhotosError(.libraryVolumeOffline, "The library was closed"), permanently: false) }
+        let folder = store.layout.importBatchFolder(uuid: fresh.uuid)
+        var links: [URL] = []
+        defer { for link in links { try? FileManager.default.removeItem(at: link) } }
+        var sources: [(file: ImportBatchFile, url: URL, moves: Bool)] = []
+        for file in fresh.files {
+            let url = folder.appendingPathComponent(file.file)
+            guard FileManager.default.fileExists(atPath: url.path) else {
+                return fail(fresh, PHPhotosError(.missingResource, "The upload's file \(file.name) is gone"), permanently: true)
+            }
+            // A hard link is what moves into `originals/`: the upload itself stays until the
+            // commit, so an attempt that dies leaves it for the next.
+            let link = folder.appendingPathComponent(".\(fresh.attempts + 1)-\(file.file)")
+            try? FileManager.default.removeItem(at: link)
+            if Glibc.link(url.path, link.path) == 0 {
+                links.append(link)
+                sources.append((file, link, true))
+            } else {
+                sources.append((file, url, false))
+            }
+        }
+        do {
+            try library.performChangesAndWait(
+                {
+                    for source in sources {
+                        let request = PHAssetCreationRequest.forAsset()
+                        let options = PHAssetResourceCreationOptions()
+                        options.originalFilename = source.file.name
+                        options.shouldMoveFile = source.moves
+                        request.addResource(with: source.file.isVideo ? .video : .photo, fileURL: source.url, options: options)
+                    }
+                }, completing: ImportBatchCompletion(batchID: fresh.id, tokenIdentifier: fresh.tokenIdentifier))
+        } catch {
+            let error = (error as? PHPhotosError) ?? PHPhotosError(error)
+            if let now = try? store.importBatch(uuid: fresh.uuid), now.state != .pending { return now }
+            // A file the library can't read fails the batch for good; anything else (the
+            // database, the disk) is tried again.
+            return fail(fresh, error, permanently: error.code == .invalidResource)
+        }
+        removeFolder(fresh.uuid)
+        let done = (try? store.importBatch(uuid: fresh.uuid)) ?? fresh
+        events?(.finished(uuid: fresh.uuid, assets: done.assetUUIDs.count))
+        return done
+    }
+
+    private func fail(_ batch: ImportBatchRecord, _ error: PHPhotosError, permanently: Bool) -> ImportBatchRecord {
+        // Name the client's files, not where the library kept them.
+        var message = error.message
+        let folder = store.layout.importBatchFolder(uuid: batch.uuid).path
+        for file in batch.files {
+            message = message.replacingOccurrences(of: folder + "/." + "\(batch.attempts + 1)-" + file.file, with: file.name)
+            message = message.replacingOccurrences(of: folder + "/" + file.file, with: file.name)
+        }
+        try? store.failImportBatch(id: batch.id, code: error.code.rawValue, reason: message, permanently: permanently, now: Date())
+        if permanently { removeFolder(batch.uuid) }
+        events?(.failed(uuid: batch.uuid, reason: message, permanently: permanently))
+        return (try? store.importBatch(uuid: batch.uuid)) ?? batch
+    }
+
+    private func removeFolder(_ uuid: String) {
+        try? FileManager.default.removeItem(at: store.layout.importBatchFolder(uuid: uuid))
+    }
+
+    // MARK: Background work
+
+    /// Starts a background worker that imports batches left by instances that died (and
+    /// retries failed ones when due), until ``stopBackgroundWork()``. Does nothing for a
+    /// library opened read-only.
+    package func startBackgroundWork() {
+        guard !store.isReadOnly else { return }
+        let start = running.withLock { state -> Bool in
+            guard !state.running else { return false }
+            state = (true, state.workers + 1)
+            return true
+        }
+        guard start else { return }
+        let thread = Thread { [self] in workerLoop() }
+        thread.name = "ImportBatches"
+        thread.qualityOfService = .utility
+        thread.start()
+    }
+
+    /// Stops the worker after its current batch.
+    package func stopBackgroundWork() {
+        let workers = running.withLock { state in
+            state.running = false
+            return state.workers
+        }
+        for _ in 0..<workers { wakeups.signal() }
+    }
+
+    private func workerLoop() {
+        defer { running.withLock { $0.workers -= 1 } }
+        while running.withLock({ $0.running }) {
+            if let (batch, claim) = claimNext() {
+                _ = perform(batch, foreground: false)
+                claim.release()
+                continue
+            }
+            // Due batches are all claimed elsewhere (or none is due): look again at the next
+            // due time, or after the poll interval, for a claim let go by an instance that died.
+            let due = (try? store.nextImportBatchDue()) ?? nil
+            let wait = min(retry.pollInterval, max(0.05, due.map { $0.timeIntervalSinceNow } ?? retry.pollInterval))
+            _ = wakeups.wait(timeout: .now() + wait)
+        }
+    }
+
+    /// The next due batch nobody holds, claimed.
+    private func claimNext() -> (ImportBatchRecord, any JobClaim)? {
+        var elsewhere = Set<Int64>()
+        while true {
+            guard let batch = try? store.nextDueImportBatch(now: Date(), excluding: elsewhere) else { return nil }
+            guard let claim = try? store.claimJob(.importBatch(uuid: batch.uuid), waiting: false) else {
+                elsewhere.insert(batch.id)
+                continue
+            }
+            return (batch, claim)
+        }
+    }
+}
+
+extension PHAsset {
+    /// The local identifier of the asset with `uuid`.
+    package static func localIdentifier(forUUID uuid: String) -> String {
+        LocalIdentifier.asset(uuid)
+    }
+}
+
+/// The store's import-batch types, for the server (which uses the Photos module only).
+package typealias ImportBatchRecord = PhotosStore.ImportBatchRecord
+package typealias ImportBatchFile = PhotosStore.ImportBatchFile
+package typealias ImportBatchState = PhotosStore.ImportBatchState

@@ -1,0 +1,203 @@
+package import Foundation
+
+/// Where an import batch stands.
+package enum ImportBatchState: Int, Sendable, Codable {
+    /// Waiting, or being imported by whoever holds its claim (``JobKey/importBatch(uuid:)``).
+    case pending = 0
+    /// Imported: its assets committed in the same transaction that set this state.
+    case done = 1
+    /// Given up: a file that is not a photo or video, or too many failed attempts
+    /// (`lastError` says why). Nothing of it was added.
+    case failed = 2
+}
+
+/// One file of an import batch: the name the client gave it and where it waits, in the
+/// batch's folder (``LibraryLayout/importBatchFolder(uuid:)``).
+package struct ImportBatchFile: Sendable, Codable, Equatable {
+    /// The client's file name (the asset's original filename).
+    package var name: String
+    /// The file's name in the batch's folder.
+    package var file: String
+    package var isVideo: Bool
+
+    package init(name: String, file: String, isVideo: Bool) {
+        self.name = name
+        self.file = file
+        self.isVideo = isVideo
+    }
+}
+
+/// Files received by one instance and imported by whichever claims them: a row of
+/// `importBatch`, with the files in the library's shared `imports/<uuid>/` folder.
+package struct ImportBatchRecord: Sendable, Equatable {
+    package var id: Int64
+    package var uuid: String
+    /// Whose batch it is (an access token's identifier, or empty for the owner): only they
+    /// can look it up, and their ``clientKey``s are their own.
+    package var owner: String
+    /// The client's `Idempotency-Key`: a retried upload with the same key gets this batch.
+    package var clientKey: String?
+    /// A limited token whose allow-list gets the new assets, in the import's transaction.
+    package var tokenIdentifier: String?
+    package var files: [ImportBatchFile]
+    package var state: ImportBatchState
+    /// Attempts started; one that never finished (its instance died) counts too.
+    package var attempts: Int
+    /// The `PHPhotosError` code of the last failure, with its message.
+    package var errorCode: Int?
+    package var lastError: String?
+    /// Not taken by background workers before this (the retry's backoff).
+    package var notBefore: Date
+    /// The assets made, in the files' order, once ``state`` is `.done`.
+    package var assetUUIDs: [String]
+    package var createdDate: Date
+    package var updatedDate: Date
+}
+
+/// What a change set does to its import batch: marks it done, with its assets, in the
+/// commit's transaction (so the assets and the mark are saved together or not at all).
+package struct ImportBatchCompletion: Sendable {
+    package var batchID: Int64
+    package var tokenIdentifier: String?
+
+    package init(batchID: Int64, tokenIdentifier: String?) {
+        self.batchID = batchID
+        self.tokenIdentifier = tokenIdentifier
+    }
+}
+
+extension LibraryDatabase {
+    private static let batchColumns = """
+        id, uuid, owner, clientKey, tokenIdentifier, files, state, attempts, errorCode, lastError, notBefore,
+        assetUUIDs, createdDate, updatedDate
+        """
+
+    private static func batch(_ row: any ColumnReading) -> ImportBatchRecord {
+        let files = (try? JSONDecoder().decode([ImportBatchFile].self, from: Data(row.text(5).utf8))) ?? []
+        let assets = row.optionalText(11).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+        return ImportBatchRecord(
+            id: row.int64(0), uuid: row.text(1), owner: row.text(2), clientKey: row.optionalText(3),
+            tokenIdentifier: row.optionalText(4), files: files, state: ImportBatchState(rawValue: row.int(6)) ?? .pending,
+            attempts: row.int(7), errorCode: row.optionalInt(8), lastError: row.optionalText(9),
+            notBefore: Date(timeIntervalSince1970: row.double(10)), assetUUIDs: assets,
+            createdDate: Date(timeIntervalSince1970: row.double(12)), updatedDate: Date(timeIntervalSince1970: row.double(13)))
+    }
+
+    /// How long finished batches are kept (for `GET /api/uploads/<uuid>` and retried
+    /// uploads' keys) before a new batch removes them.
+    package static let finishedImportBatchLifetime: TimeInterval = 7 * 86_400
+
+    /// Records a batch whose files are in its folder. With a `clientKey` the owner already
+    /// used, nothing is added and that batch is returned (`isNew` false).
+    package func enqueueImportBatch(
+        uuid: String, owner: String, clientKey: String?, tokenIdentifier: String?, files: [ImportBatchFile], now: Date
+    ) throws(StoreError) -> (batch: ImportBatchRecord, isNew: Bool) {
+        let encoded = String(decoding: (try? JSONEncoder().encode(files)) ?? Data("[]".utf8), as: UTF8.self)
+        let time = now.timeIntervalSince1970
+        return try write { db in
+            try db.execute(
+                "DELETE FROM importBatch WHERE state != 0 AND updatedDate < ?", [time - Self.finishedImportBatchLifetime])
+            if let clientKey, let existing = try db.row(
+                "SELECT \(Self.batchColumns) FROM importBatch WHERE owner = ? AND clientKey = ?", [owner, clientKey], Self.batch)
+            {
+                return (existing, false)
+            }
+            _ = try db.insert(
+                """
+                    INSERT INTO importBatch (uuid, owner, clientKey, tokenIdentifier, files, createdDate, updatedDate)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                [uuid, owner, clientKey, tokenIdentifier, encoded, time, time])
+            guard let batch = try db.row("SELECT \(Self.batchColumns) FROM importBatch WHERE uuid = ?", [uuid], Self.batch) else {
+                throw StoreError(.database, "The import batch \(uuid) was not saved")
+            }
+            return (batch, true)
+        }
+    }
+
+    /// One batch, by its UUID.
+    package func importBatch(uuid: String) throws(StoreError) -> ImportBatchRecord? {
+        try read { db in try db.row("SELECT \(Self.batchColumns) FROM importBatch WHERE uuid = ?", [uuid], Self.batch) }
+    }
+
+    /// One owner's batch, by the client's `Idempotency-Key`.
+    package func importBatch(owner: String, clientKey: String) throws(StoreError) -> ImportBatchRecord? {
+        try read { db in
+            try db.row("SELECT \(Self.batchColumns) FROM importBatch WHERE owner = ? AND clientKey = ?", [owner, clientKey], Self.batch)
+        }
+    }
+
+    /// The next pending batch due at `now`, oldest first, leaving out `busy` ones.
+    package func nextDueImportBatch(now: Date, excluding busy: Set<Int64>) throws(StoreError) -> ImportBatchRecord? {
+        try read { db in
+            let excluded = busy.isEmpty ? "" : "AND id NOT IN (\(busy.map(String.init).joined(separator: ",")))"
+            return try db.row(
+                "SELECT \(Self.batchColumns) FROM importBatch WHERE state = 0 AND notBefore <= ? \(excluded) ORDER BY notBefore, id LIMIT 1",
+                [now.timeIntervalSince1970], Self.batch)
+        }
+    }
+
+    /// When the next pending batch is due, if any is waiting.
+    package func nextImportBatchDue() throws(StoreError) -> Date? {
+        try read { db in
+            try db.double("SELECT MIN(notBefore) FROM importBatch WHERE state = 0").map(Date.init(timeIntervalSince1970:))
+        }
+    }
+
+    /// Counts an attempt starting (before any work, so an attempt whose instance dies counts
+    /// too) and sets when the batch is due again should this attempt not finish it.
+    package func startImportBatch(id: Int64, retryAt: Date, now: Date) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                "UPDATE importBatch SET attempts = attempts + 1, notBefore = ?, updatedDate = ? WHERE id = ? AND state = 0",
+                [retryAt.timeIntervalSince1970, now.timeIntervalSince1970, id])
+        }
+    }
+
+    /// Records a failed attempt: with `permanently` the batch is given up (`.failed`), else it
+    /// stays pending until its `notBefore`.
+    package func failImportBatch(id: Int64, code: Int, reason: String, permanently: Bool, now: Date) throws(StoreError) {
+        try write { db in
+            try db.execute(
+                "UPDATE importBatch SET state = ?, errorCode = ?, lastError = ?, updatedDate = ? WHERE id = ? AND state = 0",
+                [permanently ? ImportBatchState.failed.rawValue : ImportBatchState.pending.rawValue, code, reason,
+                 now.timeIntervalSince1970, id])
+        }
+    }
+
+    /// The UUIDs of the batches not finished yet (their folders are not orphans).
+    package func pendingImportBatchUUIDs() throws(StoreError) -> Set<String> {
+        try read { db in Set(try db.texts("SELECT uuid FROM importBatch WHERE state = 0")) }
+    }
+}
+
+extension ChangeApplier {
+    /// Marks the change's import batch done with its new assets (and adds them to its
+    /// token's allow-list), refusing a batch that is not pending: a batch is imported once,
+    /// whoever else tried it.
+    mutating func completeImportBatch() throws {
+        guard let completion = changes.importBatch else { return }
+        let state = try db.int("SELECT state FROM importBatch WHERE id = ?", [completion.batchID])
+        guard state == ImportBatchState.pending.rawValue else {
+            throw StoreError(
+                .notAllowed,
+                state == nil ? "The import batch \(completion.batchID) does not exist" : "The import batch \(completion.batchID) is already finished")
+        }
+        let uuids = changes.newAssets.map(\.record.uuid)
+        let encoded = String(decoding: (try? JSONEncoder().encode(uuids)) ?? Data("[]".utf8), as: UTF8.self)
+        _ = try db.execute(
+            "UPDATE importBatch SET state = 1, assetUUIDs = ?, errorCode = NULL, lastError = NULL, updatedDate = ? WHERE id = ?",
+            [encoded, changes.now.timeIntervalSince1970, completion.batchID])
+        if let identifier = completion.tokenIdentifier,
+            let tokenID = try db.int64("SELECT id FROM accessToken WHERE identifier = ?", [identifier])
+        {
+            for uuid in uuids {
+                _ = try db.execute(
+                    "INSERT INTO accessTokenAsset (tokenID, assetID) SELECT ?, id FROM asset WHERE uuid = ? ON CONFLICT DO NOTHING",
+                    [tokenID, uuid])
+            }
+            try LibraryDatabase.bumpAccessVersion(db)
+        }
+        Failpoint.hit(.importBatchBeforeCommit)
+    }
+}
