@@ -85,8 +85,11 @@ package final class ImportBatches: Sendable {
         defer { claim?.release() }
         let recorded: (batch: ImportBatchRecord, isNew: Bool)
         do {
+            // Its first attempt starts now, counted in the same transaction.
+            let now = Date()
             recorded = try store.enqueueImportBatch(
-                uuid: uuid, owner: owner, clientKey: clientKey, tokenIdentifier: tokenIdentifier, files: files, now: Date())
+                uuid: uuid, owner: owner, clientKey: clientKey, tokenIdentifier: tokenIdentifier, files: files, now: now,
+                startingUntil: now.addingTimeInterval(retry.delay(after: 1)))
         } catch {
             removeFolder(uuid)
             throw PHPhotosError(error)
@@ -96,7 +99,7 @@ package final class ImportBatches: Sendable {
             claim?.release()
             return (resume(recorded.batch), true)
         }
-        return (perform(recorded.batch, foreground: true), false)
+        return (perform(recorded.batch, foreground: true, started: true), false)
     }
 
     /// A batch sent before, finished: imported now if it still waits (waiting for whoever
@@ -121,19 +124,27 @@ package final class ImportBatches: Sendable {
     // MARK: The work
 
     /// Imports a claimed batch, unless it finished meanwhile; returns it as it is after.
-    private func perform(_ batch: ImportBatchRecord, foreground: Bool) -> ImportBatchRecord {
-        guard let fresh = try? store.importBatch(uuid: batch.uuid) else { return batch }
-        guard fresh.state == .pending else { return fresh }
-        let now = Date()
-        guard fresh.attempts < retry.maximumAttempts else {
-            let reason = "Given up after \(fresh.attempts) attempts" + (fresh.lastError.map { ": \($0)" } ?? "")
-            return fail(fresh, PHPhotosError(.internalError, reason), permanently: true)
+    /// `started`: `batch` was just recorded with its first attempt counted.
+    private func perform(_ batch: ImportBatchRecord, foreground: Bool, started: Bool = false) -> ImportBatchRecord {
+        var fresh = batch
+        if !started {
+            guard let current = try? store.importBatch(uuid: batch.uuid) else { return batch }
+            guard current.state == .pending else { return current }
+            guard current.attempts < retry.maximumAttempts else {
+                let reason = "Given up after \(current.attempts) attempts" + (current.lastError.map { ": \($0)" } ?? "")
+                return fail(current, PHPhotosError(.internalError, reason), permanently: true)
+            }
+            let now = Date()
+            do {
+                try store.startImportBatch(
+                    id: current.id, retryAt: now.addingTimeInterval(retry.delay(after: current.attempts + 1)), now: now)
+            } catch {
+                return fail(current, PHPhotosError(error), permanently: false)
+            }
+            fresh = current
+            fresh.attempts += 1
         }
-        do {
-            try store.startImportBatch(id: fresh.id, retryAt: now.addingTimeInterval(retry.delay(after: fresh.attempts + 1)), now: now)
-        } catch {
-            return fail(fresh, PHPhotosError(error), permanently: false)
-        }
+        // `fresh.attempts` counts this attempt from here on.
         events?(.started(uuid: fresh.uuid, foreground: foreground))
         guard let library else { return fail(fresh, PHPhotosError(.libraryVolumeOffline, "The library was closed"), permanently: false) }
         let folder = store.layout.importBatchFolder(uuid: fresh.uuid)
@@ -147,7 +158,7 @@ package final class ImportBatches: Sendable {
             }
             // A hard link is what moves into `originals/`: the upload itself stays until the
             // commit, so an attempt that dies leaves it for the next.
-            let link = folder.appendingPathComponent(".\(fresh.attempts + 1)-\(file.file)")
+            let link = folder.appendingPathComponent(".\(fresh.attempts)-\(file.file)")
             try? FileManager.default.removeItem(at: link)
             if Glibc.link(url.path, link.path) == 0 {
                 links.append(link)
@@ -185,7 +196,7 @@ package final class ImportBatches: Sendable {
         var message = error.message
         let folder = store.layout.importBatchFolder(uuid: batch.uuid).path
         for file in batch.files {
-            message = message.replacingOccurrences(of: folder + "/." + "\(batch.attempts + 1)-" + file.file, with: file.name)
+            message = message.replacingOccurrences(of: folder + "/." + "\(batch.attempts)-" + file.file, with: file.name)
             message = message.replacingOccurrences(of: folder + "/" + file.file, with: file.name)
         }
         try? store.failImportBatch(id: batch.id, code: error.code.rawValue, reason: message, permanently: permanently, now: Date())

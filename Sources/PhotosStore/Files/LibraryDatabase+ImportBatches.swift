@@ -87,10 +87,13 @@ extension LibraryDatabase {
     /// uploads' keys) before a new batch removes them.
     package static let finishedImportBatchLifetime: TimeInterval = 7 * 86_400
 
-    /// Records a batch whose files are in its folder. With a `clientKey` the owner already
-    /// used, nothing is added and that batch is returned (`isNew` false).
+    /// Records a batch whose files are in its folder; with `startingUntil`, its first attempt
+    /// is counted as started (``startImportBatch(id:retryAt:now:)``) in the same transaction.
+    /// With a `clientKey` the owner already used, nothing is added and that batch is returned
+    /// (`isNew` false).
     package func enqueueImportBatch(
-        uuid: String, owner: String, clientKey: String?, tokenIdentifier: String?, files: [ImportBatchFile], now: Date
+        uuid: String, owner: String, clientKey: String?, tokenIdentifier: String?, files: [ImportBatchFile], now: Date,
+        startingUntil retryAt: Date? = nil
     ) throws(StoreError) -> (batch: ImportBatchRecord, isNew: Bool) {
         let encoded = String(decoding: (try? JSONEncoder().encode(files)) ?? Data("[]".utf8), as: UTF8.self)
         let time = now.timeIntervalSince1970
@@ -104,10 +107,10 @@ extension LibraryDatabase {
             }
             _ = try db.insert(
                 """
-                    INSERT INTO importBatch (uuid, owner, clientKey, tokenIdentifier, files, createdDate, updatedDate)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO importBatch (uuid, owner, clientKey, tokenIdentifier, files, attempts, notBefore, createdDate, updatedDate)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                [uuid, owner, clientKey, tokenIdentifier, encoded, time, time])
+                [uuid, owner, clientKey, tokenIdentifier, encoded, retryAt == nil ? 0 : 1, retryAt?.timeIntervalSince1970 ?? 0, time, time])
             guard let batch = try db.row("SELECT \(Self.batchColumns) FROM importBatch WHERE uuid = ?", [uuid], Self.batch) else {
                 throw StoreError(.database, "The import batch \(uuid) was not saved")
             }

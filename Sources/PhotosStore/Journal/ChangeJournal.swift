@@ -37,6 +37,12 @@ enum ChangeJournal {
 
     /// Opens a change: the triggers record into it until ``close(_:)``.
     static func open(_ db: any StoreConnection, date: Date) throws -> Int64 {
+        if let sql = db.dialect.openChangeAndJournalCursor {
+            guard let id = try db.int64(sql, [date.timeIntervalSince1970, ProcessInfo.processInfo.processIdentifier]) else {
+                throw StoreError(.database, "The change journal gave no id for a new change")
+            }
+            return id
+        }
         let id = try db.insert(
             db.dialect.openChange,
             [date.timeIntervalSince1970, ProcessInfo.processInfo.processIdentifier])
@@ -46,15 +52,20 @@ enum ChangeJournal {
 
     /// Closes a change; drops its row when it touched nothing (the position still advances).
     static func close(_ db: any StoreConnection, id: Int64) throws {
+        if let sql = db.dialect.closeJournalCursorAndEmptyChange {
+            _ = try db.rows(sql, [id, id]) { _ in () }
+            return
+        }
         try db.execute(db.dialect.closeJournalCursor)
         try db.execute(
             "DELETE FROM change WHERE id = ? AND NOT EXISTS (SELECT 1 FROM changedObject WHERE changeID = ?)", [id, id])
     }
 
     /// Keeps the newest `limit` changes, raising the floor over the ones removed. Removes in
-    /// steps of at least 64 changes, so most commits only read the floor.
-    static func prune(_ db: any StoreConnection, keeping limit: Int) throws {
-        let cutoff = try position(db) - Int64(max(0, limit))
+    /// steps of at least 64 changes, so most commits only read the floor. `position` is the
+    /// change just closed (the library's position inside its transaction), else read.
+    static func prune(_ db: any StoreConnection, keeping limit: Int, position known: Int64? = nil) throws {
+        let cutoff = try (known ?? position(db)) - Int64(max(0, limit))
         let floor = try floor(db)
         guard cutoff > floor, cutoff - floor >= min(64, Int64(max(1, limit))) else { return }
         try db.execute("DELETE FROM changedObject WHERE changeID <= ?", [cutoff])

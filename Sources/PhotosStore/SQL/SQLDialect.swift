@@ -85,6 +85,34 @@ package enum SQLDialect: Sendable, Hashable {
         }
     }
 
+    /// ``openChange`` and ``openJournalCursor`` in one statement, returning the id, where a
+    /// statement is a round trip made while holding the write lock (PostgreSQL; nil on
+    /// SQLite, whose statements cost no round trip).
+    package var openChangeAndJournalCursor: String? {
+        switch self {
+        case .sqlite: nil
+        case .postgres:
+            """
+            WITH next AS (UPDATE libraryPosition SET position = position + 1 RETURNING position),
+            opened AS (INSERT INTO change (id, date, processID) SELECT next.position, ?, ? FROM next RETURNING id)
+            SELECT id, set_config('photokit.change', id::text, true) FROM opened
+            """
+        }
+    }
+
+    /// ``closeJournalCursor`` and the removal of a change that touched nothing (arguments:
+    /// its id twice) in one statement (PostgreSQL; nil on SQLite).
+    package var closeJournalCursorAndEmptyChange: String? {
+        switch self {
+        case .sqlite: nil
+        case .postgres:
+            """
+            WITH emptied AS (DELETE FROM change WHERE id = ? AND NOT EXISTS (SELECT 1 FROM changedObject WHERE changeID = ?))
+            SELECT set_config('photokit.change', '', true)
+            """
+        }
+    }
+
     /// Names the change the journal's triggers record into (argument: its id), until
     /// ``closeJournalCursor``: a temporary table on SQLite, a transaction-local setting on
     /// PostgreSQL.

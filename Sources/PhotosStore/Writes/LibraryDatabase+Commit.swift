@@ -37,7 +37,7 @@ extension LibraryDatabase {
                 expungedAssets = applier.expungedAssets
                 changedContent = applier.changedContent
                 try ChangeJournal.close(db, id: changeID)
-                try ChangeJournal.prune(db, keeping: historyLimit)
+                try ChangeJournal.prune(db, keeping: historyLimit, position: changeID)
                 Failpoint.hit(.beforeCommit)
                 return changeID
             }
