@@ -8,7 +8,7 @@ extension LibraryDatabase {
     package func assetIDs(_ query: AssetQuery) throws(StoreError) -> (ids: [Int64], position: Int64) {
         try read { db in
             let (sql, arguments) = query.sql(db.dialect)
-            return (try db.rows(sql, arguments) { $0.int64(0) }, try ChangeJournal.position(db))
+            return (try db.int64Column(sql, arguments), try ChangeJournal.position(db))
         }
     }
 
@@ -41,7 +41,7 @@ extension LibraryDatabase {
     package func collectionIDs(_ query: CollectionQuery) throws(StoreError) -> (ids: [Int64], position: Int64) {
         try read { db in
             let (sql, arguments) = query.sql(db.dialect)
-            return (try db.rows(sql, arguments) { $0.int64(0) }, try ChangeJournal.position(db))
+            return (try db.int64Column(sql, arguments), try ChangeJournal.position(db))
         }
     }
 

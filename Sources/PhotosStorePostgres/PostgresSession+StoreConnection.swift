@@ -29,6 +29,16 @@ extension PostgresSession: StoreConnection {
         return id
     }
 
+    /// The ids in one `bigint[]` (`SELECT ARRAY(query)`, which keeps the query's order): one
+    /// row of 12 bytes an id instead of a row message an id, which costs ~3 µs each to
+    /// receive and decode. Falls back to rows when the column is not a `bigint`.
+    package func int64Column(_ sql: String, _ arguments: SQLArguments) throws -> [Int64] {
+        let wrapped = try query(Self.query("SELECT ARRAY(\(sql))", arguments), "reading \(sql)")
+        guard let cell = wrapped.first?.makeRandomAccess()[0] else { return [] }
+        if let ids = try? cell.decode([Int64].self) { return ids }
+        return try rows(sql, arguments) { $0.int64(0) }
+    }
+
     /// The statement with PostgreSQL placeholders and its arguments bound.
     static func query(_ sql: String, _ arguments: SQLArguments) -> PostgresQuery {
         var binds = PostgresBindings(capacity: arguments.values.count)

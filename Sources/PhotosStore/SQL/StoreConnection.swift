@@ -22,9 +22,17 @@ package protocol StoreConnection {
 
     /// Runs one `INSERT` of one row into a table whose key is `id`, and returns the new id.
     func insert(_ sql: String, _ arguments: SQLArguments) throws -> Int64
+
+    /// The first column of a query's rows as integers, in order: a fetch's ids. An engine
+    /// that pays per row sent (PostgreSQL) returns them as one array value.
+    func int64Column(_ sql: String, _ arguments: SQLArguments) throws -> [Int64]
 }
 
 extension StoreConnection {
+    package func int64Column(_ sql: String, _ arguments: SQLArguments) throws -> [Int64] {
+        try rows(sql, arguments) { $0.int64(0) }
+    }
+
     @discardableResult
     package func execute(_ sql: String) throws -> Int {
         try execute(sql, [])
