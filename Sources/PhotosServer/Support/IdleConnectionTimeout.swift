@@ -34,6 +34,10 @@ final class IdleConnectionTimeout: ChannelDuplexHandler, RemovableChannelHandler
     private var started = false
     private var lastActivity = NIODeadline.now()
     private var timer: Scheduled<Void>?
+    /// The timeout has passed once and the connection is being given a last look: a loop that
+    /// was starved (a loaded machine) runs its timers and its waiting reads in one turn, and
+    /// the reads must win before the client is blamed.
+    private var lastLook = false
 
     init(timeout: TimeInterval) {
         self.timeout = .nanoseconds(Int64(timeout * 1_000_000_000))
@@ -46,6 +50,7 @@ final class IdleConnectionTimeout: ChannelDuplexHandler, RemovableChannelHandler
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         lastActivity = .now()
+        lastLook = false
         switch unwrapInboundIn(data) {
         case .head(let head) where head.headers.contains(name: "upgrade"):
             // A WebSocket upgrade takes the HTTP codec out of the pipeline: leave first.
@@ -89,6 +94,16 @@ final class IdleConnectionTimeout: ChannelDuplexHandler, RemovableChannelHandler
         timer = nil
         guard clientStalls else { return }
         if NIODeadline.now() >= lastActivity + timeout {
+            guard lastLook else {
+                // Read what has come meanwhile first; close only if nothing did.
+                lastLook = true
+                context.read()
+                let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+                timer = context.eventLoop.scheduleTask(in: .milliseconds(200)) {
+                    bound.value.handler.timerFired(bound.value.context)
+                }
+                return
+            }
             context.close(promise: nil)
         } else {
             schedule(context)
