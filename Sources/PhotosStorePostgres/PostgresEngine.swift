@@ -27,7 +27,7 @@ package final class PostgresEngine: StoreEngine {
     /// The advisory lock every write transaction holds: "PHKW".
     static let writeLock: Int64 = 0x5048_4B57
     /// The `NOTIFY` channel commits are announced on.
-    static let channel = "photokit_changes"
+    static let channel = SQLDialect.postgresChangeChannel
 
     init(url: URL) {
         self.url = url
@@ -97,6 +97,9 @@ package final class PostgresEngine: StoreEngine {
             if let self { self.giveBack(session) } else { session.close() }
         }
     }
+
+    /// Commits announce themselves: the journal's close sends `NOTIFY` in the transaction.
+    package var announcesJournalCommits: Bool { true }
 
     package func postChange(position: Int64) {
         _ = try? withSession { session in try session.execute("SELECT pg_notify(?, ?)", [Self.channel, String(position)]) }

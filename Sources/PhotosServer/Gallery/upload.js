@@ -128,6 +128,10 @@ export class Uploader {
       row.cancel.onclick = () => xhr.abort();
       xhr.open("POST", `/api/uploads?filename=${encodeURIComponent(file.name)}`);
       xhr.setRequestHeader("Content-Type", file.type || "application/octet-stream");
+      // One key per file: should this upload be sent again, the server answers with the
+      // first one's assets instead of adding them twice.
+      row.key = row.key || (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
+      xhr.setRequestHeader("Idempotency-Key", row.key);
       xhr.responseType = "text";
       xhr.upload.addEventListener("progress", (event) => {
         if (!event.lengthComputable) return;
@@ -135,6 +139,12 @@ export class Uploader {
         if (event.loaded >= event.total) row.setState("processing", "Processing…");
       });
       xhr.addEventListener("load", () => {
+        if (xhr.status === 202) {
+          // Received, but the import failed for a reason the server retries: follow it.
+          row.setState("processing", "Received; the server will import it");
+          this.follow(xhr.getResponseHeader("Location"), row).finally(resolve);
+          return;
+        }
         if (xhr.status >= 200 && xhr.status < 300) {
           row.progress.value = 1;
           row.setState("done", "Done");
@@ -161,6 +171,35 @@ export class Uploader {
       });
       xhr.send(file);
     });
+  }
+
+  /**
+   * Asks how an accepted upload stands (`GET /api/uploads/{id}`) until it is imported or
+   * given up.
+   * @param {string|null} location
+   * @param {ReturnType<Uploader["row"]>} row
+   * @returns {Promise<void>}
+   */
+  async follow(location, row) {
+    if (!location) return;
+    for (;;) {
+      await new Promise((done) => setTimeout(done, 2000));
+      if (row.li.dataset.state === "cancelled") return;
+      const response = await fetch(location, { credentials: "same-origin" }).catch(() => null);
+      if (!response || !response.ok) continue;
+      const result = await response.json().catch(() => ({}));
+      const state = result.upload && result.upload.state;
+      if (state === "done") {
+        row.progress.value = 1;
+        row.setState("done", "Done");
+        this.onUploaded(result);
+        return;
+      }
+      if (state === "failed") {
+        row.setState("error", result.upload.error || "The server could not import it");
+        return;
+      }
+    }
   }
 
   /**
@@ -201,7 +240,7 @@ export class Uploader {
       status.textContent = text;
       cancel.hidden = state !== "queued" && state !== "uploading" && state !== "processing";
     };
-    return { li, progress, status, cancel, setState };
+    return { li, progress, status, cancel, setState, key: "" };
   }
 
   clearFinished() {

@@ -59,6 +59,8 @@ final class SQLiteEngine: StoreEngine {
         changeSignal.post(position: position)
     }
 
+    var announcesJournalCommits: Bool { false }
+
     func watchChanges(
         queue: DispatchQueue, fallback: DispatchTimeInterval, handler: @escaping @Sendable () -> Void
     ) -> any ChangeWatch {

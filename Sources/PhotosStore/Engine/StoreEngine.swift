@@ -31,6 +31,11 @@ package protocol StoreEngine: Sendable {
     /// committed.
     func postChange(position: Int64)
 
+    /// Whether a change closed in the journal announces its commit itself, inside its
+    /// transaction (PostgreSQL's `NOTIFY`, sent at commit), so ``postChange(position:)`` is
+    /// not needed after it.
+    var announcesJournalCommits: Bool { get }
+
     /// Calls `handler` on `queue` after another process or instance (or this one) commits, and
     /// every `fallback` besides (`.never`: only on wake-ups). A wake-up is only a hint: the
     /// handler reads the history to learn what changed.

@@ -51,9 +51,10 @@ enum ChangeJournal {
     }
 
     /// Closes a change; drops its row when it touched nothing (the position still advances).
+    /// On PostgreSQL this also announces the commit (``StoreEngine/announcesJournalCommits``).
     static func close(_ db: any StoreConnection, id: Int64) throws {
         if let sql = db.dialect.closeJournalCursorAndEmptyChange {
-            _ = try db.rows(sql, [id, id]) { _ in () }
+            _ = try db.rows(sql, [id, id, id]) { _ in () }
             return
         }
         try db.execute(db.dialect.closeJournalCursor)

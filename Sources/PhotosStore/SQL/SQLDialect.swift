@@ -100,18 +100,23 @@ package enum SQLDialect: Sendable, Hashable {
         }
     }
 
-    /// ``closeJournalCursor`` and the removal of a change that touched nothing (arguments:
-    /// its id twice) in one statement (PostgreSQL; nil on SQLite).
+    /// ``closeJournalCursor``, the removal of a change that touched nothing and the commit's
+    /// announcement in one statement (arguments: its id three times): PostgreSQL's `NOTIFY`
+    /// on ``postgresChangeChannel`` with the new position, which the server sends when (and
+    /// only if) the transaction commits (nil on SQLite, whose signal file is written after).
     package var closeJournalCursorAndEmptyChange: String? {
         switch self {
         case .sqlite: nil
         case .postgres:
             """
             WITH emptied AS (DELETE FROM change WHERE id = ? AND NOT EXISTS (SELECT 1 FROM changedObject WHERE changeID = ?))
-            SELECT set_config('photokit.change', '', true)
+            SELECT set_config('photokit.change', '', true), pg_notify('\(Self.postgresChangeChannel)', ?::text)
             """
         }
     }
+
+    /// The `NOTIFY` channel commits are announced on (PostgreSQL).
+    package static let postgresChangeChannel = "photokit_changes"
 
     /// Names the change the journal's triggers record into (argument: its id), until
     /// ``closeJournalCursor``: a temporary table on SQLite, a transaction-local setting on
