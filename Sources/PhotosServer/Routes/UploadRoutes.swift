@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Photos
-import PhotosLocking
 
 /// `POST /api/uploads`: photos and videos as creation requests. The body is the file itself
 /// (`?filename=IMG_0001.HEIC`) or `multipart/form-data` with one or more files; it streams to
@@ -217,11 +216,4 @@ struct UploadJSON: Encodable, Sendable {
         error = batch.lastError
         files = batch.files.map(\.name)
     }
-}
-
-/// Identifiers collected inside a change block.
-final class LockedIdentifiers: Sendable {
-    private let storage = Mutex<[String]>([])
-    func append(_ value: String) { storage.withLock { $0.append(value) } }
-    var values: [String] { storage.withLock { $0 } }
 }
