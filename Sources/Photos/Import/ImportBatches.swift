@@ -96,7 +96,6 @@ package final class ImportBatches: Sendable {
         }
         guard recorded.isNew else {
             removeFolder(uuid)
-            claim?.release()
             return (resume(recorded.batch), true)
         }
         return (perform(recorded.batch, foreground: true, started: true), false)

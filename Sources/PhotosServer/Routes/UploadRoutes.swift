@@ -34,7 +34,7 @@ struct UploadRoutes {
             throw APIError(.contentTooLarge, "The upload is \(length) bytes; the limit is \(limit)")
         }
         let key = try Self.clientKey(request)
-        let owner = client.token?.identifier ?? ""
+        let owner = Self.owner(client)
         let batches = service.library.importBatches!
         if let key, let sent = batches.batch(owner: owner, clientKey: key) {
             // A retry: the body is the same files again, not kept.
@@ -65,7 +65,7 @@ struct UploadRoutes {
     private func status(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
         let id = try context.parameters.require("id")
-        guard let batch = service.library.importBatches.batch(uuid: id), batch.owner == (client.token?.identifier ?? "") else {
+        guard let batch = service.library.importBatches.batch(uuid: id), batch.owner == Self.owner(client) else {
             throw APIError.notFound("upload \(id)")
         }
         return JSONResponse.make(result(batch, for: client))
@@ -106,6 +106,11 @@ struct UploadRoutes {
             PHAsset.fetchAssets(withLocalIdentifiers: created, options: nil).map(AssetJSON.init)
         }
         return UploadResult(assets: assets, localIdentifiers: created, upload: upload)
+    }
+
+    /// Whose uploads a client's are: its token's, or the owner's (empty) without tokens.
+    static func owner(_ client: ClientAccess) -> String {
+        client.token?.identifier ?? ""
     }
 
     /// The `Idempotency-Key` header: 1-255 printable ASCII characters.

@@ -169,8 +169,8 @@ extension LibraryDatabase {
     }
 
     /// The UUIDs of the batches not finished yet (their folders are not orphans).
-    package func pendingImportBatchUUIDs() throws(StoreError) -> Set<String> {
-        try read { db in Set(try db.texts("SELECT uuid FROM importBatch WHERE state = 0")) }
+    static func pendingImportBatchUUIDs(_ db: any StoreConnection) throws -> Set<String> {
+        Set(try db.texts("SELECT uuid FROM importBatch WHERE state = 0"))
     }
 }
 
@@ -187,7 +187,7 @@ extension ChangeApplier {
                 state == nil ? "The import batch \(completion.batchID) does not exist" : "The import batch \(completion.batchID) is already finished")
         }
         let uuids = changes.newAssets.map(\.record.uuid)
-        let encoded = String(decoding: (try? JSONEncoder().encode(uuids)) ?? Data("[]".utf8), as: UTF8.self)
+        let encoded = StoreValue.jsonArray(uuids.map(StoreValue.text))
         _ = try db.execute(
             "UPDATE importBatch SET state = 1, assetUUIDs = ?, errorCode = NULL, lastError = NULL, updatedDate = ? WHERE id = ?",
             [encoded, changes.now.timeIntervalSince1970, completion.batchID])

@@ -25,7 +25,7 @@ extension LibraryDatabase {
         let (paths, uuids, batches) = try read { db in
             (
                 try Set(db.texts("SELECT path FROM resource")), try Set(db.texts("SELECT uuid FROM asset")),
-                try Set(db.texts("SELECT uuid FROM importBatch WHERE state = 0"))
+                try Self.pendingImportBatchUUIDs(db)
             )
         }
         return orphans(named: paths, assets: uuids, batches: batches)
@@ -39,7 +39,7 @@ extension LibraryDatabase {
         try write { db in
             let paths = try Set(db.texts("SELECT path FROM resource"))
             let uuids = try Set(db.texts("SELECT uuid FROM asset"))
-            let batches = try Set(db.texts("SELECT uuid FROM importBatch WHERE state = 0"))
+            let batches = try Self.pendingImportBatchUUIDs(db)
             var repair = OrphanRepair()
             let stamp = ISO8601DateFormatter().string(from: now).replacingOccurrences(of: ":", with: "-")
             for orphan in orphans(named: paths, assets: uuids, batches: batches) {
