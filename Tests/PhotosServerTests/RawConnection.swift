@@ -29,7 +29,7 @@ final class RawConnection: Sendable {
 
     deinit { close(socket) }
 
-    func send(_ text: String) throws {
+    func send(_ text: String) throws(Failure) {
         let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {
@@ -37,6 +37,20 @@ final class RawConnection: Sendable {
             guard count > 0 else { throw Failure("send: errno \(errno)") }
             sent += count
         }
+    }
+
+    /// Sends `pieces` one by one, `interval` apart (the first after one interval), from a thread
+    /// of its own: a test's task can wait seconds for the cooperative pool when the whole suite
+    /// is running, and a late piece would look to the server like a client that stalled.
+    func trickle(_ pieces: [String], every interval: TimeInterval) async throws {
+        try await Self.offThread {
+            Result { () throws(Failure) in
+                for piece in pieces {
+                    Thread.sleep(forTimeInterval: interval)
+                    try self.send(piece)
+                }
+            }
+        }.get()
     }
 
     /// Closes the sending side only (what a browser's abort looks like to the server first).

@@ -13,8 +13,11 @@ import NIOHTTP1
 ///
 /// A request being answered is never limited: a long video download or a slow render goes on
 /// however long the client takes to read it. Bytes trickling in keep a body alive (the limit
-/// is between two reads, not on the whole body). Before its first request a connection is
-/// ``LiveUpgradeGate``'s (``ServerConfiguration/firstRequestTimeout``).
+/// is between two reads, not on the whole body). The clock runs only while the server has
+/// asked for more (a `read` passed on its way to the socket) and nothing has come: a route
+/// that is slow to take its body (a loaded machine, a store waiting for a connection) leaves
+/// the bytes in the socket, and that wait is the server's, not the client's. Before its first
+/// request a connection is ``LiveUpgradeGate``'s (``ServerConfiguration/firstRequestTimeout``).
 ///
 /// Sits right after the HTTP/1 request decoder (installed by ``GatedChildChannel``), so it
 /// sees every request part, those ``CachedImageHandler`` answers included, and every response
@@ -32,7 +35,10 @@ final class IdleConnectionTimeout: ChannelDuplexHandler, RemovableChannelHandler
     private var readingBody = false
     /// The first request has come: until then the connection is ``LiveUpgradeGate``'s.
     private var started = false
-    private var lastActivity = NIODeadline.now()
+    /// The server asked to read (a `read` came through on its way to the socket) and no
+    /// request part has come since.
+    private var awaitingData = false
+    private var lastActivity = NIODeadline.uptimeNanoseconds(0)
     private var timer: Scheduled<Void>?
     /// The timeout has passed once and the connection is being given a last look: a loop that
     /// was starved (a loaded machine) runs its timers and its waiting reads in one turn, and
@@ -48,9 +54,20 @@ final class IdleConnectionTimeout: ChannelDuplexHandler, RemovableChannelHandler
         timer = nil
     }
 
+    func read(context: ChannelHandlerContext) {
+        if !awaitingData {
+            // The client is waited for from now: before, the server wasn't asking.
+            awaitingData = true
+            lastActivity = context.eventLoop.now
+            schedule(context)
+        }
+        context.read()
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        lastActivity = .now()
+        lastActivity = context.eventLoop.now
         lastLook = false
+        awaitingData = false
         switch unwrapInboundIn(data) {
         case .head(let head) where head.headers.contains(name: "upgrade"):
             // A WebSocket upgrade takes the HTTP codec out of the pipeline: leave first.
@@ -73,14 +90,14 @@ final class IdleConnectionTimeout: ChannelDuplexHandler, RemovableChannelHandler
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) {
             unanswered = max(0, unanswered - 1)
-            lastActivity = .now()
+            lastActivity = context.eventLoop.now
             schedule(context)
         }
         context.write(data, promise: promise)
     }
 
     /// Whether the client is the one keeping the connection waiting.
-    private var clientStalls: Bool { started && (readingBody || unanswered == 0) }
+    private var clientStalls: Bool { started && awaitingData && (readingBody || unanswered == 0) }
 
     private func schedule(_ context: ChannelHandlerContext) {
         guard timer == nil, clientStalls else { return }
@@ -93,7 +110,7 @@ final class IdleConnectionTimeout: ChannelDuplexHandler, RemovableChannelHandler
     private func timerFired(_ context: ChannelHandlerContext) {
         timer = nil
         guard clientStalls else { return }
-        if NIODeadline.now() >= lastActivity + timeout {
+        if context.eventLoop.now >= lastActivity + timeout {
             guard lastLook else {
                 // Read what has come meanwhile first; close only if nothing did.
                 lastLook = true
