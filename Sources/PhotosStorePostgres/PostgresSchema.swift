@@ -20,6 +20,7 @@ enum PostgresSchema {
     static let migrations: [Migration] = [
         Migration(name: "v1", statements: v1),
         Migration(name: "v2-import-batches", statements: importBatches),
+        Migration(name: "v3-null-order-indexes", statements: nullOrderIndexes),
     ]
 
     static let text = #"TEXT COLLATE "C""#
@@ -245,4 +246,27 @@ extension PostgresSchema {
         "CREATE UNIQUE INDEX importBatch_by_clientKey ON importBatch(owner, clientKey) WHERE clientKey IS NOT NULL",
         "CREATE INDEX importBatch_due ON importBatch(state, notBefore)",
     ]
+}
+
+extension PostgresSchema {
+    /// The sorted indexes again, in the order the store's `ORDER BY` asks for
+    /// (`SQLDialect.orderTerm`: SQLite's, `NULL` first ascending and last descending). v1 built
+    /// them in PostgreSQL's default order (`NULL` last) and without the row id SQLite's indexes
+    /// end with, so no fetch could read one in order: PostgreSQL filtered, then sorted every
+    /// match. `PostgresQueryPlanTests` holds the plans to this.
+    static let nullOrderIndexes: [String] = {
+        let replaced = [
+            "asset_by_creationDate", "asset_by_addedDate", "asset_by_moment", "asset_by_trashedDate",
+            "albumAsset_by_position", "collection_moments_by_startDate",
+        ] + VisibleAssetIndexes.names
+        return replaced.map { "DROP INDEX \($0)" } + [
+            "CREATE INDEX asset_by_creationDate ON asset(creationDate NULLS FIRST, id NULLS FIRST)",
+            "CREATE INDEX asset_by_addedDate ON asset(addedDate NULLS FIRST, id NULLS FIRST)",
+            "CREATE INDEX asset_by_moment ON asset(momentID, creationDate NULLS FIRST, id NULLS FIRST)",
+            // Recently Deleted: newest deletion first, then the id ascending (read backwards).
+            "CREATE INDEX asset_by_trashedDate ON asset(trashedDate NULLS FIRST, id DESC NULLS LAST) WHERE trashedDate IS NOT NULL",
+            "CREATE INDEX albumAsset_by_position ON albumAsset(albumID, position NULLS FIRST, assetID NULLS FIRST)",
+            "CREATE INDEX collection_moments_by_startDate ON collection(startDate NULLS FIRST, id NULLS FIRST) WHERE isList = 0 AND type = 3",
+        ] + VisibleAssetIndexes.postgresCreateStatements
+    }()
 }

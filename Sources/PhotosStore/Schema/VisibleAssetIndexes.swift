@@ -56,6 +56,9 @@ package enum VisibleAssetIndexes {
     static let visibleByFavorite = "asset_visible_by_favorite"
     static let visibleByID = "asset_visible_by_id"
 
+    /// The indexes' names.
+    package static var names: [String] { indexes.map(\.name) }
+
     /// The indexes these replace.
     static let replaced = ["asset_by_mediaType", "asset_by_favorite"]
 
@@ -69,6 +72,22 @@ package enum VisibleAssetIndexes {
     package static var createStatements: [String] {
         let condition = indexTerms.joined(separator: " AND ").replacingOccurrences(of: "asset.", with: "")
         return indexes.map { "CREATE INDEX \($0.name) ON asset(\($0.columns)) WHERE \(condition)" }
+    }
+
+    /// The same indexes for PostgreSQL, spelled for the order the store's `ORDER BY` asks
+    /// (`SQLDialect.orderTerm`: SQLite's, `NULL` first ascending). PostgreSQL puts `NULL` last
+    /// by default and reads an index in order only when its `NULL` order is the query's, and
+    /// its indexes don't end with the row id as SQLite's do, so each sorted index says
+    /// `NULLS FIRST` and carries `id` after the date. Without it PostgreSQL filtered and then
+    /// sorted: 220 ms for 49,052 favorites of 1,000,000, 1.2 s for 833,068 images.
+    package static var postgresCreateStatements: [String] {
+        let condition = indexTerms.joined(separator: " AND ").replacingOccurrences(of: "asset.", with: "")
+        let columns = [
+            visibleByCreationDate: "isHidden, creationDate NULLS FIRST, id NULLS FIRST, mediaSubtypes, traits",
+            visibleByMediaType: "mediaType, isHidden, creationDate NULLS FIRST, id NULLS FIRST",
+            visibleByFavorite: "isFavorite, isHidden, creationDate NULLS FIRST, id NULLS FIRST",
+        ]
+        return indexes.map { "CREATE INDEX \($0.name) ON asset(\(columns[$0.name] ?? $0.columns)) WHERE \(condition)" }
     }
 
     static func migrate(_ db: Database) throws {
