@@ -38,7 +38,8 @@ struct PostgresQueryPlanTests {
         defer { try? FileManager.default.removeItem(at: files) }
         try PostgresLibraryDatabase.open(url: url).close()
         // Rows of each kind, so the plans are not those of empty tables: 40 moments, 4,000
-        // assets in them (some favorites, videos, hidden, in Recently Deleted since this hour: older ones would be purged on opening), an album of all.
+        // assets in them (some favorites, videos, hidden, in Recently Deleted since this hour:
+        // older ones would be purged on opening), an album of all.
         let database = url.lastPathComponent
         _ = try server.psql(
             """
