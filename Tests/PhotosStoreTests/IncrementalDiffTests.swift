@@ -27,8 +27,10 @@ struct IncrementalDiffTests {
         return after.map { $0 ?? rest.next() ?? -1 }
     }
 
-    @Test(arguments: [1, 2, 3])
-    func randomChangesMatchASortedRerun(seed: UInt64) throws {
+    /// Seeds, and keys read per search step: 1 (SQLite's binary search) or 32 (PostgreSQL's
+    /// many-way search, where each read is a round trip).
+    @Test(arguments: [1, 2, 3], [1, 32])
+    func randomChangesMatchASortedRerun(seed: UInt64, probesPerRead: Int) throws {
         var random = SeededGenerator(seed: 0xD1FF + seed)
         for round in 0..<300 {
             let count = Int.random(in: 0...400, using: &random)
@@ -57,22 +59,56 @@ struct IncrementalDiffTests {
             let expected = matchesNow.sorted { (now[$0]!, $0) < (now[$1]!, $1) }
             let matching = touched.filter(matchesNow.contains).map { (id: $0, key: Self.key($0, now[$0]!)) }
                 .sorted { SortKey.compare($0.key, $1.key, terms: Self.terms) < 0 }
-            var probes = 0
+            var probes = 0, reads = 0
             let diff = try IncrementalDiff(
                 before: before, touched: touched, matching: matching, terms: Self.terms,
-                sortKey: { id in
-                    probes += 1
-                    #expect(!touched.contains(id), "probed a touched row")
-                    return Self.key(id, now[id]!)
+                sortKeys: { ids in
+                    reads += 1
+                    probes += ids.count
+                    #expect(ids.count <= probesPerRead || ids.count <= 2, "read \(ids.count) keys at once")
+                    #expect(Set(ids).count == ids.count, "read a key twice in one go")
+                    return ids.map { id in
+                        #expect(!touched.contains(id), "probed a touched row")
+                        return Self.key(id, now[id]!)
+                    }
                 },
-                isChanged: updated.contains
+                isChanged: updated.contains, probesPerRead: probesPerRead
             ).run()
             #expect(diff.after == expected, "round \(round)")
             #expect(Self.apply(diff, to: before) == expected, "round \(round): the batch update doesn't give the new order")
             for index in diff.changed { #expect(updated.contains(diff.after[index])) }
             #expect(Set(diff.removed.map { before[$0] }) == Set(before).subtracting(matchesNow))
             // Proportional to the change: a few probes per touched row, never a scan.
-            #expect(probes <= touched.count * (2 * Int(log2(Double(max(count, 2)))) + 4) + 2, "round \(round): \(probes) probes")
+            let depth = log2(Double(max(count, 2)))
+            if probesPerRead == 1 {
+                #expect(probes <= touched.count * (2 * Int(depth) + 4) + 2, "round \(round): \(probes) probes")
+            } else {
+                // Reads, the round trips: the old place, the gallop, then log₃₃ of the range.
+                let steps = Int((depth / log2(Double(probesPerRead + 1))).rounded(.up))
+                #expect(reads <= touched.count * (steps + 3), "round \(round): \(reads) reads for \(touched.count) rows")
+                #expect(probes <= touched.count * (probesPerRead * (steps + 1) + 64), "round \(round): \(probes) probes")
+            }
+        }
+    }
+
+    /// A favorite toggled on, seen by a fetch of 50,000 favorites: placing it is 16 reads as a
+    /// binary search, 4 (round trips, on PostgreSQL) as a 32-way one.
+    @Test(arguments: [(1, 16), (32, 4)])
+    func oneArrivalAmongFiftyThousand(probesPerRead: Int, maximumReads: Int) throws {
+        let before = (1...50_000).map { Int64($0 * 2) }
+        for arriving in [Int64(1), 33_333, 100_001] {
+            var reads = 0
+            let diff = try IncrementalDiff(
+                before: before, touched: [arriving], matching: [(arriving, Self.key(arriving, 0))], terms: Self.terms,
+                sortKeys: { ids in
+                    reads += 1
+                    return ids.map { Self.key($0, 0) }
+                },
+                isChanged: { _ in false }, probesPerRead: probesPerRead
+            ).run()
+            #expect(diff.after == (before + [arriving]).sorted(), "\(arriving)")
+            #expect(diff.inserted == IndexSet(integer: Int((arriving - 1) / 2)))
+            #expect(reads <= maximumReads, "\(reads) reads to place \(arriving)")
         }
     }
 }

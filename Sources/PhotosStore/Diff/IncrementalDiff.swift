@@ -9,26 +9,42 @@ import Foundation
 /// the few base objects each search probes. The
 /// cost is a scan and a copy of the id array (about 1 ms per million results) plus work
 /// proportional to the change.
+///
+/// Where a read is a round trip (PostgreSQL: ~0.4 ms, against microseconds in SQLite's
+/// process), each search step reads ``probesPerRead`` evenly spaced keys in one statement
+/// and keeps the gap the target falls in: a many-way search, 4 reads instead of 16 to place
+/// one object among 50,000.
 struct IncrementalDiff {
     let before: [Int64]
     let touched: Set<Int64>
     /// Touched objects that match now, with their sort keys, in the query's order.
     let matching: [(id: Int64, key: SortKey)]
     let terms: [OrderTerm]
-    /// Reads the sort key of an untouched object of the result.
-    let sortKey: (Int64) throws -> SortKey
+    /// Reads the sort keys of untouched objects of the result, in the ids' order, in one read.
+    let sortKeys: ([Int64]) throws -> [SortKey]
     let isChanged: (Int64) -> Bool
+    /// How many keys one search step reads at once: 1 is a binary search.
+    var probesPerRead = 1
 
     func run() throws -> FetchDiff {
         let hits = touchedIndexes()
         let baseCount = before.count - hits.count
         var keys: [Int64: SortKey] = [:]
+        /// Reads, in one go, the keys of the base objects at `indexes` not read yet.
+        func prefetch(_ indexes: [Int]) throws {
+            var ids: [Int64] = []
+            for index in indexes {
+                let id = before[beforeIndex(ofBase: index, hits: hits)]
+                if keys[id] == nil && !ids.contains(id) { ids.append(id) }
+            }
+            guard !ids.isEmpty else { return }
+            for (id, key) in zip(ids, try sortKeys(ids)) { keys[id] = key }
+        }
         func key(ofBase index: Int) throws -> SortKey {
             let id = before[beforeIndex(ofBase: index, hits: hits)]
             if let key = keys[id] { return key }
-            let key = try sortKey(id)
-            keys[id] = key
-            return key
+            try prefetch([index])
+            return keys[id]!
         }
         func precedes(_ a: SortKey, _ b: SortKey) -> Bool { SortKey.compare(a, b, terms: terms) < 0 }
 
@@ -45,6 +61,7 @@ struct IncrementalDiff {
                 // Most changes keep the order: try the old place first.
                 let old = hits[order] - order
                 if old >= low {
+                    if probesPerRead > 1 { try prefetch([old - 1, old].filter { $0 >= low && $0 < baseCount }) }
                     let afterPrevious = try old == low || precedes(key(ofBase: old - 1), target)
                     let beforeNext = try old == baseCount || precedes(target, key(ofBase: old))
                     if afterPrevious && beforeNext { rank = old }
@@ -56,6 +73,10 @@ struct IncrementalDiff {
                     // After the first, each object lands at or after the previous one, usually
                     // near it: gallop from there (1, 2, 4, … places) before the binary search.
                     var step = 1
+                    if probesPerRead > 1 {
+                        // The gallop's places, read at once: after k steps it is at lower + 2^(k+1) - 2.
+                        try prefetch((0..<min(probesPerRead, 61)).map { min(lower + (2 << $0) - 2, upper - 1) }.filter { $0 >= lower })
+                    }
                     gallop: while lower < upper {
                         let probe = min(lower + step - 1, upper - 1)
                         guard try precedes(key(ofBase: probe), target) else {
@@ -67,6 +88,20 @@ struct IncrementalDiff {
                     }
                 }
                 while lower < upper {
+                    if probesPerRead > 1 && upper - lower > 2 {
+                        // Evenly spaced places inside the range, read at once; keep the gap
+                        // between the last that sorts before the target and the first that doesn't.
+                        let count = min(probesPerRead, upper - lower)
+                        let places = (1...count).map { lower + $0 * (upper - lower) / (count + 1) }
+                        try prefetch(places)
+                        var below = lower, above = upper
+                        for place in places {
+                            if try precedes(key(ofBase: place), target) { below = place + 1 } else { above = place; break }
+                        }
+                        (lower, upper) = (below, above)
+                        continue
+                    }
+                    if probesPerRead > 1 && upper - lower <= 2 { try prefetch(Array(lower..<upper)) }  // the last two at once
                     let middle = (lower + upper) / 2
                     if try precedes(key(ofBase: middle), target) { lower = middle + 1 } else { upper = middle }
                 }
