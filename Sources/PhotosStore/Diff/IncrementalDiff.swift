@@ -43,8 +43,9 @@ struct IncrementalDiff {
         func key(ofBase index: Int) throws -> SortKey {
             let id = before[beforeIndex(ofBase: index, hits: hits)]
             if let key = keys[id] { return key }
-            try prefetch([index])
-            return keys[id]!
+            let key = try sortKeys([id])[0]
+            keys[id] = key
+            return key
         }
         func precedes(_ a: SortKey, _ b: SortKey) -> Bool { SortKey.compare(a, b, terms: terms) < 0 }
 

@@ -49,6 +49,15 @@ package protocol StoreEngine: Sendable {
     func claimJob(_ key: JobKey, waiting: Bool) throws -> (any JobClaim)?
 }
 
+extension StoreEngine {
+    /// After a change closed in the journal (``ChangeJournal/close(_:id:)``) has committed:
+    /// tells the other processes and instances, unless the commit told them itself
+    /// (``announcesJournalCommits``).
+    func postJournalCommit(position: Int64) {
+        if !announcesJournalCommits { postChange(position: position) }
+    }
+}
+
 /// A read transaction held open: every read sees the same state of the library. The
 /// transaction ends when the value is released.
 package protocol SnapshotTransaction: AnyObject, Sendable {

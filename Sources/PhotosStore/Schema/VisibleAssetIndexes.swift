@@ -39,17 +39,27 @@ package enum VisibleAssetIndexes {
     /// The partial indexes' `WHERE`, in the order `AssetQuery` writes the terms.
     static let indexTerms = [Term.notTrashed, Term.burstRepresentative, Term.userLibrary]
 
-    /// The partial indexes: name and indexed columns. `visibleByCreationDate` carries the row id
-    /// after the date, so its order is the fetch's (`creationDate`, then `id`), and the bit-mask
-    /// columns smart albums test (Screenshots, Selfies, Panoramas…), so they are answered from
-    /// the index alone. `visibleByID` serves albums: each member's visibility is read from a
-    /// small index instead of the table.
-    static let indexes: [(name: String, columns: String)] = [
-        (visibleByCreationDate, "isHidden, creationDate, id, mediaSubtypes, traits"),
-        (visibleByMediaType, "mediaType, isHidden, creationDate"),
-        (visibleByFavorite, "isFavorite, isHidden, creationDate"),
-        (visibleByID, "id, isHidden"),
+    /// The partial indexes: name and indexed columns, on SQLite and on PostgreSQL.
+    /// `visibleByCreationDate` carries the row id after the date, so its order is the fetch's
+    /// (`creationDate`, then `id`), and the bit-mask columns smart albums test (Screenshots,
+    /// Selfies, Panoramas…), so they are answered from the index alone. `visibleByID` serves
+    /// albums: each member's visibility is read from a small index instead of the table.
+    ///
+    /// PostgreSQL's spelling is for the order the store's `ORDER BY` asks
+    /// (`SQLDialect.orderTerm`: SQLite's, `NULL` first ascending). PostgreSQL puts `NULL` last
+    /// by default and reads an index in order only when its `NULL` order is the query's, and
+    /// its indexes don't end with the row id as SQLite's do, so each sorted index says
+    /// `NULLS FIRST` and carries `id` after the date. Without it PostgreSQL filtered and then
+    /// sorted: 220 ms for 49,052 favorites of 1,000,000, 1.2 s for 833,068 images.
+    static let indexes: [Index] = [
+        (visibleByCreationDate, "isHidden, creationDate, id, mediaSubtypes, traits",
+         "isHidden, creationDate NULLS FIRST, id NULLS FIRST, mediaSubtypes, traits"),
+        (visibleByMediaType, "mediaType, isHidden, creationDate", "mediaType, isHidden, creationDate NULLS FIRST, id NULLS FIRST"),
+        (visibleByFavorite, "isFavorite, isHidden, creationDate", "isFavorite, isHidden, creationDate NULLS FIRST, id NULLS FIRST"),
+        (visibleByID, "id, isHidden", "id, isHidden"),
     ]
+
+    typealias Index = (name: String, columns: String, postgresColumns: String)
 
     static let visibleByCreationDate = "asset_visible_by_creationDate"
     static let visibleByMediaType = "asset_visible_by_mediaType"
@@ -68,26 +78,16 @@ package enum VisibleAssetIndexes {
         createStatements.map { $0 + ";" }.joined(separator: "\n")
     }
 
-    /// The `CREATE INDEX` statements one by one (PostgreSQL runs one statement per query).
-    package static var createStatements: [String] {
-        let condition = indexTerms.joined(separator: " AND ").replacingOccurrences(of: "asset.", with: "")
-        return indexes.map { "CREATE INDEX \($0.name) ON asset(\($0.columns)) WHERE \(condition)" }
-    }
+    /// The `CREATE INDEX` statements one by one, in SQLite's spelling (v1 of PostgreSQL's
+    /// schema too, before `v3-null-order-indexes`).
+    package static var createStatements: [String] { statements { $0.columns } }
 
-    /// The same indexes for PostgreSQL, spelled for the order the store's `ORDER BY` asks
-    /// (`SQLDialect.orderTerm`: SQLite's, `NULL` first ascending). PostgreSQL puts `NULL` last
-    /// by default and reads an index in order only when its `NULL` order is the query's, and
-    /// its indexes don't end with the row id as SQLite's do, so each sorted index says
-    /// `NULLS FIRST` and carries `id` after the date. Without it PostgreSQL filtered and then
-    /// sorted: 220 ms for 49,052 favorites of 1,000,000, 1.2 s for 833,068 images.
-    package static var postgresCreateStatements: [String] {
+    /// The `CREATE INDEX` statements in PostgreSQL's spelling (see ``indexes``).
+    package static var postgresCreateStatements: [String] { statements { $0.postgresColumns } }
+
+    private static func statements(columns: (Index) -> String) -> [String] {
         let condition = indexTerms.joined(separator: " AND ").replacingOccurrences(of: "asset.", with: "")
-        let columns = [
-            visibleByCreationDate: "isHidden, creationDate NULLS FIRST, id NULLS FIRST, mediaSubtypes, traits",
-            visibleByMediaType: "mediaType, isHidden, creationDate NULLS FIRST, id NULLS FIRST",
-            visibleByFavorite: "isFavorite, isHidden, creationDate NULLS FIRST, id NULLS FIRST",
-        ]
-        return indexes.map { "CREATE INDEX \($0.name) ON asset(\(columns[$0.name] ?? $0.columns)) WHERE \(condition)" }
+        return indexes.map { "CREATE INDEX \($0.name) ON asset(\(columns($0))) WHERE \(condition)" }
     }
 
     static func migrate(_ db: Database) throws {

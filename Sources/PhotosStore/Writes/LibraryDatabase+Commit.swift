@@ -48,7 +48,7 @@ extension LibraryDatabase {
             throw StoreError(.database, "The change could not be saved: \(error)")
         }
         moves.clearIntent()
-        if !engine.announcesJournalCommits { engine.postChange(position: position) }
+        engine.postJournalCommit(position: position)
         if position % 64 == 0 { restartLogIfLong() }
         checkAutomaticSnapshot(after: position)
         // Rows are gone for good; now their files may go. A crash here leaves stray files
