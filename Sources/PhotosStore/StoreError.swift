@@ -39,7 +39,7 @@ package struct StoreError: Error, Sendable, CustomStringConvertible {
 
     /// Runs `body`, passing a `StoreError` through and wrapping any other error (SQLite's) as
     /// `.database` with "`failure`: error".
-    static func mapping<T>(_ failure: String, _ body: () throws -> T) throws(StoreError) -> T {
+    package static func mapping<T>(_ failure: String, _ body: () throws -> T) throws(StoreError) -> T {
         do {
             return try body()
         } catch let error as StoreError {

@@ -27,7 +27,7 @@ package final class PostgresEngine: StoreEngine {
     /// The advisory lock every write transaction holds: "PHKW".
     static let writeLock: Int64 = 0x5048_4B57
     /// The `NOTIFY` channel commits are announced on.
-    static let channel = SQLDialect.postgresChangeChannel
+    static let channel = ChangeJournal.postgresChannel
 
     init(url: URL) {
         self.url = url
@@ -81,8 +81,8 @@ package final class PostgresEngine: StoreEngine {
         }
     }
 
-    package func query<Record>(_ sql: String, _ arguments: SQLArguments, _ decode: (any ColumnReading) -> Record) throws -> [Record] {
-        try withSession { session in try session.rows(sql, arguments, decode) }
+    package func query<Record>(_ statement: StoreSQL, _ decode: (any ColumnReading) -> Record) throws -> [Record] {
+        try withSession { session in try session.rows(statement, decode) }
     }
 
     package func beginSnapshot() throws -> any SnapshotTransaction {
@@ -102,7 +102,7 @@ package final class PostgresEngine: StoreEngine {
     package var announcesJournalCommits: Bool { true }
 
     package func postChange(position: Int64) {
-        _ = try? withSession { session in try session.execute("SELECT pg_notify(?, ?)", [Self.channel, String(position)]) }
+        _ = try? withSession { session in try session.execute("SELECT pg_notify(\(Self.channel), \(String(position)))") }
     }
 
     package func watchChanges(
@@ -119,8 +119,8 @@ package final class PostgresEngine: StoreEngine {
         let objectID = Int32(truncatingIfNeeded: key.id ^ (key.id >> 32))
         do {
             if waiting {
-                try session.execute("SELECT pg_advisory_lock(?::int4, ?::int4)", [key.kind, objectID])
-            } else if try session.bool("SELECT pg_try_advisory_lock(?::int4, ?::int4)", [key.kind, objectID]) != true {
+                try session.execute("SELECT pg_advisory_lock(\(key.kind)::int4, \(objectID)::int4)")
+            } else if try session.bool("SELECT pg_try_advisory_lock(\(key.kind)::int4, \(objectID)::int4)") != true {
                 giveBack(session)
                 return nil
             }
@@ -153,7 +153,7 @@ final class PostgresJobClaim: JobClaim {
 
     func release() {
         guard let session = session.withLock({ held in defer { held = nil }; return held }) else { return }
-        if (try? session.bool("SELECT pg_advisory_unlock(?::int4, ?::int4)", [kind, objectID])) == true {
+        if (try? session.bool("SELECT pg_advisory_unlock(\(kind)::int4, \(objectID)::int4)")) == true {
             end(session)
         } else {
             session.close()
@@ -164,7 +164,7 @@ final class PostgresJobClaim: JobClaim {
 extension PostgresSession {
     /// Runs `body` between `begin` and `COMMIT`; `ROLLBACK` when it throws (a session whose
     /// rollback fails is closed, never reused).
-    func transaction<T>(begin: String, _ body: () throws -> T) throws -> T {
+    func transaction<T>(begin: StoreSQL, _ body: () throws -> T) throws -> T {
         try execute(begin)
         do {
             let value = try body()

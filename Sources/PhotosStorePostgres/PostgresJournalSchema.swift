@@ -9,16 +9,9 @@ import PhotosStore
 /// membership; 8 (keeps visibility) is never stored. `wasVisible` is kept from an object's
 /// first event in a change, `isVisible` from its last.
 enum PostgresJournalSchema {
-    /// Columns a `PHAsset` shows; a change to any of them is an update.
-    static let assetProperties = [
-        "mediaType", "mediaSubtypes", "sourceType", "pixelWidth", "pixelHeight", "creationDate",
-        "creationTimeZoneOffset", "modificationDate", "latitude", "longitude", "altitude",
-        "horizontalAccuracy", "verticalAccuracy", "locationTimestamp", "duration", "isFavorite", "isHidden",
-        "burstIdentifier", "burstSelectionTypes", "representsBurst", "playbackStyle", "hasAdjustments",
-        "adjustmentFormatIdentifier", "uniformTypeIdentifier", "originalFilename", "traits", "contentVersion",
-    ]
-    static let assetContent = ["hasAdjustments", "adjustmentFormatIdentifier", "contentVersion"]
-    static let collectionProperties = ["title", "startDate", "endDate", "latitude", "longitude", "locationNames"]
+    static let assetProperties = JournalColumns.assetProperties
+    static let assetContent = JournalColumns.assetContent
+    static let collectionProperties = JournalColumns.collectionProperties
 
     private static func differs(_ columns: [String]) -> String {
         "(" + columns.map { "NEW.\($0) IS DISTINCT FROM OLD.\($0)" }.joined(separator: " OR ") + ")"

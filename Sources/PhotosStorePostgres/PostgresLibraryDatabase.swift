@@ -82,14 +82,7 @@ package final class PostgresLibraryDatabase: Sendable {
         for (key, value) in info {
             try session.query("INSERT INTO libraryInfo (key, value) VALUES (\(key), \(value))", "writing the library's \(key)")
         }
-        let now = Date().timeIntervalSince1970
-        for (position, entry) in SmartAlbumCatalog.entries.enumerated() {
-            try session.query(
-                """
-                INSERT INTO collection (uuid, isList, type, subtype, title, position, creationDate)
-                VALUES (\(UUID().uuidString), 0, 2, \(entry.subtype), \(entry.title), \(position), \(now))
-                """, "creating the smart album \(entry.title)")
-        }
+        try StoreError.mapping("Creating the smart albums failed") { try SmartAlbumCatalog.seed(session) }
     }
 }
 

@@ -1,30 +1,30 @@
 import Foundation
-import PhotosLocking
 package import PhotosStore
 import PostgresNIO
 
-/// A PostgreSQL session is a ``StoreConnection``: the store's statements, written with `?`
-/// placeholders, run with `$1`, `$2`, ... (``PostgresPlaceholders``); rows are read through
-/// ``PostgresColumns``.
+/// A PostgreSQL session is a ``StoreConnection``: each ``StoreSQL`` statement is rendered into
+/// postgres-nio's own `PostgresQuery` interpolation, which appends each bind and its `$n`
+/// together; rows are read through ``PostgresColumns``.
 extension PostgresSession: StoreConnection {
     package var dialect: SQLDialect { .postgres }
+    package var statementsAreRoundTrips: Bool { true }
 
     @discardableResult
-    package func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
-        try run(Self.query(sql, arguments), "running \(sql)").metadata.rows ?? 0
+    package func execute(_ statement: StoreSQL) throws -> Int {
+        let query = Self.query(statement)
+        return try run(query, "running \(query.sql)").metadata.rows ?? 0
     }
 
-    package func rows<Record>(
-        _ sql: String, _ arguments: SQLArguments, _ decode: (any ColumnReading) throws -> Record
-    ) throws -> [Record] {
-        try query(Self.query(sql, arguments), "reading \(sql)").map { row in
+    package func rows<Record>(_ statement: StoreSQL, _ decode: (any ColumnReading) throws -> Record) throws -> [Record] {
+        let query = Self.query(statement)
+        return try self.query(query, "reading \(query.sql)").map { row in
             try decode(PostgresColumns(row: row.makeRandomAccess()))
         }
     }
 
-    package func insert(_ sql: String, _ arguments: SQLArguments) throws -> Int64 {
-        guard let id = try rows(sql + " RETURNING id", arguments, { $0.int64(0) }).first else {
-            throw StoreError(.database, "\(sql) inserted no row")
+    package func insert(_ statement: StoreSQL) throws -> Int64 {
+        guard let id = try rows(statement + " RETURNING id", { $0.int64(0) }).first else {
+            throw StoreError(.database, "\(statement) inserted no row")
         }
         return id
     }
@@ -32,102 +32,29 @@ extension PostgresSession: StoreConnection {
     /// The ids in one `bigint[]` (`SELECT ARRAY(query)`, which keeps the query's order): one
     /// row of 12 bytes an id instead of a row message an id, which costs ~3 µs each to
     /// receive and decode. Falls back to rows when the column is not a `bigint`.
-    package func int64Column(_ sql: String, _ arguments: SQLArguments) throws -> [Int64] {
-        let wrapped = try query(Self.query("SELECT ARRAY(\(sql))", arguments), "reading \(sql)")
+    package func int64Column(_ statement: StoreSQL) throws -> [Int64] {
+        let array = Self.query("SELECT ARRAY(\(statement))")
+        let wrapped = try query(array, "reading \(array.sql)")
         guard let cell = wrapped.first?.makeRandomAccess()[0] else { return [] }
         if let ids = try? cell.decode([Int64].self) { return ids }
-        return try rows(sql, arguments) { $0.int64(0) }
+        return try rows(statement) { $0.int64(0) }
     }
 
-    /// The statement with PostgreSQL placeholders and its arguments bound.
-    static func query(_ sql: String, _ arguments: SQLArguments) -> PostgresQuery {
-        var binds = PostgresBindings(capacity: arguments.values.count)
-        for value in arguments.values {
+    /// The statement as postgres-nio's query: its text and binds appended through
+    /// `PostgresQuery.StringInterpolation`, which numbers each bind's `$n` as it appends it.
+    static func query(_ statement: StoreSQL) -> PostgresQuery {
+        var interpolation = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 8)
+        statement.render(for: .postgres) { text in
+            interpolation.appendLiteral(text)
+        } bind: { value in
             switch value {
-            case .null: binds.appendNull()
-            case .integer(let integer): binds.append(integer)
-            case .real(let real): binds.append(real)
-            case .text(let text): binds.append(text)
+            case .null: interpolation.appendInterpolation(Optional<String>.none)
+            case .integer(let integer): interpolation.appendInterpolation(integer)
+            case .real(let real): interpolation.appendInterpolation(real)
+            case .text(let text): interpolation.appendInterpolation(text)
             }
         }
-        return PostgresQuery(unsafeSQL: PostgresPlaceholders.translate(sql), binds: binds)
-    }
-}
-
-/// The store's SQL as PostgreSQL takes it: SQLite's `?` and `?N` placeholders become `$N`, and
-/// SQLite's planner hints go (`INDEXED BY name` is dropped, `CROSS JOIN ... ON` is a plain
-/// `JOIN`). Quoted text and identifiers and comments are copied as they are. Translations
-/// are kept: the store runs few distinct statements, many times.
-enum PostgresPlaceholders {
-    private static let translated = Mutex<[String: String]>([:])
-
-    static func translate(_ sql: String) -> String {
-        if let known = translated.withLock({ $0[sql] }) { return known }
-        let result = withoutHints(rewrite(sql))
-        translated.withLock { cache in
-            if cache.count > 4096 { cache.removeAll() }
-            cache[sql] = result
-        }
-        return result
-    }
-
-    /// Drops `INDEXED BY name` and turns `CROSS JOIN` into `JOIN` (the store writes neither
-    /// inside quotes).
-    static func withoutHints(_ sql: String) -> String {
-        guard sql.contains("INDEXED BY") || sql.contains("CROSS JOIN") else { return sql }
-        return sql.replacing(#/ INDEXED BY [A-Za-z_][A-Za-z0-9_]*/#, with: "").replacing("CROSS JOIN", with: "JOIN")
-    }
-
-    static func rewrite(_ sql: String) -> String {
-        let characters = Array(sql.unicodeScalars)
-        var output = String.UnicodeScalarView()
-        var next = 1
-        var index = 0
-        while index < characters.count {
-            let character = characters[index]
-            switch character {
-            case "'", "\"":
-                // Copy through the closing quote (a doubled quote stays inside).
-                output.append(character)
-                index += 1
-                while index < characters.count {
-                    output.append(characters[index])
-                    if characters[index] == character {
-                        if index + 1 < characters.count && characters[index + 1] == character {
-                            output.append(characters[index + 1])
-                            index += 2
-                            continue
-                        }
-                        break
-                    }
-                    index += 1
-                }
-                index += 1
-            case "-" where index + 1 < characters.count && characters[index + 1] == "-":
-                while index < characters.count && characters[index] != "\n" {
-                    output.append(characters[index])
-                    index += 1
-                }
-            case "?":
-                var digits = ""
-                var end = index + 1
-                while end < characters.count, characters[end].properties.numericType != nil, characters[end].isASCII {
-                    digits.unicodeScalars.append(characters[end])
-                    end += 1
-                }
-                if digits.isEmpty {
-                    output.append(contentsOf: "$\(next)".unicodeScalars)
-                    next += 1
-                } else {
-                    output.append(contentsOf: "$\(digits)".unicodeScalars)
-                }
-                index = end
-            default:
-                output.append(character)
-                index += 1
-            }
-        }
-        return String(output)
+        return PostgresQuery(stringInterpolation: interpolation)
     }
 }
 

@@ -68,13 +68,13 @@ public final class TemporaryLibrary: @unchecked Sendable {
 
     /// Runs one statement on the library's database in a transaction of its own, as another
     /// program editing rows would (nothing is journaled: observers don't hear of it).
-    public func execute(_ sql: String, _ arguments: [String] = []) throws {
-        try store.executeUnjournaled(sql, SQLArguments(arguments.map(StoreValue.text)))
+    package func execute(_ statement: StoreSQL) throws {
+        try store.executeUnjournaled(statement)
     }
 
     /// The first column of every row a query returns, as text.
-    public func texts(_ sql: String) throws -> [String] {
-        try store.texts(sql)
+    package func texts(_ statement: StoreSQL) throws -> [String] {
+        try store.texts(statement)
     }
 
     /// PostgreSQL: waits until this library's database has `count` `LISTEN` connections (the

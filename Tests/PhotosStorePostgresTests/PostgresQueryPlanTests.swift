@@ -64,26 +64,24 @@ struct PostgresQueryPlanTests {
         let moment = try #require(Int64(server.psql("SELECT min(id) FROM collection WHERE type = 3", database: database)))
         let album = try #require(Int64(server.psql("SELECT id FROM collection WHERE uuid = 'ALBUM'", database: database)))
 
-        func plan(_ sql: String, _ arguments: SQLArguments) throws -> String {
+        func plan(_ statement: StoreSQL) throws -> String {
             try store.read { db in
                 for setting in ["enable_seqscan", "enable_bitmapscan", "enable_sort", "enable_incremental_sort"] {
-                    _ = try db.execute("SET LOCAL \(setting) = off")
+                    _ = try db.execute("SET LOCAL \(unescaped: setting) = off")
                 }
                 // Table reads priced as on an SSD (as the server's own guide advises there): on
                 // these few pages the plan would otherwise turn on how many of them the
                 // visibility map covers yet.
                 _ = try db.execute("SET LOCAL random_page_cost = 1.1")
-                return try db.texts("EXPLAIN " + sql, arguments).joined(separator: "\n")
+                return try db.texts("EXPLAIN \(statement)").joined(separator: "\n")
             }
         }
         for fetch in Self.fetches(moment: moment, album: album) {
-            let (sql, arguments) = fetch.query.sql(.postgres)
-            let steps = try plan(sql, arguments)
+            let steps = try plan(fetch.query.statement())
             #expect(!steps.contains("Sort"), "\(fetch.what) sorts:\n\(steps)")
             #expect(steps.contains(" using \(fetch.index.lowercased()) on "), "\(fetch.what) reads another index:\n\(steps)")
         }
-        let moments = CollectionQuery(scope: .assetCollections(type: CollectionKind.moment, subtype: nil)).sql(.postgres)
-        let steps = try plan(moments.sql, moments.arguments)
+        let steps = try plan(CollectionQuery(scope: .assetCollections(type: CollectionKind.moment, subtype: nil)).statement())
         #expect(!steps.contains("Sort") && steps.contains(" using collection_moments_by_startdate on "), "moments:\n\(steps)")
     }
 }

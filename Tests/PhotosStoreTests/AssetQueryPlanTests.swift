@@ -34,10 +34,11 @@ struct AssetQueryPlanTests {
 
     /// `EXPLAIN QUERY PLAN`'s details, one line per step.
     func plan(_ query: AssetQuery, restrictedTo restriction: RowRestriction? = nil) throws -> [String] {
-        var (sql, arguments) = query.sql(.sqlite, restrictedTo: restriction)
-        if case .idArgument = restriction { arguments += [Int64(1)] }
+        var statement = query.statement(restrictedTo: restriction)
+        if case .idParameter = restriction { statement = statement.binding([.integer(1)]) }
+        let (sql, arguments) = statement.grdb
         return try store.sqlite!.pool.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments.grdb).map { $0["detail"] as String }
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
         }
     }
 
@@ -68,7 +69,7 @@ struct AssetQueryPlanTests {
         let favorites = StoreFilter.compare(.field(.isFavorite), .equal, .value(.integer(1)))
         let favoriteSteps = try plan(AssetQuery(scope: .library, filter: favorites, sort: newestFirst))
         #expect(favoriteSteps == ["SEARCH asset USING INDEX \(VisibleAssetIndexes.visibleByFavorite) (isFavorite=? AND isHidden=?)"])
-        let (sql, _) = AssetQuery(scope: .library, sort: newestFirst).sql(.sqlite)
+        let sql = AssetQuery(scope: .library, sort: newestFirst).statement().rendered(for: .sqlite).sql
         #expect(sql.hasSuffix("ORDER BY asset.creationDate DESC, asset.id DESC"))
     }
 
@@ -101,7 +102,7 @@ struct AssetQueryPlanTests {
     /// The forced index is only for the whole album: a change-details probe of one row starts
     /// from that row, and a sorted or filtered album reads the table as before.
     @Test func anAlbumProbeOrSortIsLeftToThePlanner() throws {
-        let probe = try plan(AssetQuery(scope: .album(albumID)), restrictedTo: .idArgument)
+        let probe = try plan(AssetQuery(scope: .album(albumID)), restrictedTo: .idParameter)
         #expect(probe.first?.contains("asset USING INTEGER PRIMARY KEY") == true, "\(probe)")
         let sorted = try plan(AssetQuery(scope: .album(albumID), sort: Self.byCreationDate))
         #expect(!sorted.joined().contains(VisibleAssetIndexes.visibleByID), "\(sorted)")
@@ -128,14 +129,14 @@ struct AssetQueryPlanTests {
             AssetQuery(scope: .library, filter: .compare(.field(.isFavorite), .equal, .value(.integer(1))), includeHidden: true),
         ]
         for query in queries {
-            let (sql, arguments) = query.sql(.sqlite)
-            let indexed = try store.sqlite!.pool.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments.grdb) }
+            let (sql, arguments) = query.statement().grdb
+            let indexed = try store.sqlite!.pool.read { db in try Int64.fetchAll(db, sql: sql, arguments: arguments) }
             let scanned = try store.sqlite!.pool.read { db in
                 try Int64.fetchAll(
                     db,
                     sql: sql.replacingOccurrences(of: " INDEXED BY \(VisibleAssetIndexes.visibleByID)", with: "")
                         .replacingOccurrences(of: "FROM asset", with: "FROM asset NOT INDEXED"),
-                    arguments: arguments.grdb)
+                    arguments: arguments)
             }
             #expect(!indexed.isEmpty)
             #expect(indexed == scanned, "\(query.scope)")
@@ -151,13 +152,20 @@ struct DuplicateLookupPlanTests {
     @Test func candidatesAreTwoSeeksOfSizeAndSignature() throws {
         let temporary = try TemporaryLibrary()
         let store = try LibraryDatabase.open(at: temporary.url)
+        let (sql, arguments) = LibraryDatabase.duplicateCandidates(fileSize: 1_555, signature: "signature").grdb
         let steps = try store.sqlite!.pool.read { db in
-            try Row.fetchAll(
-                db, sql: "EXPLAIN QUERY PLAN " + LibraryDatabase.duplicateCandidatesSQL, arguments: [1_555, "signature", 1_555]
-            ).map { $0["detail"] as String }
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
         }
         let seeks = steps.filter { $0.contains("resource_by_size_signature") }
         #expect(seeks.count == 2, "\(steps)")
         #expect(seeks.allSatisfy { $0.contains("(fileSize=? AND contentSignature=?)") }, "\(steps)")
+    }
+}
+
+extension StoreSQL {
+    /// The statement as GRDB runs it on SQLite: its text and arguments.
+    var grdb: (sql: String, arguments: StatementArguments) {
+        let (sql, binds) = rendered(for: .sqlite)
+        return (sql, StatementArguments(binds.map(\.databaseValue)))
     }
 }

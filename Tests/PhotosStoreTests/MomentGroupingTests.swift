@@ -60,14 +60,15 @@ struct MomentGroupingTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try LibraryDatabase.open(at: folder)
         try store.sqliteRead { db in
-            let cases: [(KeysetPager, String)] = [
-                (MomentSequence(db: db).pager, "collection_moments_by_startDate"),
-                (AssetSequence(db: db).pager, "asset_by_creationDate"),
+            let cases: [(ItemSequence, String)] = [
+                (ItemSequence.moments(db), "collection_moments_by_startDate"),
+                (ItemSequence.assets(db), "asset_by_creationDate"),
             ]
-            for (pager, index) in cases {
+            for (sequence, index) in cases {
                 for descending in [true, false] {
-                    let (first, next) = pager.statements(descending: descending)
-                    for (sql, arguments) in [(first, [1.0] as StatementArguments), (next, [1.0, 1] as StatementArguments)] {
+                    let (first, next) = sequence.statements(descending: descending)
+                    for statement in [first.binding([.real(1)]), next.binding([.real(1), .integer(1)])] {
+                        let (sql, arguments) = statement.grdb
                         let steps = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
                         #expect(steps.count == 1 && steps[0].contains("USING INDEX \(index)"), "\(sql): \(steps)")
                         #expect(!steps.contains { $0.contains("TEMP B-TREE") }, "\(sql): \(steps)")
@@ -79,7 +80,7 @@ struct MomentGroupingTests {
 
     private func check(_ store: LibraryDatabase, step: Int) throws {
         try store.sqliteRead { db in
-            let assets = try AssetSequence(db: db).items(from: -Double.infinity, to: Double.infinity)
+            let assets = try ItemSequence.assets(db).items(from: -Double.infinity, to: Double.infinity)
             let expected = MomentGrouper.split(assets, gap: MomentGrouper.momentGap, distance: MomentGrouper.momentDistance)
                 .map { $0.map(\.id) }
             let actual = Dictionary(grouping: assets, by: { $0.group ?? -1 }).values
@@ -89,7 +90,7 @@ struct MomentGroupingTests {
             let momentCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM collection WHERE isList = 0 AND type = 3") ?? 0
             #expect(momentCount == expected.count, "no empty moments left after step \(step)")
 
-            let moments = try MomentSequence(db: db).items(from: -Double.infinity, to: Double.infinity)
+            let moments = try ItemSequence.moments(db).items(from: -Double.infinity, to: Double.infinity)
             let clusters = MomentGrouper.split(moments, gap: MomentGrouper.clusterGap, distance: MomentGrouper.clusterDistance)
                 .map { Set($0.map(\.id)) }
             let actualClusters = Dictionary(grouping: moments, by: { $0.group ?? -1 }).values.map { Set($0.map(\.id)) }

@@ -5,32 +5,34 @@ import Testing
 
 @Suite("Compiling filters to SQL")
 struct SQLFilterCompilerTests {
+    /// A filter as SQLite runs it: its text and its binds.
+    private func compiled(_ filter: StoreFilter, _ dialect: SQLDialect = .sqlite) -> (sql: String, binds: [StoreValue]) {
+        SQLFilterCompiler.compile(filter).rendered(for: dialect)
+    }
+
     @Test func valuesAreBoundNeverPasted() {
-        var compiler = SQLFilterCompiler(dialect: .sqlite)
-        let sql = compiler.compile(
-            .and([
-                .compare(.field(.title), .equal, .value(.text("'; DROP TABLE asset; --"))),
-                .isIn(.field(.mediaType), [.integer(1), .integer(2)]),
-            ]))
+        let filter: StoreFilter = .and([
+            .compare(.field(.title), .equal, .value(.text("'; DROP TABLE asset; --"))),
+            .isIn(.field(.mediaType), [.integer(1), .integer(2)]),
+        ])
+        let (sql, binds) = compiled(filter)
         #expect(!sql.contains("DROP"))
         #expect(sql == "((collection.title IS ?) AND (asset.mediaType IN (?, ?)))")
-        #expect(compiler.values.count == 3)
+        #expect(binds == [.text("'; DROP TABLE asset; --"), .integer(1), .integer(2)])
+        // PostgreSQL numbers the same binds, and compares a value with `=`, which its indexes serve.
+        #expect(compiled(filter, .postgres).sql == "((collection.title = $1) AND (asset.mediaType IN ($2, $3)))")
     }
 
     @Test func longListsAreBoundAsOneJSONArray() {
-        var compiler = SQLFilterCompiler(dialect: .sqlite)
-        let sql = compiler.compile(.isIn(.field(.assetUUID), (0..<100).map { .text("id-\($0)") }))
+        let (sql, binds) = compiled(.isIn(.field(.assetUUID), (0..<100).map { .text("id-\($0)") }))
         #expect(sql.contains("json_each(?)"))
-        #expect(compiler.values.count == 1)
+        #expect(binds.count == 1)
     }
 
     @Test func comparisonsUnderNOTAreTwoValued() {
-        var compiler = SQLFilterCompiler(dialect: .sqlite)
-        #expect(compiler.compile(.not(.compare(.field(.creationDate), .less, .value(.real(5))))) == "(NOT COALESCE((asset.creationDate < ?), FALSE))")
-        var positive = SQLFilterCompiler(dialect: .sqlite)
-        #expect(positive.compile(.compare(.field(.creationDate), .less, .value(.real(5)))) == "(asset.creationDate < ?)")
-        var nonNullable = SQLFilterCompiler(dialect: .sqlite)
-        #expect(nonNullable.compile(.not(.compare(.field(.pixelWidth), .less, .value(.integer(5))))) == "(NOT (asset.pixelWidth < ?))")
+        #expect(compiled(.not(.compare(.field(.creationDate), .less, .value(.real(5))))).sql == "(NOT COALESCE((asset.creationDate < ?), FALSE))")
+        #expect(compiled(.compare(.field(.creationDate), .less, .value(.real(5)))).sql == "(asset.creationDate < ?)")
+        #expect(compiled(.not(.compare(.field(.pixelWidth), .less, .value(.integer(5))))).sql == "(NOT (asset.pixelWidth < ?))")
     }
 
     /// A masked key is written once per use in membership SQL: twice with `nil` in the list,
@@ -42,9 +44,10 @@ struct SQLFilterCompilerTests {
             .isIn(masked, [.null] + (0..<40).map { .integer($0) }),
         ]
         for filter in filters {
-            var compiler = SQLFilterCompiler(dialect: .sqlite)
-            let sql = compiler.compile(filter)
-            #expect(sql.filter { $0 == "?" }.count == compiler.values.count, "\(sql)")
+            let (sql, binds) = compiled(filter)
+            #expect(sql.filter { $0 == "?" }.count == binds.count, "\(sql)")
+            let (numbered, _) = compiled(filter, .postgres)
+            #expect(numbered.components(separatedBy: "$").count - 1 == binds.count, "\(numbered)")
         }
     }
 

@@ -10,6 +10,8 @@ struct ObjectMeasures {
     let cli: SQLiteCLI
     let repeats: Int
     let startup: UInt64
+    /// What the store reads for an object (``PeerQueries/assetColumns(_:)``).
+    let assetColumns: String
 
     /// Measure 3: `object(at:)` at `calls` random indexes, each call timed on its own.
     ///
@@ -35,7 +37,7 @@ struct ObjectMeasures {
         }
         blackHole(checksum)
 
-        let script = ".output /dev/null\n" + indexes.map { PeerQueries.singleRow(id: rowIDs[$0]) + ";" }.joined(separator: "\n")
+        let script = ".output /dev/null\n" + indexes.map { PeerQueries.singleRow(id: rowIDs[$0], columns: assetColumns) + ";" }.joined(separator: "\n")
         _ = try cli.run(script)
         let perRow = try (0..<repeats).map { _ -> UInt64 in
             let wall = try cli.run(script).wallNanos

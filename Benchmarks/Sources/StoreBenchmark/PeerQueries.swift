@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// The SQL the store runs for each measured fetch, with its bound values written in, for the
@@ -11,7 +12,10 @@ import Foundation
 ///   `fetchAssets(with: .image, …)` adds `(asset.mediaType IS ?)` and `isFavorite == YES`
 ///   binds to `(asset.isFavorite IS ?)` with 1,
 /// - a sort on `creationDate` becomes `ORDER BY asset.creationDate ASC, asset.id`,
-/// - the column list from `AssetRecord.selection` in `Sources/PhotosStore/Records/AssetRecord.swift`.
+/// - the column list: the store reads an asset as every column of its table, in table order
+///   (`AssetColumn.selection`, from the table's one description in
+///   `Sources/PhotosStore/Schema/Tables/AssetTable.swift`), so the peer asks the database for
+///   the same list (``assetColumns(_:)``) rather than keeping a copy.
 ///
 /// The benchmark checks that each peer query returns as many rows as the Swift fetch (and, for
 /// the all-assets fetch, the same rows in the same order at sampled indexes), so a change in
@@ -30,17 +34,14 @@ enum PeerQueries {
 
     static let creationDateOrder = "ORDER BY asset.creationDate ASC, asset.id"
 
-    /// `AssetRecord.selection`: what the store reads for each object.
-    static let assetColumns = """
-        asset.id, asset.uuid, asset.mediaType, asset.mediaSubtypes, asset.sourceType, \
-        asset.pixelWidth, asset.pixelHeight, asset.creationDate, asset.creationTimeZoneOffset, \
-        asset.modificationDate, asset.addedDate, asset.latitude, asset.longitude, asset.altitude, \
-        asset.horizontalAccuracy, asset.verticalAccuracy, asset.locationTimestamp, asset.duration, \
-        asset.isFavorite, asset.isHidden, asset.burstIdentifier, asset.burstSelectionTypes, \
-        asset.representsBurst, asset.playbackStyle, asset.hasAdjustments, \
-        asset.adjustmentFormatIdentifier, asset.uniformTypeIdentifier, asset.originalFilename, \
-        asset.traits, asset.momentID, asset.trashedDate
-        """
+    /// What the store reads for each object (`AssetColumn.selection`): every column of the
+    /// `asset` table, qualified, in table order, as the database lists them.
+    static func assetColumns(_ cli: SQLiteCLI) throws -> String {
+        let columns = try cli.run("SELECT group_concat('asset.' || name, ', ') FROM (SELECT name FROM pragma_table_info('asset') ORDER BY cid);")
+            .output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard columns.hasPrefix("asset.id, asset.uuid") else { throw BenchmarkFailure("the asset table lists no columns: \(columns)") }
+        return columns
+    }
 
     /// `PHAsset.fetchAssets(with: .image, options:)` sorted by `creationDate`.
     static func images(selecting columns: String = "asset.id") -> String {
@@ -81,8 +82,8 @@ enum PeerQueries {
 
     /// The first row of `sql` with every asset column: what `firstObject` needs, for a peer
     /// that streams rows instead of reading the ids first.
-    static func firstRow(_ sql: (String) -> String) -> String {
-        sql(assetColumns) + " LIMIT 1"
+    static func firstRow(_ sql: (String) -> String, columns: String) -> String {
+        sql(columns) + " LIMIT 1"
     }
 
     /// ``everything(selecting:)`` with `creationDate < date` (`NSPredicate(format: "creationDate < %@")`
@@ -93,8 +94,8 @@ enum PeerQueries {
     }
 
     /// The store's single-row read (`LibraryDatabase.fetchAssets(_:ids:)` with one id).
-    static func singleRow(id: Int64) -> String {
-        "SELECT \(assetColumns) FROM asset WHERE asset.id = \(id)"
+    static func singleRow(id: Int64, columns: String) -> String {
+        "SELECT \(columns) FROM asset WHERE asset.id = \(id)"
     }
 
     private static func query(_ columns: String, _ conditions: [String]) -> String {

@@ -35,6 +35,7 @@ func measure(_ options: Options) throws -> Results {
     let rowIDs = try fetches.verify(everything, against: PeerQueries.everything(), title: "All assets")
 
     let startup = try fetches.peerStartup()
+    let assetColumns = try PeerQueries.assetColumns(cli)
     let albumID = try cli.integers("SELECT id FROM collection WHERE uuid = '\(LibraryFixture.albumUUID)'").first ?? -1
     let comparisons: [(String, (String) -> String, () -> PHFetchResult<PHAsset>)] = [
         ("Fetch images sorted by creationDate", { PeerQueries.images(selecting: $0) }, fetches.fetchImages),
@@ -48,14 +49,15 @@ func measure(_ options: Options) throws -> Results {
     for (number, (title, sql, fetch)) in comparisons.enumerated() {
         log("1\(Character(UnicodeScalar(UInt8(97 + number)))). \(title)")
         results.fetches.append(
-            try fetches.compare(title, startup: startup, peerSQL: sql("asset.id"), firstRowSQL: PeerQueries.firstRow(sql), fetch: fetch))
+            try fetches.compare(title, startup: startup, peerSQL: sql("asset.id"), firstRowSQL: PeerQueries.firstRow(sql, columns: assetColumns), fetch: fetch))
     }
 
-    let objects = ObjectMeasures(result: everything, rowIDs: rowIDs, cli: cli, repeats: options.repeats, startup: startup)
+    let objects = ObjectMeasures(
+        result: everything, rowIDs: rowIDs, cli: cli, repeats: options.repeats, startup: startup, assetColumns: assetColumns)
     log("2. random object(at:)")
     results.randomAccess = try objects.randomAccess(calls: options.randomReads)
     log("3. enumeration")
-    results.enumeration = try objects.enumeration(peerSQL: PeerQueries.everything(selecting: PeerQueries.assetColumns))
+    results.enumeration = try objects.enumeration(peerSQL: PeerQueries.everything(selecting: assetColumns))
     withExtendedLifetime(everything) {}
 
     log("5. writes without and with the visible-asset indexes")
@@ -69,7 +71,7 @@ func measure(_ options: Options) throws -> Results {
     for (title, sql) in [
         ("images", PeerQueries.images()), ("favorites", PeerQueries.favorites()), ("visible assets", PeerQueries.visible()),
         ("Screenshots", PeerQueries.screenshots()), ("album", PeerQueries.album(id: albumID)),
-        ("all assets, hidden included", PeerQueries.everything()), ("one row", PeerQueries.singleRow(id: 1)),
+        ("all assets, hidden included", PeerQueries.everything()), ("one row", PeerQueries.singleRow(id: 1, columns: assetColumns)),
     ] {
         let plan = try cli.run("EXPLAIN QUERY PLAN \(sql);").output.split(separator: "\n").dropFirst()
             .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "|`- ")) }.joined(separator: "; ")

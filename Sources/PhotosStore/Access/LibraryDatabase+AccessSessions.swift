@@ -7,14 +7,12 @@ extension LibraryDatabase {
         tokenIdentifier: String, secretHash: String, date: Date, expiredBefore: Date
     ) throws(StoreError) {
         try write { db in
-            try db.execute("DELETE FROM accessSession WHERE createdDate < ?", [expiredBefore.timeIntervalSince1970])
-            guard let token = try db.int64("SELECT id FROM accessToken WHERE identifier = ?", [tokenIdentifier])
+            try db.execute("DELETE FROM accessSession WHERE createdDate < \(expiredBefore)")
+            guard let token = try db.int64("SELECT id FROM accessToken WHERE identifier = \(tokenIdentifier)")
             else {
                 throw StoreError(.missingObject, "No access token '\(tokenIdentifier)'")
             }
-            try db.execute(
-                "INSERT INTO accessSession (secretHash, tokenID, createdDate) VALUES (?, ?, ?)",
-                [secretHash, token, date.timeIntervalSince1970])
+            try db.execute("INSERT INTO accessSession (secretHash, tokenID, createdDate) VALUES (\(secretHash), \(token), \(date))")
         }
     }
 
@@ -22,9 +20,7 @@ extension LibraryDatabase {
     /// created at or after `createdAfter` and its token exists.
     package func accessToken(sessionHash: String, createdAfter: Date) throws(StoreError) -> AccessTokenRecord? {
         try read { db in
-            try Self.token(
-                db, "id = (SELECT tokenID FROM accessSession WHERE secretHash = ? AND createdDate >= ?)",
-                [sessionHash, createdAfter.timeIntervalSince1970])
+            try Self.token(db, "id = (SELECT tokenID FROM accessSession WHERE secretHash = \(sessionHash) AND createdDate >= \(createdAfter))")
         }
     }
 
@@ -32,7 +28,7 @@ extension LibraryDatabase {
     @discardableResult
     package func deleteAccessSession(secretHash: String) throws(StoreError) -> Bool {
         try write { db in
-            try db.execute("DELETE FROM accessSession WHERE secretHash = ?", [secretHash]) > 0
+            try db.execute("DELETE FROM accessSession WHERE secretHash = \(secretHash)") > 0
         }
     }
 }

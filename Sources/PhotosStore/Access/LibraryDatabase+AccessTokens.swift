@@ -9,16 +9,15 @@ package struct AccessTokenRecord: Sendable, Hashable {
     package var createdDate: Date
     package var lastUsedDate: Date?
 
-    init(columns row: some ColumnReading) {
-        id = row.int64(0)
-        identifier = row.text(1)
-        name = row.text(2)
-        level = row.int(3)
-        createdDate = Date(timeIntervalSince1970: row.double(4))
-        lastUsedDate = row.date(5)
+    /// Reads a row selected with `AccessTokenColumn.selection` (its secret's hash is left).
+    init(row: some ColumnReading) {
+        id = row[AccessTokenColumn.id]
+        identifier = row[AccessTokenColumn.identifier]
+        name = row[AccessTokenColumn.name]
+        level = row[AccessTokenColumn.level]
+        createdDate = row[AccessTokenColumn.createdDate]
+        lastUsedDate = row[AccessTokenColumn.lastUsedDate]
     }
-
-    static let columns = "id, identifier, name, level, createdDate, lastUsedDate"
 }
 
 /// How ``LibraryDatabase/changeAllowedAssets(tokenIdentifier:uuids:mode:)`` edits a list.
@@ -32,11 +31,15 @@ extension LibraryDatabase {
         identifier: String, name: String, level: Int, secretHash: String, date: Date
     ) throws(StoreError) -> AccessTokenRecord {
         let record = try write { db -> AccessTokenRecord in
-            try db.execute(
-                "INSERT INTO accessToken (identifier, name, level, secretHash, createdDate) VALUES (?, ?, ?, ?, ?)",
-                [identifier, name, level, secretHash, date.timeIntervalSince1970])
+            var row = TableRow<AccessTokenColumn>()
+            row[.identifier] = identifier
+            row[.name] = name
+            row[.level] = level
+            row[.secretHash] = secretHash
+            row[.createdDate] = date
+            try db.execute(AccessTokenColumn.insert(row))
             try Self.bumpAccessVersion(db)
-            return try Self.token(db, "identifier = ?", [identifier])!
+            return try Self.token(db, "identifier = \(identifier)")!
         }
         postAccessChange()
         return record
@@ -45,24 +48,24 @@ extension LibraryDatabase {
     /// Every token, oldest first.
     package func accessTokens() throws(StoreError) -> [AccessTokenRecord] {
         try read { db in
-            try db.rows("SELECT \(AccessTokenRecord.columns) FROM accessToken ORDER BY id", []) { AccessTokenRecord(columns: $0) }
+            try db.rows("SELECT \(AccessTokenColumn.selection) FROM accessToken ORDER BY id") { AccessTokenRecord(row: $0) }
         }
     }
 
     /// The token whose secret hashes to `secretHash`.
     package func accessToken(secretHash: String) throws(StoreError) -> AccessTokenRecord? {
-        try read { db in try Self.token(db, "secretHash = ?", [secretHash]) }
+        try read { db in try Self.token(db, "secretHash = \(secretHash)") }
     }
 
     /// The token with this identifier.
     package func accessToken(identifier: String) throws(StoreError) -> AccessTokenRecord? {
-        try read { db in try Self.token(db, "identifier = ?", [identifier]) }
+        try read { db in try Self.token(db, "identifier = \(identifier)") }
     }
 
     /// Removes a token and its allow-list; `false` when there was none.
     package func deleteAccessToken(identifier: String) throws(StoreError) -> Bool {
         let deleted = try write { db -> Bool in
-            guard try db.execute("DELETE FROM accessToken WHERE identifier = ?", [identifier]) > 0 else { return false }
+            guard try db.execute("DELETE FROM accessToken WHERE identifier = \(identifier)") > 0 else { return false }
             try Self.bumpAccessVersion(db)
             return true
         }
@@ -73,8 +76,7 @@ extension LibraryDatabase {
     /// Records that a token was used (not counted as a change of access).
     package func markAccessTokenUsed(id: Int64, date: Date) throws(StoreError) {
         try write { db in
-            try db.execute(
-                "UPDATE accessToken SET lastUsedDate = ? WHERE id = ?", [date.timeIntervalSince1970, id])
+            try db.execute("UPDATE accessToken SET lastUsedDate = \(date) WHERE id = \(id)")
         }
     }
 
@@ -82,8 +84,7 @@ extension LibraryDatabase {
     package func allowedAssetUUIDs(tokenID: Int64) throws(StoreError) -> [String] {
         try read { db in
             try db.texts(
-                "SELECT asset.uuid FROM accessTokenAsset JOIN asset ON asset.id = accessTokenAsset.assetID WHERE tokenID = ?",
-                [tokenID])
+                "SELECT asset.uuid FROM accessTokenAsset JOIN asset ON asset.id = accessTokenAsset.assetID WHERE tokenID = \(tokenID)")
         }
     }
 
@@ -91,26 +92,28 @@ extension LibraryDatabase {
     /// fail the whole edit (`.missingObject`, naming them). Returns the list's new size.
     package func changeAllowedAssets(tokenIdentifier: String, uuids: [String], mode: AllowListEdit) throws(StoreError) -> Int {
         let count = try write { db -> Int in
-            guard let token = try Self.token(db, "identifier = ?", [tokenIdentifier]) else {
+            guard let token = try Self.token(db, "identifier = \(tokenIdentifier)") else {
                 throw StoreError(.missingObject, "No access token '\(tokenIdentifier)'")
             }
             var ids: [Int64] = []
             var missing: [String] = []
             for uuid in uuids {
-                if let id = try db.int64("SELECT id FROM asset WHERE uuid = ?", [uuid]) { ids.append(id) } else { missing.append(uuid) }
+                if let id = try db.int64("SELECT id FROM asset WHERE uuid = \(uuid)") { ids.append(id) } else { missing.append(uuid) }
             }
             guard missing.isEmpty else {
                 throw StoreError(.missingObject, "No asset with identifier \(missing.prefix(5).joined(separator: ", "))")
             }
             if mode == .replace {
-                try db.execute("DELETE FROM accessTokenAsset WHERE tokenID = ?", [token.id])
+                try db.execute("DELETE FROM accessTokenAsset WHERE tokenID = \(token.id)")
             }
-            let sql = mode == .remove
-                ? "DELETE FROM accessTokenAsset WHERE tokenID = ? AND assetID = ?"
-                : "INSERT INTO accessTokenAsset (tokenID, assetID) VALUES (?, ?) ON CONFLICT DO NOTHING"
-            for id in ids { try db.execute(sql, [token.id, id]) }
+            for id in ids {
+                try db.execute(
+                    mode == .remove
+                        ? "DELETE FROM accessTokenAsset WHERE tokenID = \(token.id) AND assetID = \(id)"
+                        : "INSERT INTO accessTokenAsset (tokenID, assetID) VALUES (\(token.id), \(id)) ON CONFLICT DO NOTHING")
+            }
             try Self.bumpAccessVersion(db)
-            return try db.int("SELECT COUNT(*) FROM accessTokenAsset WHERE tokenID = ?", [token.id]) ?? 0
+            return try db.int("SELECT COUNT(*) FROM accessTokenAsset WHERE tokenID = \(token.id)") ?? 0
         }
         postAccessChange()
         return count
@@ -123,8 +126,8 @@ extension LibraryDatabase {
         }
     }
 
-    static func token(_ db: any StoreConnection, _ condition: String, _ arguments: SQLArguments) throws -> AccessTokenRecord? {
-        try db.row("SELECT \(AccessTokenRecord.columns) FROM accessToken WHERE \(condition)", arguments) { AccessTokenRecord(columns: $0) }
+    static func token(_ db: any StoreConnection, _ condition: StoreSQL) throws -> AccessTokenRecord? {
+        try db.row("SELECT \(AccessTokenColumn.selection) FROM accessToken WHERE \(condition)") { AccessTokenRecord(row: $0) }
     }
 
     static func bumpAccessVersion(_ db: any StoreConnection) throws {

@@ -29,7 +29,7 @@ extension LibraryDatabase {
             let identifier = (try? String(contentsOf: layout.identifierFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
             if let identifier, UUID(uuidString: identifier) != nil {
                 try fresh.write { db in
-                    try db.execute("UPDATE libraryInfo SET value = ? WHERE key = 'libraryIdentifier'", [identifier])
+                    try db.execute("UPDATE libraryInfo SET value = \(identifier) WHERE key = 'libraryIdentifier'")
                 }
             }
             try fresh.writeSnapshot(to: staged)
@@ -45,8 +45,7 @@ extension LibraryDatabase {
     package func resourcesWithMissingFiles() throws(StoreError) -> [SnapshotResource] {
         let rows = try read { db in
             try db.rows(
-                "SELECT resource.path, resource.fileSize, resource.contentHash, asset.uuid, resource.type FROM resource JOIN asset ON asset.id = resource.assetID",
-                []
+                "SELECT resource.path, resource.fileSize, resource.contentHash, asset.uuid, resource.type FROM resource JOIN asset ON asset.id = resource.assetID"
             ) { SnapshotResource(path: $0.text(0), size: $0.int64(1), contentHash: $0.optionalText(2), assetUUID: $0.text(3), type: $0.int(4)) }
         }
         return rows.filter { row in
@@ -69,8 +68,10 @@ extension LibraryDatabase {
     package func userCollectionCount() throws(StoreError) -> Int {
         try read { db in
             try db.int(
-                "SELECT COUNT(*) FROM collection WHERE (isList = 0 AND type = ?) OR (isList = 1 AND type = ?)",
-                [CollectionKind.album, CollectionKind.folder]) ?? 0
+                """
+                SELECT COUNT(*) FROM collection
+                WHERE (isList = 0 AND type = \(CollectionKind.album)) OR (isList = 1 AND type = \(CollectionKind.folder))
+                """) ?? 0
         }
     }
 }

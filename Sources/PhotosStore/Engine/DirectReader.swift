@@ -131,13 +131,13 @@ struct StatementColumns: ColumnReading {
     }
 }
 
-/// Binding ``SQLArguments`` to a statement of a ``DirectConnection``.
+/// Binding a statement's values to a prepared statement of a ``DirectConnection``.
 enum DirectBind {
     /// `SQLITE_TRANSIENT`: SQLite copies the text before the call returns.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    static func arguments(_ statement: OpaquePointer, _ arguments: SQLArguments) {
-        for (offset, value) in arguments.values.enumerated() {
+    static func values(_ statement: OpaquePointer, _ values: [StoreValue]) {
+        for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             switch value {
             case .null: sqlite3_bind_null(statement, index)

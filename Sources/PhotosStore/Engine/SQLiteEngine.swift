@@ -43,10 +43,11 @@ final class SQLiteEngine: StoreEngine {
         }
     }
 
-    func query<Record>(_ sql: String, _ arguments: SQLArguments, _ decode: (any ColumnReading) -> Record) throws -> [Record] {
+    func query<Record>(_ statement: StoreSQL, _ decode: (any ColumnReading) -> Record) throws -> [Record] {
+        let (sql, binds) = statement.rendered(for: .sqlite)
         var rows: [Record] = []
         try direct.withConnection { connection throws(StoreError) in
-            try connection.query(sql, bind: { DirectBind.arguments($0, arguments) }, row: { rows.append(decode($0)) })
+            try connection.query(sql, bind: { DirectBind.values($0, binds) }, row: { rows.append(decode($0)) })
         }
         return rows
     }

@@ -21,7 +21,7 @@ package protocol StoreEngine: Sendable {
     /// The reads a fetch result makes per object and per batch come here, so the engine can
     /// make them cheaper than a transaction (SQLite: plain connections and prepared
     /// statements, no dispatch).
-    func query<Record>(_ sql: String, _ arguments: SQLArguments, _ decode: (any ColumnReading) -> Record) throws -> [Record]
+    func query<Record>(_ statement: StoreSQL, _ decode: (any ColumnReading) -> Record) throws -> [Record]
 
     /// Begins a read transaction that stays open until the returned value is released: the
     /// library frozen at one position, for change details.

@@ -52,7 +52,7 @@ extension LibraryDatabase {
         if sqlite != nil {
             (integrity, foreignKeys) = try sqliteRead { db in
                 let integrity = try db.texts("PRAGMA integrity_check")
-                let foreignKeys = try db.rows("PRAGMA foreign_key_check", []) { row in
+                let foreignKeys = try db.rows("PRAGMA foreign_key_check") { row in
                     "\(row.optionalText(0) ?? "?") row \(row.optionalInt64(1) ?? -1) → \(row.optionalText(2) ?? "?")"
                 }
                 return (integrity, foreignKeys)
@@ -60,8 +60,7 @@ extension LibraryDatabase {
         }
         let (resources, assets, fileless) = try read { db in
             let resources = try db.rows(
-                "SELECT resource.path, resource.fileSize, resource.contentHash, asset.uuid, resource.contentSignature FROM resource JOIN asset ON asset.id = resource.assetID",
-                []
+                "SELECT resource.path, resource.fileSize, resource.contentHash, asset.uuid, resource.contentSignature FROM resource JOIN asset ON asset.id = resource.assetID"
             ) { (path: $0.text(0), size: $0.int64(1), hash: $0.optionalText(2), asset: $0.text(3), signature: $0.optionalText(4)) }
             let assets = try db.int("SELECT COUNT(*) FROM asset") ?? 0
             let fileless = try db.texts(

@@ -18,7 +18,7 @@ extension LibraryDatabase {
                         (SELECT path FROM resource WHERE assetID = asset.id AND type = 5),
                         (SELECT path FROM resource WHERE assetID = asset.id AND type = 1))
                     FROM asset WHERE asset.mediaType = 1 ORDER BY asset.id
-                    """, []
+                    """
             ) { row in row.optionalText(1).map { CurrentImageFile(assetUUID: row.text(0), path: $0) } }
             .compactMap { $0 }
         }

@@ -28,17 +28,19 @@ extension LibraryDatabase {
     /// two seeks of `resource_by_size_signature`. (One `contentSignature = ? OR … IS NULL`
     /// term made SQLite seek the size alone and read every file of that size: an import of
     /// 200,000 files of one size fell from 1,250 to 90 files a second.)
-    static let duplicateCandidatesSQL = """
+    static func duplicateCandidates(fileSize: Int64, signature: String) -> StoreSQL {
+        """
         SELECT resource.id, resource.path, resource.contentHash, resource.contentSignature,
                asset.uuid, resource.type, asset.trashedDate IS NOT NULL
         FROM resource JOIN asset ON asset.id = resource.assetID
-        WHERE resource.fileSize = ? AND resource.contentSignature = ?
+        WHERE resource.fileSize = \(fileSize) AND resource.contentSignature = \(signature)
         UNION ALL
         SELECT resource.id, resource.path, resource.contentHash, resource.contentSignature,
                asset.uuid, resource.type, asset.trashedDate IS NOT NULL
         FROM resource JOIN asset ON asset.id = resource.assetID
-        WHERE resource.fileSize = ? AND resource.contentSignature IS NULL
+        WHERE resource.fileSize = \(fileSize) AND resource.contentSignature IS NULL
         """
+    }
 
     /// The assets holding a file with the same bytes as `file`.
     ///
@@ -49,7 +51,7 @@ extension LibraryDatabase {
     /// now (stored), so a library made by an older version still finds its duplicates.
     package func duplicates(of file: ContentQuery) throws(StoreError) -> [ContentMatch] {
         let rows = try read { db in
-            try db.rows(Self.duplicateCandidatesSQL, [file.fileSize, file.signature, file.fileSize]) { row in
+            try db.rows(Self.duplicateCandidates(fileSize: file.fileSize, signature: file.signature)) { row in
                 Candidate(
                     id: row.int64(0), path: row.text(1), contentHash: row.optionalText(2), contentSignature: row.optionalText(3),
                     match: ContentMatch(assetUUID: row.text(4), resourceType: row.int(5), isTrashed: row.bool(6)))
@@ -83,8 +85,7 @@ extension LibraryDatabase {
             try write { db in
                 for (id, signature) in signed {
                     try db.execute(
-                        "UPDATE resource SET contentSignature = ? WHERE id = ? AND contentSignature IS NULL",
-                        [signature, id])
+                        "UPDATE resource SET contentSignature = \(signature) WHERE id = \(id) AND contentSignature IS NULL")
                 }
             }
         }
@@ -118,9 +119,8 @@ extension LibraryDatabase {
             try db.row(
                 """
                     SELECT asset.uuid, asset.trashedDate IS NOT NULL, resource.fileSize, resource.fileModificationDate
-                    FROM resource JOIN asset ON asset.id = resource.assetID WHERE resource.path = ?
-                    """,
-                [path]
+                    FROM resource JOIN asset ON asset.id = resource.assetID WHERE resource.path = \(path)
+                    """
             ) { row in
                 ReferencedFile(assetUUID: row.text(0), isTrashed: row.bool(1), fileSize: row.int64(2), fileModificationDate: row.date(3))
             }

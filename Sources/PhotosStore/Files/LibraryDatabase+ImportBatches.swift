@@ -67,20 +67,21 @@ package struct ImportBatchCompletion: Sendable {
 }
 
 extension LibraryDatabase {
-    private static let batchColumns = """
-        id, uuid, owner, clientKey, tokenIdentifier, files, state, attempts, errorCode, lastError, notBefore,
-        assetUUIDs, createdDate, updatedDate
-        """
+    private static let batchColumns = ImportBatchColumn.selection
 
+    /// A batch selected with `ImportBatchColumn.selection`.
     private static func batch(_ row: any ColumnReading) -> ImportBatchRecord {
-        let files = (try? JSONDecoder().decode([ImportBatchFile].self, from: Data(row.text(5).utf8))) ?? []
-        let assets = row.optionalText(11).flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+        typealias Column = ImportBatchColumn
+        let filesJSON: String = row[Column.files]
+        let assetsJSON: String? = row[Column.assetUUIDs]
+        let files = (try? JSONDecoder().decode([ImportBatchFile].self, from: Data(filesJSON.utf8))) ?? []
+        let assets = assetsJSON.flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
         return ImportBatchRecord(
-            id: row.int64(0), uuid: row.text(1), owner: row.text(2), clientKey: row.optionalText(3),
-            tokenIdentifier: row.optionalText(4), files: files, state: ImportBatchState(rawValue: row.int(6)) ?? .pending,
-            attempts: row.int(7), errorCode: row.optionalInt(8), lastError: row.optionalText(9),
-            notBefore: Date(timeIntervalSince1970: row.double(10)), assetUUIDs: assets,
-            createdDate: Date(timeIntervalSince1970: row.double(12)), updatedDate: Date(timeIntervalSince1970: row.double(13)))
+            id: row[Column.id], uuid: row[Column.uuid], owner: row[Column.owner], clientKey: row[Column.clientKey],
+            tokenIdentifier: row[Column.tokenIdentifier], files: files,
+            state: ImportBatchState(rawValue: row[Column.state]) ?? .pending, attempts: row[Column.attempts],
+            errorCode: row[Column.errorCode], lastError: row[Column.lastError], notBefore: row[Column.notBefore],
+            assetUUIDs: assets, createdDate: row[Column.createdDate], updatedDate: row[Column.updatedDate])
     }
 
     /// How long finished batches are kept (for `GET /api/uploads/<uuid>` and retried
@@ -99,19 +100,24 @@ extension LibraryDatabase {
         let time = now.timeIntervalSince1970
         return try write { db in
             try db.execute(
-                "DELETE FROM importBatch WHERE state != 0 AND updatedDate < ?", [time - Self.finishedImportBatchLifetime])
+                "DELETE FROM importBatch WHERE state != 0 AND updatedDate < \(time - Self.finishedImportBatchLifetime)")
             if let clientKey, let existing = try db.row(
-                "SELECT \(Self.batchColumns) FROM importBatch WHERE owner = ? AND clientKey = ?", [owner, clientKey], Self.batch)
+                "SELECT \(Self.batchColumns) FROM importBatch WHERE owner = \(owner) AND clientKey = \(clientKey)", Self.batch)
             {
                 return (existing, false)
             }
-            _ = try db.insert(
-                """
-                    INSERT INTO importBatch (uuid, owner, clientKey, tokenIdentifier, files, attempts, notBefore, createdDate, updatedDate)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                [uuid, owner, clientKey, tokenIdentifier, encoded, retryAt == nil ? 0 : 1, retryAt?.timeIntervalSince1970 ?? 0, time, time])
-            guard let batch = try db.row("SELECT \(Self.batchColumns) FROM importBatch WHERE uuid = ?", [uuid], Self.batch) else {
+            var row = TableRow<ImportBatchColumn>()
+            row[.uuid] = uuid
+            row[.owner] = owner
+            row[.clientKey] = clientKey
+            row[.tokenIdentifier] = tokenIdentifier
+            row[.files] = encoded
+            row[.attempts] = retryAt == nil ? 0 : 1
+            row[.notBefore] = retryAt?.timeIntervalSince1970 ?? 0
+            row[.createdDate] = time
+            row[.updatedDate] = time
+            _ = try db.insert(ImportBatchColumn.insert(row))
+            guard let batch = try db.row("SELECT \(Self.batchColumns) FROM importBatch WHERE uuid = \(uuid)", Self.batch) else {
                 throw StoreError(.database, "The import batch \(uuid) was not saved")
             }
             return (batch, true)
@@ -120,23 +126,25 @@ extension LibraryDatabase {
 
     /// One batch, by its UUID.
     package func importBatch(uuid: String) throws(StoreError) -> ImportBatchRecord? {
-        try read { db in try db.row("SELECT \(Self.batchColumns) FROM importBatch WHERE uuid = ?", [uuid], Self.batch) }
+        try read { db in try db.row("SELECT \(Self.batchColumns) FROM importBatch WHERE uuid = \(uuid)", Self.batch) }
     }
 
     /// One owner's batch, by the client's `Idempotency-Key`.
     package func importBatch(owner: String, clientKey: String) throws(StoreError) -> ImportBatchRecord? {
         try read { db in
-            try db.row("SELECT \(Self.batchColumns) FROM importBatch WHERE owner = ? AND clientKey = ?", [owner, clientKey], Self.batch)
+            try db.row("SELECT \(Self.batchColumns) FROM importBatch WHERE owner = \(owner) AND clientKey = \(clientKey)", Self.batch)
         }
     }
 
     /// The next pending batch due at `now`, oldest first, leaving out `busy` ones.
     package func nextDueImportBatch(now: Date, excluding busy: Set<Int64>) throws(StoreError) -> ImportBatchRecord? {
         try read { db in
-            let excluded = busy.isEmpty ? "" : "AND id NOT IN (\(busy.map(String.init).joined(separator: ",")))"
+            let excluded: StoreSQL = busy.isEmpty ? "" : "AND id NOT IN (\(StoreSQL.elements(busy)))"
             return try db.row(
-                "SELECT \(Self.batchColumns) FROM importBatch WHERE state = 0 AND notBefore <= ? \(excluded) ORDER BY notBefore, id LIMIT 1",
-                [now.timeIntervalSince1970], Self.batch)
+                """
+                SELECT \(Self.batchColumns) FROM importBatch WHERE state = 0 AND notBefore <= \(now) \(excluded)
+                ORDER BY notBefore, id LIMIT 1
+                """, Self.batch)
         }
     }
 
@@ -152,8 +160,7 @@ extension LibraryDatabase {
     package func startImportBatch(id: Int64, retryAt: Date, now: Date) throws(StoreError) {
         try write { db in
             try db.execute(
-                "UPDATE importBatch SET attempts = attempts + 1, notBefore = ?, updatedDate = ? WHERE id = ? AND state = 0",
-                [retryAt.timeIntervalSince1970, now.timeIntervalSince1970, id])
+                "UPDATE importBatch SET attempts = attempts + 1, notBefore = \(retryAt), updatedDate = \(now) WHERE id = \(id) AND state = 0")
         }
     }
 
@@ -161,10 +168,12 @@ extension LibraryDatabase {
     /// stays pending until its `notBefore`.
     package func failImportBatch(id: Int64, code: Int, reason: String, permanently: Bool, now: Date) throws(StoreError) {
         try write { db in
+            let state = permanently ? ImportBatchState.failed : .pending
             try db.execute(
-                "UPDATE importBatch SET state = ?, errorCode = ?, lastError = ?, updatedDate = ? WHERE id = ? AND state = 0",
-                [permanently ? ImportBatchState.failed.rawValue : ImportBatchState.pending.rawValue, code, reason,
-                 now.timeIntervalSince1970, id])
+                """
+                UPDATE importBatch SET state = \(state.rawValue), errorCode = \(code), lastError = \(reason), updatedDate = \(now)
+                WHERE id = \(id) AND state = 0
+                """)
         }
     }
 
@@ -180,7 +189,7 @@ extension ChangeApplier {
     /// whoever else tried it.
     mutating func completeImportBatch() throws {
         guard let completion = changes.importBatch else { return }
-        let state = try db.int("SELECT state FROM importBatch WHERE id = ?", [completion.batchID])
+        let state = try db.int("SELECT state FROM importBatch WHERE id = \(completion.batchID)")
         guard state == ImportBatchState.pending.rawValue else {
             throw StoreError(
                 .notAllowed,
@@ -189,15 +198,16 @@ extension ChangeApplier {
         let uuids = changes.newAssets.map(\.record.uuid)
         let encoded = StoreValue.jsonArray(uuids.map(StoreValue.text))
         _ = try db.execute(
-            "UPDATE importBatch SET state = 1, assetUUIDs = ?, errorCode = NULL, lastError = NULL, updatedDate = ? WHERE id = ?",
-            [encoded, changes.now.timeIntervalSince1970, completion.batchID])
+            """
+            UPDATE importBatch SET state = 1, assetUUIDs = \(encoded), errorCode = NULL, lastError = NULL, updatedDate = \(changes.now)
+            WHERE id = \(completion.batchID)
+            """)
         if let identifier = completion.tokenIdentifier,
-            let tokenID = try db.int64("SELECT id FROM accessToken WHERE identifier = ?", [identifier])
+            let tokenID = try db.int64("SELECT id FROM accessToken WHERE identifier = \(identifier)")
         {
             for uuid in uuids {
                 _ = try db.execute(
-                    "INSERT INTO accessTokenAsset (tokenID, assetID) SELECT ?, id FROM asset WHERE uuid = ? ON CONFLICT DO NOTHING",
-                    [tokenID, uuid])
+                    "INSERT INTO accessTokenAsset (tokenID, assetID) SELECT \(tokenID), id FROM asset WHERE uuid = \(uuid) ON CONFLICT DO NOTHING")
             }
             try LibraryDatabase.bumpAccessVersion(db)
         }

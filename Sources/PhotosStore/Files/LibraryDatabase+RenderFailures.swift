@@ -12,7 +12,7 @@ package struct RenderFailure: Sendable, Equatable {
 extension LibraryDatabase {
     /// The current version's file of an asset: its edit's render (full-size photo or video),
     /// else its photo or video.
-    private static let currentSourcePath = """
+    private static let currentSourcePath: StoreSQL = """
         COALESCE(
             (SELECT path FROM resource WHERE resource.assetID = asset.id AND resource.type IN (5, 6) ORDER BY resource.type LIMIT 1),
             (SELECT path FROM resource WHERE resource.assetID = asset.id AND resource.type IN (1, 2) ORDER BY resource.type LIMIT 1))
@@ -25,12 +25,11 @@ extension LibraryDatabase {
             try db.execute(
                 """
                     INSERT INTO renderFailure (assetID, sourcePath, reason, failedDate)
-                    SELECT asset.id, \(Self.currentSourcePath), ?, ? FROM asset
-                    WHERE asset.uuid = ? AND \(Self.currentSourcePath) IS NOT NULL
+                    SELECT asset.id, \(Self.currentSourcePath), \(String(reason.prefix(2000))), \(now) FROM asset
+                    WHERE asset.uuid = \(assetUUID) AND \(Self.currentSourcePath) IS NOT NULL
                     ON CONFLICT (assetID) DO UPDATE SET
                         sourcePath = excluded.sourcePath, reason = excluded.reason, failedDate = excluded.failedDate
-                    """,
-                [String(reason.prefix(2000)), now.timeIntervalSince1970, assetUUID])
+                    """)
         }
     }
 
@@ -38,12 +37,13 @@ extension LibraryDatabase {
     /// happens only when there is a record.
     package func clearRenderFailure(assetUUID: String) throws(StoreError) {
         let recorded = try read { db in
-            try db.bool("SELECT EXISTS (SELECT 1 FROM renderFailure JOIN asset ON asset.id = renderFailure.assetID WHERE asset.uuid = ?)",
-                [assetUUID]) ?? false
+            try db.bool(
+                "SELECT EXISTS (SELECT 1 FROM renderFailure JOIN asset ON asset.id = renderFailure.assetID WHERE asset.uuid = \(assetUUID))"
+            ) ?? false
         }
         guard recorded else { return }
         try write { db in
-            try db.execute("DELETE FROM renderFailure WHERE assetID = (SELECT id FROM asset WHERE uuid = ?)", [assetUUID])
+            try db.execute("DELETE FROM renderFailure WHERE assetID = (SELECT id FROM asset WHERE uuid = \(assetUUID))")
         }
     }
 
@@ -53,13 +53,16 @@ extension LibraryDatabase {
         try read { db in
             try db.rows(
                 """
-                    SELECT asset.uuid, renderFailure.sourcePath, renderFailure.reason, renderFailure.failedDate
+                    SELECT \(RenderFailureColumn.selection), asset.uuid
                     FROM renderFailure JOIN asset ON asset.id = renderFailure.assetID
                     WHERE renderFailure.sourcePath = \(Self.currentSourcePath)
-                    ORDER BY asset.id LIMIT ?
-                    """,
-                [limit]
-            ) { RenderFailure(assetUUID: $0.text(0), sourcePath: $0.text(1), reason: $0.text(2), failedDate: Date(timeIntervalSince1970: $0.double(3))) }
+                    ORDER BY asset.id LIMIT \(limit)
+                    """
+            ) { row in
+                RenderFailure(
+                    assetUUID: row[after: RenderFailureColumn.self, 0], sourcePath: row[RenderFailureColumn.sourcePath],
+                    reason: row[RenderFailureColumn.reason], failedDate: row[RenderFailureColumn.failedDate])
+            }
         }
     }
 }

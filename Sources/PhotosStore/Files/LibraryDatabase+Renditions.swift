@@ -52,30 +52,28 @@ package struct RenditionCounts: Sendable, Equatable {
 }
 
 extension LibraryDatabase {
-    private static let jobColumns = """
-        videoRendition.assetID, asset.uuid, videoRendition.state, videoRendition.sourcePath, videoRendition.attempts,
-        videoRendition.lastError, videoRendition.notBefore
-        """
+    /// The rendition's columns, then its asset's UUID (joined as `asset`).
+    private static let jobColumns: StoreSQL = "\(VideoRenditionColumn.selection), asset.uuid"
 
     private static func job(_ row: any ColumnReading) -> RenditionJob {
-        RenditionJob(
-            assetID: row.int64(0), assetUUID: row.text(1), state: RenditionState(rawValue: row.int(2)) ?? .pending,
-            sourcePath: row.text(3), attempts: row.int(4), lastError: row.optionalText(5),
-            notBefore: Date(timeIntervalSince1970: row.double(6)))
+        typealias Column = VideoRenditionColumn
+        return RenditionJob(
+            assetID: row[Column.assetID], assetUUID: row[after: Column.self, 0],
+            state: RenditionState(rawValue: row[Column.state]) ?? .pending, sourcePath: row[Column.sourcePath] as String,
+            attempts: row[Column.attempts], lastError: row[Column.lastError], notBefore: row[Column.notBefore])
     }
 
     /// The next video whose rendition is due at `now` (pending ones first, then failures
     /// whose retry time has come, oldest first), leaving out `busy` ones.
     package func nextDueRendition(now: Date, excluding busy: Set<Int64>) throws(StoreError) -> RenditionJob? {
         try read { db in
-            let excluded = busy.isEmpty ? "" : "AND videoRendition.assetID NOT IN (\(busy.map(String.init).joined(separator: ",")))"
+            let excluded: StoreSQL = busy.isEmpty ? "" : "AND videoRendition.assetID NOT IN (\(StoreSQL.elements(busy)))"
             return try db.row(
                 """
                     SELECT \(Self.jobColumns) FROM videoRendition JOIN asset ON asset.id = videoRendition.assetID
-                    WHERE videoRendition.state IN (0, 3) AND videoRendition.notBefore <= ? \(excluded)
+                    WHERE videoRendition.state IN (0, 3) AND videoRendition.notBefore <= \(now) \(excluded)
                     ORDER BY videoRendition.state, videoRendition.notBefore, videoRendition.assetID LIMIT 1
-                    """,
-                [now.timeIntervalSince1970], Self.job)
+                    """, Self.job)
         }
     }
 
@@ -90,8 +88,7 @@ extension LibraryDatabase {
     package func rendition(assetID: Int64) throws(StoreError) -> RenditionJob? {
         try read { db in
             try db.row(
-                "SELECT \(Self.jobColumns) FROM videoRendition JOIN asset ON asset.id = videoRendition.assetID WHERE assetID = ?",
-                [assetID], Self.job)
+                "SELECT \(Self.jobColumns) FROM videoRendition JOIN asset ON asset.id = videoRendition.assetID WHERE assetID = \(assetID)", Self.job)
         }
     }
 
@@ -101,10 +98,9 @@ extension LibraryDatabase {
         try write { db in
             try db.execute(
                 """
-                    UPDATE videoRendition SET state = ?, sourcePath = ?, lastError = NULL, notBefore = 0, updatedDate = ?
-                    WHERE assetID = ?
-                    """,
-                [state.rawValue, sourcePath, now.timeIntervalSince1970, assetID])
+                    UPDATE videoRendition SET state = \(state.rawValue), sourcePath = \(sourcePath), lastError = NULL, notBefore = 0,
+                    updatedDate = \(now) WHERE assetID = \(assetID)
+                    """)
         }
     }
 
@@ -113,10 +109,9 @@ extension LibraryDatabase {
         try write { db in
             try db.execute(
                 """
-                    UPDATE videoRendition SET state = 3, attempts = attempts + 1, lastError = ?, notBefore = ?, updatedDate = ?
-                    WHERE assetID = ?
-                    """,
-                [reason, retryAt.timeIntervalSince1970, now.timeIntervalSince1970, assetID])
+                    UPDATE videoRendition SET state = 3, attempts = attempts + 1, lastError = \(reason), notBefore = \(retryAt), updatedDate = \(now)
+                    WHERE assetID = \(assetID)
+                    """)
         }
     }
 
@@ -129,7 +124,7 @@ extension LibraryDatabase {
     package func renditionCounts() throws(StoreError) -> RenditionCounts {
         try read { db in
             var counts = RenditionCounts()
-            for (state, count) in try db.rows("SELECT state, COUNT(*) FROM videoRendition GROUP BY state", [], { ($0.int(0), $0.int(1)) }) {
+            for (state, count) in try db.rows("SELECT state, COUNT(*) FROM videoRendition GROUP BY state", { ($0.int(0), $0.int(1)) }) {
                 switch RenditionState(rawValue: state) ?? .pending {
                 case .pending: counts.pending = count
                 case .made: counts.made = count
@@ -147,9 +142,8 @@ extension LibraryDatabase {
             try db.rows(
                 """
                     SELECT \(Self.jobColumns) FROM videoRendition JOIN asset ON asset.id = videoRendition.assetID
-                    WHERE state = 3 ORDER BY attempts DESC, assetID LIMIT ?
-                    """,
-                [limit], Self.job)
+                    WHERE state = 3 ORDER BY attempts DESC, assetID LIMIT \(limit)
+                    """, Self.job)
         }
     }
 }

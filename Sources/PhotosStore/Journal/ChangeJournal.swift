@@ -1,10 +1,18 @@
 package import Foundation
 
 /// Reads and writes of the change journal, on any connection (the pool, a snapshot).
-enum ChangeJournal {
-    /// The id of the newest change ever committed (0 for none): the library's position.
+package enum ChangeJournal {
+    /// The `NOTIFY` channel PostgreSQL announces commits on (``close(_:id:)``).
+    package static let postgresChannel = "photokit_changes"
+
+    /// The id of the newest change ever committed (0 for none): the library's position, as
+    /// the transaction sees it. SQLite reads `change`'s `AUTOINCREMENT` counter; PostgreSQL's
+    /// sequences ignore transactions, so it keeps the position in a row that commits with the
+    /// change.
     static func position(_ db: any StoreConnection) throws -> Int64 {
-        try db.int64(db.dialect.positionQuery) ?? 0
+        try db.int64(
+            .either(sqlite: "SELECT seq FROM sqlite_sequence WHERE name = 'change'", postgres: "SELECT position FROM libraryPosition"))
+            ?? 0
     }
 
     /// The newest change removed from the history: positions before it can't be replayed.
@@ -16,50 +24,66 @@ enum ChangeJournal {
     static func objectChanges(
         _ db: any StoreConnection, after position: Int64, upTo end: Int64, entities: [Int]? = nil
     ) throws -> [ObjectChange] {
-        var sql = """
-            SELECT entity, objectID, uuid, wasVisible, isVisible, flags FROM changedObject
-            WHERE changeID > ? AND changeID <= ?
+        let kinds: StoreSQL = entities.map { " AND entity IN (\(unescaped: $0.map(String.init).joined(separator: ",")))" } ?? ""
+        let rows = try db.rows(
             """
-        let arguments: SQLArguments = [position, end]
-        if let entities {
-            sql += " AND entity IN (\(entities.map(String.init).joined(separator: ",")))"
-        }
-        sql += " ORDER BY changeID"
-        let rows = try db.rows(sql, arguments) { row in
-            ObjectChange(
-                entity: row.int(0), objectID: row.int64(1), uuid: row.text(2), wasVisible: row.bool(3),
-                isVisible: row.bool(4), flags: row.int(5))
+            SELECT \(ChangedObjectColumn.selection) FROM changedObject
+            WHERE changeID > \(position) AND changeID <= \(end)\(kinds) ORDER BY changeID
+            """
+        ) { row in
+            typealias Column = ChangedObjectColumn
+            return ObjectChange(
+                entity: row[Column.entity], objectID: row[Column.objectID], uuid: row[Column.uuid],
+                wasVisible: row[Column.wasVisible], isVisible: row[Column.isVisible], flags: row[Column.flags])
         }
         var folder = ObjectChangeFolder()
         for row in rows { folder.add(row) }
         return folder.changes
     }
 
-    /// Opens a change: the triggers record into it until ``close(_:)``.
+    /// Opens a change: the triggers record into it until ``close(_:id:)``.
     static func open(_ db: any StoreConnection, date: Date) throws -> Int64 {
-        if let sql = db.dialect.openChangeAndJournalCursor {
-            guard let id = try db.int64(sql, [date.timeIntervalSince1970, ProcessInfo.processInfo.processIdentifier]) else {
+        let (date, process) = (date.timeIntervalSince1970, ProcessInfo.processInfo.processIdentifier)
+        switch db.dialect {
+        case .sqlite:
+            let id = try db.insert("INSERT INTO change (date, processID) VALUES (\(date), \(process))")
+            try db.execute("INSERT INTO temp.journalCursor (changeID) VALUES (\(id))")
+            return id
+        case .postgres:
+            // The id is the position row advanced by one: its row lock orders the commits of
+            // every instance, so positions commit in order. The transaction-local setting the
+            // triggers read names it, in the same statement: one round trip while holding the
+            // write lock.
+            guard let id = try db.int64(
+                """
+                WITH next AS (UPDATE libraryPosition SET position = position + 1 RETURNING position),
+                opened AS (INSERT INTO change (id, date, processID) SELECT next.position, \(date), \(process) FROM next RETURNING id)
+                SELECT id, set_config('photokit.change', id::text, true) FROM opened
+                """)
+            else {
                 throw StoreError(.database, "The change journal gave no id for a new change")
             }
             return id
         }
-        let id = try db.insert(
-            db.dialect.openChange,
-            [date.timeIntervalSince1970, ProcessInfo.processInfo.processIdentifier])
-        try db.execute(db.dialect.openJournalCursor, [id])
-        return id
     }
 
     /// Closes a change; drops its row when it touched nothing (the position still advances).
-    /// On PostgreSQL this also announces the commit (``StoreEngine/announcesJournalCommits``).
+    /// On PostgreSQL this also announces the commit (``StoreEngine/announcesJournalCommits``):
+    /// `NOTIFY` on ``postgresChannel`` with the new position, which the server sends when (and
+    /// only if) the transaction commits, in the same statement.
     static func close(_ db: any StoreConnection, id: Int64) throws {
-        if let sql = db.dialect.closeJournalCursorAndEmptyChange {
-            _ = try db.rows(sql, [id, id, id]) { _ in () }
-            return
+        switch db.dialect {
+        case .sqlite:
+            try db.execute("DELETE FROM temp.journalCursor")
+            try db.execute("DELETE FROM change WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM changedObject WHERE changeID = \(id))")
+        case .postgres:
+            _ = try db.rows(
+                """
+                WITH emptied AS (DELETE FROM change WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM changedObject WHERE changeID = \(id)))
+                SELECT set_config('photokit.change', '', true), pg_notify('\(unescaped: postgresChannel)', \(id)::text)
+                """
+            ) { _ in () }
         }
-        try db.execute(db.dialect.closeJournalCursor)
-        try db.execute(
-            "DELETE FROM change WHERE id = ? AND NOT EXISTS (SELECT 1 FROM changedObject WHERE changeID = ?)", [id, id])
     }
 
     /// Keeps the newest `limit` changes, raising the floor over the ones removed. Removes in
@@ -69,9 +93,9 @@ enum ChangeJournal {
         let cutoff = try (known ?? position(db)) - Int64(max(0, limit))
         let floor = try floor(db)
         guard cutoff > floor, cutoff - floor >= min(64, Int64(max(1, limit))) else { return }
-        try db.execute("DELETE FROM changedObject WHERE changeID <= ?", [cutoff])
-        try db.execute("DELETE FROM change WHERE id <= ?", [cutoff])
-        try db.execute("UPDATE libraryInfo SET value = ? WHERE key = 'historyFloor'", [String(cutoff)])
+        try db.execute("DELETE FROM changedObject WHERE changeID <= \(cutoff)")
+        try db.execute("DELETE FROM change WHERE id <= \(cutoff)")
+        try db.execute("UPDATE libraryInfo SET value = \(String(cutoff)) WHERE key = 'historyFloor'")
     }
 }
 
@@ -106,8 +130,8 @@ extension LibraryDatabase {
     package func changes(after position: Int64) throws(StoreError) -> (floor: Int64, changes: [ChangeRecord]) {
         try read { db in
             let floor = try ChangeJournal.floor(db)
-            let changes = try db.rows("SELECT id, date FROM change WHERE id > ? ORDER BY id", [position]) {
-                ChangeRecord(id: $0.int64(0), date: Date(timeIntervalSince1970: $0.double(1)))
+            let changes = try db.rows("SELECT \(ChangeColumn.selection) FROM change WHERE id > \(position) ORDER BY id") {
+                ChangeRecord(id: $0[ChangeColumn.id], date: $0[ChangeColumn.date])
             }
             return (floor, changes)
         }

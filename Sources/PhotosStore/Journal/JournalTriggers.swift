@@ -39,17 +39,9 @@ enum JournalTriggers {
     private static let membership = JournalFlags.updated | JournalFlags.membership | JournalFlags.keepsVisibility
     private static let assetMembership = JournalFlags.membership | JournalFlags.keepsVisibility
 
-    /// Columns a `PHAsset` shows; a change to any of them is an update.
-    private static let assetProperties = [
-        "mediaType", "mediaSubtypes", "sourceType", "pixelWidth", "pixelHeight", "creationDate",
-        "creationTimeZoneOffset", "modificationDate", "latitude", "longitude", "altitude",
-        "horizontalAccuracy", "verticalAccuracy", "locationTimestamp", "duration", "isFavorite", "isHidden",
-        "burstIdentifier", "burstSelectionTypes", "representsBurst", "playbackStyle", "hasAdjustments",
-        "adjustmentFormatIdentifier", "uniformTypeIdentifier", "originalFilename", "traits", "contentVersion",
-    ]
-    /// Columns whose change means the pixels changed (an edit or a revert).
-    private static let assetContent = ["hasAdjustments", "adjustmentFormatIdentifier", "contentVersion"]
-    private static let collectionProperties = ["title", "startDate", "endDate", "latitude", "longitude", "locationNames"]
+    private static let assetProperties = JournalColumns.assetProperties
+    private static let assetContent = JournalColumns.assetContent
+    private static let collectionProperties = JournalColumns.collectionProperties
 
     private static func differs(_ columns: [String]) -> String {
         columns.map { "NEW.\($0) IS NOT OLD.\($0)" }.joined(separator: " OR ")
@@ -151,6 +143,17 @@ enum JournalTriggers {
         END
         """
     }
+}
+
+/// The columns whose change the journal records, from the tables' descriptions
+/// (``ColumnDefinition/Journal``): both engines' triggers compare these.
+package enum JournalColumns {
+    /// Columns a `PHAsset` shows; a change to any of them is an update.
+    package static let assetProperties = AssetColumn.table.journaledColumns(.property)
+    /// Columns whose change means the pixels changed (an edit or a revert).
+    package static let assetContent = AssetColumn.table.journaledColumns(.content)
+    /// Columns a collection shows (its parent and position are membership, journaled apart).
+    package static let collectionProperties = CollectionColumn.table.journaledColumns(.property)
 }
 
 /// Bits of `changedObject.flags`.

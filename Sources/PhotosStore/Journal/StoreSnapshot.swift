@@ -33,26 +33,21 @@ package final class StoreSnapshot: Sendable {
     }
 
     package func assets(uuids: [String]) throws(StoreError) -> [AssetRecord] {
-        try rows(AssetRecord.selection, from: "asset", uuids: uuids) { AssetRecord(columns: $0) }
+        try rows(AssetRecord.selection, from: "asset", uuids: uuids) { AssetRecord(row: $0) }
     }
 
     package func collections(uuids: [String]) throws(StoreError) -> [CollectionRecord] {
-        try rows(CollectionRecord.selection, from: "collection", uuids: uuids) { CollectionRecord(columns: $0) }
+        try rows(CollectionRecord.selection, from: "collection", uuids: uuids) { CollectionRecord(row: $0) }
     }
 
     private func rows<Record>(
-        _ selection: String, from table: String, uuids: [String], _ decode: (any ColumnReading) -> Record
+        _ selection: StoreSQL, from table: String, uuids: [String], _ decode: (any ColumnReading) -> Record
     ) throws(StoreError) -> [Record] {
-        try read { db in
-            try db.rows(
-                LibraryDatabase.RowKeys.uuids(uuids).sql(selection, from: table, db.dialect),
-                [StoreValue.jsonArray(uuids.map(StoreValue.text))], decode)
-        }
+        try read { db in try db.rows(LibraryDatabase.RowKeys.uuids(uuids).statement(selection, from: table), decode) }
     }
 
     private static func ids(_ db: any StoreConnection, _ query: some DiffableQuery) throws -> [Int64] {
-        let (sql, arguments) = query.sql(db.dialect, selecting: query.idColumn, restrictedTo: nil)
-        return try db.rows(sql, arguments) { $0.int64(0) }
+        try db.rows(query.statement(selecting: query.idColumn, restrictedTo: nil)) { $0.int64(0) }
     }
 
     // MARK: - Diffs
@@ -106,28 +101,26 @@ package final class StoreSnapshot: Sendable {
         _ db: any StoreConnection, _ query: some DiffableQuery, before: [Int64], touched: Set<Int64>, updated: Set<Int64>
     ) throws -> FetchDiff {
         let terms = query.orderTerms
-        let keyColumns = terms.map(\.sql).joined(separator: ", ")
         func decodeKeyed(_ row: any ColumnReading) -> (id: Int64, key: SortKey) {
             (row.int64(0), SortKey(values: (1...terms.count).map { row.value(Int32($0)) }))
         }
-        let selection = "\(query.idColumn), \(keyColumns)"
-        let (probeSQL, probeArguments) = query.sql(db.dialect, selecting: selection, restrictedTo: .idArgument)
+        let selection: StoreSQL = "\(query.idColumn), \(StoreSQL.joined(terms.map(\.sql), separator: ", "))"
+        let probe = query.statement(selecting: selection, restrictedTo: .idParameter)
         // Where a statement is a round trip (PostgreSQL), rows are read many at a time: the
         // touched rows in one statement, and the search's probes 32 a step. SQLite reads them
         // one primary-key lookup each (a single `IN` query lets it pick another index: a
         // 50,000-row favorites scan for one changed row), at microseconds a read.
-        let batched = db.dialect == .postgres
+        let batched = db.statementsAreRoundTrips
         func keyed(_ ids: [Int64]) throws -> [(id: Int64, key: SortKey)] {
             guard batched, ids.count > 1 else {
-                return try ids.compactMap { id in try db.row(probeSQL, probeArguments + [id], decodeKeyed) }
+                return try ids.compactMap { id in try db.row(probe.binding([.integer(id)]), decodeKeyed) }
             }
-            let (sql, arguments) = query.sql(db.dialect, selecting: selection, restrictedTo: .ids(ids))
-            return try db.rows(sql, arguments, decodeKeyed)
+            return try db.rows(query.statement(selecting: selection, restrictedTo: .ids(ids)), decodeKeyed)
         }
         // The touched rows that match now.
         var matching = try keyed(Array(touched))
         matching.sort { SortKey.compare($0.key, $1.key, terms: terms) < 0 }
-        let probe = { (ids: [Int64]) throws -> [SortKey] in
+        let sortKeys = { (ids: [Int64]) throws -> [SortKey] in
             let found = Dictionary(try keyed(ids).map { ($0.id, $0.key) }, uniquingKeysWith: { first, _ in first })
             return try ids.map { id in
                 guard let key = found[id] else {
@@ -137,7 +130,7 @@ package final class StoreSnapshot: Sendable {
             }
         }
         return try IncrementalDiff(
-            before: before, touched: touched, matching: matching, terms: terms, sortKeys: probe,
+            before: before, touched: touched, matching: matching, terms: terms, sortKeys: sortKeys,
             isChanged: updated.contains, probesPerRead: batched ? 32 : 1
         ).run()
     }

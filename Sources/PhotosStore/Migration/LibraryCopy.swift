@@ -14,77 +14,31 @@ package struct LibraryCopyReport: Sendable {
     package var position: Int64 = 0
 }
 
-/// A table ``LibraryDatabase/copyLibrary(to:)`` copies: its columns (the same on both
-/// engines, `PostgresSchema` mirrors `LibraryMigrations`), read as their declared kind, and
-/// its primary key, which orders the rows and pages through them.
+/// A table ``LibraryDatabase/copyLibrary(to:)`` copies (``LibrarySchema/tables``): its columns
+/// (the same on both engines), read as their declared types, and its key, which orders the
+/// rows and pages through them.
 struct CopiedTable {
-    enum Kind { case integer, real, text }
+    let definition: TableDefinition
 
-    let name: String
-    let columns: [(name: String, kind: Kind)]
-    let key: [String]
-    /// The identity column whose high-water mark is carried over (ids are never reused).
-    var identity: Bool { key == ["id"] }
+    var name: String { definition.name }
+    var columns: [ColumnDefinition] { definition.columns }
+    var key: [String] { definition.key }
+    /// Whether the key is a row id whose high-water mark is carried over (ids are never reused).
+    var identity: Bool { definition.hasIdentity }
 
-    init(_ name: String, key: [String], _ columns: String) {
-        self.name = name
-        self.key = key
-        self.columns = columns.split(separator: ",").map { column in
-            let parts = column.split(separator: ":")
-            let kind: Kind = parts[1] == "INTEGER" ? .integer : parts[1] == "REAL" ? .real : .text
-            return (String(parts[0]), kind)
-        }
-    }
-
-    /// Parents before children, as the foreign keys need.
-    static let all: [CopiedTable] = [
-        CopiedTable("libraryInfo", key: ["key"], "key:TEXT,value:TEXT"),
-        CopiedTable(
-            "collection", key: ["id"],
-            "id:INTEGER,uuid:TEXT,isList:INTEGER,type:INTEGER,subtype:INTEGER,title:TEXT,startDate:REAL,endDate:REAL,latitude:REAL,"
-                + "longitude:REAL,locationNames:TEXT,parentID:INTEGER,position:INTEGER,creationDate:REAL"),
-        CopiedTable(
-            "asset", key: ["id"],
-            "id:INTEGER,uuid:TEXT,mediaType:INTEGER,mediaSubtypes:INTEGER,sourceType:INTEGER,pixelWidth:INTEGER,pixelHeight:INTEGER,"
-                + "creationDate:REAL,creationTimeZoneOffset:INTEGER,modificationDate:REAL,addedDate:REAL,latitude:REAL,longitude:REAL,"
-                + "altitude:REAL,horizontalAccuracy:REAL,verticalAccuracy:REAL,locationTimestamp:REAL,duration:REAL,isFavorite:INTEGER,"
-                + "isHidden:INTEGER,burstIdentifier:TEXT,burstSelectionTypes:INTEGER,representsBurst:INTEGER,playbackStyle:INTEGER,"
-                + "hasAdjustments:INTEGER,adjustmentFormatIdentifier:TEXT,uniformTypeIdentifier:TEXT,originalFilename:TEXT,traits:INTEGER,"
-                + "momentID:INTEGER,trashedDate:REAL,cameraMake:TEXT,cameraModel:TEXT,lensModel:TEXT,contentVersion:INTEGER"),
-        CopiedTable(
-            "resource", key: ["id"],
-            "id:INTEGER,assetID:INTEGER,type:INTEGER,uniformTypeIdentifier:TEXT,originalFilename:TEXT,path:TEXT,fileSize:INTEGER,"
-                + "pixelWidth:INTEGER,pixelHeight:INTEGER,contentHash:TEXT,contentSignature:TEXT,fileModificationDate:REAL"),
-        CopiedTable("albumAsset", key: ["albumID", "assetID"], "albumID:INTEGER,assetID:INTEGER,position:INTEGER"),
-        CopiedTable("change", key: ["id"], "id:INTEGER,date:REAL,processID:INTEGER"),
-        CopiedTable(
-            "changedObject", key: ["changeID", "entity", "objectID"],
-            "changeID:INTEGER,entity:INTEGER,objectID:INTEGER,uuid:TEXT,wasVisible:INTEGER,isVisible:INTEGER,flags:INTEGER"),
-        CopiedTable(
-            "accessToken", key: ["id"],
-            "id:INTEGER,identifier:TEXT,name:TEXT,level:INTEGER,secretHash:TEXT,createdDate:REAL,lastUsedDate:REAL"),
-        CopiedTable("accessTokenAsset", key: ["tokenID", "assetID"], "tokenID:INTEGER,assetID:INTEGER"),
-        CopiedTable("accessSession", key: ["secretHash"], "secretHash:TEXT,tokenID:INTEGER,createdDate:REAL"),
-        CopiedTable(
-            "videoRendition", key: ["assetID"],
-            "assetID:INTEGER,state:INTEGER,sourcePath:TEXT,attempts:INTEGER,lastError:TEXT,notBefore:REAL,updatedDate:REAL"),
-        CopiedTable("renderFailure", key: ["assetID"], "assetID:INTEGER,sourcePath:TEXT,reason:TEXT,failedDate:REAL"),
-        CopiedTable(
-            "importBatch", key: ["id"],
-            "id:INTEGER,uuid:TEXT,owner:TEXT,clientKey:TEXT,tokenIdentifier:TEXT,files:TEXT,state:INTEGER,attempts:INTEGER,"
-                + "errorCode:INTEGER,lastError:TEXT,notBefore:REAL,assetUUIDs:TEXT,createdDate:REAL,updatedDate:REAL"),
-    ]
+    /// Every table, parents before children, as the foreign keys need.
+    static let all = LibrarySchema.tables.map(CopiedTable.init)
 
     /// Rows read per statement.
     static let page = 500
 
-    /// One row's values, read as the columns' kinds (an integer SQLite kept in a `REAL`
+    /// One row's values, read as the columns' types (an integer SQLite kept in a `REAL`
     /// column reads as a double on both sides).
     func values(_ row: any ColumnReading) -> [StoreValue] {
         columns.indices.map { index in
             let column = Int32(index)
             if row.isNull(column) { return .null }
-            switch columns[index].kind {
+            switch columns[index].type {
             case .integer: return .integer(row.int64(column))
             case .real: return .real(row.double(column))
             case .text: return .text(row.text(column))
@@ -94,15 +48,18 @@ struct CopiedTable {
 
     /// Reads every row in key order, a page at a time, calling `body` with each page.
     func forEachPage(_ db: any StoreConnection, _ body: ([[StoreValue]]) throws -> Void) throws {
-        let list = columns.map(\.name).joined(separator: ", ")
         let order = key.joined(separator: ", ")
         let keyIndexes = key.map { name in columns.firstIndex { $0.name == name }! }
         var after: [StoreValue]?
         while true {
-            let condition = after == nil ? "" : "WHERE (\(order)) > (\(key.map { _ in "?" }.joined(separator: ", ")))"
+            let condition: StoreSQL = after.map { values in
+                "WHERE (\(unescaped: order)) > (\(StoreSQL.joined(values.map { "\($0)" }, separator: ", ")))"
+            } ?? ""
             let page = try db.rows(
-                "SELECT \(list) FROM \(name) \(condition) ORDER BY \(order) LIMIT \(Self.page)",
-                SQLArguments(after ?? []), values)
+                """
+                SELECT \(unescaped: definition.selection) FROM \(unescaped: name) \(condition) \
+                ORDER BY \(unescaped: order) LIMIT \(literal: Self.page)
+                """, values)
             if page.isEmpty { return }
             try body(page)
             after = keyIndexes.map { page[page.count - 1][$0] }
@@ -112,11 +69,9 @@ struct CopiedTable {
 
     /// Inserts `rows` with one statement.
     func insert(_ rows: [[StoreValue]], into db: any StoreConnection) throws {
-        let placeholders = "(" + columns.map { _ in "?" }.joined(separator: ", ") + ")"
-        try db.execute(
-            "INSERT INTO \(name) (\(columns.map(\.name).joined(separator: ", "))) VALUES "
-                + Array(repeating: placeholders, count: rows.count).joined(separator: ", "),
-            SQLArguments(rows.flatMap { $0 }))
+        let columns = definition.columnNames.joined(separator: ", ")
+        let tuples = rows.map { row in "(\(StoreSQL.joined(row.map { "\($0)" }, separator: ", ")))" as StoreSQL }
+        try db.execute("INSERT INTO \(unescaped: name) (\(unescaped: columns)) VALUES \(StoreSQL.joined(tuples, separator: ", "))")
     }
 }
 

@@ -17,7 +17,9 @@ extension LibraryDatabase {
     /// - Throws: `StoreError` `.cannotOpen` when the destination already holds photos or
     ///   tokens; `.fileOperation` when a file can't be copied; `.database` when a check fails.
     package func copyLibrary(to destination: LibraryDatabase) throws(StoreError) -> LibraryCopyReport {
-        let held = try destination.read { db in (try db.int64("SELECT COUNT(*) FROM asset") ?? 0, try db.int64("SELECT COUNT(*) FROM accessToken") ?? 0) }
+        let held = try destination.read { db in
+            (try db.int64("SELECT COUNT(*) FROM asset") ?? 0, try db.int64("SELECT COUNT(*) FROM accessToken") ?? 0)
+        }
         guard held == (0, 0) else {
             throw StoreError(
                 .cannotOpen, "The destination already holds a library (\(held.0) assets, \(held.1) access tokens); copy into a new one")
@@ -29,11 +31,11 @@ extension LibraryDatabase {
             report.position = try ChangeJournal.position(source)
             let marks = try Self.identityMarks(source, position: report.position)
             try destination.write { target in
-                for table in CopiedTable.all.reversed() { try target.execute("DELETE FROM \(table.name)") }
+                for table in CopiedTable.all.reversed() { try target.execute("DELETE FROM \(unescaped: table.name)") }
                 for table in CopiedTable.all {
                     // Triggers may have added rows of this table for rows copied before it
                     // (a video's rendition row): the source's replace them.
-                    try target.execute("DELETE FROM \(table.name)")
+                    try target.execute("DELETE FROM \(unescaped: table.name)")
                     let digest = RowDigest()
                     var count = 0
                     try table.forEachPage(source) { page in
@@ -59,12 +61,12 @@ extension LibraryDatabase {
     private static func identityMarks(_ db: any StoreConnection, position: Int64) throws -> [String: Int64] {
         var marks: [String: Int64] = [:]
         for table in CopiedTable.all where table.identity {
-            let largest = try db.int64("SELECT COALESCE(MAX(id), 0) FROM \(table.name)") ?? 0
+            let largest = try db.int64("SELECT COALESCE(MAX(id), 0) FROM \(unescaped: table.name)") ?? 0
             let sequence: Int64? =
-                switch db.dialect {
-                case .sqlite: try db.int64("SELECT seq FROM sqlite_sequence WHERE name = ?", [table.name])
-                case .postgres: try db.int64("SELECT pg_sequence_last_value(pg_get_serial_sequence(?, 'id')::regclass)", [table.name])
-                }
+                try db.int64(
+                    .either(
+                        sqlite: "SELECT seq FROM sqlite_sequence WHERE name = \(table.name)",
+                        postgres: "SELECT pg_sequence_last_value(pg_get_serial_sequence(\(table.name), 'id')::regclass)"))
             marks[table.name] = max(largest, sequence ?? 0)
         }
         // Change ids come from the position on PostgreSQL, not the identity.
@@ -76,14 +78,14 @@ extension LibraryDatabase {
         for (table, mark) in marks.sorted(by: { $0.key < $1.key }) where mark > 0 {
             switch db.dialect {
             case .sqlite:
-                try db.execute("DELETE FROM sqlite_sequence WHERE name = ?", [table])
-                try db.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", [table, mark])
+                try db.execute("DELETE FROM sqlite_sequence WHERE name = \(table)")
+                try db.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (\(table), \(mark))")
             case .postgres:
-                try db.execute("SELECT setval(pg_get_serial_sequence(?, 'id'), ?, true)", [table, mark])
+                try db.execute("SELECT setval(pg_get_serial_sequence(\(table), 'id'), \(mark), true)")
             }
         }
         if db.dialect == .postgres {
-            try db.execute("UPDATE libraryPosition SET position = ?", [position])
+            try db.execute("UPDATE libraryPosition SET position = \(position)")
         }
     }
 
@@ -138,7 +140,7 @@ extension LibraryDatabase {
                     throw StoreError(.database, "The copy's \(table.name) rows differ from the library's; the copy is not faithful (remove it)")
                 }
             }
-            return try db.rows("SELECT path, fileSize, contentHash FROM resource ORDER BY id", []) {
+            return try db.rows("SELECT path, fileSize, contentHash FROM resource ORDER BY id") {
                 (path: $0.text(0), size: $0.int64(1), hash: $0.optionalText(2))
             }
         }

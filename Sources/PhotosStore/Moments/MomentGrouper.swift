@@ -44,26 +44,24 @@ struct MomentGrouper {
 
     func regroup(dates: [Double], oldMoments: Set<Int64>) throws {
         var touchedClusters = try Set(
-            db.int64s("SELECT parentID FROM collection WHERE id IN (\(db.dialect.jsonElements(.integer))) AND parentID IS NOT NULL",
-                [StoreValue.jsonArray(oldMoments.map(StoreValue.integer))]))
+            db.int64s("SELECT parentID FROM collection WHERE id IN (\(StoreSQL.elements(oldMoments))) AND parentID IS NOT NULL"))
         guard let lo = dates.min(), let hi = dates.max() else {
             try deleteEmptyMoments(oldMoments)
             return
         }
-        let assets = AssetSequence(db: db)
-        let window = try self.window(lo: lo, hi: hi, sequence: assets, gap: Self.momentGap, distance: Self.momentDistance)
+        let assets = ItemSequence.assets(db)
+        let window = self.window(lo: lo, hi: hi, sequence: assets, gap: Self.momentGap, distance: Self.momentDistance)
         let items = try assets.items(from: window.lowerBound, to: window.upperBound)
         let groups = Self.split(items, gap: Self.momentGap, distance: Self.momentDistance)
         let previous = oldMoments.union(items.compactMap(\.group))
         touchedClusters.formUnion(
-            try db.int64s("SELECT parentID FROM collection WHERE id IN (\(db.dialect.jsonElements(.integer))) AND parentID IS NOT NULL",
-                [StoreValue.jsonArray(previous.map(StoreValue.integer))]))
+            try db.int64s("SELECT parentID FROM collection WHERE id IN (\(StoreSQL.elements(previous))) AND parentID IS NOT NULL"))
         try write(groups, reusing: previous, table: .moments, namer: MomentPlaceNamer(gazetteer: gazetteer))
         try deleteEmptyMoments(previous)
 
         // Clusters: the same rule one level up, over the moments around the window.
-        let moments = MomentSequence(db: db)
-        let clusterWindow = try self.window(
+        let moments = ItemSequence.moments(db)
+        let clusterWindow = self.window(
             lo: window.lowerBound, hi: window.upperBound, sequence: moments, gap: Self.clusterGap,
             distance: Self.clusterDistance)
         let momentItems = try moments.items(from: clusterWindow.lowerBound, to: clusterWindow.upperBound)
@@ -82,11 +80,9 @@ struct MomentGrouper {
     /// The capture-time range to regroup. It reaches past the changed range to the nearest
     /// neighbour on each side (the pair a removal or move creates involves them), then on to
     /// the first split between unchanged neighbours, which was a split before the change too.
-    private func window(lo: Double, hi: Double, sequence: some ItemSequence, gap: Double, distance: Double) throws
-        -> ClosedRange<Double>
-    {
+    private func window(lo: Double, hi: Double, sequence: ItemSequence, gap: Double, distance: Double) -> ClosedRange<Double> {
         var start = lo
-        let before = try sequence.items(before: lo).makeIterator()
+        let before = sequence.items(before: lo).makeIterator()
         if var current = before.next() {
             while let item = before.next(), !Self.isSplit(item, current, gap: gap, distance: distance) {
                 current = item
@@ -94,7 +90,7 @@ struct MomentGrouper {
             start = current.start
         }
         var end = hi
-        let after = try sequence.items(after: hi).makeIterator()
+        let after = sequence.items(after: hi).makeIterator()
         if var current = after.next() {
             while let item = after.next(), !Self.isSplit(current, item, gap: gap, distance: distance) {
                 current = item
@@ -153,31 +149,32 @@ struct MomentGrouper {
                 id = existing
                 try db.execute(
                     """
-                        UPDATE collection SET startDate = ?, endDate = ?, latitude = ?, longitude = ?, title = ?,
-                        locationNames = ? WHERE id = ?
-                        """,
-                    [start, end, latitude, longitude, names.title, locationNames, id])
+                        UPDATE collection SET startDate = \(start), endDate = \(end), latitude = \(latitude), longitude = \(longitude),
+                        title = \(names.title), locationNames = \(locationNames) WHERE id = \(id)
+                        """)
             } else {
                 let (isList, type, subtype) = table == .moments ? (0, CollectionKind.moment, CollectionKind.albumRegular)
                     : (1, CollectionKind.momentList, CollectionKind.momentListCluster)
-                id = try db.insert(
-                    """
-                        INSERT INTO collection (
-                            uuid, isList, type, subtype, title, startDate, endDate, latitude, longitude, locationNames,
-                            creationDate)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    [
-                        UUID().uuidString, isList, type, subtype, names.title, start, end, latitude, longitude,
-                        locationNames, now.timeIntervalSince1970,
-                    ])
+                var row = TableRow<CollectionColumn>()
+                row[.uuid] = UUID().uuidString
+                row[.isList] = isList
+                row[.type] = type
+                row[.subtype] = subtype
+                row[.title] = names.title
+                row[.startDate] = start
+                row[.endDate] = end
+                row[.latitude] = latitude
+                row[.longitude] = longitude
+                row[.locationNames] = locationNames
+                row[.creationDate] = now
+                id = try db.insert(CollectionColumn.insert(row))
             }
-            let members = group.filter { $0.group != id }.map { StoreValue.integer($0.id) }
+            let members = group.filter { $0.group != id }.map(\.id)
             guard !members.isEmpty else { continue }
-            let sql: String = table == .moments
-                ? "UPDATE asset SET momentID = ? WHERE id IN (\(db.dialect.jsonElements(.integer)))"
-                : "UPDATE collection SET parentID = ? WHERE id IN (\(db.dialect.jsonElements(.integer)))"
-            try db.execute(sql, [id, StoreValue.jsonArray(members)])
+            try db.execute(
+                table == .moments
+                    ? "UPDATE asset SET momentID = \(id) WHERE id IN (\(StoreSQL.elements(members)))"
+                    : "UPDATE collection SET parentID = \(id) WHERE id IN (\(StoreSQL.elements(members)))")
         }
     }
 
@@ -188,9 +185,8 @@ struct MomentGrouper {
         let rows = try db.rows(
             """
             SELECT id, locationNames FROM collection
-            WHERE id IN (\(db.dialect.jsonElements(.integer))) AND locationNames IS NOT NULL
-            """,
-            [StoreValue.jsonArray(ids)]
+            WHERE id IN (\(StoreSQL.elements(ids))) AND locationNames IS NOT NULL
+            """
         ) { (id: $0.int64(0), names: $0.text(1)) }
         for row in rows { names[row.id] = MomentPlaceNames.decode(row.names) }
         return names
@@ -200,10 +196,9 @@ struct MomentGrouper {
         guard !candidates.isEmpty else { return }
         try db.execute(
             """
-                DELETE FROM collection WHERE id IN (\(db.dialect.jsonElements(.integer))) AND isList = 0 AND type = 3
+                DELETE FROM collection WHERE id IN (\(StoreSQL.elements(candidates))) AND isList = 0 AND type = 3
                 AND NOT EXISTS (SELECT 1 FROM asset WHERE asset.momentID = collection.id)
-                """,
-            [StoreValue.jsonArray(candidates.map(StoreValue.integer))])
+                """)
     }
 
     /// Makes sure each year between `start` and `end` has a year list exactly when it has moments.
@@ -217,21 +212,23 @@ struct MomentGrouper {
             guard let yearStart = calendar.date(from: DateComponents(year: year, month: 1, day: 1)),
                 let yearEnd = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1))
             else { continue }
-            let bounds: SQLArguments = [yearStart.timeIntervalSince1970, yearEnd.timeIntervalSince1970]
             let hasMoments = try db.bool(
-                "SELECT EXISTS (SELECT 1 FROM collection WHERE isList = 0 AND type = 3 AND startDate >= ? AND startDate < ?)",
-                bounds) ?? false
-            let existing = try db.int64("SELECT id FROM collection WHERE isList = 1 AND type = 1 AND subtype = 2 AND startDate = ?",
-                [yearStart.timeIntervalSince1970])
+                "SELECT EXISTS (SELECT 1 FROM collection WHERE isList = 0 AND type = 3 AND startDate >= \(yearStart) AND startDate < \(yearEnd))"
+            ) ?? false
+            let existing = try db.int64("SELECT id FROM collection WHERE isList = 1 AND type = 1 AND subtype = 2 AND startDate = \(yearStart)")
             if hasMoments && existing == nil {
-                try db.execute(
-                    """
-                        INSERT INTO collection (uuid, isList, type, subtype, title, startDate, endDate, creationDate)
-                        VALUES (?, 1, 1, 2, ?, ?, ?, ?)
-                        """,
-                    [UUID().uuidString, String(year)] + bounds + [now.timeIntervalSince1970])
+                var row = TableRow<CollectionColumn>()
+                row[.uuid] = UUID().uuidString
+                row[.isList] = 1
+                row[.type] = CollectionKind.momentList
+                row[.subtype] = CollectionKind.momentListYear
+                row[.title] = String(year)
+                row[.startDate] = yearStart
+                row[.endDate] = yearEnd
+                row[.creationDate] = now
+                try db.execute(CollectionColumn.insert(row))
             } else if !hasMoments, let existing {
-                try db.execute("DELETE FROM collection WHERE id = ?", [existing])
+                try db.execute("DELETE FROM collection WHERE id = \(existing)")
             }
         }
     }

@@ -12,7 +12,7 @@ extension LibraryDatabase {
         let gazetteer = try read { db -> Gazetteer? in
             let unnamed = try db.bool(
                 """
-                    SELECT EXISTS (SELECT 1 FROM collection WHERE isList = 0 AND type = \(CollectionKind.moment)
+                    SELECT EXISTS (SELECT 1 FROM collection WHERE isList = 0 AND type = \(literal: CollectionKind.moment)
                     AND locationNames IS NULL AND latitude IS NOT NULL)
                     """) ?? false
             return unnamed ? self.gazetteer.gazetteer : nil
@@ -23,32 +23,32 @@ extension LibraryDatabase {
             let changeID = try ChangeJournal.open(db, date: Date())
             let moments = try db.int64s(
                 """
-                    SELECT id FROM collection WHERE isList = 0 AND type = \(CollectionKind.moment)
+                    SELECT id FROM collection WHERE isList = 0 AND type = \(literal: CollectionKind.moment)
                     AND locationNames IS NULL AND latitude IS NOT NULL
                     """)
             let namer = MomentPlaceNamer(gazetteer: .custom(gazetteer))
             var clusters = Set<Int64>()
             for moment in moments {
                 let items = try db.rows(
-                    "SELECT \(AssetSequence.columns) FROM asset WHERE momentID = ? AND \(AssetSequence.live) ORDER BY creationDate, id",
-                    [moment], AssetSequence.decode)
+                    """
+                    SELECT \(ItemSequence.assetColumns) FROM asset WHERE momentID = \(moment) AND \(ItemSequence.liveAssets) \
+                    ORDER BY creationDate, id
+                    """, ItemSequence.decode)
                 let names = namer.names(for: items)
                 guard names.lookedUp else { continue }
                 try db.execute(
-                    "UPDATE collection SET title = ?, locationNames = ? WHERE id = ?",
-                    [names.title, names.columnValue ?? "[]", moment])
-                if let parent = try db.int64("SELECT parentID FROM collection WHERE id = ?", [moment]) {
+                    "UPDATE collection SET title = \(names.title), locationNames = \(names.columnValue ?? "[]") WHERE id = \(moment)")
+                if let parent = try db.int64("SELECT parentID FROM collection WHERE id = \(moment)") {
                     clusters.insert(parent)
                 }
             }
             // A cluster lists its moments' places, most frequent first.
             for cluster in clusters {
-                let names = try db.rows(
-                    "SELECT locationNames FROM collection WHERE parentID = ? ORDER BY startDate", [cluster]) { $0.optionalText(0) }
+                let names = try db.rows("SELECT locationNames FROM collection WHERE parentID = \(cluster) ORDER BY startDate") {
+                    $0.optionalText(0)
+                }
                 let merged = MomentPlaceNames.byFrequency(names.flatMap { MomentPlaceNames.decode($0) })
-                try db.execute(
-                    "UPDATE collection SET locationNames = ? WHERE id = ?",
-                    [MomentPlaceNames.encode(merged), cluster])
+                try db.execute("UPDATE collection SET locationNames = \(MomentPlaceNames.encode(merged)) WHERE id = \(cluster)")
             }
             try ChangeJournal.close(db, id: changeID)
             return (moments.count, moments.isEmpty ? nil : changeID)

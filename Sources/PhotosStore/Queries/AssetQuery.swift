@@ -48,82 +48,65 @@ package struct AssetQuery: Sendable, Hashable {
         self.now = now
     }
 
-    /// The SQL selecting matching row ids in order, and its arguments; `restrictedTo` keeps
+    /// The statement selecting matching row ids (or `columns`) in order; `restrictedTo` keeps
     /// only some rows (change details re-run a query over the changed rows).
-    func sql(
-        _ dialect: SQLDialect, selecting columns: String = "asset.id", restrictedTo restriction: RowRestriction? = nil
-    ) -> (sql: String, arguments: SQLArguments) {
-        var arguments = SQLArguments()
-        var joins = ""
-        var conditions: [String] = []
-        var natural = [OrderTerm("asset.creationDate"), OrderTerm("asset.id")]
+    func statement(selecting columns: StoreSQL = "asset.id", restrictedTo restriction: RowRestriction? = nil) -> StoreSQL {
+        var hint: StoreSQL = ""
+        var join: StoreSQL = ""
+        var conditions: [StoreSQL] = []
         var includeHidden = self.includeHidden
         var includeAllBursts = includeAllBurstAssets
 
         switch scope {
-        case .library:
+        case .library, .recentlyDeleted:
             break
         case .album(let albumID):
-            joins = " JOIN albumAsset ON albumAsset.assetID = asset.id AND albumAsset.albumID = ?"
-            arguments += [albumID]
-            // `albumAsset.assetID` (equal to `asset.id`) so the position index serves the order.
-            natural = [OrderTerm("albumAsset.position"), OrderTerm("albumAsset.assetID")]
+            join = " JOIN albumAsset ON albumAsset.assetID = asset.id AND albumAsset.albumID = \(albumID)"
         case .smartAlbum(let subtype):
-            let condition = SmartAlbumCatalog.condition(subtype: subtype, now: now, arguments: &arguments)
-            conditions.append(condition ?? "FALSE")
+            conditions.append(SmartAlbumCatalog.condition(subtype: subtype, now: now) ?? "FALSE")
             if subtype == SmartAlbumCatalog.hiddenSubtype { includeHidden = true }
         case .moment(let momentID):
-            conditions.append("asset.momentID = ?")
-            arguments += [momentID]
+            conditions.append("asset.momentID = \(momentID)")
         case .burst(let identifier):
-            conditions.append("asset.burstIdentifier = ?")
-            arguments += [identifier]
+            conditions.append("asset.burstIdentifier = \(identifier)")
         case .uuids(let uuids):
-            conditions.append("asset.uuid IN (\(dialect.jsonElements(.text)))")
-            arguments += [StoreValue.jsonArray(uuids.map(StoreValue.text))]
+            conditions.append("asset.uuid IN (\(StoreSQL.elements(uuids)))")
             includeAllBursts = true
         case .ordered(let ids):
-            joins = " JOIN \(dialect.orderedElements) AS transient ON transient.value = asset.id"
-            arguments += [StoreValue.jsonArray(ids)]
-            natural = [OrderTerm("transient.key")]
+            join = " JOIN \(StoreSQL.orderedElements(ids)) AS transient ON transient.value = asset.id"
             includeAllBursts = true
-        case .recentlyDeleted:
-            natural = [OrderTerm("asset.trashedDate", ascending: false), OrderTerm("asset.id")]
         }
 
         // The visibility terms, spelled as `VisibleAssetIndexes` builds its partial indexes.
         typealias Term = VisibleAssetIndexes.Term
+        var visibility: [String] = []
         if case .recentlyDeleted = scope {
-            conditions.append("asset.trashedDate IS NOT NULL")
+            visibility.append("asset.trashedDate IS NOT NULL")
         } else {
-            conditions.append(Term.notTrashed)
+            visibility.append(Term.notTrashed)
         }
-        if !includeHidden { conditions.append(Term.notHidden) }
-        if !includeAllBursts { conditions.append(Term.burstRepresentative) }
+        if !includeHidden { visibility.append(Term.notHidden) }
+        if !includeAllBursts { visibility.append(Term.burstRepresentative) }
         let sources = sourceTypes == 0 ? 1 : sourceTypes
-        if sources & 0b111 != 0b111 { conditions.append(Term.sourceTypes(sources)) }
+        if sources & 0b111 != 0b111 { visibility.append(Term.sourceTypes(sources)) }
         if case .album = scope, restriction == nil, filter == nil, sort.isEmpty,
-           VisibleAssetIndexes.indexTerms.allSatisfy(conditions.contains) {
+           VisibleAssetIndexes.indexTerms.allSatisfy(visibility.contains) {
             // Only the members' visibility is read from `asset`: from the small partial index
             // rather than the table (SQLite's planner prefers the row-id lookup by itself).
-            joins = " INDEXED BY \(VisibleAssetIndexes.visibleByID)" + joins
+            hint = .hint(.indexedBy(VisibleAssetIndexes.visibleByID))
         }
+        conditions += visibility.map(StoreSQL.init(unescaped:))
         if let filter {
-            var compiler = SQLFilterCompiler(dialect: dialect)
-            let sql = compiler.compile(filter)
-            // Filter arguments follow the scope's, in textual order.
-            conditions.append(sql)
-            arguments += compiler.arguments
+            // Filter binds follow the scope's, in textual order.
+            conditions.append(SQLFilterCompiler.compile(filter))
         }
-
-        restriction?.apply(to: "asset.id", dialect, conditions: &conditions, arguments: &arguments)
-        let order = OrderTerm.order(sort: sort, natural: natural, id: "asset.id")
-        var sql = "SELECT \(columns) FROM asset\(joins) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(OrderTerm.sql(order, dialect))"
-        if limit > 0 {
-            sql += " LIMIT ?"
-            arguments += [limit]
-        }
-        return (sql, arguments)
+        if let restriction { conditions.append(restriction.condition(on: "asset.id")) }
+        var statement: StoreSQL = """
+            SELECT \(columns) FROM asset\(hint)\(join) WHERE \(StoreSQL.joined(conditions, separator: " AND ")) \
+            ORDER BY \(OrderTerm.sql(orderTerms))
+            """
+        if limit > 0 { statement += " LIMIT \(limit)" }
+        return statement
     }
 }
 
@@ -139,7 +122,7 @@ extension AssetQuery: DiffableQuery {
         }
     }
 
-    package var idColumn: String { "asset.id" }
+    package var idColumn: StoreSQL { "asset.id" }
     package var journalEntities: [Int] { [JournalEntity.asset] }
 
     package var supportsIncrementalDiff: Bool {

@@ -35,23 +35,16 @@ package struct CollectionQuery: Sendable, Hashable {
         self.limit = limit
     }
 
-    func sql(
-        _ dialect: SQLDialect, selecting columns: String = "collection.id", restrictedTo restriction: RowRestriction? = nil
-    ) -> (sql: String, arguments: SQLArguments) {
-        var arguments = SQLArguments()
-        var joins = ""
-        var conditions: [String] = []
+    /// The statement selecting matching row ids (or `columns`) in order; `restrictedTo` keeps
+    /// only some rows.
+    func statement(selecting columns: StoreSQL = "collection.id", restrictedTo restriction: RowRestriction? = nil) -> StoreSQL {
+        var join: StoreSQL = ""
+        var conditions: [StoreSQL] = []
 
         func kind(isList: Bool, type: Int?, subtype: Int?) {
-            conditions.append("collection.isList = \(isList ? 1 : 0)")
-            if let type {
-                conditions.append("collection.type = ?")
-                arguments += [type]
-            }
-            if let subtype, subtype != CollectionKind.anySubtype {
-                conditions.append("collection.subtype = ?")
-                arguments += [subtype]
-            }
+            conditions.append("collection.isList = \(literal: isList ? 1 : 0)")
+            if let type { conditions.append("collection.type = \(type)") }
+            if let subtype, subtype != CollectionKind.anySubtype { conditions.append("collection.subtype = \(subtype)") }
         }
 
         switch scope {
@@ -60,34 +53,25 @@ package struct CollectionQuery: Sendable, Hashable {
         case .collectionLists(let type, let subtype):
             kind(isList: true, type: type, subtype: subtype)
         case .uuids(let uuids, let lists):
-            conditions.append("collection.uuid IN (\(dialect.jsonElements(.text)))")
-            arguments += [StoreValue.jsonArray(uuids.map(StoreValue.text))]
-            if let lists { conditions.append("collection.isList = \(lists ? 1 : 0)") }
+            conditions.append("collection.uuid IN (\(StoreSQL.elements(uuids)))")
+            if let lists { conditions.append("collection.isList = \(literal: lists ? 1 : 0)") }
         case .containingAsset(let assetID, let type):
             conditions.append(
                 """
-                collection.isList = 0 AND (collection.id IN (SELECT albumID FROM albumAsset WHERE assetID = ?) \
-                OR collection.id = (SELECT momentID FROM asset WHERE id = ?))
+                collection.isList = 0 AND (collection.id IN (SELECT albumID FROM albumAsset WHERE assetID = \(assetID)) \
+                OR collection.id = (SELECT momentID FROM asset WHERE id = \(assetID)))
                 """)
-            arguments += [assetID, assetID]
-            if let type {
-                conditions.append("collection.type = ?")
-                arguments += [type]
-            }
+            if let type { conditions.append("collection.type = \(type)") }
         case .containingCollection(let childID, let listSubtype):
             // The parent folder or moment cluster, plus the year list spanning a moment.
             conditions.append(
                 """
-                collection.isList = 1 AND (collection.id = (SELECT parentID FROM collection AS child WHERE child.id = ?) \
+                collection.isList = 1 AND (collection.id = (SELECT parentID FROM collection AS child WHERE child.id = \(childID)) \
                 OR (collection.type = 1 AND collection.subtype = 2 AND EXISTS (SELECT 1 FROM collection AS child \
-                WHERE child.id = ? AND child.type = 3 AND child.isList = 0 \
+                WHERE child.id = \(childID) AND child.type = 3 AND child.isList = 0 \
                 AND child.startDate >= collection.startDate AND child.startDate < collection.endDate)))
                 """)
-            arguments += [childID, childID]
-            if let listSubtype {
-                conditions.append("collection.subtype = ?")
-                arguments += [listSubtype]
-            }
+            if let listSubtype { conditions.append("collection.subtype = \(listSubtype)") }
         case .topLevelUserCollections:
             conditions.append(
                 "collection.parentID IS NULL AND ((collection.isList = 0 AND collection.type = 1) OR (collection.isList = 1 AND collection.type = 2))")
@@ -95,29 +79,20 @@ package struct CollectionQuery: Sendable, Hashable {
             // Folder children by parentID; the moments of a year list by date.
             conditions.append(
                 """
-                (collection.parentID = ? OR (collection.isList = 0 AND collection.type = 3 AND EXISTS \
-                (SELECT 1 FROM collection AS year WHERE year.id = ? AND year.isList = 1 AND year.type = 1 \
+                (collection.parentID = \(listID) OR (collection.isList = 0 AND collection.type = 3 AND EXISTS \
+                (SELECT 1 FROM collection AS year WHERE year.id = \(listID) AND year.isList = 1 AND year.type = 1 \
                 AND year.subtype = 2 AND collection.startDate >= year.startDate AND collection.startDate < year.endDate)))
                 """)
-            arguments += [listID, listID]
         case .ordered(let ids):
-            joins = " JOIN \(dialect.orderedElements) AS transient ON transient.value = collection.id"
-            arguments += [StoreValue.jsonArray(ids)]
+            join = " JOIN \(StoreSQL.orderedElements(ids)) AS transient ON transient.value = collection.id"
         }
 
-        if let filter {
-            var compiler = SQLFilterCompiler(dialect: dialect)
-            conditions.append(compiler.compile(filter))
-            arguments += compiler.arguments
-        }
-        restriction?.apply(to: "collection.id", dialect, conditions: &conditions, arguments: &arguments)
-        let whereClause = conditions.isEmpty ? "TRUE" : conditions.joined(separator: " AND ")
-        var sql = "SELECT \(columns) FROM collection\(joins) WHERE \(whereClause) ORDER BY \(OrderTerm.sql(orderTerms, dialect))"
-        if limit > 0 {
-            sql += " LIMIT ?"
-            arguments += [limit]
-        }
-        return (sql, arguments)
+        if let filter { conditions.append(SQLFilterCompiler.compile(filter)) }
+        if let restriction { conditions.append(restriction.condition(on: "collection.id")) }
+        let whereClause = conditions.isEmpty ? "TRUE" : StoreSQL.joined(conditions, separator: " AND ")
+        var statement: StoreSQL = "SELECT \(columns) FROM collection\(join) WHERE \(whereClause) ORDER BY \(OrderTerm.sql(orderTerms))"
+        if limit > 0 { statement += " LIMIT \(limit)" }
+        return statement
     }
 }
 
@@ -138,7 +113,7 @@ extension CollectionQuery: DiffableQuery {
     }
 
     package var orderTerms: [OrderTerm] { OrderTerm.order(sort: sort, natural: naturalOrder, id: "collection.id") }
-    package var idColumn: String { "collection.id" }
+    package var idColumn: StoreSQL { "collection.id" }
     package var journalEntities: [Int] { [JournalEntity.assetCollection, JournalEntity.collectionList] }
 
     package var supportsIncrementalDiff: Bool {

@@ -1,25 +1,16 @@
 import Foundation
 
-/// Compiles a ``StoreFilter`` to an SQL boolean expression and its arguments.
+/// Compiles a ``StoreFilter`` to an SQL boolean expression, its values bound where they stand.
 ///
-/// Values are always bound (`?`), never pasted into the SQL text. Under a `NOT`, comparisons
-/// that may meet `NULL` are wrapped in `COALESCE(…, FALSE)` so SQL's three-valued logic gives the
+/// Values are always bound, never pasted into the SQL text. Under a `NOT`, comparisons that
+/// may meet `NULL` are wrapped in `COALESCE(…, FALSE)` so SQL's three-valued logic gives the
 /// same answer as in-memory predicate evaluation; outside a `NOT`, `NULL` already acts as
 /// false in a `WHERE` clause, and the bare comparison keeps indexes usable.
-struct SQLFilterCompiler {
-    /// The bound values, in the order of the `?`s.
-    private(set) var values: [StoreValue] = []
-    var arguments: SQLArguments { SQLArguments(values) }
-    let dialect: SQLDialect
-
-    init(dialect: SQLDialect) {
-        self.dialect = dialect
-    }
-
-    /// Lists longer than this are bound as one JSON array instead of one argument each.
+enum SQLFilterCompiler {
+    /// Lists longer than this are bound as one JSON array instead of one value each.
     static let inlineListLimit = 32
 
-    mutating func compile(_ filter: StoreFilter) -> String {
+    static func compile(_ filter: StoreFilter) -> StoreSQL {
         compile(filter, negated: false)
     }
 
@@ -41,43 +32,42 @@ struct SQLFilterCompiler {
     /// Terms joined as a balanced tree of parentheses: SQLite parses `a OR b OR c ...` one
     /// level deeper per term and refuses past 1,000 levels ("Expression tree is too large");
     /// halves nest only log₂(n) deep.
-    private func balanced(_ terms: [String], joinedBy separator: String) -> String {
-        if terms.count <= 64 { return "(" + terms.joined(separator: separator) + ")" }
-        let middle = terms.count / 2
-        return "(" + balanced(Array(terms[..<middle]), joinedBy: separator) + separator
-            + balanced(Array(terms[middle...]), joinedBy: separator) + ")"
+    private static func balanced(_ terms: ArraySlice<StoreSQL>, joinedBy separator: String) -> StoreSQL {
+        if terms.count <= 64 { return "(\(StoreSQL.joined(terms, separator: separator)))" }
+        let middle = terms.startIndex + terms.count / 2
+        return "(\(balanced(terms[..<middle], joinedBy: separator))\(unescaped: separator)\(balanced(terms[middle...], joinedBy: separator)))"
     }
 
-    private mutating func compile(_ filter: StoreFilter, negated: Bool) -> String {
+    private static func compile(_ filter: StoreFilter, negated: Bool) -> StoreSQL {
         switch filter {
         case .constant(let value):
             return value ? "TRUE" : "FALSE"
         case .and(let parts):
             guard !parts.isEmpty else { return "TRUE" }
-            return balanced(Self.flattened(parts, and: true).map { compile($0, negated: negated) }, joinedBy: " AND ")
+            return balanced(ArraySlice(flattened(parts, and: true).map { compile($0, negated: negated) }), joinedBy: " AND ")
         case .or(let parts):
             guard !parts.isEmpty else { return "FALSE" }
-            return balanced(Self.flattened(parts, and: false).map { compile($0, negated: negated) }, joinedBy: " OR ")
+            return balanced(ArraySlice(flattened(parts, and: false).map { compile($0, negated: negated) }), joinedBy: " OR ")
         case .not(let inner):
-            return "(NOT " + compile(inner, negated: !negated) + ")"
+            return "(NOT \(compile(inner, negated: !negated)))"
         case .compare(let lhs, let op, let rhs):
-            let sql: String
+            let sql: StoreSQL
             let nonNullValue = [lhs, rhs].contains { if case .value(let value) = $0 { value != .null } else { false } }
             switch op {
-            case .equal where dialect == .postgres && nonNullValue && !negated:
+            case .equal where nonNullValue && !negated:
                 // `=` where it means the same: PostgreSQL's indexes serve `=`, not `IS NOT DISTINCT FROM`.
-                sql = "(\(operand(lhs)) = \(operand(rhs)))"
-            case .equal: sql = "(\(dialect.isNotDistinct(operand(lhs), operand(rhs))))"
-            case .notEqual: sql = "(\(dialect.isDistinct(operand(lhs), operand(rhs))))"
-            default: sql = "(\(operand(lhs)) \(op.rawValue) \(operand(rhs)))"
+                sql = .either(sqlite: "(\(operand(lhs)) IS \(operand(rhs)))", postgres: "(\(operand(lhs)) = \(operand(rhs)))")
+            case .equal: sql = "(\(StoreSQL.isNotDistinct(operand(lhs), operand(rhs))))"
+            case .notEqual: sql = "(\(StoreSQL.isDistinct(operand(lhs), operand(rhs))))"
+            default: sql = "(\(operand(lhs)) \(unescaped: op.rawValue) \(operand(rhs)))"
             }
             let canBeNull = op != .equal && op != .notEqual && (lhs.canBeNull || rhs.canBeNull)
             return negated && canBeNull ? "COALESCE(\(sql), FALSE)" : sql
         case .text(let lhs, let test, let rhs, let options):
             // The ph_text_* functions return 0, never NULL, for missing values.
-            return "\(test.rawValue)(\(operand(lhs)), \(operand(rhs)), \(options.rawValue))"
+            return "\(unescaped: test.rawValue)(\(operand(lhs)), \(operand(rhs)), \(literal: options.rawValue))"
         case .between(let value, let lower, let upper):
-            let sql = "(\(operand(value)) BETWEEN \(operand(lower)) AND \(operand(upper)))"
+            let sql: StoreSQL = "(\(operand(value)) BETWEEN \(operand(lower)) AND \(operand(upper)))"
             let canBeNull = value.canBeNull || lower.canBeNull || upper.canBeNull
             return negated && canBeNull ? "COALESCE(\(sql), FALSE)" : sql
         case .isIn(let value, let list):
@@ -85,46 +75,35 @@ struct SQLFilterCompiler {
         }
     }
 
-    /// Each time the value's SQL is written binds its arguments again (a masked key,
-    /// `(mediaSubtypes & ?)`, appears twice when the list holds `nil`, and not at all when the
-    /// list is empty), so the `?`s and the arguments stay in step.
-    private mutating func membership(_ value: StoreOperand, _ list: [StoreValue], negated: Bool) -> String {
+    private static func membership(_ value: StoreOperand, _ list: [StoreValue], negated: Bool) -> StoreSQL {
         let nonNull = list.filter { $0 != .null }
         let matchesNull = nonNull.count != list.count
         guard !nonNull.isEmpty else { return matchesNull ? "(\(operand(value)) IS NULL)" : "(FALSE)" }
-        let isNull = matchesNull ? "\(operand(value)) IS NULL" : ""
         let lhs = operand(value)
-        var sql: String
-        if nonNull.count <= Self.inlineListLimit {
-            values += nonNull
-            sql = "\(lhs) IN (\(Array(repeating: "?", count: nonNull.count).joined(separator: ", ")))"
+        var sql: StoreSQL
+        if nonNull.count <= inlineListLimit {
+            sql = "\(lhs) IN (\(StoreSQL.joined(nonNull.map { "\($0)" }, separator: ", ")))"
         } else {
-            values.append(.text(StoreValue.jsonArray(nonNull)))
-            let type: SQLDialect.ElementType =
+            let type: StoreSQL.ElementType =
                 if nonNull.allSatisfy({ if case .text = $0 { true } else { false } }) { .text }
                 else if nonNull.allSatisfy({ if case .integer = $0 { true } else { false } }) { .integer }
                 else { .real }
-            sql = "\(lhs) IN (\(dialect.jsonElements(type)))"
+            sql = "\(lhs) IN (\(StoreSQL.jsonElements(json: StoreValue.jsonArray(nonNull), type)))"
         }
         if matchesNull {
-            sql = "(\(isNull) OR \(sql))"
+            sql = "(\(lhs) IS NULL OR \(sql))"
         } else if negated && value.canBeNull {
             sql = "COALESCE(\(sql), FALSE)"
         }
         return "(\(sql))"
     }
 
-    private mutating func operand(_ operand: StoreOperand) -> String {
+    private static func operand(_ operand: StoreOperand) -> StoreSQL {
         switch operand {
-        case .field(let field):
-            return field.sql
-        case .value(let value):
-            values.append(value)
-            return "?"
-        case .bitwiseAnd(let lhs, let rhs):
-            return "(\(self.operand(lhs)) & \(self.operand(rhs)))"
-        case .folded(let inner, let options):
-            return "ph_text_fold(\(self.operand(inner)), \(options.rawValue))"
+        case .field(let field): field.sql
+        case .value(let value): "\(value)"
+        case .bitwiseAnd(let lhs, let rhs): "(\(self.operand(lhs)) & \(self.operand(rhs)))"
+        case .folded(let inner, let options): "ph_text_fold(\(self.operand(inner)), \(literal: options.rawValue))"
         }
     }
 }
@@ -141,7 +120,7 @@ extension StoreOperand {
 }
 
 extension StoreValue {
-    /// A JSON array of integers, for ``SQLDialect/jsonElements(_:)``.
+    /// A JSON array of integers, for ``StoreSQL/jsonElements(json:_:)``.
     static func jsonArray(_ values: some Collection<Int64>) -> String {
         var json = "["
         json.reserveCapacity(values.count * 8 + 2)
@@ -152,7 +131,7 @@ extension StoreValue {
         return json + "]"
     }
 
-    /// A JSON array of the values, for ``SQLDialect/jsonElements(_:)``.
+    /// A JSON array of the values, for ``StoreSQL/jsonElements(json:_:)``.
     static func jsonArray(_ values: [StoreValue]) -> String {
         let items = values.map { value -> String in
             switch value {

@@ -102,27 +102,27 @@ package enum StoreField: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Whether the column may hold `NULL`.
+    /// Whether the column may hold `NULL`, as its table's description says.
     package var isNullable: Bool {
         switch self {
-        case .creationDate, .modificationDate, .burstIdentifier, .title, .startDate, .endDate,
-            .estimatedAssetCount:
-            true
-        default: false
+        case .assetUUID, .assetLocalIdentifier, .collectionUUID, .collectionLocalIdentifier: false
+        case .estimatedAssetCount: true
+        case .title, .startDate, .endDate: !CollectionColumn.table.column(named: rawValue).isNotNull
+        default: !AssetColumn.table.column(named: rawValue).isNotNull
         }
     }
 
     /// The SQL expression, in the context of `FROM asset` or `FROM collection`.
-    var sql: String {
+    var sql: StoreSQL {
         switch self {
         case .assetUUID: "asset.uuid"
         case .assetLocalIdentifier: "(asset.uuid || '/L0/001')"
         case .collectionUUID: "collection.uuid"
         case .collectionLocalIdentifier:
             "(collection.uuid || CASE collection.isList WHEN 0 THEN '/L0/040' ELSE '/L0/020' END)"
-        case .estimatedAssetCount: CollectionCounts.estimatedAssetCountSQL
-        case .title, .startDate, .endDate: "collection.\(rawValue)"
-        default: "asset.\(rawValue)"
+        case .estimatedAssetCount: CollectionCounts.estimatedAssetCount
+        case .title, .startDate, .endDate: "collection.\(unescaped: rawValue)"
+        default: "asset.\(unescaped: rawValue)"
         }
     }
 }

@@ -108,76 +108,84 @@ package struct AssetTraits: OptionSet, Sendable, Hashable {
 }
 
 extension AssetRecord {
-    /// The columns, in the order ``init(row:)`` reads them.
-    static let selection = """
-        asset.id, asset.uuid, asset.mediaType, asset.mediaSubtypes, asset.sourceType, \
-        asset.pixelWidth, asset.pixelHeight, asset.creationDate, asset.creationTimeZoneOffset, \
-        asset.modificationDate, asset.addedDate, asset.latitude, asset.longitude, asset.altitude, \
-        asset.horizontalAccuracy, asset.verticalAccuracy, asset.locationTimestamp, asset.duration, \
-        asset.isFavorite, asset.isHidden, asset.burstIdentifier, asset.burstSelectionTypes, \
-        asset.representsBurst, asset.playbackStyle, asset.hasAdjustments, \
-        asset.adjustmentFormatIdentifier, asset.uniformTypeIdentifier, asset.originalFilename, \
-        asset.traits, asset.momentID, asset.trashedDate
-        """
+    /// What ``init(row:)`` reads: the `asset` table's columns.
+    static var selection: StoreSQL { AssetColumn.selection }
 
     /// Reads a row selected with ``selection``.
-    init(columns row: some ColumnReading) {
-        id = row.int64(0)
-        uuid = row.text(1)
-        mediaType = row.int(2)
-        mediaSubtypes = row.int(3)
-        sourceType = row.int(4)
-        pixelWidth = row.int(5)
-        pixelHeight = row.int(6)
-        creationDate = row.date(7)
-        creationTimeZoneOffset = row.optionalInt(8)
-        modificationDate = row.date(9)
-        addedDate = row.date(10) ?? Date(timeIntervalSince1970: 0)
-        if !row.isNull(11) && !row.isNull(12) {
+    init(row: some ColumnReading) {
+        typealias Column = AssetColumn
+        id = row[Column.id]
+        uuid = row[Column.uuid]
+        mediaType = row[Column.mediaType]
+        mediaSubtypes = row[Column.mediaSubtypes]
+        sourceType = row[Column.sourceType]
+        pixelWidth = row[Column.pixelWidth]
+        pixelHeight = row[Column.pixelHeight]
+        creationDate = row[Column.creationDate]
+        creationTimeZoneOffset = row[Column.creationTimeZoneOffset]
+        modificationDate = row[Column.modificationDate]
+        addedDate = row[Column.addedDate]
+        if let latitude: Double = row[Column.latitude], let longitude: Double = row[Column.longitude] {
             location = LocationRecord(
-                latitude: row.double(11), longitude: row.double(12), altitude: row.optionalDouble(13),
-                horizontalAccuracy: row.optionalDouble(14), verticalAccuracy: row.optionalDouble(15),
-                timestamp: row.date(16))
+                latitude: latitude, longitude: longitude, altitude: row[Column.altitude],
+                horizontalAccuracy: row[Column.horizontalAccuracy], verticalAccuracy: row[Column.verticalAccuracy],
+                timestamp: row[Column.locationTimestamp])
         } else {
             location = nil
         }
-        duration = row.double(17)
-        isFavorite = row.bool(18)
-        isHidden = row.bool(19)
-        burstIdentifier = row.optionalText(20)
-        burstSelectionTypes = row.int(21)
-        representsBurst = row.bool(22)
-        playbackStyle = row.int(23)
-        hasAdjustments = row.bool(24)
-        adjustmentFormatIdentifier = row.optionalText(25)
-        uniformTypeIdentifier = row.text(26)
-        originalFilename = row.optionalText(27)
-        traits = row.int(28)
-        momentID = row.optionalInt64(29)
-        trashedDate = row.date(30)
+        duration = row[Column.duration]
+        isFavorite = row[Column.isFavorite]
+        isHidden = row[Column.isHidden]
+        burstIdentifier = row[Column.burstIdentifier]
+        burstSelectionTypes = row[Column.burstSelectionTypes]
+        representsBurst = row[Column.representsBurst]
+        playbackStyle = row[Column.playbackStyle]
+        hasAdjustments = row[Column.hasAdjustments]
+        adjustmentFormatIdentifier = row[Column.adjustmentFormatIdentifier]
+        uniformTypeIdentifier = row[Column.uniformTypeIdentifier]
+        originalFilename = row[Column.originalFilename]
+        traits = row[Column.traits]
+        momentID = row[Column.momentID]
+        trashedDate = row[Column.trashedDate]
     }
 
-    /// Column values for an `INSERT`, in the order of ``insertColumns``.
-    static let insertColumns = """
-        uuid, mediaType, mediaSubtypes, sourceType, pixelWidth, pixelHeight, creationDate, \
-        creationTimeZoneOffset, modificationDate, addedDate, latitude, longitude, altitude, \
-        horizontalAccuracy, verticalAccuracy, locationTimestamp, duration, isFavorite, isHidden, \
-        burstIdentifier, burstSelectionTypes, representsBurst, playbackStyle, hasAdjustments, \
-        adjustmentFormatIdentifier, uniformTypeIdentifier, originalFilename, traits, momentID, \
-        trashedDate
-        """
-
-    var insertArguments: SQLArguments {
-        [
-            uuid, mediaType, mediaSubtypes, sourceType, pixelWidth, pixelHeight,
-            creationDate?.timeIntervalSince1970, creationTimeZoneOffset,
-            modificationDate?.timeIntervalSince1970, addedDate.timeIntervalSince1970,
-            location?.latitude, location?.longitude, location?.altitude,
-            location?.horizontalAccuracy, location?.verticalAccuracy,
-            location?.timestamp?.timeIntervalSince1970, duration, isFavorite, isHidden,
-            burstIdentifier, burstSelectionTypes, representsBurst, playbackStyle, hasAdjustments,
-            adjustmentFormatIdentifier, uniformTypeIdentifier, originalFilename, traits, momentID,
-            trashedDate?.timeIntervalSince1970,
-        ]
+    /// The row an `INSERT` writes for a new asset (its id comes from the table), with the
+    /// camera that took it.
+    func insertRow(camera: CameraInfo) -> TableRow<AssetColumn> {
+        var row = TableRow<AssetColumn>()
+        row[.uuid] = uuid
+        row[.mediaType] = mediaType
+        row[.mediaSubtypes] = mediaSubtypes
+        row[.sourceType] = sourceType
+        row[.pixelWidth] = pixelWidth
+        row[.pixelHeight] = pixelHeight
+        row[.creationDate] = creationDate
+        row[.creationTimeZoneOffset] = creationTimeZoneOffset
+        row[.modificationDate] = modificationDate
+        row[.addedDate] = addedDate
+        row[.latitude] = location?.latitude
+        row[.longitude] = location?.longitude
+        row[.altitude] = location?.altitude
+        row[.horizontalAccuracy] = location?.horizontalAccuracy
+        row[.verticalAccuracy] = location?.verticalAccuracy
+        row[.locationTimestamp] = location?.timestamp
+        row[.duration] = duration
+        row[.isFavorite] = isFavorite
+        row[.isHidden] = isHidden
+        row[.burstIdentifier] = burstIdentifier
+        row[.burstSelectionTypes] = burstSelectionTypes
+        row[.representsBurst] = representsBurst
+        row[.playbackStyle] = playbackStyle
+        row[.hasAdjustments] = hasAdjustments
+        row[.adjustmentFormatIdentifier] = adjustmentFormatIdentifier
+        row[.uniformTypeIdentifier] = uniformTypeIdentifier
+        row[.originalFilename] = originalFilename
+        row[.traits] = traits
+        row[.momentID] = momentID
+        row[.trashedDate] = trashedDate
+        row[.cameraMake] = camera.make
+        row[.cameraModel] = camera.model
+        row[.lensModel] = camera.lens
+        return row
     }
 }

@@ -68,10 +68,10 @@ enum CollectionCounts {
     /// (`albumAsset`'s key, `asset_by_moment`), the trashed ones from the partial
     /// `asset_by_trashedDate` index (only trashed rows, each looked up in the album's key), so
     /// an album of 100,000 costs a count of its index entries instead of 100,000 row lookups.
-    static let estimatedAssetCountSQL = """
+    static let estimatedAssetCount: StoreSQL = """
         (CASE WHEN collection.isList = 0 AND collection.type = 1 THEN \
         (SELECT COUNT(*) FROM albumAsset WHERE albumAsset.albumID = collection.id) \
-        - (SELECT COUNT(*) FROM asset INDEXED BY asset_by_trashedDate CROSS JOIN albumAsset \
+        - (SELECT COUNT(*) FROM asset\(StoreSQL.hint(.indexedBy("asset_by_trashedDate"))) \(StoreSQL.hint(.crossJoin)) albumAsset \
         ON albumAsset.assetID = asset.id AND albumAsset.albumID = collection.id \
         WHERE asset.trashedDate IS NOT NULL) \
         WHEN collection.isList = 0 AND collection.type = 3 THEN \
@@ -82,35 +82,34 @@ enum CollectionCounts {
 }
 
 extension CollectionRecord {
-    static let selection = """
-        collection.id, collection.uuid, collection.isList, collection.type, collection.subtype, \
-        collection.title, collection.startDate, collection.endDate, collection.latitude, \
-        collection.longitude, collection.locationNames, collection.parentID, collection.position, \
-        collection.creationDate, \(CollectionCounts.estimatedAssetCountSQL)
-        """
+    /// What ``init(row:)`` reads: the `collection` table's columns, then the estimated count.
+    static let selection: StoreSQL = "\(CollectionColumn.selection), \(CollectionCounts.estimatedAssetCount)"
 
-    init(columns row: some ColumnReading) {
-        id = row.int64(0)
-        uuid = row.text(1)
-        isList = row.bool(2)
-        type = row.int(3)
-        subtype = row.int(4)
-        title = row.optionalText(5)
-        startDate = row.date(6)
-        endDate = row.date(7)
-        if !row.isNull(8) && !row.isNull(9) {
-            approximateLocation = LocationRecord(latitude: row.double(8), longitude: row.double(9))
+    /// Reads a row selected with ``selection``.
+    init(row: some ColumnReading) {
+        typealias Column = CollectionColumn
+        id = row[Column.id]
+        uuid = row[Column.uuid]
+        isList = row[Column.isList]
+        type = row[Column.type]
+        subtype = row[Column.subtype]
+        title = row[Column.title]
+        startDate = row[Column.startDate]
+        endDate = row[Column.endDate]
+        if let latitude: Double = row[Column.latitude], let longitude: Double = row[Column.longitude] {
+            approximateLocation = LocationRecord(latitude: latitude, longitude: longitude)
         } else {
             approximateLocation = nil
         }
-        if let names = row.optionalText(10), let decoded = try? JSONDecoder().decode([String].self, from: Data(names.utf8)) {
+        let names: String? = row[Column.locationNames]
+        if let names, let decoded = try? JSONDecoder().decode([String].self, from: Data(names.utf8)) {
             locationNames = decoded
         } else {
             locationNames = []
         }
-        parentID = row.optionalInt64(11)
-        position = row.int(12)
-        creationDate = row.date(13) ?? Date(timeIntervalSince1970: 0)
-        estimatedAssetCount = row.optionalInt(14)
+        parentID = row[Column.parentID]
+        position = row[Column.position]
+        creationDate = row[Column.creationDate]
+        estimatedAssetCount = row[after: Column.self, 0]
     }
 }

@@ -34,22 +34,41 @@ package struct ResourceRecord: Sendable, Hashable {
 }
 
 extension ResourceRecord {
-    static let selection = """
-        resource.id, resource.assetID, asset.uuid, resource.type, \
-        resource.uniformTypeIdentifier, resource.originalFilename, resource.path, \
-        resource.fileSize, resource.pixelWidth, resource.pixelHeight
-        """
+    /// What ``init(row:)`` reads: the `resource` table's columns, then its asset's UUID
+    /// (joined as `asset`).
+    static let selection: StoreSQL = "\(ResourceColumn.selection), asset.uuid"
 
-    init(columns row: some ColumnReading) {
-        id = row.int64(0)
-        assetID = row.int64(1)
-        assetUUID = row.text(2)
-        type = row.int(3)
-        uniformTypeIdentifier = row.text(4)
-        originalFilename = row.text(5)
-        path = row.text(6)
-        fileSize = row.int64(7)
-        pixelWidth = row.int(8)
-        pixelHeight = row.int(9)
+    /// Reads a row selected with ``selection``.
+    init(row: some ColumnReading) {
+        typealias Column = ResourceColumn
+        id = row[Column.id]
+        assetID = row[Column.assetID]
+        assetUUID = row[after: Column.self, 0]
+        type = row[Column.type]
+        uniformTypeIdentifier = row[Column.uniformTypeIdentifier]
+        originalFilename = row[Column.originalFilename]
+        path = row[Column.path]
+        fileSize = row[Column.fileSize]
+        pixelWidth = row[Column.pixelWidth]
+        pixelHeight = row[Column.pixelHeight]
+    }
+}
+
+extension NewResource {
+    /// The row an `INSERT` writes for this file of the asset `assetID`.
+    func insertRow(assetID: Int64) -> TableRow<ResourceColumn> {
+        var row = TableRow<ResourceColumn>()
+        row[.assetID] = assetID
+        row[.type] = type
+        row[.uniformTypeIdentifier] = uniformTypeIdentifier
+        row[.originalFilename] = originalFilename
+        row[.path] = relativePath
+        row[.fileSize] = fileSize
+        row[.pixelWidth] = pixelWidth
+        row[.pixelHeight] = pixelHeight
+        row[.contentHash] = contentHash
+        row[.contentSignature] = contentSignature
+        row[.fileModificationDate] = fileModificationDate
+        return row
     }
 }

@@ -10,19 +10,20 @@ import GRDBSQLite
 /// every column the triggers read): the cache matters for writes too.
 extension Database: StoreConnection {
     package var dialect: SQLDialect { .sqlite }
+    package var statementsAreRoundTrips: Bool { false }
 
     @discardableResult
-    package func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
-        try cachedStatement(sql: sql).execute(arguments: arguments.grdb)
+    package func execute(_ statement: StoreSQL) throws -> Int {
+        let (sql, binds) = statement.rendered(for: .sqlite)
+        try cachedStatement(sql: sql).execute(arguments: StatementArguments(binds.map(\.databaseValue)))
         return changesCount
     }
 
-    package func rows<Record>(
-        _ sql: String, _ arguments: SQLArguments, _ decode: (any ColumnReading) throws -> Record
-    ) throws -> [Record] {
-        let statement = try cachedStatement(sql: sql)
-        try statement.setArguments(arguments.grdb)
-        let handle = statement.sqliteStatement
+    package func rows<Record>(_ statement: StoreSQL, _ decode: (any ColumnReading) throws -> Record) throws -> [Record] {
+        let (sql, binds) = statement.rendered(for: .sqlite)
+        let compiled = try cachedStatement(sql: sql)
+        try compiled.setArguments(StatementArguments(binds.map(\.databaseValue)))
+        let handle = compiled.sqliteStatement
         defer { sqlite3_reset(handle) }
         let columns = StatementColumns(statement: handle)
         var records: [Record] = []
@@ -36,15 +37,9 @@ extension Database: StoreConnection {
         }
     }
 
-    package func insert(_ sql: String, _ arguments: SQLArguments) throws -> Int64 {
-        try execute(sql, arguments)
+    package func insert(_ statement: StoreSQL) throws -> Int64 {
+        try execute(statement)
         return lastInsertedRowID
-    }
-}
-
-extension SQLArguments {
-    var grdb: StatementArguments {
-        StatementArguments(values.map(\.databaseValue))
     }
 }
 

@@ -4,79 +4,78 @@ package import Foundation
 /// engine holds the library: SQLite through GRDB (`Database`) or PostgreSQL.
 ///
 /// The store's logic (change blocks, the journal, moments, access tokens, fetches) is written
-/// once against this protocol, so both engines give the same answers. Statements use `?`
-/// placeholders and the SQL both engines accept; where they differ, ``dialect`` writes the
-/// fragment (JSON arrays of keys, null-safe comparisons, the library's position). SQLite's
-/// planner hints may stay in the text (`INDEXED BY name`, `CROSS JOIN` to fix a join order):
-/// engines without them drop them.
+/// once against this protocol, so both engines give the same answers. Statements are
+/// ``StoreSQL`` values: their binds travel with them, and each engine renders them in its
+/// own spelling (``StoreSQL/rendered(for:)``).
 package protocol StoreConnection {
     /// The engine's SQL spelling.
     var dialect: SQLDialect { get }
 
+    /// Whether each statement is a round trip to a server (PostgreSQL), so reading many rows
+    /// in one statement beats many reads of one (SQLite's cost microseconds each).
+    var statementsAreRoundTrips: Bool { get }
+
     /// Runs one statement and returns how many rows it inserted, updated or deleted.
     @discardableResult
-    func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int
+    func execute(_ statement: StoreSQL) throws -> Int
 
     /// Runs a query and decodes each row with `decode`, in the order the query returns them.
-    func rows<Record>(_ sql: String, _ arguments: SQLArguments, _ decode: (any ColumnReading) throws -> Record) throws -> [Record]
+    func rows<Record>(_ statement: StoreSQL, _ decode: (any ColumnReading) throws -> Record) throws -> [Record]
 
     /// Runs one `INSERT` of one row into a table whose key is `id`, and returns the new id.
-    func insert(_ sql: String, _ arguments: SQLArguments) throws -> Int64
+    func insert(_ statement: StoreSQL) throws -> Int64
 
     /// The first column of a query's rows as integers, in order: a fetch's ids. An engine
     /// that pays per row sent (PostgreSQL) returns them as one array value.
-    func int64Column(_ sql: String, _ arguments: SQLArguments) throws -> [Int64]
+    func int64Column(_ statement: StoreSQL) throws -> [Int64]
 }
 
 extension StoreConnection {
-    package func int64Column(_ sql: String, _ arguments: SQLArguments) throws -> [Int64] {
-        try rows(sql, arguments) { $0.int64(0) }
-    }
-
-    @discardableResult
-    package func execute(_ sql: String) throws -> Int {
-        try execute(sql, [])
+    package func int64Column(_ statement: StoreSQL) throws -> [Int64] {
+        try rows(statement) { $0.int64(0) }
     }
 
     /// The first row of a query, decoded; `nil` when it returns none.
-    package func row<Record>(_ sql: String, _ arguments: SQLArguments = [], _ decode: (any ColumnReading) throws -> Record) throws -> Record? {
-        try rows(sql, arguments, decode).first
+    package func row<Record>(_ statement: StoreSQL, _ decode: (any ColumnReading) throws -> Record) throws -> Record? {
+        try rows(statement, decode).first
     }
 
     /// The first column of the first row as an integer; `nil` for no row or `NULL`.
-    package func int64(_ sql: String, _ arguments: SQLArguments = []) throws -> Int64? {
-        try row(sql, arguments) { $0.optionalInt64(0) } ?? nil
+    package func int64(_ statement: StoreSQL) throws -> Int64? {
+        try row(statement) { $0.optionalInt64(0) } ?? nil
     }
 
-    package func int(_ sql: String, _ arguments: SQLArguments = []) throws -> Int? {
-        try int64(sql, arguments).map(Int.init)
+    package func int(_ statement: StoreSQL) throws -> Int? {
+        try int64(statement).map(Int.init)
     }
 
-    package func double(_ sql: String, _ arguments: SQLArguments = []) throws -> Double? {
-        try row(sql, arguments) { $0.optionalDouble(0) } ?? nil
+    package func double(_ statement: StoreSQL) throws -> Double? {
+        try row(statement) { $0.optionalDouble(0) } ?? nil
     }
 
-    package func text(_ sql: String, _ arguments: SQLArguments = []) throws -> String? {
-        try row(sql, arguments) { $0.optionalText(0) } ?? nil
+    package func text(_ statement: StoreSQL) throws -> String? {
+        try row(statement) { $0.optionalText(0) } ?? nil
     }
 
     /// Whether the query returns a row whose first column is true (non-zero).
-    package func bool(_ sql: String, _ arguments: SQLArguments = []) throws -> Bool? {
-        try row(sql, arguments) { $0.isNull(0) ? nil : $0.bool(0) } ?? nil
+    package func bool(_ statement: StoreSQL) throws -> Bool? {
+        try row(statement) { $0.isNull(0) ? nil : $0.bool(0) } ?? nil
     }
 
     /// The first column of every row, as integers (`NULL`s skipped).
-    package func int64s(_ sql: String, _ arguments: SQLArguments = []) throws -> [Int64] {
-        try rows(sql, arguments) { $0.optionalInt64(0) }.compactMap { $0 }
+    package func int64s(_ statement: StoreSQL) throws -> [Int64] {
+        try rows(statement) { $0.optionalInt64(0) }.compactMap { $0 }
     }
 
     /// The first column of every row, as text (`NULL`s skipped).
-    package func texts(_ sql: String, _ arguments: SQLArguments = []) throws -> [String] {
-        try rows(sql, arguments) { $0.optionalText(0) }.compactMap { $0 }
+    package func texts(_ statement: StoreSQL) throws -> [String] {
+        try rows(statement) { $0.optionalText(0) }.compactMap { $0 }
     }
 }
 
-/// The current row of a query, read by column index (from 0).
+/// The current row of a query, read by column index (from 0), or by a table's column when the
+/// query selected the table's columns first, in order (``TableColumn/selection``):
+/// `row[AssetColumn.mediaType]`.
 package protocol ColumnReading {
     func isNull(_ index: Int32) -> Bool
     /// An integer column (a boolean reads as 0 or 1); 0 for `NULL`.
@@ -99,4 +98,54 @@ extension ColumnReading {
     package func optionalBool(_ index: Int32) -> Bool? { isNull(index) ? nil : bool(index) }
     /// A date stored as seconds since 1970.
     package func date(_ index: Int32) -> Date? { optionalDouble(index).map(Date.init(timeIntervalSince1970:)) }
+
+    /// A table's column, in a row selected with the table's ``TableColumn/selection`` first.
+    package subscript<Column: TableColumn, Value: ColumnValue>(_ column: Column) -> Value {
+        Value.read(self, column.rawValue)
+    }
+
+    /// The column at `index` after the table's columns, in a row selected as
+    /// ``TableColumn/selection`` followed by more terms (a joined column, a count).
+    package subscript<Column: TableColumn, Value: ColumnValue>(after table: Column.Type, _ index: Int32) -> Value {
+        Value.read(self, Int32(Column.allCases.count) + index)
+    }
+}
+
+/// A Swift value a column reads as. `NULL` reads as 0, "" or the 1970 epoch, or as `nil` for
+/// an optional.
+package protocol ColumnValue {
+    static func read(_ row: some ColumnReading, _ index: Int32) -> Self
+}
+
+extension Int: ColumnValue {
+    package static func read(_ row: some ColumnReading, _ index: Int32) -> Int { row.int(index) }
+}
+
+extension Int64: ColumnValue {
+    package static func read(_ row: some ColumnReading, _ index: Int32) -> Int64 { row.int64(index) }
+}
+
+extension Double: ColumnValue {
+    package static func read(_ row: some ColumnReading, _ index: Int32) -> Double { row.double(index) }
+}
+
+extension Bool: ColumnValue {
+    package static func read(_ row: some ColumnReading, _ index: Int32) -> Bool { row.bool(index) }
+}
+
+extension String: ColumnValue {
+    package static func read(_ row: some ColumnReading, _ index: Int32) -> String { row.text(index) }
+}
+
+extension Date: ColumnValue {
+    /// Seconds since 1970.
+    package static func read(_ row: some ColumnReading, _ index: Int32) -> Date {
+        Date(timeIntervalSince1970: row.double(index))
+    }
+}
+
+extension Optional: ColumnValue where Wrapped: ColumnValue {
+    package static func read(_ row: some ColumnReading, _ index: Int32) -> Wrapped? {
+        row.isNull(index) ? nil : Wrapped.read(row, index)
+    }
 }

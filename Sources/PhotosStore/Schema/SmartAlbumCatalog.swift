@@ -48,23 +48,20 @@ package enum SmartAlbumCatalog {
             try db.execute(
                 """
                 INSERT INTO collection (uuid, isList, type, subtype, title, position, creationDate)
-                VALUES (?, 0, 2, ?, ?, ?, ?)
-                """,
-                [UUID().uuidString, entry.subtype, entry.title, position, now])
+                VALUES (\(UUID().uuidString), 0, 2, \(entry.subtype), \(entry.title), \(position), \(now))
+                """)
         }
     }
 
     /// The membership condition for a smart album, over `asset`; `nil` for an unknown subtype.
-    static func condition(subtype: Int, now: Date, arguments: inout SQLArguments) -> String? {
-        func subtypeBit(_ bit: Int) -> String { "(asset.mediaSubtypes & \(bit)) != 0" }
-        func trait(_ trait: AssetTraits) -> String { "(asset.traits & \(trait.rawValue)) != 0" }
+    static func condition(subtype: Int, now: Date) -> StoreSQL? {
+        func subtypeBit(_ bit: Int) -> StoreSQL { "(asset.mediaSubtypes & \(literal: bit)) != 0" }
+        func trait(_ trait: AssetTraits) -> StoreSQL { "(asset.traits & \(literal: trait.rawValue)) != 0" }
         switch subtype {
         case 209: return "TRUE"
         case 203: return "asset.isFavorite = 1"
         case 202: return "asset.mediaType = 2"
-        case 206:
-            arguments += [now.timeIntervalSince1970 - Double(recentlyAddedDays) * 86_400]
-            return "asset.addedDate >= ?"
+        case 206: return "asset.addedDate >= \(now.timeIntervalSince1970 - Double(recentlyAddedDays) * 86_400)"
         case 201: return subtypeBit(1 << 0)
         case 200: return subtypeBit(1 << 1)
         case 211: return subtypeBit(1 << 2)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Issue 19: partial indexes over the assets a fetch can return, so the common fetches of a
 /// large library read an index in order instead of looking every row up in the table.
@@ -39,27 +38,31 @@ package enum VisibleAssetIndexes {
     /// The partial indexes' `WHERE`, in the order `AssetQuery` writes the terms.
     static let indexTerms = [Term.notTrashed, Term.burstRepresentative, Term.userLibrary]
 
-    /// The partial indexes: name and indexed columns, on SQLite and on PostgreSQL.
-    /// `visibleByCreationDate` carries the row id after the date, so its order is the fetch's
-    /// (`creationDate`, then `id`), and the bit-mask columns smart albums test (Screenshots,
-    /// Selfies, Panoramas…), so they are answered from the index alone. `visibleByID` serves
-    /// albums: each member's visibility is read from a small index instead of the table.
+    /// The partial indexes, with the ``indexTerms`` as their `WHERE` (without the `asset.`
+    /// prefix: SQLite compares the resolved expressions, so the qualified and unqualified
+    /// spellings match). `visibleByCreationDate` carries the row id after the date, so its
+    /// order is the fetch's (`creationDate`, then `id`), and the bit-mask columns smart albums
+    /// test (Screenshots, Selfies, Panoramas…), so they are answered from the index alone.
+    /// `visibleByID` serves albums: each member's visibility is read from a small index
+    /// instead of the table.
     ///
-    /// PostgreSQL's spelling is for the order the store's `ORDER BY` asks
-    /// (`SQLDialect.orderTerm`: SQLite's, `NULL` first ascending). PostgreSQL puts `NULL` last
-    /// by default and reads an index in order only when its `NULL` order is the query's, and
-    /// its indexes don't end with the row id as SQLite's do, so each sorted index says
-    /// `NULLS FIRST` and carries `id` after the date. Without it PostgreSQL filtered and then
-    /// sorted: 220 ms for 49,052 favorites of 1,000,000, 1.2 s for 833,068 images.
-    static let indexes: [Index] = [
-        (visibleByCreationDate, "isHidden, creationDate, id, mediaSubtypes, traits",
-         "isHidden, creationDate NULLS FIRST, id NULLS FIRST, mediaSubtypes, traits"),
-        (visibleByMediaType, "mediaType, isHidden, creationDate", "mediaType, isHidden, creationDate NULLS FIRST, id NULLS FIRST"),
-        (visibleByFavorite, "isFavorite, isHidden, creationDate", "isFavorite, isHidden, creationDate NULLS FIRST, id NULLS FIRST"),
-        (visibleByID, "id, isHidden", "id, isHidden"),
-    ]
-
-    typealias Index = (name: String, columns: String, postgresColumns: String)
+    /// On PostgreSQL the sorted terms say `NULLS FIRST` and carry `id` after the date
+    /// (``IndexDefinition/Term``): PostgreSQL puts `NULL` last by default and reads an index in
+    /// order only when its `NULL` order is the query's, and its indexes don't end with the row
+    /// id as SQLite's do. Without it PostgreSQL filtered and then sorted: 220 ms for 49,052
+    /// favorites of 1,000,000, 1.2 s for 833,068 images.
+    static let indexes: [IndexDefinition] = {
+        let condition = indexTerms.joined(separator: " AND ").replacingOccurrences(of: "asset.", with: "")
+        func index(_ name: String, _ terms: [IndexDefinition.Term]) -> IndexDefinition {
+            IndexDefinition(name, terms, where: condition, added: .v11)
+        }
+        return [
+            index(visibleByCreationDate, [.key("isHidden"), .sorted("creationDate"), .sorted("id"), .key("mediaSubtypes"), .key("traits")]),
+            index(visibleByMediaType, [.key("mediaType"), .key("isHidden"), .sorted("creationDate"), .implicit("id")]),
+            index(visibleByFavorite, [.key("isFavorite"), .key("isHidden"), .sorted("creationDate"), .implicit("id")]),
+            index(visibleByID, [.key("id"), .key("isHidden")]),
+        ]
+    }()
 
     static let visibleByCreationDate = "asset_visible_by_creationDate"
     static let visibleByMediaType = "asset_visible_by_mediaType"
@@ -69,28 +72,6 @@ package enum VisibleAssetIndexes {
     /// The indexes' names.
     package static var names: [String] { indexes.map(\.name) }
 
-    /// The indexes these replace.
+    /// The indexes these replace (made by v1, dropped by v11).
     static let replaced = ["asset_by_mediaType", "asset_by_favorite"]
-
-    /// The `CREATE INDEX` statements (the terms without their `asset.` prefix: SQLite compares
-    /// the resolved expressions, so the qualified and unqualified spellings match).
-    static var createSQL: String {
-        createStatements.map { $0 + ";" }.joined(separator: "\n")
-    }
-
-    /// The `CREATE INDEX` statements one by one, in SQLite's spelling (v1 of PostgreSQL's
-    /// schema too, before `v3-null-order-indexes`).
-    package static var createStatements: [String] { statements { $0.columns } }
-
-    /// The `CREATE INDEX` statements in PostgreSQL's spelling (see ``indexes``).
-    package static var postgresCreateStatements: [String] { statements { $0.postgresColumns } }
-
-    private static func statements(columns: (Index) -> String) -> [String] {
-        let condition = indexTerms.joined(separator: " AND ").replacingOccurrences(of: "asset.", with: "")
-        return indexes.map { "CREATE INDEX \($0.name) ON asset(\(columns($0))) WHERE \(condition)" }
-    }
-
-    static func migrate(_ db: Database) throws {
-        try db.execute(sql: replaced.map { "DROP INDEX \($0);" }.joined(separator: "\n") + "\n" + createSQL)
-    }
 }

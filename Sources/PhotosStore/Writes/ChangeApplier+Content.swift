@@ -14,7 +14,7 @@ extension ChangeApplier {
 
     /// The resource types an edit writes: `.fullSizePhoto`, `.fullSizeVideo`,
     /// `.adjustmentData`, `.fullSizePairedVideo`.
-    static let editResourceTypes = "5, 6, 7, 10"
+    static let editResourceTypes: StoreSQL = "5, 6, 7, 10"
 
     /// Applies edits and reverts: the rendered version becomes the asset's `.fullSizePhoto` (or
     /// `.fullSizeVideo`) resource, a Live Photo's rendered movie its `.fullSizePairedVideo`,
@@ -26,12 +26,12 @@ extension ChangeApplier {
         for (uuid, edit) in changes.contentEdits.sorted(by: { $0.key < $1.key }) {
             let row = try assetRow(uuid)
             if case .revert = edit,
-                try db.bool("SELECT hasAdjustments FROM asset WHERE id = ?", [row.id]) != true
+                try db.bool("SELECT hasAdjustments FROM asset WHERE id = \(row.id)") != true
             {
                 continue  // nothing to revert
             }
-            expungedFiles += try db.texts("SELECT path FROM resource WHERE assetID = ? AND type IN (\(Self.editResourceTypes))", [row.id])
-            try db.execute("DELETE FROM resource WHERE assetID = ? AND type IN (\(Self.editResourceTypes))", [row.id])
+            expungedFiles += try db.texts("SELECT path FROM resource WHERE assetID = \(row.id) AND type IN (\(Self.editResourceTypes))")
+            try db.execute("DELETE FROM resource WHERE assetID = \(row.id) AND type IN (\(Self.editResourceTypes))")
             switch edit {
             case .apply(let content):
                 let paths = Self.contentPaths(uuid: uuid, edit: edit, at: changes.now)
@@ -48,20 +48,25 @@ extension ChangeApplier {
                          movie.pixelHeight, movie.file))
                 }
                 for file in files {
-                    try db.execute(
-                        """
-                            INSERT INTO resource (assetID, type, uniformTypeIdentifier, originalFilename, path, fileSize, pixelWidth, pixelHeight)
-                            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                            """,
-                        [row.id, file.type, file.uti, file.name, file.path, file.size, file.width, file.height])
+                    var resource = TableRow<ResourceColumn>()
+                    resource[.assetID] = row.id
+                    resource[.type] = file.type
+                    resource[.uniformTypeIdentifier] = file.uti
+                    resource[.originalFilename] = file.name
+                    resource[.path] = file.path
+                    resource[.fileSize] = file.size
+                    resource[.pixelWidth] = file.width
+                    resource[.pixelHeight] = file.height
+                    try db.execute(ResourceColumn.insert(resource))
                     try moves.move(file.staged, to: file.path)
                 }
                 try db.execute(
                     """
-                        UPDATE asset SET hasAdjustments = 1, adjustmentFormatIdentifier = ?, pixelWidth = ?, pixelHeight = ?,
-                        duration = COALESCE(?, duration), contentVersion = contentVersion + 1, modificationDate = ? WHERE id = ?
-                        """,
-                    [content.formatIdentifier, content.pixelWidth, content.pixelHeight, content.duration, now, row.id])
+                        UPDATE asset SET hasAdjustments = 1, adjustmentFormatIdentifier = \(content.formatIdentifier),
+                        pixelWidth = \(content.pixelWidth), pixelHeight = \(content.pixelHeight),
+                        duration = COALESCE(\(content.duration), duration), contentVersion = contentVersion + 1, modificationDate = \(now)
+                        WHERE id = \(row.id)
+                        """)
             case .revert(let duration):
                 // Back to the original's (upright) size, as recorded for its `.photo` resource.
                 try db.execute(
@@ -69,9 +74,9 @@ extension ChangeApplier {
                         UPDATE asset SET hasAdjustments = 0, adjustmentFormatIdentifier = NULL,
                         pixelWidth = COALESCE((SELECT pixelWidth FROM resource WHERE assetID = asset.id AND type IN (1, 2) ORDER BY type LIMIT 1), pixelWidth),
                         pixelHeight = COALESCE((SELECT pixelHeight FROM resource WHERE assetID = asset.id AND type IN (1, 2) ORDER BY type LIMIT 1), pixelHeight),
-                        duration = COALESCE(?, duration), contentVersion = contentVersion + 1, modificationDate = ? WHERE id = ?
-                        """,
-                    [duration, now, row.id])
+                        duration = COALESCE(\(duration), duration), contentVersion = contentVersion + 1, modificationDate = \(now)
+                        WHERE id = \(row.id)
+                        """)
             }
             changedContent.append(uuid)
         }

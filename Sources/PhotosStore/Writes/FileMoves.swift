@@ -86,9 +86,7 @@ extension LibraryDatabase {
                 let paths = try? JSONDecoder().decode([String].self, from: data)
             {
                 let known = (try? read { db in
-                    Set(try db.texts(
-                        "SELECT path FROM resource WHERE path IN (\(db.dialect.jsonElements(.text)))",
-                        [StoreValue.jsonArray(paths.map(StoreValue.text))]))
+                    Set(try db.texts("SELECT path FROM resource WHERE path IN (\(StoreSQL.elements(paths)))"))
                 }) ?? Set(paths)
                 for path in paths where !known.contains(path) {
                     try? fileManager.removeItem(at: layout.url(forRelativePath: path))

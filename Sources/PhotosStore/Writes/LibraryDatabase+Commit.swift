@@ -107,10 +107,16 @@ struct ChangeApplier {
 
     // MARK: Lookups
 
-    func assetRow(_ uuid: String) throws -> (id: Int64, creationDate: Double?, momentID: Int64?, trashed: Bool) {
+    typealias AssetRow = (id: Int64, creationDate: Double?, momentID: Int64?, trashed: Bool)
+    typealias CollectionRow = (id: Int64, isList: Bool, type: Int, subtype: Int, title: String?)
+
+    func assetRow(_ uuid: String) throws -> AssetRow {
         guard
-            let row = try db.row("SELECT id, creationDate, momentID, trashedDate FROM asset WHERE uuid = ?", [uuid], {
-                (id: $0.int64(0), creationDate: $0.optionalDouble(1), momentID: $0.optionalInt64(2), trashed: !$0.isNull(3))
+            let row = try db.row("SELECT \(AssetColumn.selection) FROM asset WHERE uuid = \(uuid)", { row -> AssetRow in
+                let trashedDate: Double? = row[AssetColumn.trashedDate]
+                return (
+                    id: row[AssetColumn.id], creationDate: row[AssetColumn.creationDate], momentID: row[AssetColumn.momentID],
+                    trashed: trashedDate != nil)
             })
         else {
             throw StoreError(.missingObject, "No asset with identifier \(uuid) exists in the library")
@@ -118,10 +124,11 @@ struct ChangeApplier {
         return row
     }
 
-    func collectionRow(_ uuid: String) throws -> (id: Int64, isList: Bool, type: Int, subtype: Int, title: String?) {
+    func collectionRow(_ uuid: String) throws -> CollectionRow {
         guard
-            let row = try db.row("SELECT id, isList, type, subtype, title FROM collection WHERE uuid = ?", [uuid], {
-                (id: $0.int64(0), isList: $0.bool(1), type: $0.int(2), subtype: $0.int(3), title: $0.optionalText(4))
+            let row = try db.row("SELECT \(CollectionColumn.selection) FROM collection WHERE uuid = \(uuid)", { row -> CollectionRow in
+                (id: row[CollectionColumn.id], isList: row[CollectionColumn.isList], type: row[CollectionColumn.type],
+                 subtype: row[CollectionColumn.subtype], title: row[CollectionColumn.title])
             })
         else {
             throw StoreError(.missingObject, "No collection with identifier \(uuid) exists in the library")
@@ -134,15 +141,15 @@ struct ChangeApplier {
     mutating func insertCollections() throws {
         for collection in changes.newCollections {
             let position = try db.int("SELECT COALESCE(MAX(position) + 1, 0) FROM collection WHERE parentID IS NULL") ?? 0
-            try db.execute(
-                """
-                    INSERT INTO collection (uuid, isList, type, subtype, title, position, creationDate)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                [
-                    collection.uuid, collection.isList, collection.type, collection.subtype, collection.title,
-                    position, changes.now.timeIntervalSince1970,
-                ])
+            var row = TableRow<CollectionColumn>()
+            row[.uuid] = collection.uuid
+            row[.isList] = collection.isList
+            row[.type] = collection.type
+            row[.subtype] = collection.subtype
+            row[.title] = collection.title
+            row[.position] = position
+            row[.creationDate] = changes.now
+            try db.execute(CollectionColumn.insert(row))
         }
     }
 
@@ -151,14 +158,12 @@ struct ChangeApplier {
             let row = try collectionRow(uuid)
             try requireUserCollection(row, uuid: uuid, action: "rename")
             if let title = edit.title {
-                try db.execute("UPDATE collection SET title = ? WHERE id = ?", [title, row.id])
+                try db.execute("UPDATE collection SET title = \(title) WHERE id = \(row.id)")
             }
         }
     }
 
-    func requireUserCollection(
-        _ row: (id: Int64, isList: Bool, type: Int, subtype: Int, title: String?), uuid: String, action: String
-    ) throws {
+    func requireUserCollection(_ row: CollectionRow, uuid: String, action: String) throws {
         let isAlbum = !row.isList && row.type == CollectionKind.album
         let isFolder = row.isList && row.type == CollectionKind.folder
         guard isAlbum || isFolder else {
@@ -172,7 +177,7 @@ struct ChangeApplier {
             guard let row = try? collectionRow(uuid) else { continue }
             try requireUserCollection(row, uuid: uuid, action: "delete")
             // Children of a deleted folder go with it (ON DELETE CASCADE), as in Photos.
-            try db.execute("DELETE FROM collection WHERE id = ?", [row.id])
+            try db.execute("DELETE FROM collection WHERE id = \(row.id)")
         }
     }
 
@@ -180,25 +185,9 @@ struct ChangeApplier {
 
     mutating func insertAssets() throws {
         for asset in changes.newAssets {
-            let assetID = try db.insert(
-                """
-                    INSERT INTO asset (\(AssetRecord.insertColumns), cameraMake, cameraModel, lensModel)
-                    VALUES (\(Array(repeating: "?", count: 33).joined(separator: ",")))
-                    """,
-                asset.record.insertArguments + [asset.camera.make, asset.camera.model, asset.camera.lens])
+            let assetID = try db.insert(AssetColumn.insert(asset.record.insertRow(camera: asset.camera)))
             for resource in asset.resources {
-                try db.execute(
-                    """
-                        INSERT INTO resource (
-                            assetID, type, uniformTypeIdentifier, originalFilename, path, fileSize, pixelWidth, pixelHeight,
-                            contentHash, contentSignature, fileModificationDate)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    [
-                        assetID, resource.type, resource.uniformTypeIdentifier, resource.originalFilename,
-                        resource.relativePath, resource.fileSize, resource.pixelWidth, resource.pixelHeight,
-                        resource.contentHash, resource.contentSignature, resource.fileModificationDate?.timeIntervalSince1970,
-                    ])
+                try db.execute(ResourceColumn.insert(resource.insertRow(assetID: assetID)))
                 if let staged = resource.stagedFile { try moves.move(staged, to: resource.relativePath) }
             }
             if let date = asset.record.creationDate { momentDates.append(date.timeIntervalSince1970) }
@@ -209,48 +198,30 @@ struct ChangeApplier {
         let now = changes.now.timeIntervalSince1970
         for (uuid, edit) in changes.assetEdits.sorted(by: { $0.key < $1.key }) {
             let row = try assetRow(uuid)
-            var sets: [String] = []
-            var arguments = SQLArguments()
+            var update = TableRow<AssetColumn>()
             if let creationDate = edit.creationDate {
-                sets.append("creationDate = ?")
-                arguments += [creationDate?.timeIntervalSince1970]
+                update[.creationDate] = creationDate
                 if let old = row.creationDate { momentDates.append(old) }
                 if let new = creationDate { momentDates.append(new.timeIntervalSince1970) }
                 if let moment = row.momentID { oldMoments.insert(moment) }
             }
             if let location = edit.location {
-                sets.append(
-                    "latitude = ?, longitude = ?, altitude = ?, horizontalAccuracy = ?, verticalAccuracy = ?, locationTimestamp = ?")
-                arguments += [
-                    location?.latitude, location?.longitude, location?.altitude, location?.horizontalAccuracy,
-                    location?.verticalAccuracy, location?.timestamp?.timeIntervalSince1970,
-                ]
+                update[.latitude] = location?.latitude
+                update[.longitude] = location?.longitude
+                update[.altitude] = location?.altitude
+                update[.horizontalAccuracy] = location?.horizontalAccuracy
+                update[.verticalAccuracy] = location?.verticalAccuracy
+                update[.locationTimestamp] = location?.timestamp
                 if let old = row.creationDate { momentDates.append(old) }
             }
-            if let isFavorite = edit.isFavorite {
-                sets.append("isFavorite = ?")
-                arguments += [isFavorite]
-            }
-            if let isHidden = edit.isHidden {
-                sets.append("isHidden = ?")
-                arguments += [isHidden]
-            }
-            if let burstIdentifier = edit.burstIdentifier {
-                sets.append("burstIdentifier = ?")
-                arguments += [burstIdentifier]
-            }
-            if let representsBurst = edit.representsBurst {
-                sets.append("representsBurst = ?")
-                arguments += [representsBurst]
-            }
-            if let burstSelectionTypes = edit.burstSelectionTypes {
-                sets.append("burstSelectionTypes = ?")
-                arguments += [burstSelectionTypes]
-            }
-            guard !sets.isEmpty else { continue }
-            sets.append("modificationDate = ?")
-            arguments += [now, row.id]
-            try db.execute("UPDATE asset SET \(sets.joined(separator: ", ")) WHERE id = ?", arguments)
+            update.set(.isFavorite, ifGiven: edit.isFavorite)
+            update.set(.isHidden, ifGiven: edit.isHidden)
+            update.set(.burstIdentifier, ifGiven: edit.burstIdentifier)
+            update.set(.representsBurst, ifGiven: edit.representsBurst)
+            update.set(.burstSelectionTypes, ifGiven: edit.burstSelectionTypes)
+            guard !update.isEmpty else { continue }
+            update[.modificationDate] = now
+            try db.execute(AssetColumn.update(update, where: "id = \(row.id)"))
         }
     }
 
@@ -258,9 +229,7 @@ struct ChangeApplier {
         for uuid in changes.trashedAssets {
             let row = try assetRow(uuid)
             guard !row.trashed else { continue }
-            try db.execute(
-                "UPDATE asset SET trashedDate = ?, momentID = NULL WHERE id = ?",
-                [changes.now.timeIntervalSince1970, row.id])
+            try db.execute("UPDATE asset SET trashedDate = \(changes.now), momentID = NULL WHERE id = \(row.id)")
             if let date = row.creationDate { momentDates.append(date) }
             if let moment = row.momentID { oldMoments.insert(moment) }
         }
@@ -270,7 +239,7 @@ struct ChangeApplier {
         for uuid in changes.recoveredAssets {
             let row = try assetRow(uuid)
             guard row.trashed else { continue }
-            try db.execute("UPDATE asset SET trashedDate = NULL WHERE id = ?", [row.id])
+            try db.execute("UPDATE asset SET trashedDate = NULL WHERE id = \(row.id)")
             if let date = row.creationDate { momentDates.append(date) }
         }
     }
@@ -278,9 +247,9 @@ struct ChangeApplier {
     mutating func expungeAssets() throws {
         for uuid in changes.expungedAssets {
             guard let row = try? assetRow(uuid) else { continue }
-            expungedFiles += try db.texts("SELECT path FROM resource WHERE assetID = ?", [row.id])
+            expungedFiles += try db.texts("SELECT path FROM resource WHERE assetID = \(row.id)")
             expungedAssets.append(uuid)
-            try db.execute("DELETE FROM asset WHERE id = ?", [row.id])
+            try db.execute("DELETE FROM asset WHERE id = \(row.id)")
             if let date = row.creationDate { momentDates.append(date) }
             if let moment = row.momentID { oldMoments.insert(moment) }
         }

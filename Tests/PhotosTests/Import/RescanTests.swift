@@ -65,7 +65,7 @@ struct RescanTests {
         #expect(recorded.fileModificationDate != nil)
 
         try Self.setModificationTime(files[0], timespec(tv_sec: 1_600_000_000, tv_nsec: 5))
-        try temporary.execute("UPDATE resource SET fileModificationDate = NULL WHERE path = ?", [files[1].path])
+        try temporary.execute("UPDATE resource SET fileModificationDate = NULL WHERE path = \(files[1].path)")
         let again = PHAssetImporter(library: library, options: InPlaceImportTests.inPlace).importFiles(at: [folder.url])
         #expect(again.imported.isEmpty)
         #expect(again.duplicates.count == 2)

@@ -1,30 +1,5 @@
 package import Foundation
 
-/// The values bound to a statement's `?` placeholders, in order.
-package struct SQLArguments: Sendable, Hashable, ExpressibleByArrayLiteral {
-    package var values: [StoreValue]
-
-    package init(_ values: [StoreValue] = []) {
-        self.values = values
-    }
-
-    package init(arrayLiteral elements: (any StoreValueConvertible)?...) {
-        values = elements.map { $0?.storeValue ?? .null }
-    }
-
-    package mutating func append(_ value: (any StoreValueConvertible)?) {
-        values.append(value?.storeValue ?? .null)
-    }
-
-    package static func + (lhs: SQLArguments, rhs: SQLArguments) -> SQLArguments {
-        SQLArguments(lhs.values + rhs.values)
-    }
-
-    package static func += (lhs: inout SQLArguments, rhs: SQLArguments) {
-        lhs.values += rhs.values
-    }
-}
-
 /// A Swift value a statement can bind: integers and booleans as integers, dates as seconds
 /// since 1970, text as text.
 package protocol StoreValueConvertible {

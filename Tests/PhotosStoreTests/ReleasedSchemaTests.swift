@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import PhotosStore
+
+/// The schema a new SQLite library gets, as released (v14): every table, index and trigger, one
+/// per line (`type name table SQL`, whitespace folded). The migrations render the tables from
+/// their descriptions; a description changed without a new migration changes what a new library
+/// gets but not what an existing one has, and this test says so. (Taken from the library the
+/// version before the descriptions made: the redesign changed nothing.)
+@Suite("Released schema")
+struct ReleasedSchemaTests {
+    static let v14 = """
+        index accessSession_by_token accessSession CREATE INDEX accessSession_by_token ON accessSession(tokenID)
+        index albumAsset_by_asset albumAsset CREATE INDEX albumAsset_by_asset ON albumAsset(assetID)
+        index albumAsset_by_position albumAsset CREATE INDEX albumAsset_by_position ON albumAsset(albumID, position)
+        index asset_by_addedDate asset CREATE INDEX asset_by_addedDate ON asset(addedDate)
+        index asset_by_burst asset CREATE INDEX asset_by_burst ON asset(burstIdentifier) WHERE burstIdentifier IS NOT NULL
+        index asset_by_creationDate asset CREATE INDEX asset_by_creationDate ON asset(creationDate)
+        index asset_by_moment asset CREATE INDEX asset_by_moment ON asset(momentID, creationDate)
+        index asset_by_trashedDate asset CREATE INDEX asset_by_trashedDate ON asset(trashedDate) WHERE trashedDate IS NOT NULL
+        index asset_visible_by_creationDate asset CREATE INDEX asset_visible_by_creationDate ON asset(isHidden, creationDate, id, mediaSubtypes, traits) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
+        index asset_visible_by_favorite asset CREATE INDEX asset_visible_by_favorite ON asset(isFavorite, isHidden, creationDate) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
+        index asset_visible_by_id asset CREATE INDEX asset_visible_by_id ON asset(id, isHidden) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
+        index asset_visible_by_mediaType asset CREATE INDEX asset_visible_by_mediaType ON asset(mediaType, isHidden, creationDate) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
+        index collection_by_kind collection CREATE INDEX collection_by_kind ON collection(isList, type, subtype)
+        index collection_by_parent collection CREATE INDEX collection_by_parent ON collection(parentID, position)
+        index collection_moments_by_startDate collection CREATE INDEX collection_moments_by_startDate ON collection(startDate, id) WHERE isList = 0 AND type = 3
+        index importBatch_by_clientKey importBatch CREATE UNIQUE INDEX importBatch_by_clientKey ON importBatch(owner, clientKey) WHERE clientKey IS NOT NULL
+        index importBatch_due importBatch CREATE INDEX importBatch_due ON importBatch(state, notBefore)
+        index resource_by_contentHash resource CREATE INDEX resource_by_contentHash ON resource(contentHash)
+        index resource_by_size_signature resource CREATE INDEX resource_by_size_signature ON resource(fileSize, contentSignature)
+        index sqlite_autoindex_accessToken_1 accessToken 
+        index sqlite_autoindex_accessToken_2 accessToken 
+        index sqlite_autoindex_asset_1 asset 
+        index sqlite_autoindex_collection_1 collection 
+        index sqlite_autoindex_grdb_migrations_1 grdb_migrations 
+        index sqlite_autoindex_importBatch_1 importBatch 
+        index sqlite_autoindex_resource_1 resource 
+        index sqlite_autoindex_resource_2 resource 
+        index videoRendition_due videoRendition CREATE INDEX videoRendition_due ON videoRendition(state, notBefore)
+        table accessSession accessSession CREATE TABLE accessSession (secretHash TEXT PRIMARY KEY, tokenID INTEGER NOT NULL REFERENCES accessToken(id) ON DELETE CASCADE, createdDate REAL NOT NULL) WITHOUT ROWID
+        table accessToken accessToken CREATE TABLE accessToken (id INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE, name TEXT NOT NULL, level INTEGER NOT NULL, secretHash TEXT NOT NULL UNIQUE, createdDate REAL NOT NULL, lastUsedDate REAL)
+        table accessTokenAsset accessTokenAsset CREATE TABLE accessTokenAsset (tokenID INTEGER NOT NULL REFERENCES accessToken(id) ON DELETE CASCADE, assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE, PRIMARY KEY (tokenID, assetID)) WITHOUT ROWID
+        table albumAsset albumAsset CREATE TABLE albumAsset (albumID INTEGER NOT NULL REFERENCES collection(id) ON DELETE CASCADE, assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE, position INTEGER NOT NULL, PRIMARY KEY (albumID, assetID)) WITHOUT ROWID
+        table asset asset CREATE TABLE "asset" (id INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL DEFAULT 0, sourceType INTEGER NOT NULL DEFAULT 1, pixelWidth INTEGER NOT NULL DEFAULT 0, pixelHeight INTEGER NOT NULL DEFAULT 0, creationDate REAL, creationTimeZoneOffset INTEGER, modificationDate REAL, addedDate REAL NOT NULL, latitude REAL, longitude REAL, altitude REAL, horizontalAccuracy REAL, verticalAccuracy REAL, locationTimestamp REAL, duration REAL NOT NULL DEFAULT 0, isFavorite INTEGER NOT NULL DEFAULT 0, isHidden INTEGER NOT NULL DEFAULT 0, burstIdentifier TEXT, burstSelectionTypes INTEGER NOT NULL DEFAULT 0, representsBurst INTEGER NOT NULL DEFAULT 0, playbackStyle INTEGER NOT NULL DEFAULT 1, hasAdjustments INTEGER NOT NULL DEFAULT 0, adjustmentFormatIdentifier TEXT, uniformTypeIdentifier TEXT NOT NULL, originalFilename TEXT, traits INTEGER NOT NULL DEFAULT 0, momentID INTEGER REFERENCES collection(id) ON DELETE SET NULL, trashedDate REAL , cameraMake TEXT, cameraModel TEXT, lensModel TEXT, contentVersion INTEGER NOT NULL DEFAULT 0)
+        table change change CREATE TABLE change (id INTEGER PRIMARY KEY AUTOINCREMENT, date REAL NOT NULL, processID INTEGER NOT NULL)
+        table changedObject changedObject CREATE TABLE changedObject (changeID INTEGER NOT NULL, entity INTEGER NOT NULL, objectID INTEGER NOT NULL, uuid TEXT NOT NULL, wasVisible INTEGER NOT NULL, isVisible INTEGER NOT NULL, flags INTEGER NOT NULL, PRIMARY KEY (changeID, entity, objectID)) WITHOUT ROWID
+        table collection collection CREATE TABLE "collection" (id INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, isList INTEGER NOT NULL, type INTEGER NOT NULL, subtype INTEGER NOT NULL, title TEXT, startDate REAL, endDate REAL, latitude REAL, longitude REAL, locationNames TEXT, parentID INTEGER REFERENCES collection(id) ON DELETE CASCADE, position INTEGER NOT NULL DEFAULT 0, creationDate REAL NOT NULL)
+        table grdb_migrations grdb_migrations CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)
+        table importBatch importBatch CREATE TABLE importBatch (id INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, owner TEXT NOT NULL, clientKey TEXT, tokenIdentifier TEXT, files TEXT NOT NULL, state INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0, errorCode INTEGER, lastError TEXT, notBefore REAL NOT NULL DEFAULT 0, assetUUIDs TEXT, createdDate REAL NOT NULL, updatedDate REAL NOT NULL)
+        table libraryInfo libraryInfo CREATE TABLE libraryInfo (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID
+        table renderFailure renderFailure CREATE TABLE renderFailure (assetID INTEGER PRIMARY KEY REFERENCES asset(id) ON DELETE CASCADE, sourcePath TEXT NOT NULL, reason TEXT NOT NULL, failedDate REAL NOT NULL)
+        table resource resource CREATE TABLE resource (id INTEGER PRIMARY KEY, assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE, type INTEGER NOT NULL, uniformTypeIdentifier TEXT NOT NULL, originalFilename TEXT NOT NULL, path TEXT NOT NULL UNIQUE, fileSize INTEGER NOT NULL, pixelWidth INTEGER NOT NULL DEFAULT 0, pixelHeight INTEGER NOT NULL DEFAULT 0, contentHash TEXT, contentSignature TEXT, fileModificationDate REAL, UNIQUE (assetID, type))
+        table sqlite_sequence sqlite_sequence CREATE TABLE sqlite_sequence(name,seq)
+        table videoRendition videoRendition CREATE TABLE videoRendition (assetID INTEGER PRIMARY KEY REFERENCES asset(id) ON DELETE CASCADE, state INTEGER NOT NULL DEFAULT 0, sourcePath TEXT, attempts INTEGER NOT NULL DEFAULT 0, lastError TEXT, notBefore REAL NOT NULL DEFAULT 0, updatedDate REAL NOT NULL DEFAULT 0)
+        trigger videoRendition_edited asset CREATE TRIGGER videoRendition_edited AFTER UPDATE OF contentVersion ON asset WHEN NEW.mediaType = 2 OR (NEW.mediaSubtypes & 8) != 0 BEGIN UPDATE videoRendition SET state = 0, sourcePath = NULL, attempts = 0, lastError = NULL, notBefore = 0 WHERE assetID = NEW.id; END
+        trigger videoRendition_live asset CREATE TRIGGER videoRendition_live AFTER UPDATE OF mediaSubtypes ON asset WHEN (NEW.mediaSubtypes & 8) != 0 AND (OLD.mediaSubtypes & 8) = 0 BEGIN INSERT OR IGNORE INTO videoRendition (assetID) VALUES (NEW.id); END
+        trigger videoRendition_new asset CREATE TRIGGER videoRendition_new AFTER INSERT ON asset WHEN NEW.mediaType = 2 OR (NEW.mediaSubtypes & 8) != 0 BEGIN INSERT OR IGNORE INTO videoRendition (assetID) VALUES (NEW.id); END
+        """
+
+    @Test func aNewLibraryHasTheReleasedSchema() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("released-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try LibraryDatabase.open(at: folder)
+        let lines = try store.sqliteRead { db in
+            try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").map { row -> String in
+                let sql = (row["sql"] as String?) ?? ""
+                let folded = sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                    .replacingOccurrences(of: "( ", with: "(").replacingOccurrences(of: " )", with: ")")
+                return "\(row["type"] as String) \(row["name"] as String) \(row["tbl_name"] as String) \(folded)"
+            }
+        }
+        let expected = Self.v14.split(separator: "\n").map(String.init)
+        #expect(lines.count == expected.count)
+        for (line, wanted) in zip(lines, expected) {
+            #expect(line == wanted)
+        }
+    }
+}
