@@ -20,13 +20,11 @@ public func buildApplication(
     let webSocketRouter = Router(context: PhotosRequestContext.self)
     LiveRoutes.add(to: webSocketRouter, service: service)
     let webSocketResponder = webSocketRouter.buildResponder()
-    let channelConfiguration = HTTP1WebSocketUpgradeChannel.Configuration(
-        http1: .init(additionalChannelHandlers: [CachedImageHandlerInstaller(service: service)]), ws: .init(maxFrameSize: 1 << 16))
-    // hummingbird-websocket's `.http1WebSocketUpgrade` channel, with the gate in front.
+    // Built when the server starts: a pipeline it can't build stops it there.
     let server = HTTPServerBuilder { responder in
-        GatedChildChannel(
-            base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channelConfiguration),
-            service: service)
+        let channel = PhotosChildChannel(responder: responder, webSocketResponder: webSocketResponder, service: service)
+        try channel.checkLayout(logger: logger)
+        return channel
     }
     var application = Application(
         router: router, server: server,

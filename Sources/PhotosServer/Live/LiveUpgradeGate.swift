@@ -4,8 +4,8 @@ import Logging
 import NIOCore
 import NIOHTTP1
 
-/// The first handler of every connection, in place until its first request (the one that may
-/// become a WebSocket) has gone on:
+/// In every connection's pipeline (``PhotosChildChannel``) ahead of the WebSocket upgrade
+/// handler until its first request (the one that may become a WebSocket) has gone on:
 ///
 /// - A refused upgrade of `/api/live` is answered with its status and reason, as the API
 ///   answers any request: 401 without a valid token or session, 403 for an add-only token or
@@ -101,38 +101,5 @@ final class LiveUpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         } catch {
             return APIError(error)
         }
-    }
-}
-
-/// A server child channel with a ``LiveUpgradeGate`` placed right after the HTTP request
-/// decoder, ahead of the WebSocket upgrade handler.
-struct GatedChildChannel<Base: ServerChildChannel>: ServerChildChannel {
-    typealias Value = Base.Value
-
-    let base: Base
-    let service: LibraryService
-
-    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let service = service
-        return base.setup(channel: channel, logger: logger).flatMapThrowing { value in
-            let pipeline = channel.pipeline.syncOperations
-            let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-            try pipeline.addHandler(LiveUpgradeGate(service: service), position: .after(decoder))
-            // A request the parser refuses is answered (400/431) and the connection closed,
-            // before the upgrade negotiation, which would otherwise wait for the idle timeout.
-            let watch = RequestLineWatch()
-            try pipeline.addHandler(watch, position: .before(decoder))
-            try pipeline.addHandler(
-                ProtocolErrorResponder(watch: watch, linger: service.configuration.refusedRequestLinger), position: .after(decoder))
-            // After the first request: a client that stalls its body, or sends no next request.
-            try pipeline.addHandler(IdleConnectionTimeout(timeout: service.configuration.idleTimeout), position: .after(decoder))
-            // First of all: an Upgrade header the server won't follow is dropped (answered as HTTP/1.1).
-            try pipeline.addHandler(UpgradeHeaderFilter(), position: .after(decoder))
-            return value
-        }
-    }
-
-    func handle(value: Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
     }
 }

@@ -10,8 +10,8 @@ import NIOHTTP1
 /// for the request's end without keeping the head, then hands the HTTP/1 pipeline only what
 /// came after): the connection closed without an answer.
 ///
-/// First after the HTTP/1 request decoder (installed by ``GatedChildChannel``), so every other
-/// handler sees a real upgrade only; it leaves the pipeline on one.
+/// First after the HTTP/1 request decoder (``PhotosChildChannel``), so every other handler
+/// sees a real upgrade only; it leaves the pipeline on one.
 final class UpgradeHeaderFilter: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart

@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import NIOHTTP1
-import NIOHTTPTypesHTTP1
 
 /// Answers repeated image requests (`GET /api/assets/{id}/image`, already encoded in memory)
 /// in the connection's channel pipeline, on its event loop, before swift-nio's conversion to
@@ -14,6 +13,10 @@ import NIOHTTPTypesHTTP1
 ///
 /// Requests on a connection are answered in order: while a request is with the application,
 /// later ones follow it there.
+///
+/// ``PhotosChildChannel`` puts it right after the WebSocket upgrade handler, so the HTTP-types
+/// codec that handler appends when the first request isn't an upgrade comes next; on an upgrade
+/// it leaves before the first frame.
 final class CachedImageHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -65,6 +68,10 @@ final class CachedImageHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         context.fireUserInboundEventTriggered(event)
+        // The connection is a WebSocket now: the frames that follow are not HTTP.
+        if case .upgradeComplete = event as? HTTPServerUpgradeEvents {
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -122,25 +129,5 @@ final class CachedImageHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         }
         return nil
-    }
-}
-
-/// Put among Hummingbird's "additional channel handlers" (which come after the conversion to
-/// HTTP types), this moves a ``CachedImageHandler`` before that conversion and leaves.
-final class CachedImageHandlerInstaller: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = Never
-
-    private let service: LibraryService
-
-    init(service: LibraryService) {
-        self.service = service
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        let pipeline = context.pipeline.syncOperations
-        if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
-            try? pipeline.addHandler(CachedImageHandler(service: service), position: .before(codec))
-        }
-        pipeline.removeHandler(context: context, promise: nil)
     }
 }

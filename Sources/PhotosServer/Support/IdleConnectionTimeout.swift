@@ -19,9 +19,10 @@ import NIOHTTP1
 /// the bytes in the socket, and that wait is the server's, not the client's. Before its first
 /// request a connection is ``LiveUpgradeGate``'s (``ServerConfiguration/firstRequestTimeout``).
 ///
-/// Sits right after the HTTP/1 request decoder (installed by ``GatedChildChannel``), so it
-/// sees every request part, those ``CachedImageHandler`` answers included, and every response
-/// part on its way out; it leaves the pipeline on a WebSocket upgrade.
+/// Sits after the HTTP/1 request decoder, ahead of ``CachedImageHandler``
+/// (``PhotosChildChannel``), so it sees every request part, those ``CachedImageHandler``
+/// answers included, and every response part on its way out; it leaves the pipeline on a
+/// WebSocket upgrade.
 final class IdleConnectionTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart

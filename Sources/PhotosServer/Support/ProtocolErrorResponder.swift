@@ -6,9 +6,9 @@ import NIOHTTP1
 /// too large, 400 for anything malformed. Without it the parser's error reached no handler
 /// that answers, and the client waited for the idle timeout (60 s) with no reply.
 ///
-/// Sits right after the HTTP/1 request decoder, ahead of the WebSocket upgrade negotiation
-/// (installed by ``GatedChildChannel``), so it also answers a connection's first request; its
-/// answer goes out through the response encoder at the head of the pipeline.
+/// Sits after the HTTP/1 request decoder, ahead of the WebSocket upgrade negotiation
+/// (``PhotosChildChannel``), so it also answers a connection's first request; its answer goes
+/// out through the response encoder at the head of the pipeline.
 final class ProtocolErrorResponder: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
