@@ -13,8 +13,8 @@ import PhotosStore
 ///
 /// A file takes these steps, each a method, before anything commits:
 /// 1. ``probe(fileAt:)``: what it is, read from its header by Imaging's `MediaProbe`, which
-///    also checks its structure: a damaged file is refused here with its reason, and nothing
-///    of it is written;
+///    also checks its structure: a damaged file (a JPEG's bogus Huffman table included) is
+///    refused here with its reason, and nothing of it is written;
 /// 2. ``signature(of:)``: its fingerprint (`ContentSignature`), by which
 ///    ``duplicate(of:signature:)`` looks it up among the library's files;
 /// 3. ``stage(_:signature:placement:)``: into the process's staging folder (a copy hashed as
