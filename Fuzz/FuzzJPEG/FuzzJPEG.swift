@@ -1,8 +1,9 @@
 // libFuzzer target: the JPEG marker walk and what MediaProbe reads from it.
 //
 // Before libvips opens a JPEG, MediaProbe's structural checks walk its segments to the first scan
-// (each inside the file, a frame header with a size and 1 to 4 components, quantization tables)
-// and look for image data and the end-of-image marker after it; the EXIF libvips hands over is
+// (each inside the file, a frame header with a size and 1 to 4 components, quantization tables,
+// the Huffman and quantization tables the first scan decodes with: JPEGDecodingTables) and look
+// for image data and the end-of-image marker after it; the EXIF libvips hands over is
 // the APP1 payload this walk finds, parsed by the TIFF reader. RAW previews are walked with an end
 // (a JPEG inside a larger file), so the input is also walked as an embedded JPEG cut short.
 import Foundation

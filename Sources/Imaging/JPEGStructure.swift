@@ -12,10 +12,15 @@ struct JPEGStructure {
     /// True when the segments run past the end of the file before the first scan.
     var truncatedHeader = false
 
-    /// The first frame header (SOFn): its size and number of components.
-    var frame: (width: Int, height: Int, components: Int)?
+    /// The first frame header (SOFn).
+    var frame: Frame?
     /// Whether a quantization table (DQT) came before the first scan.
     var hasQuantizationTables = false
+    /// The first scan's header (SOS).
+    var scan: Scan?
+    /// The Huffman (DHT) and quantization (DQT) tables the segments before the first scan
+    /// define, for ``JPEGDecodingTables/problem(frame:scan:)``.
+    var tables = JPEGDecodingTables()
     /// What is wrong with the segments before the first scan, naming the segment and offset,
     /// when `truncatedHeader` is set.
     var problem: String?
@@ -62,15 +67,17 @@ struct JPEGStructure {
             }
             if [0xC3, 0xC7, 0xCB, 0xCF].contains(marker) { isLossless = true }
             if marker == 0xDB { hasQuantizationTables = true }
+            if marker == 0xDB || marker == 0xC4, let payload = source.bytes(at: offset + 4, count: Int(length) - 2) {
+                tables.read(segment: marker, payload, at: offset - start)
+            }
             // SOF0-15 except DHT (C4), JPG (C8) and DAC (CC).
             if (0xC0 ... 0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker), frame == nil,
-               length >= 8, let header = source.bytes(at: offset + 4, count: 6)
+               length >= 8, let payload = source.bytes(at: offset + 4, count: Int(length) - 2)
             {
-                let height = Int(header[1]) << 8 | Int(header[2])
-                let width = Int(header[3]) << 8 | Int(header[4])
-                frame = (width, height, Int(header[5]))
-                if Int(length) < 8 + 3 * Int(header[5]) {
-                    fail("frame header \(name) at offset \(offset - start) is \(length) bytes, too short for its \(header[5]) components")
+                let parsed = Frame(marker: marker, offset: offset - start, payload)
+                frame = parsed
+                if parsed.componentSpecs.count < parsed.components {
+                    fail("frame header \(name) at offset \(offset - start) is \(length) bytes, too short for its \(parsed.components) components")
                     return
                 }
             }
@@ -80,6 +87,7 @@ struct JPEGStructure {
                 exifSegment = payload
             }
             if marker == 0xDA {
+                scan = source.bytes(at: offset + 4, count: Int(length) - 2).map { Scan(offset: offset - start, $0) }
                 scanDataOffset = segmentEnd
                 return
             }
@@ -87,6 +95,85 @@ struct JPEGStructure {
             offset = segmentEnd
         }
         fail("more than 4096 segments before the image data")
+    }
+
+    /// A frame header (SOFn): the image's size and its colour components.
+    struct Frame {
+        /// One colour component: its identifier, sampling factors and quantization table.
+        struct Component {
+            var id: UInt8
+            var horizontalSampling: Int
+            var verticalSampling: Int
+            var quantizationTable: Int
+        }
+
+        /// The SOF marker's second byte (C0 baseline, C1 extended, C2 progressive, C9–CB
+        /// arithmetic coding, ...).
+        var marker: UInt8
+        /// Where the segment starts (its FF, from the SOI), and its length field: 8 + 3 bytes
+        /// a component in a sound one.
+        var offset: Int64, length: Int
+        var width: Int, height: Int
+        /// How many colour components the header says it has, and those it holds.
+        var components: Int, componentSpecs: [Component]
+
+        /// Whether its scans are entropy-coded with Huffman tables: baseline, extended and
+        /// progressive (SOF0–2); not arithmetic coding (SOF9–11) or the lossless and
+        /// hierarchical processes libjpeg refuses.
+        var isHuffmanCoded: Bool { (0xC0 ... 0xC2).contains(marker) }
+        var isProgressive: Bool { marker == 0xC2 || marker == 0xCA }
+
+        /// `payload`: the segment after its length field (at least 6 bytes).
+        init(marker: UInt8, offset: Int64, _ payload: [UInt8]) {
+            self.marker = marker
+            self.offset = offset
+            length = payload.count + 2
+            height = Int(payload[1]) << 8 | Int(payload[2])
+            width = Int(payload[3]) << 8 | Int(payload[4])
+            components = Int(payload[5])
+            componentSpecs = stride(from: 6, to: payload.count - 2, by: 3).prefix(components).map { (at: Int) -> Component in
+                let sampling = payload[at + 1]
+                return Component(
+                    id: payload[at], horizontalSampling: Int(sampling >> 4), verticalSampling: Int(sampling & 0x0F),
+                    quantizationTable: Int(payload[at + 2]))
+            }
+        }
+    }
+
+    /// A scan header (SOS): which components the scan codes, with which Huffman tables, and
+    /// which part of the coefficients (a progressive scan's band and bit).
+    struct Scan {
+        /// One component of the scan and its DC and AC Huffman table selectors.
+        struct Component {
+            var id: UInt8
+            var dcTable: Int
+            var acTable: Int
+        }
+
+        /// Where the segment starts (its FF, from the SOI), and its length field: 6 + 2 bytes
+        /// a component in a sound one.
+        var offset: Int64, length: Int
+        /// How many components the header says the scan has, and those it holds.
+        var count: Int, components: [Component]
+        /// The spectral selection's start (Ss: 0 for a DC scan of a progressive file) and the
+        /// successive approximation's high bit (Ah: 0 for a first pass).
+        var spectralStart = 0, approximationHigh = 0
+
+        /// `payload`: the segment after its length field.
+        init(offset: Int64, _ payload: [UInt8]) {
+            self.offset = offset
+            length = payload.count + 2
+            count = Int(payload.first ?? 0)
+            components = stride(from: 1, to: payload.count - 1, by: 2).prefix(count).map { (at: Int) -> Component in
+                let tables = payload[at + 1]
+                return Component(id: payload[at], dcTable: Int(tables >> 4), acTable: Int(tables & 0x0F))
+            }
+            let tail = 1 + 2 * count
+            if payload.count >= tail + 3 {
+                spectralStart = Int(payload[tail])
+                approximationHigh = Int(payload[tail + 2] >> 4)
+            }
+        }
     }
 
     /// True when an EOI marker (FF D9) follows the scan data. In entropy-coded data 0xFF is

@@ -36,8 +36,9 @@ extension MediaProbe.Context {
     }
 
     /// SOI, segments inside the file, a frame header (SOF) with a size and 1 to 4 components,
-    /// quantization tables (unless lossless), a scan (SOS) followed by image data, and an
-    /// end-of-image marker after it.
+    /// quantization tables (unless lossless), a scan (SOS) followed by image data, an
+    /// end-of-image marker after it, and the tables the first scan decodes with
+    /// (``JPEGDecodingTables``).
     static func jpegProblem(_ source: any ByteSource) -> String? {
         let jpeg = JPEGStructure(source: source)
         if jpeg.truncatedHeader { return jpeg.problem ?? "its header segments end before the image data" }
@@ -52,6 +53,7 @@ extension MediaProbe.Context {
         guard JPEGStructure.hasEndOfImage(source: source, scanDataOffset: scan) else {
             return "no end-of-image marker (FF D9) after the image data: the file ends at byte \(source.size), past the end of what it holds"
         }
+        if !jpeg.isLossless, let header = jpeg.scan { return jpeg.tables.problem(frame: frame, scan: header) }
         return nil
     }
 

@@ -10,7 +10,9 @@ public import Foundation
 /// with a reason naming what was wrong and where:
 /// - **JPEG**: SOI, every segment inside the file, a frame header (SOF) with a size and 1–4
 ///   components, quantization tables (unless lossless), a scan (SOS) followed by image data,
-///   the EOI marker (FF D9) after it.
+///   the EOI marker (FF D9) after it; the Huffman and quantization tables the first scan
+///   decodes with, checked as libjpeg builds them (a bogus Huffman table, an undefined
+///   quantization table: `JPEGDecodingTables`).
 /// - **PNG**: the signature, IHDR first with a valid size, depth and colour type, every chunk
 ///   inside the file with a matching CRC, PLTE for palette images, one run of IDAT, IEND.
 /// - **WebP**: the RIFF size inside the file, chunks inside the RIFF, a VP8/VP8L/VP8X header.

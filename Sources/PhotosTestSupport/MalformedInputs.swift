@@ -59,7 +59,7 @@ public enum MalformedInputs {
         return [UInt8](data)
     }
 
-    /// Every variant (about 40).
+    /// Every variant (about 50).
     public static func all() throws -> [MalformedInput] {
         try jpeg() + png() + tiff() + cr2() + heic() + mp4() + webp() + gif()
     }
@@ -67,52 +67,6 @@ public enum MalformedInputs {
     /// Only the variants a structural check must refuse.
     public static func refusable() throws -> [MalformedInput] {
         try all().filter { $0.expectedReason != nil }
-    }
-
-    // MARK: JPEG (sample1.jpg, a Nikon D2H photo)
-
-    public static func jpeg() throws -> [MalformedInput] {
-        let bytes = try seed(Fixtures.url("sample1.jpg"))
-        let segments = JPEGSegments(bytes)
-        var out = Variants(fileExtension: "jpg")
-        out.add("jpeg-truncated-half", Array(bytes.prefix(bytes.count / 2)), "cut in half", "truncated")
-        out.add("jpeg-cut-in-header", Array(bytes.prefix(segments.sos / 2)), "cut inside its header segments", "past the end")
-        out.add("jpeg-no-image-data", Array(bytes[..<segments.scanData]) + [0xFF, 0xD9], "the scan header followed at once by EOI",
-            "followed by no image data")
-        var noDQT = bytes
-        for segment in segments.all.reversed() where segment.marker == 0xDB { noDQT.removeSubrange(segment.start ..< segment.end) }
-        out.add("jpeg-no-dqt", noDQT, "quantization tables removed", "no quantization table")
-        var noSOF = bytes
-        let sof = segments.all.first { $0.marker == 0xC0 || $0.marker == 0xC2 }!
-        noSOF.removeSubrange(sof.start ..< sof.end)
-        out.add("jpeg-no-sof", noSOF, "frame header removed", "no frame header")
-        var zeroWidth = bytes
-        zeroWidth[sof.start + 7] = 0
-        zeroWidth[sof.start + 8] = 0
-        out.add("jpeg-sof-zero-width", zeroWidth, "frame header width set to 0", "frame header (SOF) gives 0")
-        var badLength = bytes
-        let app = segments.all.first { (0xE0 ... 0xEF).contains($0.marker) }!
-        badLength[app.start + 2] = 0
-        badLength[app.start + 3] = 1
-        out.add("jpeg-segment-length-1", badLength, "an APPn segment's length set to 1", "length below 2")
-        var flipped = bytes
-        let middle = segments.scanData + (bytes.count - segments.scanData) / 2
-        for i in stride(from: middle, to: middle + 64, by: 8) where flipped[i] != 0xFF && flipped[i] != 0x7F { flipped[i] ^= 0x10 }
-        out.add("jpeg-bitflip-pixels", flipped, "8 bits flipped inside the entropy-coded data", nil)
-        return out.inputs
-    }
-
-    /// A JPEG whose structure passes every check but whose scan names Huffman tables 3, which
-    /// it never defines: its header reads, decoding it fails ("Huffman table 0x03 was not
-    /// defined"). What the library must mark as unrenderable instead of showing a blank.
-    public static func undecodableJPEG() throws -> MalformedInput {
-        var bytes = try seed(Fixtures.url("sample1.jpg"))
-        let segments = JPEGSegments(bytes)
-        let components = Int(bytes[segments.sos + 4])
-        for i in 0 ..< components { bytes[segments.sos + 6 + 2 * i] = 0x33 }
-        return MalformedInput(
-            name: "jpeg-undefined-huffman-table", fileExtension: "jpg", data: Data(bytes),
-            damage: "the scan's Huffman table selectors set to 3 (never defined)", expectedReason: nil)
     }
 
     // MARK: PNG (imageio's chelsea.png)
@@ -315,28 +269,6 @@ public enum MalformedInputs {
 }
 
 // MARK: - Layout helpers (just enough of each format to aim the damage)
-
-struct JPEGSegments {
-    struct Segment { var marker: UInt8; var start: Int; var end: Int }
-    var all: [Segment] = []
-    var sos = 0
-    var scanData = 0
-
-    init(_ b: [UInt8]) {
-        var i = 2
-        while i + 4 <= b.count, b[i] == 0xFF {
-            let marker = b[i + 1]
-            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-            all.append(Segment(marker: marker, start: i, end: i + 2 + length))
-            if marker == 0xDA {
-                sos = i
-                scanData = i + 2 + length
-                return
-            }
-            i += 2 + length
-        }
-    }
-}
 
 struct PNGChunks {
     struct Chunk { var type: String; var start: Int; var length: Int; var end: Int }

@@ -37,6 +37,24 @@ struct ImportCommandTests {
         #expect(dates.contains { $0.hasPrefix("200") })
     }
 
+    /// Issue 33: plain `photos import` refuses a JPEG whose Huffman table no decoder can build
+    /// (its header reads; `photos check` used to be the first to name it), with the reason.
+    @Test func aJPEGWithABogusHuffmanTableIsRefusedWithItsReason() throws {
+        let temporary = try TemporaryLibrary()
+        let bad = try MalformedInputs.bogusHuffmanJPEG().write(into: temporary.scratch)
+        let good = try TestImages.writeJPEG(to: temporary.scratch.appendingPathComponent("good.jpg"), width: 64, height: 48, noisy: true)
+        let cli = CLIRunner(temporary)
+        let output = try cli.run(["import", bad.path, good.path])
+        #expect(output.status == 1, "a skipped file makes the exit status 1")
+        #expect(output.stdout.contains("Imported 1 photo"), "\(output.stdout)")
+        #expect(
+            output.stdout.contains("\(bad.path): is a damaged JPEG: the Huffman table DC 0 (DHT at offset 16267) is bogus"), "\(output.stdout)")
+        #expect(try cli.list().count == 1)
+        #expect(temporary.originalFiles().count == 1)
+        let check = try cli.run(["check"])
+        #expect(check.status == 0, "\(check.stdout)")
+    }
+
     @Test func importIntoAnAlbum() throws {
         let temporary = try TemporaryLibrary()
         let cli = CLIRunner(temporary)

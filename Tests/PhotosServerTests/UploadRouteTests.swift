@@ -76,6 +76,27 @@ struct UploadRouteTests {
         #expect((try? FileManager.default.contentsOfDirectory(atPath: uploads.path)) ?? [] == [])
     }
 
+    /// Issue 33: an upload goes through `addResource(with:fileURL:options:)`, whose probe reads
+    /// the tables decoding needs: a JPEG whose Huffman table no decoder can build is refused at
+    /// once, naming the client's file and the table, and nothing of it stays.
+    @Test func aJPEGWithABogusHuffmanTableIsRefusedNamingIt() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let bad = try MalformedInputs.bogusHuffmanJPEG()
+        try await fixture.withServer { client in
+            let response = try await client.call(
+                .post, "/api/uploads?filename=IMG_0042.JPG", token: fixture.readWrite, body: ByteBuffer(bytes: bad.data))
+            #expect(response.status == .unsupportedMediaType)
+            let reason = try response.reason()
+            #expect(reason.contains("IMG_0042.JPG is a damaged JPEG: the Huffman table DC 0 (DHT at offset 16267) is bogus"), "\(reason)")
+            #expect(!reason.contains(fixture.temporary.url.path), "names the client's file, not the server's: \(reason)")
+        }
+        #expect(fixture.library.withCurrent { PHAsset.fetchAssets(with: nil).count } == 1)
+        #expect(fixture.temporary.originalFiles().count == 1)
+        #expect(fixture.temporary.temporaryFiles().isEmpty)
+        let imports = fixture.temporary.url.appendingPathComponent("imports")
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: imports.path)) ?? [] == [], "no upload left waiting")
+    }
+
     /// A retried upload with the client's `Idempotency-Key` gets the first one's assets (with
     /// `Idempotent-Replayed`), not new ones; `GET /api/uploads/<id>` tells its owner, and
     /// nobody else, how it stands.

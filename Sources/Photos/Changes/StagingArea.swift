@@ -10,6 +10,8 @@ import PhotosStore
 /// transaction, so a failure at any step leaves neither a row nor a stray file.
 struct StagingArea {
     let store: LibraryDatabase
+    /// Probes, fingerprints and stages the requests' files.
+    private let stager: ResourceStager
     private var staged: [ObjectIdentifier: [StagedResource]] = [:]
     /// Edits' rendered files and adjustment data, by change request.
     private var contents: [ObjectIdentifier: RenderedContent] = [:]
@@ -22,6 +24,7 @@ struct StagingArea {
 
     init(store: LibraryDatabase) {
         self.store = store
+        stager = ResourceStager(store: store)
     }
 
     func resources(for request: AnyObject) -> [StagedResource] {
@@ -42,111 +45,84 @@ struct StagingArea {
     }
 
     private mutating func stage(_ spec: ResourceSpec) throws(PHPhotosError) -> StagedResource {
-        if case .prepared(let file) = spec.source {
-            // The importer owns the staged copy: it retries or removes it if this change fails.
-            try check(file.metadata, for: spec, name: ByteNamedFiles.displayName(of: file.source))
-            return StagedResource(
-                type: spec.type, metadata: file.metadata, stagedFile: file.stagedFile,
-                referencedFile: file.stagedFile == nil ? file.source.standardizedFileURL : nil, fileSize: file.fileSize,
-                originalFilename: spec.options.originalFilename ?? ByteNamedFiles.displayName(of: file.source),
-                uniformTypeIdentifier: spec.options.uniformTypeIdentifier ?? file.metadata.format.uniformTypeIdentifier,
-                fileExtension: file.metadata.format.preferredFilenameExtension,
-                fileModificationDate: file.fileModificationDate, contentHash: file.contentHash,
-                contentSignature: file.contentSignature)
-        }
-        let metadata: MediaMetadata
-        let name: String
         switch spec.source {
-        case .prepared:
-            preconditionFailure("handled above")
+        case .prepared(let file):
+            // The importer owns the staged copy: it retries or removes it if this change fails.
+            let name = ByteNamedFiles.displayName(of: file.source)
+            try check(file.metadata, for: spec, name: name)
+            return StagedResource(spec, file, name: name)
+        case .file(let url) where !url.isFileURL && spec.options.shouldReferenceFile && ["http", "https"].contains(url.scheme?.lowercased() ?? ""):
+            return try referenceRemote(url, spec: spec)
         case .file(let url):
-            if !url.isFileURL, spec.options.shouldReferenceFile, ["http", "https"].contains(url.scheme?.lowercased() ?? "") {
-                return try referenceRemote(url, spec: spec)
-            }
             guard url.isFileURL else {
                 throw PHPhotosError(
                     .invalidResource,
                     "\(url.absoluteString) is not a file URL; download it first, or reference an http(s) original with shouldReferenceFile")
             }
-            name = ByteNamedFiles.displayName(of: url)
-            do {
-                metadata = try MediaProbe.probe(fileAt: url)
-            } catch {
-                throw PHPhotosError(.invalidResource, "Can't add \(url.path): \(error)")
-            }
+            return try stage(fileAt: url, spec: spec)
         case .data(let data):
-            name = spec.options.originalFilename ?? "image"
+            let name = spec.options.originalFilename ?? "image"
+            let metadata: MediaMetadata
             do {
                 metadata = try MediaProbe.probe(data: data)
             } catch {
                 throw PHPhotosError(.invalidResource, "Can't add image data (\(data.count) bytes): \(error)")
             }
+            try check(metadata, for: spec, name: name)
+            let file: PreparedFile
+            do throws(ResourceStager.Failure) {
+                file = try stager.stage(data: data, metadata: metadata)
+            } catch {
+                throw Self.error(failure: error, writing: name)
+            }
+            if let copy = file.stagedFile { created.append(copy) }
+            return StagedResource(spec, file, name: name)
         }
-        try check(metadata, for: spec, name: name)
-        let ext = metadata.format.preferredFilenameExtension
-        if case .file(let url) = spec.source, spec.options.shouldReferenceFile {
-            return try reference(url, spec: spec, metadata: metadata)
-        }
+    }
 
-        let destination: URL
-        do throws(StoreError) {
-            destination = try store.makeStagingURL(fileExtension: ext)
+    /// A file copied, moved or referenced, as the request's options say.
+    private mutating func stage(fileAt url: URL, spec: ResourceSpec) throws(PHPhotosError) -> StagedResource {
+        let name = ByteNamedFiles.displayName(of: url)
+        let probed: ResourceStager.ProbedFile
+        do {
+            probed = try stager.probe(fileAt: url)
         } catch {
-            throw PHPhotosError(.internalError, error.message)
+            throw PHPhotosError(.invalidResource, "Can't add \(url.path): \(error)")
         }
-        var contentHash: String?
-        switch spec.source {
-        case .prepared:
-            preconditionFailure("handled above")
-        case .data(let data):
-            contentHash = ContentHash.sha256(of: data)
-            do {
-                try data.write(to: destination)
-            } catch {
-                throw PHPhotosError(.notEnoughSpace, "Can't write \(name) into the library: \(error.localizedDescription)")
-            }
-            created.append(destination)
-        case .file(let url):
-            if spec.options.shouldMoveFile, rename(url.path, destination.path) == 0 {
-                moved.append((url, destination))
-            } else {
-                do throws(StoreError) {
-                    contentHash = try ContentHash.copyHashing(from: url, to: destination)
-                } catch {
-                    throw PHPhotosError(.notEnoughSpace, "Can't copy \(url.path) into the library: \(error.message)")
-                }
-                created.append(destination)
-                if spec.options.shouldMoveFile { copiedForMove.append(url) }
-            }
-        }
-        if contentHash == nil {
-            // A moved file: read back (from the page cache when the move was a rename).
-            do throws(StoreError) {
-                contentHash = try ContentHash.sha256(ofFileAt: destination)
-            } catch {
-                throw PHPhotosError(.internalError, error.message)
-            }
-        }
-        let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.int64Value ?? 0
-        let fileDate: Date? =
-            if case .file(let url) = spec.source {
-                (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? nil
-            } else { nil }
-        // The copy keeps the source's time: a date taken from it survives `photos repair`.
-        if let fileDate, !moved.contains(where: { $0.staged == destination }) {
-            try? FileManager.default.setAttributes([.modificationDate: fileDate], ofItemAtPath: destination.path)
-        }
+        try check(probed.metadata, for: spec, name: name)
+        let placement: ResourceStager.Placement =
+            spec.options.shouldReferenceFile ? .reference : spec.options.shouldMoveFile ? .move : .copy
         let signature: String
         do throws(StoreError) {
-            signature = try ContentSignature.signature(ofFileAt: destination, size: size)
+            signature = try stager.signature(of: probed)
         } catch {
-            throw PHPhotosError(.internalError, error.message)
+            throw PHPhotosError(placement == .reference ? .invalidResource : .internalError, error.message)
         }
-        return StagedResource(
-            type: spec.type, metadata: metadata, stagedFile: destination, referencedFile: nil, fileSize: size,
-            originalFilename: spec.options.originalFilename ?? name,
-            uniformTypeIdentifier: spec.options.uniformTypeIdentifier ?? metadata.format.uniformTypeIdentifier,
-            fileExtension: ext, fileModificationDate: fileDate, contentHash: contentHash, contentSignature: signature)
+        let staged: ResourceStager.Staged
+        do throws(ResourceStager.Failure) {
+            staged = try stager.stage(probed, signature: signature, placement: placement)
+        } catch {
+            throw Self.error(failure: error, writing: url.path, verb: placement == .reference ? "link" : "copy")
+        }
+        if let copy = staged.file.stagedFile {
+            if staged.renamed {
+                moved.append((url, copy))
+            } else {
+                created.append(copy)
+                if placement == .move { copiedForMove.append(url) }
+            }
+        }
+        return StagedResource(spec, staged.file, name: name)
+    }
+
+    /// A stager's failure as creation requests report it: the staging folder's or reading
+    /// back is the library's (`.internalError`), writing `name` into it is the disk's
+    /// (`.notEnoughSpace`).
+    private static func error(failure: ResourceStager.Failure, writing name: String, verb: String = "write") -> PHPhotosError {
+        switch failure {
+        case .stagingFolder(let error), .readingBack(let error): PHPhotosError(.internalError, error.message)
+        case .writing(let error): PHPhotosError(.notEnoughSpace, "Can't \(verb) \(name) into the library: \(error.message)")
+        }
     }
 
     /// An original in a remote store: fetched once into a temporary file to read what it is,
@@ -155,39 +131,17 @@ struct StagingArea {
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("photokit-remote-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: temporary) }
         try RemoteOriginals.fetch(url, to: temporary)
-        let metadata: MediaMetadata
+        let probed: ResourceStager.ProbedFile
         do {
-            metadata = try MediaProbe.probe(fileAt: temporary)
+            probed = try stager.probe(fileAt: temporary)
         } catch {
             throw PHPhotosError(.invalidResource, "Can't add \(url.absoluteString): \(error)")
         }
-        try check(metadata, for: spec, name: url.lastPathComponent)
-        let size = (try? FileManager.default.attributesOfItem(atPath: temporary.path)[.size] as? NSNumber)?.int64Value ?? 0
-        let signature = try? ContentSignature.signature(ofFileAt: temporary, size: size)
-        return StagedResource(
-            type: spec.type, metadata: metadata, stagedFile: nil, referencedFile: url, fileSize: size,
-            originalFilename: spec.options.originalFilename ?? ByteNamedFiles.displayName(of: url),
-            uniformTypeIdentifier: spec.options.uniformTypeIdentifier ?? metadata.format.uniformTypeIdentifier,
-            fileExtension: metadata.format.preferredFilenameExtension, fileModificationDate: nil, contentHash: nil,
-            contentSignature: signature)
-    }
-
-    /// A file left where it is: only its size, date and signature are read.
-    private func reference(_ url: URL, spec: ResourceSpec, metadata: MediaMetadata) throws(PHPhotosError) -> StagedResource {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
-        let signature: String
-        do throws(StoreError) {
-            signature = try ContentSignature.signature(ofFileAt: url, size: size)
-        } catch {
-            throw PHPhotosError(.invalidResource, error.message)
-        }
-        return StagedResource(
-            type: spec.type, metadata: metadata, stagedFile: nil, referencedFile: url.standardizedFileURL, fileSize: size,
-            originalFilename: spec.options.originalFilename ?? ByteNamedFiles.displayName(of: url),
-            uniformTypeIdentifier: spec.options.uniformTypeIdentifier ?? metadata.format.uniformTypeIdentifier,
-            fileExtension: metadata.format.preferredFilenameExtension, fileModificationDate: attributes?[.modificationDate] as? Date,
-            contentHash: nil, contentSignature: signature)
+        try check(probed.metadata, for: spec, name: url.lastPathComponent)
+        let file = PreparedFile(
+            source: url, metadata: probed.metadata, stagedFile: nil, fileSize: probed.size, contentHash: nil,
+            contentSignature: try? stager.signature(of: probed), fileModificationDate: nil)
+        return StagedResource(spec, file, name: ByteNamedFiles.displayName(of: url))
     }
 
     /// The file must be what its resource type says.
@@ -324,18 +278,17 @@ struct StagedResource {
     let contentSignature: String?
 }
 
-/// A file an importer probed, fingerprinted and copied into the library's staging folder (or
-/// chose to reference in place), ready to be added to a creation request without reading it
-/// again.
-struct PreparedFile: Sendable {
-    /// Where it was imported from.
-    let source: URL
-    let metadata: MediaMetadata
-    /// The copy in staging; nil when `source` is referenced in place.
-    let stagedFile: URL?
-    let fileSize: Int64
-    /// SHA-256 of the whole file; nil when referenced (only the signature was read).
-    let contentHash: String?
-    let contentSignature: String
-    let fileModificationDate: Date?
+extension StagedResource {
+    /// A resource of `spec`'s type made of a prepared file, remembered as `name` unless the
+    /// request's options give a name; referenced where it is when nothing was staged (a
+    /// remote original's URL as it is: `standardizedFileURL` changes only file URLs).
+    init(_ spec: ResourceSpec, _ file: PreparedFile, name: String) {
+        self.init(
+            type: spec.type, metadata: file.metadata, stagedFile: file.stagedFile,
+            referencedFile: file.stagedFile == nil ? file.source.standardizedFileURL : nil,
+            fileSize: file.fileSize, originalFilename: spec.options.originalFilename ?? name,
+            uniformTypeIdentifier: spec.options.uniformTypeIdentifier ?? file.metadata.format.uniformTypeIdentifier,
+            fileExtension: file.metadata.format.preferredFilenameExtension, fileModificationDate: file.fileModificationDate,
+            contentHash: file.contentHash, contentSignature: file.contentSignature)
+    }
 }

@@ -168,8 +168,8 @@ struct ImportPipeline {
                 PHImportReport.Record(files: item.reference, outcome: .imported(localIdentifier: identifier, mediaType: item.mediaType))
             }
             for (item, identifier) in zip(items, identifiers) where item.mediaType == .image {
-                guard let main = item.files.first?.file else { continue }
-                bursts.add(localIdentifier: identifier, entry: item.reference.first, metadata: main.metadata, signature: main.contentSignature)
+                guard let main = item.files.first?.file, let signature = main.contentSignature else { continue }
+                bursts.add(localIdentifier: identifier, entry: item.reference.first, metadata: main.metadata, signature: signature)
             }
             return reported
         } catch where items.count > 1 {

@@ -12,6 +12,8 @@ import PhotosLocking
 /// and copies the rest into the library's staging folder (or leaves them, to reference).
 final class ImportPreparer: Sendable {
     let store: LibraryDatabase
+    /// Probes, fingerprints, looks up and stages each file.
+    let stager: ResourceStager
     let options: PHAssetImporter.Options
     /// The files the import found; groups name them by entry.
     let files: ImportFiles
@@ -60,6 +62,7 @@ final class ImportPreparer: Sendable {
     init(store: LibraryDatabase, options: PHAssetImporter.Options, files: ImportFiles) {
         self.files = files
         self.store = store
+        stager = ResourceStager(store: store)
         self.options = options
     }
 
@@ -80,12 +83,10 @@ final class ImportPreparer: Sendable {
     }
 
     private struct Probed {
-        var url: URL
         /// Its entry among the import's files.
         var entry: Int32
-        var metadata: MediaMetadata
-        var size: Int64
-        var modified: Date?
+        var file: ResourceStager.ProbedFile
+        var metadata: MediaMetadata { file.metadata }
     }
 
     /// Prepares one group: `entries` of ``files``.
@@ -145,26 +146,22 @@ final class ImportPreparer: Sendable {
     }
 
     private func probe(_ url: URL, entry: Int32) throws(ProbeFailure) -> Probed {
-        let metadata: MediaMetadata
+        let file: ResourceStager.ProbedFile
         do {
-            metadata = try MediaProbe.probe(fileAt: url)
+            file = try stager.probe(fileAt: url)
         } catch {
             // The report names the file already.
             let message = error.message.hasPrefix(url.path + " ") ? String(error.message.dropFirst(url.path.count + 1)) : error.message
             throw ProbeFailure(description: message)
         }
+        let metadata = file.metadata
         let pixels = metadata.pixelWidth.multipliedReportingOverflow(by: metadata.pixelHeight)
         if pixels.overflow || pixels.partialValue > options.maximumPixelCount {
             throw ProbeFailure(
                 description: "its header claims \(metadata.pixelWidth)×\(metadata.pixelHeight) pixels, more than the "
                     + "\(options.maximumPixelCount / 1_000_000)-megapixel limit")
         }
-        // stat, not attributesOfItem (lstat): a link's file, not the link (byte-named aliases).
-        var info = stat()
-        let found = stat(url.path, &info) == 0
-        return Probed(
-            url: url, entry: entry, metadata: metadata, size: found ? Int64(info.st_size) : 0,
-            modified: found ? Self.modificationDate(info) : nil)
+        return Probed(entry: entry, file: file)
     }
 
     /// Which files make one asset: one photo (not RAW) takes a RAW as its alternate and its
@@ -196,9 +193,9 @@ final class ImportPreparer: Sendable {
             .finished(PHImportReport.Record(files: reference, outcome: .failed(reason: reason)))
         }
         var signatures: [String] = []
-        for (_, file) in asset {
+        for (_, probed) in asset {
             do throws(StoreError) {
-                signatures.append(try ContentSignature.signature(ofFileAt: file.url, size: file.size))
+                signatures.append(try stager.signature(of: probed.file))
             } catch {
                 return failed(error.message)
             }
@@ -208,40 +205,14 @@ final class ImportPreparer: Sendable {
             if let duplicate = findDuplicate(of: asset[0].1, signature: signatures[0], reference: reference) { return duplicate }
         }
         var files: [(type: PHAssetResourceType, file: PreparedFile)] = []
-        for ((type, file), signature) in zip(asset, signatures) {
-            var staged: URL?
-            var hash: String?
-            if !options.referencesFiles {
-                do throws(StoreError) {
-                    let destination = try store.makeStagingURL(fileExtension: file.metadata.format.preferredFilenameExtension)
-                    hash = try ContentHash.copyHashing(from: file.url, to: destination)
-                    // The copy keeps the source's time: a date taken from it survives `photos repair`.
-                    if let modified = file.modified {
-                        try? FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: destination.path)
-                    }
-                    staged = destination
-                } catch {
-                    for case let done? in files.map(\.file.stagedFile) { try? FileManager.default.removeItem(at: done) }
-                    return failed("can't copy it into the library: \(error.message)")
-                }
-            } else if let target = ByteNamedFiles.target(of: file.url) {
-                // In place, but a row's path can't hold a name that isn't UTF-8: the library
-                // keeps a link with its bytes among the originals instead.
-                do throws(StoreError) {
-                    let destination = try store.makeStagingURL(fileExtension: file.metadata.format.preferredFilenameExtension)
-                    guard ByteNamedFiles.makeLink(at: destination, to: target) else {
-                        throw StoreError(.fileOperation, String(cString: strerror(errno)))
-                    }
-                    staged = destination
-                } catch {
-                    for case let done? in files.map(\.file.stagedFile) { try? FileManager.default.removeItem(at: done) }
-                    return failed("can't link it into the library: \(error.message)")
-                }
+        let placement: ResourceStager.Placement = options.referencesFiles ? .reference : .copy
+        for ((type, probed), signature) in zip(asset, signatures) {
+            do throws(ResourceStager.Failure) {
+                files.append((type, try stager.stage(probed.file, signature: signature, placement: placement).file))
+            } catch {
+                for case let done? in files.map(\.file.stagedFile) { try? FileManager.default.removeItem(at: done) }
+                return failed("can't \(options.referencesFiles ? "link" : "copy") it into the library: \(error.message)")
             }
-            files.append(
-                (type, PreparedFile(
-                    source: file.url, metadata: file.metadata, stagedFile: staged, fileSize: file.size,
-                    contentHash: hash, contentSignature: signature, fileModificationDate: file.modified)))
         }
         var item = ReadyItem(files: files, reference: reference, mediaType: asset[0].1.metadata.isVideo ? .video : .image)
         if options.makesThumbnails && item.mediaType == .image {
@@ -250,7 +221,7 @@ final class ImportPreparer: Sendable {
             // committed (its staged copies go with it): the library would hold a photo it
             // can't show. A failure that isn't the file's (an encoder's) is recorded as
             // unrenderable instead (`photos check` lists it, a gallery marks it).
-            let main = asset[0].1.url
+            let main = asset[0].1.file.url
             do {
                 item.derivatives = try StagedDerivatives.render(StandardDerivative.madeAtImport, photoAt: main, store: store)
             } catch let error as ImagingError where error.code == .corrupt || error.code == .decodeFailed {
@@ -277,13 +248,13 @@ final class ImportPreparer: Sendable {
 
     /// The report of a duplicate when the library, or this import so far, holds the file's bytes.
     private func findDuplicate(of file: Probed, signature: String, reference: PHImportReport.FileReference) -> Outcome? {
-        let matches: [ContentMatch]
+        let found: ContentMatch?
         do throws(StoreError) {
-            matches = try store.duplicates(of: ContentQuery(url: file.url, fileSize: file.size, signature: signature))
+            found = try stager.duplicate(of: file.file, signature: signature)
         } catch {
             return .finished(PHImportReport.Record(files: reference, outcome: .failed(reason: error.message)))
         }
-        if let match = matches.first(where: { !$0.isTrashed }) ?? matches.first {
+        if let match = found {
             return .finished(
                 PHImportReport.Record(
                     files: reference,
@@ -291,9 +262,9 @@ final class ImportPreparer: Sendable {
                         localIdentifier: LocalIdentifier.asset(match.assetUUID), isInRecentlyDeleted: match.isTrashed)))
         }
         // Same size and signature as a file claimed earlier in this import: compare the bytes.
-        let key = ClaimKey(size: file.size, signature: signature)
+        let key = ClaimKey(size: file.file.size, signature: signature)
         let earlier = claimed.withLock { $0.claim(file.entry, key) }
-        for other in earlier.map(files.url) where (try? ContentSignature.sameBytes(other, file.url)) == true {
+        for other in earlier.map(files.url) where (try? ContentSignature.sameBytes(other, file.file.url)) == true {
             claimed.withLock { $0.release(file.entry, key) }
             return .finished(PHImportReport.Record(files: reference, outcome: .duplicateOfFile(other)))
         }

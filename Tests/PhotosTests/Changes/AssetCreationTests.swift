@@ -218,6 +218,34 @@ struct AssetCreationFailureTests {
         Self.expectUntouched(temporary)
     }
 
+    /// Issue 33: a JPEG whose Huffman table libjpeg can't build ("Bogus Huffman table
+    /// definition") has a header libvips reads; the probe's structure check refuses it, from a
+    /// file (copied or moved) and from memory, naming the table, and nothing is written.
+    @Test func aBogusHuffmanTableFailsTheWholeBlockNamingIt() throws {
+        let temporary = try TemporaryLibrary()
+        let good = try TestImages.writeJPEG(to: temporary.scratch.appendingPathComponent("good.jpg"), width: 64, height: 48, noisy: true)
+        let bad = try MalformedInputs.bogusHuffmanJPEG().write(into: temporary.scratch)
+        let before = try Data(contentsOf: good)
+        for move in [false, true] {
+            let error = try #require(Self.attempt(temporary, [good, bad], move: move))
+            #expect(error.code == .invalidResource)
+            #expect(error.message.hasPrefix("Can't add \(bad.path): "), "\(error.message)")
+            #expect(error.message.contains("is a damaged JPEG: the Huffman table DC 0 (DHT at offset 16267) is bogus"), "\(error.message)")
+            #expect(try Data(contentsOf: good) == before, "moved: \(move)")
+            #expect(FileManager.default.fileExists(atPath: bad.path))
+            Self.expectUntouched(temporary)
+        }
+        let data = try Data(contentsOf: bad)
+        let error = #expect(throws: PHPhotosError.self) {
+            try temporary.library.performChangesAndWait {
+                PHAssetCreationRequest.forAsset().addResource(with: .photo, data: data, options: nil)
+            }
+        }
+        #expect(error?.code == .invalidResource)
+        #expect(error?.message.contains("is bogus: its counts of codes by length") == true, "\(error?.message ?? "")")
+        Self.expectUntouched(temporary)
+    }
+
     @Test func aMovedFileComesBackWhenTheBlockFails() throws {
         let temporary = try TemporaryLibrary()
         let good = try TestImages.writeJPEG(to: temporary.scratch.appendingPathComponent("good.jpg"))

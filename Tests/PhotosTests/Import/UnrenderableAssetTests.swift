@@ -117,12 +117,25 @@ struct UnrenderableAssetTests {
         return files
     }
 
-    /// A JPEG whose header reads but whose pixels don't, and a sound one, in the scratch folder.
-    static func badAndGood(in temporary: TemporaryLibrary) throws -> (bad: URL, good: URL) {
-        let bad = try MalformedInputs.undecodableJPEG().write(into: temporary.scratch)
+    /// A JPEG whose header reads but whose pixels don't (`input`; by default one whose scan
+    /// names a Huffman table never defined), and a sound one, in the scratch folder.
+    static func badAndGood(in temporary: TemporaryLibrary, _ input: MalformedInput? = nil) throws -> (bad: URL, good: URL) {
+        let bad = try (input ?? MalformedInputs.undecodableJPEG()).write(into: temporary.scratch)
         let good = temporary.scratch.appendingPathComponent("good.jpg")
         try TestImages.writeJPEG(to: good, width: 300, height: 200, noisy: true)
         return (bad, good)
+    }
+
+    /// Why an import of `bad` and `good` with `options` refused `bad`; `good` must be imported.
+    static func refusal(
+        of bad: URL, besides good: URL, _ library: PHPhotoLibrary, _ options: PHAssetImporter.Options
+    ) throws -> String {
+        let report = PHAssetImporter(library: library, options: options).importFiles(at: [bad, good])
+        #expect(report.imported.map(\.files) == [[good]])
+        let refused = try #require(report.failures.first, "\(report.items.map(\.outcome))")
+        #expect(refused.files == [bad])
+        guard case .failed(let reason) = refused.outcome else { return "not refused: \(refused.outcome)" }
+        return reason
     }
 
     @Test("an import that makes thumbnails refuses a photo whose pixels don't decode, in the decoder's words, and keeps nothing of it")
@@ -132,11 +145,7 @@ struct UnrenderableAssetTests {
         let (bad, good) = try Self.badAndGood(in: temporary)
         var options = PHAssetImporter.Options()
         options.makesThumbnails = true
-        let report = PHAssetImporter(library: library, options: options).importFiles(at: [bad, good])
-        #expect(report.imported.map(\.files) == [[good]])
-        let refused = try #require(report.failures.first, "\(report.items.map(\.outcome))")
-        #expect(refused.files == [bad])
-        guard case .failed(let reason) = refused.outcome else { return }
+        let reason = try Self.refusal(of: bad, besides: good, library, options)
         #expect(reason.hasPrefix("its image can't be decoded: "), "\(reason)")
         #expect(reason.contains("Huffman table"), "libvips' words: \(reason)")
         #expect(!reason.contains(bad.path), "the report names the file already: \(reason)")
@@ -144,6 +153,29 @@ struct UnrenderableAssetTests {
         #expect(Self.assets(library).count == 1)
         #expect(temporary.originalFiles().count == 1)
         #expect(Self.files(under: "derivatives", of: temporary).count == 1)
+        #expect(Self.files(under: "tmp", of: temporary).isEmpty)
+        #expect(try library.checkConsistency().isConsistent)
+    }
+
+    /// Issue 33: a plain import decodes nothing, but the probe reads the tables decoding needs,
+    /// so a JPEG whose Huffman table is bogus (its header reads) is refused with the reason
+    /// `--thumbnails` gives in the decoder's words, here naming the table; nothing of it stays.
+    @Test("a plain import refuses a JPEG whose Huffman table no decoder can build, naming it, and keeps nothing of it")
+    func plainImportRefusesBogusHuffmanTable() throws {
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        let (bad, good) = try Self.badAndGood(in: temporary, MalformedInputs.bogusHuffmanJPEG())
+        for inPlace in [false, true] {
+            var options = PHAssetImporter.Options()
+            options.referencesFiles = inPlace
+            options.allowsDuplicates = true
+            let reason = try Self.refusal(of: bad, besides: good, library, options)
+            #expect(
+                reason == "is a damaged JPEG: the Huffman table DC 0 (DHT at offset 16267) is bogus: its counts of codes by length "
+                    + "(0 3 4 1 1 1 1 1 0 0 0 0 0 0 0 0) make no prefix code, running out of codes at 3 bits", "\(reason)")
+        }
+        #expect(Self.assets(library).count == 2)
+        #expect(temporary.originalFiles().count == 1, "the copied good photo; the other is referenced")
         #expect(Self.files(under: "tmp", of: temporary).isEmpty)
         #expect(try library.checkConsistency().isConsistent)
     }
