@@ -133,7 +133,7 @@ package final class LibraryDatabase: Sendable {
             throw StoreError(.cannotOpen, "Can't prepare the library database \(layout.databaseFile.path): \(error)" + readOnlyHint(layout))
         }
         let database = LibraryDatabase(layout: layout, pool: pool, gazetteer: gazetteer, memoryMap: memoryMap)
-        database.takeAutomaticSnapshotIfDue()  // LibraryDatabase+Snapshots.swift; skipped when the folder isn't writable
+        database.backups.takeAutomaticSnapshotIfDue()  // skipped when the folder isn't writable
         database.finishOpening()
         return database
     }

@@ -11,7 +11,7 @@ extension PHPhotoLibrary {
         let secret = "ps_" + Self.randomText(bytes: 32)
         let now = Date()
         do {
-            try store.createAccessSession(
+            try store.accessTokens.createSession(
                 tokenIdentifier: identifier, secretHash: ContentHash.sha256(of: Data(secret.utf8)), date: now,
                 expiredBefore: now.addingTimeInterval(-lifetime))
         } catch {
@@ -27,7 +27,7 @@ extension PHPhotoLibrary {
     package func accessToken(forSessionSecret secret: String, lifetime: TimeInterval) throws -> PHAccessToken? {
         guard secret.hasPrefix("ps_"), secret.utf8.count < 256 else { return nil }
         do {
-            return try store.accessToken(
+            return try store.accessTokens.token(
                 sessionHash: ContentHash.sha256(of: Data(secret.utf8)), createdAfter: Date().addingTimeInterval(-lifetime)
             ).map(PHAccessToken.init)
         } catch {
@@ -40,6 +40,6 @@ extension PHPhotoLibrary {
     /// For `photos serve` only.
     @discardableResult
     package func endAccessSession(secret: String) throws -> Bool {
-        do { return try store.deleteAccessSession(secretHash: ContentHash.sha256(of: Data(secret.utf8))) } catch { throw PHPhotosError(error) }
+        do { return try store.accessTokens.deleteSession(secretHash: ContentHash.sha256(of: Data(secret.utf8))) } catch { throw PHPhotosError(error) }
     }
 }

@@ -25,7 +25,7 @@ extension PHPhotoLibrary {
         guard !trimmed.isEmpty else { throw PHPhotosError(.invalidResource, "An access token needs a name") }
         let secret = "pk_" + Self.randomText(bytes: 32)
         do {
-            let record = try store.createAccessToken(
+            let record = try store.accessTokens.create(
                 identifier: "tk_" + Self.randomText(bytes: 8).prefix(10), name: trimmed, level: level.storedValue,
                 secretHash: ContentHash.sha256(of: Data(secret.utf8)), date: Date())
             return (PHAccessToken(record), secret)
@@ -38,14 +38,14 @@ extension PHPhotoLibrary {
     ///
     /// - Note: Linux addition.
     public func accessTokens() throws -> [PHAccessToken] {
-        do { return try store.accessTokens().map(PHAccessToken.init) } catch { throw PHPhotosError(error) }
+        do { return try store.accessTokens.all().map(PHAccessToken.init) } catch { throw PHPhotosError(error) }
     }
 
     /// The token with this identifier (`tk_...`), if it exists.
     ///
     /// - Note: Linux addition.
     public func accessToken(withIdentifier identifier: String) throws -> PHAccessToken? {
-        do { return try store.accessToken(identifier: identifier).map(PHAccessToken.init) } catch { throw PHPhotosError(error) }
+        do { return try store.accessTokens.token(identifier: identifier).map(PHAccessToken.init) } catch { throw PHPhotosError(error) }
     }
 
     /// The token whose secret this is, or `nil`; records the use (at most once a minute, and
@@ -55,10 +55,10 @@ extension PHPhotoLibrary {
     public func authenticateAccessToken(secret: String) throws -> PHAccessToken? {
         guard secret.hasPrefix("pk_"), secret.utf8.count < 256 else { return nil }
         do {
-            guard let record = try store.accessToken(secretHash: ContentHash.sha256(of: Data(secret.utf8))) else { return nil }
+            guard let record = try store.accessTokens.token(secretHash: ContentHash.sha256(of: Data(secret.utf8))) else { return nil }
             let now = Date()
             if !isReadOnly, record.lastUsedDate.map({ now.timeIntervalSince($0) > 60 }) ?? true {
-                try store.markAccessTokenUsed(id: record.id, date: now)
+                try store.accessTokens.markUsed(id: record.id, date: now)
             }
             return PHAccessToken(record)
         } catch {
@@ -72,7 +72,7 @@ extension PHPhotoLibrary {
     /// - Note: Linux addition.
     @discardableResult
     public func revokeAccessToken(withIdentifier identifier: String) throws -> Bool {
-        do { return try store.deleteAccessToken(identifier: identifier) } catch { throw PHPhotosError(error) }
+        do { return try store.accessTokens.delete(identifier: identifier) } catch { throw PHPhotosError(error) }
     }
 
     /// The local identifiers of the assets a limited token may see.
@@ -80,10 +80,10 @@ extension PHPhotoLibrary {
     /// - Note: Linux addition.
     public func limitedLibraryAssetIdentifiers(forAccessToken identifier: String) throws -> [String] {
         do {
-            guard let record = try store.accessToken(identifier: identifier) else {
+            guard let record = try store.accessTokens.token(identifier: identifier) else {
                 throw PHPhotosError(.identifierNotFound, "No access token '\(identifier)'")
             }
-            return try store.allowedAssetUUIDs(tokenID: record.id).map(LocalIdentifier.asset)
+            return try store.accessTokens.allowedAssetUUIDs(tokenID: record.id).map(LocalIdentifier.asset)
         } catch let error as StoreError {
             throw PHPhotosError(error)
         }
@@ -109,7 +109,7 @@ extension PHPhotoLibrary {
             uuids.append(uuid)
         }
         do {
-            return try store.changeAllowedAssets(tokenIdentifier: identifier, uuids: uuids, mode: mode)
+            return try store.accessTokens.changeAllowedAssets(tokenIdentifier: identifier, uuids: uuids, mode: mode)
         } catch {
             throw PHPhotosError(error.code == .missingObject ? .identifierNotFound : .internalError, error.message)
         }
@@ -119,7 +119,7 @@ extension PHPhotoLibrary {
     ///
     /// For `photos serve` only (`package` access).
     package var accessVersion: Int {
-        Int((try? store.accessVersion()) ?? 0)
+        Int((try? store.accessTokens.version()) ?? 0)
     }
 
     /// Yields ``accessVersion`` each time tokens or allow-lists change, in this process or
@@ -129,9 +129,9 @@ extension PHPhotoLibrary {
     package var accessChanges: AsyncStream<Int> {
         let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let store = self.store
-        let last = Mutex((try? store.accessVersion()) ?? 0)
+        let last = Mutex((try? store.accessTokens.version()) ?? 0)
         let watcher = store.watchChanges(queue: DispatchQueue(label: "PHPhotoLibrary.access")) {
-            guard let version = try? store.accessVersion() else { return }
+            guard let version = try? store.accessTokens.version() else { return }
             let changed = last.withLock { last in
                 defer { last = version }
                 return last != version

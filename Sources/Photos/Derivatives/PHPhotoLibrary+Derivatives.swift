@@ -28,7 +28,7 @@ extension PHPhotoLibrary {
         let files = try store.currentImageFiles()
         let layout = store.layout
         let made = Atomic<Int>(0), failed = Atomic<Int>(0)
-        let recorded = Set(try store.renderFailures().map(\.assetUUID))
+        let recorded = Set(try store.renderFailures.all().map(\.assetUUID))
         let store = store
         let kinds: [StandardDerivative] = previews ? [.thumbnail, .preview] : [.thumbnail]
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
@@ -54,10 +54,10 @@ extension PHPhotoLibrary {
                     DerivativeCache.write(data, to: layout.url(forRelativePath: kind.relativePath(assetUUID: file.assetUUID)))
                     made.add(1, ordering: .relaxed)
                 }
-                if recorded.contains(file.assetUUID) { try? store.clearRenderFailure(assetUUID: file.assetUUID) }
+                if recorded.contains(file.assetUUID) { try? store.renderFailures.clear(assetUUID: file.assetUUID) }
             } catch {
                 failed.add(1, ordering: .relaxed)
-                if error.code != .unreadable { try? store.recordRenderFailure(assetUUID: file.assetUUID, reason: error.message) }
+                if error.code != .unreadable { try? store.renderFailures.record(assetUUID: file.assetUUID, reason: error.message) }
             }
         }
         return (made.load(ordering: .relaxed), failed.load(ordering: .relaxed))

@@ -86,7 +86,7 @@ package final class VideoRenditions: Sendable {
             throw PHPhotosError(.requestNotSupportedForAsset, "\(asset.localIdentifier) is neither a video nor a Live Photo")
         }
         let assetID = asset.rowID
-        let known = try? store.rendition(assetID: assetID)
+        let known = try? store.renditions.job(assetID: assetID)
         if let known, let ready = ready(known) { return ready }
         if store.isReadOnly {
             // Nothing can be made or recorded: the movie as it is.
@@ -178,7 +178,7 @@ package final class VideoRenditions: Sendable {
             var playable: Playable
             if playability == .asIs, !LibraryLayout.isRemote(path: source.path) {
                 playable = Playable(url: file, mimeType: Self.mimeType(of: source), isRendition: false)
-                try? store.finishRendition(assetID: job.assetID, sourcePath: source.path, state: .notNeeded, now: now)
+                try? store.renditions.finish(assetID: job.assetID, sourcePath: source.path, state: .notNeeded, now: now)
                 events?(.finished(assetUUID: job.assetUUID, state: .notNeeded))
                 return .success(playable)
             }
@@ -199,12 +199,12 @@ package final class VideoRenditions: Sendable {
                     throw PHPhotosError(.invalidResource, reason)
                 }
             }
-            try? store.finishRendition(assetID: job.assetID, sourcePath: source.path, state: .made, now: now)
+            try? store.renditions.finish(assetID: job.assetID, sourcePath: source.path, state: .made, now: now)
             events?(.finished(assetUUID: job.assetUUID, state: .made))
             return .success(playable)
         } catch {
             let delay = min(86_400, 60 * pow(2, Double(min(job.attempts, 20))))
-            try? store.failRendition(assetID: job.assetID, reason: error.message, retryAt: now.addingTimeInterval(delay), now: now)
+            try? store.renditions.fail(assetID: job.assetID, reason: error.message, retryAt: now.addingTimeInterval(delay), now: now)
             events?(.failed(assetUUID: job.assetUUID, reason: error.message))
             return .failure(error)
         }
@@ -213,7 +213,7 @@ package final class VideoRenditions: Sendable {
     /// A claimed job done: the rendition another process or instance made before the claim
     /// was had, else made here.
     private func perform(_ job: RenditionJob, foreground: Bool) -> Result<Playable, PHPhotosError> {
-        let fresh = (try? store.rendition(assetID: job.assetID)) ?? job
+        let fresh = (try? store.renditions.job(assetID: job.assetID)) ?? job
         if let ready = ready(fresh) { return .success(ready) }
         return work(fresh, foreground: foreground)
     }
@@ -235,7 +235,7 @@ package final class VideoRenditions: Sendable {
         var elsewhere = Set<Int64>()
         while true {
             let busy = state.withLock { Set($0.busy.keys) }
-            guard let job = try? store.nextDueRendition(now: Date(), excluding: busy.union(elsewhere)) else { return nil }
+            guard let job = try? store.renditions.nextDue(now: Date(), excluding: busy.union(elsewhere)) else { return nil }
             guard let claim = try? store.claimJob(.rendition(assetID: job.assetID), waiting: false) else {
                 elsewhere.insert(job.assetID)
                 continue
@@ -251,7 +251,7 @@ package final class VideoRenditions: Sendable {
                 continue
             }
             // Read again under the claim: another instance may have done it since.
-            let fresh = try? store.rendition(assetID: job.assetID)
+            let fresh = try? store.renditions.job(assetID: job.assetID)
             if let fresh, fresh.state == .pending || fresh.state == .failed, fresh.notBefore <= Date() { return fresh }
             finish(job.assetID, fresh.flatMap(ready).map { .success($0) }
                 ?? .failure(PHPhotosError(.missingResource, "The rendition of \(job.assetUUID) is not due")))
@@ -312,7 +312,7 @@ package final class VideoRenditions: Sendable {
                 finish(job.assetID, perform(job, foreground: false))
                 continue
             }
-            let retry = (try? store.nextRenditionRetry()) ?? nil
+            let retry = (try? store.renditions.nextRetry()) ?? nil
             let wait = min(30, max(0.05, retry.map { $0.timeIntervalSinceNow } ?? 30))
             _ = wakeups.wait(timeout: .now() + wait)
         }
@@ -323,16 +323,16 @@ package final class VideoRenditions: Sendable {
     /// after. For `photos cache warm --videos`.
     @discardableResult
     package func makeAllDue(retryingFailures: Bool, progress: (@Sendable (RenditionCounts) -> Void)? = nil) throws(PHPhotosError) -> RenditionCounts {
-        if retryingFailures { try? store.retryFailedRenditions() }
+        if retryingFailures { try? store.renditions.retryFailed() }
         // A failure is due again only a minute later or more: each job is tried once per run.
         DispatchQueue.concurrentPerform(iterations: concurrency) { _ in
             while let job = claim() {
                 finish(job.assetID, perform(job, foreground: true))
-                if let progress, let counts = try? store.renditionCounts() { progress(counts) }
+                if let progress, let counts = try? store.renditions.counts() { progress(counts) }
             }
         }
         do {
-            return try store.renditionCounts()
+            return try store.renditions.counts()
         } catch {
             throw PHPhotosError(.internalError, error.message)
         }
@@ -340,13 +340,13 @@ package final class VideoRenditions: Sendable {
 
     /// Failed renditions with their reasons, most attempted first.
     package func failures(limit: Int = 20) -> [RenditionJob] {
-        (try? store.failedRenditions(limit: limit)) ?? []
+        (try? store.renditions.failed(limit: limit)) ?? []
     }
 
     /// How many videos are in each state.
     package func counts() throws(PHPhotosError) -> RenditionCounts {
         do {
-            return try store.renditionCounts()
+            return try store.renditions.counts()
         } catch {
             throw PHPhotosError(.internalError, error.message)
         }

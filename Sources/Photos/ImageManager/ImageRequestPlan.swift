@@ -244,10 +244,10 @@ struct RenderFailureLog: Sendable {
     let assetUUID: String
 
     func failed(_ reason: String) {
-        try? store.recordRenderFailure(assetUUID: assetUUID, reason: reason)
+        try? store.renderFailures.record(assetUUID: assetUUID, reason: reason)
     }
 
     func rendered() {
-        try? store.clearRenderFailure(assetUUID: assetUUID)
+        try? store.renderFailures.clear(assetUUID: assetUUID)
     }
 }

@@ -87,7 +87,7 @@ package final class ImportBatches: Sendable {
         do {
             // Its first attempt starts now, counted in the same transaction.
             let now = Date()
-            recorded = try store.enqueueImportBatch(
+            recorded = try store.importBatches.enqueue(
                 uuid: uuid, owner: owner, clientKey: clientKey, tokenIdentifier: tokenIdentifier, files: files, now: now,
                 startingUntil: now.addingTimeInterval(retry.delay(after: 1)))
         } catch {
@@ -112,12 +112,12 @@ package final class ImportBatches: Sendable {
 
     /// One batch by its UUID.
     package func batch(uuid: String) -> ImportBatchRecord? {
-        try? store.importBatch(uuid: uuid)
+        try? store.importBatches.batch(uuid: uuid)
     }
 
     /// One owner's batch by the client's `Idempotency-Key`.
     package func batch(owner: String, clientKey: String) -> ImportBatchRecord? {
-        try? store.importBatch(owner: owner, clientKey: clientKey)
+        try? store.importBatches.batch(owner: owner, clientKey: clientKey)
     }
 
     // MARK: The work
@@ -127,7 +127,7 @@ package final class ImportBatches: Sendable {
     private func perform(_ batch: ImportBatchRecord, foreground: Bool, started: Bool = false) -> ImportBatchRecord {
         var fresh = batch
         if !started {
-            guard let current = try? store.importBatch(uuid: batch.uuid) else { return batch }
+            guard let current = try? store.importBatches.batch(uuid: batch.uuid) else { return batch }
             guard current.state == .pending else { return current }
             guard current.attempts < retry.maximumAttempts else {
                 let reason = "Given up after \(current.attempts) attempts" + (current.lastError.map { ": \($0)" } ?? "")
@@ -135,7 +135,7 @@ package final class ImportBatches: Sendable {
             }
             let now = Date()
             do {
-                try store.startImportBatch(
+                try store.importBatches.start(
                     id: current.id, retryAt: now.addingTimeInterval(retry.delay(after: current.attempts + 1)), now: now)
             } catch {
                 return fail(current, PHPhotosError(error), permanently: false)
@@ -179,13 +179,13 @@ package final class ImportBatches: Sendable {
                 }, completing: ImportBatchCompletion(batchID: fresh.id, tokenIdentifier: fresh.tokenIdentifier))
         } catch {
             let error = (error as? PHPhotosError) ?? PHPhotosError(error)
-            if let now = try? store.importBatch(uuid: fresh.uuid), now.state != .pending { return now }
+            if let now = try? store.importBatches.batch(uuid: fresh.uuid), now.state != .pending { return now }
             // A file the library can't read fails the batch for good; anything else (the
             // database, the disk) is tried again.
             return fail(fresh, error, permanently: error.code == .invalidResource)
         }
         removeFolder(fresh.uuid)
-        let done = (try? store.importBatch(uuid: fresh.uuid)) ?? fresh
+        let done = (try? store.importBatches.batch(uuid: fresh.uuid)) ?? fresh
         events?(.finished(uuid: fresh.uuid, assets: done.assetUUIDs.count))
         return done
     }
@@ -198,10 +198,10 @@ package final class ImportBatches: Sendable {
             message = message.replacingOccurrences(of: folder + "/." + "\(batch.attempts)-" + file.file, with: file.name)
             message = message.replacingOccurrences(of: folder + "/" + file.file, with: file.name)
         }
-        try? store.failImportBatch(id: batch.id, code: error.code.rawValue, reason: message, permanently: permanently, now: Date())
+        try? store.importBatches.fail(id: batch.id, code: error.code.rawValue, reason: message, permanently: permanently, now: Date())
         if permanently { removeFolder(batch.uuid) }
         events?(.failed(uuid: batch.uuid, reason: message, permanently: permanently))
-        return (try? store.importBatch(uuid: batch.uuid)) ?? batch
+        return (try? store.importBatches.batch(uuid: batch.uuid)) ?? batch
     }
 
     private func removeFolder(_ uuid: String) {
@@ -246,7 +246,7 @@ package final class ImportBatches: Sendable {
             }
             // Due batches are all claimed elsewhere (or none is due): look again at the next
             // due time, or after the poll interval, for a claim let go by an instance that died.
-            let due = (try? store.nextImportBatchDue()) ?? nil
+            let due = (try? store.importBatches.nextDueDate()) ?? nil
             let wait = min(retry.pollInterval, max(0.05, due.map { $0.timeIntervalSinceNow } ?? retry.pollInterval))
             _ = wakeups.wait(timeout: .now() + wait)
         }
@@ -256,7 +256,7 @@ package final class ImportBatches: Sendable {
     private func claimNext() -> (ImportBatchRecord, any JobClaim)? {
         var elsewhere = Set<Int64>()
         while true {
-            guard let batch = try? store.nextDueImportBatch(now: Date(), excluding: elsewhere) else { return nil }
+            guard let batch = try? store.importBatches.nextDue(now: Date(), excluding: elsewhere) else { return nil }
             guard let claim = try? store.claimJob(.importBatch(uuid: batch.uuid), waiting: false) else {
                 elsewhere.insert(batch.id)
                 continue

@@ -162,7 +162,7 @@ struct ImportPipeline {
             for (item, identifier) in zip(items, identifiers) {
                 let uuid = String(identifier.prefix { $0 != "/" })
                 item.derivatives.install(assetUUID: uuid, layout: library.store.layout)
-                if let reason = item.renderFailure { try? library.store.recordRenderFailure(assetUUID: uuid, reason: reason) }
+                if let reason = item.renderFailure { try? library.store.renderFailures.record(assetUUID: uuid, reason: reason) }
             }
             let reported = zip(items, identifiers).map { item, identifier in
                 PHImportReport.Record(files: item.reference, outcome: .imported(localIdentifier: identifier, mediaType: item.mediaType))

@@ -18,12 +18,12 @@ struct LibraryReconciler {
     func run(droppingRowsOfLostFiles: Bool, into report: inout PHLibraryRepairReport) throws(PHPhotosError) {
         do throws(StoreError) {
             try dropRows(removing: droppingRowsOfLostFiles, into: &report)
-            let orphans = try store.orphanFiles()
-            let (known, _) = try store.assetUUIDs()
+            let orphans = try store.checks.orphanFiles()
+            let (known, _) = try store.checks.assetUUIDs()
             try adoptOriginals(orphans.filter(\.isOriginal).map(\.path), known: known, into: &report)
-            let (_, edited) = try store.assetUUIDs()
+            let (_, edited) = try store.checks.assetUUIDs()
             try reattachEdits(orphans.filter { $0.path.hasPrefix("renders/") }.map(\.path), edited: edited, into: &report)
-            report.albumCount = try store.userCollectionCount()
+            report.albumCount = try store.checks.userCollectionCount()
         } catch {
             throw PHPhotosError(error)
         }
@@ -32,7 +32,7 @@ struct LibraryReconciler {
     // MARK: Rows whose files are gone
 
     private func dropRows(removing: Bool, into report: inout PHLibraryRepairReport) throws(StoreError) {
-        let missing = try store.resourcesWithMissingFiles()
+        let missing = try store.checks.resourcesWithMissingFiles()
         guard !missing.isEmpty else { return }
         let primaryLost = Set(missing.filter { [1, 2].contains($0.type) }.map(\.assetUUID))
         let editLost = Set(missing.filter { [5, 6, 7, 10].contains($0.type) }.map(\.assetUUID)).subtracting(primaryLost)
@@ -183,7 +183,7 @@ struct LibraryReconciler {
                 edits[uuid, default: [:]][stamp, default: Edit()].rendered = path
             }
         }
-        let (known, _) = try store.assetUUIDs()
+        let (known, _) = try store.checks.assetUUIDs()
         var changes = StoreChangeSet()
         var attached: [String] = []
         for (uuid, stamps) in edits.sorted(by: { $0.key < $1.key }) {

@@ -69,7 +69,7 @@ extension PHPhotoLibrary {
     public func backup(to destination: URL, keepingGenerations: Int = 3) throws -> PHLibraryBackupReport {
         let report: BackupReport
         do {
-            report = try store.backup(to: destination, keeping: keepingGenerations)
+            report = try store.backups.backup(to: destination, keeping: keepingGenerations)
         } catch {
             throw PHPhotosError(error)
         }
@@ -79,7 +79,7 @@ extension PHPhotoLibrary {
     /// The same, with a hook run after each database snapshot (tests commit there).
     package func backup(to destination: URL, keepingGenerations: Int = 3, afterSnapshot: (Int) -> Void) throws -> PHLibraryBackupReport {
         do {
-            return PHLibraryBackupReport(try store.backup(to: destination, keeping: keepingGenerations, afterSnapshot: afterSnapshot))
+            return PHLibraryBackupReport(try store.backups.backup(to: destination, keeping: keepingGenerations, afterSnapshot: afterSnapshot))
         } catch {
             throw PHPhotosError(error)
         }

@@ -58,7 +58,7 @@ extension PHPhotoLibrary {
     public func checkConsistency(verifyingContents: Bool = false) throws -> PHLibraryCheckReport {
         let check: ConsistencyCheck
         do {
-            check = try store.checkConsistency(verifyingContents: verifyingContents)
+            check = try store.checks.checkConsistency(verifyingContents: verifyingContents)
         } catch {
             throw PHPhotosError(error)
         }
@@ -82,7 +82,7 @@ extension PHPhotoLibrary {
     /// repair never deletes an original. For `photos check --repair`.
     package func repairOrphanFiles() throws -> OrphanRepairReport {
         do {
-            let repair = try store.repairOrphans(now: Date())
+            let repair = try store.checks.repairOrphans(now: Date())
             return OrphanRepairReport(removed: repair.removed, recovered: repair.recovered)
         } catch {
             throw PHPhotosError(error)

@@ -71,7 +71,7 @@ extension PHPhotoLibrary {
     public static func restoreSnapshot(_ name: String? = nil, inLibraryAt url: URL) throws -> PHLibraryRepairReport {
         var report = PHLibraryRepairReport()
         do {
-            let placed = try LibraryDatabase.placeSnapshot(name, inLibraryAt: url)
+            let placed = try LibraryBackups.placeSnapshot(name, inLibraryAt: url)
             report.snapshot = placed.snapshot.name
             report.movedAside = placed.movedAside
         } catch {
@@ -111,7 +111,7 @@ extension PHPhotoLibrary {
                         + "To rebuild from the files alone, losing albums, repeat with --ignore-snapshots.")
             }
             do {
-                report.movedAside = try LibraryDatabase.replaceLostDatabase(inLibraryAt: url)
+                report.movedAside = try LibraryBackups.replaceLostDatabase(inLibraryAt: url)
             } catch {
                 throw PHPhotosError(error)
             }

@@ -73,7 +73,7 @@ package enum LibraryRestore {
         // The database first into staging: verified, and read for the referenced originals' rows.
         let database = staging.appendingPathComponent("Photos.sqlite")
         try SafeFiles.copyVerified(from: backup.databaseFile(chosen), to: database, staging: staging, expected: manifest.databaseSHA256)
-        let rows = try LibraryDatabase.snapshotContents(at: database).resources
+        let rows = try LibraryBackups.snapshotContents(at: database).resources
         let rowsByPath = Dictionary(rows.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
 
         var report = RestoreReport(generation: chosen, assets: manifest.assetCount)

@@ -50,7 +50,7 @@ extension LibraryDatabase {
         moves.clearIntent()
         engine.postJournalCommit(position: position)
         if position % 64 == 0 { restartLogIfLong() }
-        checkAutomaticSnapshot(after: position)
+        backups.checkAutomaticSnapshot(after: position)
         // Rows are gone for good; now their files may go. A crash here leaves stray files
         // that nothing references, which is harmless. Originals referenced in place are the
         // user's files: only their rows go.

@@ -80,8 +80,8 @@ struct ImportBatchTests {
         // The receiving instance recorded the batch under its claim and started (an attempt
         // counted), then died: its claim is what it leaves behind, until the engine drops it.
         let claim = try #require(try dead.store.claimJob(.importBatch(uuid: uuid), waiting: false))
-        let batch = try dead.store.enqueueImportBatch(uuid: uuid, owner: "", clientKey: nil, tokenIdentifier: nil, files: files, now: Date()).batch
-        try dead.store.startImportBatch(id: batch.id, retryAt: Date().addingTimeInterval(0.2), now: Date())
+        let batch = try dead.store.importBatches.enqueue(uuid: uuid, owner: "", clientKey: nil, tokenIdentifier: nil, files: files, now: Date()).batch
+        try dead.store.importBatches.start(id: batch.id, retryAt: Date().addingTimeInterval(0.2), now: Date())
 
         let events = Mutex<[ImportBatchEvent]>([])
         let finished = DispatchSemaphore(value: 0)
@@ -115,18 +115,18 @@ struct ImportBatchTests {
         let store = library.store
 
         let (uuid, files) = try Self.stage(library, count: 1)
-        let batch = try store.enqueueImportBatch(uuid: uuid, owner: "", clientKey: "k", tokenIdentifier: nil, files: files, now: Date()).batch
+        let batch = try store.importBatches.enqueue(uuid: uuid, owner: "", clientKey: "k", tokenIdentifier: nil, files: files, now: Date()).batch
         let retry = configuration.importBatchRetry
         #expect(retry.delay(after: 1) == 10 && retry.delay(after: 2) == 20 && retry.delay(after: 3) == 40)
         #expect(ImportBatchRetry().delay(after: 30) == 3_600, "at most an hour")
         let now = Date()
-        try store.startImportBatch(id: batch.id, retryAt: now.addingTimeInterval(retry.delay(after: 1)), now: now)
-        #expect(try store.nextDueImportBatch(now: now, excluding: []) == nil, "not due during its backoff")
-        #expect(try store.nextDueImportBatch(now: now.addingTimeInterval(11), excluding: [])?.uuid == uuid)
+        try store.importBatches.start(id: batch.id, retryAt: now.addingTimeInterval(retry.delay(after: 1)), now: now)
+        #expect(try store.importBatches.nextDue(now: now, excluding: []) == nil, "not due during its backoff")
+        #expect(try store.importBatches.nextDue(now: now.addingTimeInterval(11), excluding: [])?.uuid == uuid)
         for _ in 1..<retry.maximumAttempts {
-            try store.startImportBatch(id: batch.id, retryAt: now, now: now)
+            try store.importBatches.start(id: batch.id, retryAt: now, now: now)
         }
-        try store.failImportBatch(id: batch.id, code: PHPhotosError.Code.notEnoughSpace.rawValue, reason: "disk full", permanently: false, now: now)
+        try store.importBatches.fail(id: batch.id, code: PHPhotosError.Code.notEnoughSpace.rawValue, reason: "disk full", permanently: false, now: now)
         let given = library.importBatches.resume(try #require(library.importBatches.batch(uuid: uuid)))
         #expect(given.state == .failed)
         #expect(given.lastError == "Given up after 6 attempts: disk full")

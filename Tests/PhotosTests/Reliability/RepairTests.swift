@@ -36,12 +36,12 @@ struct RepairTests {
         _ = try PHPhotoLibrary(url: temporary.url)
         #expect(Self.snapshots(temporary) == first, "the newest is less than 6 hours old")
         for expected in [2, 3, 3] {
-            try Self.age(temporary, by: LibraryDatabase.automaticSnapshotInterval + 60)
+            try Self.age(temporary, by: LibraryBackups.automaticSnapshotInterval + 60)
             _ = try PHPhotoLibrary(url: temporary.url)
             #expect(Self.snapshots(temporary).count == expected)
         }
         let newest = try #require(Self.snapshots(temporary).last)
-        let contents = try LibraryDatabase.snapshotContents(at: temporary.url.appendingPathComponent("database/snapshots/\(newest.name)"))
+        let contents = try LibraryBackups.snapshotContents(at: temporary.url.appendingPathComponent("database/snapshots/\(newest.name)"))
         #expect(contents.assets == 6 && contents.resources.count == 8)
     }
 
@@ -52,7 +52,7 @@ struct RepairTests {
     func aLostDatabaseComesBackFromItsSnapshot(emptyFile: Bool) throws {
         let (temporary, assets) = try BackupTests.populated()
         let library = temporary.library
-        try #require(try library.store.takeSnapshot() != nil)
+        try #require(try library.store.backups.takeSnapshot() != nil)
         // After the snapshot: a new photo, a new edit, an asset deleted for good.
         let photo = try TestImages.writeJPEG(to: temporary.scratch.appendingPathComponent("later.jpg"), width: 320, height: 240)
         var added = ""
@@ -92,7 +92,7 @@ struct RepairTests {
 
     @Test func aSnapshotDoesNotReplaceADatabaseThatIsThere() throws {
         let (temporary, _) = try BackupTests.populated()
-        try #require(try temporary.library.store.takeSnapshot() != nil)
+        try #require(try temporary.library.store.backups.takeSnapshot() != nil)
         #expect {
             try PHPhotoLibrary.restoreSnapshot(inLibraryAt: temporary.url)
         } throws: { ($0 as? PHPhotosError)?.message.contains("is there") == true }
@@ -138,7 +138,7 @@ struct RepairTests {
 
     @Test func repairPointsToASnapshotWhenThereIsOne() throws {
         let (temporary, _) = try BackupTests.populated()
-        try #require(try temporary.library.store.takeSnapshot() != nil)
+        try #require(try temporary.library.store.backups.takeSnapshot() != nil)
         try Self.loseDatabase(temporary, keepingEmptyFile: true)
         #expect {
             try PHPhotoLibrary.repairLibrary(at: temporary.url)

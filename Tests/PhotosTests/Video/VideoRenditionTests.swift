@@ -120,7 +120,7 @@ struct VideoRenditionTests {
         let before = Date()
         let counts = try temporary.library.videoRenditions.makeAllDue(retryingFailures: false)
         #expect(counts == RenditionCounts(made: 1, failed: 1))
-        let failure = try #require(try temporary.library.store.failedRenditions().first)
+        let failure = try #require(try temporary.library.store.renditions.failed().first)
         #expect(failure.assetUUID == broken.uuid && failure.attempts == 1)
         #expect(failure.lastError?.isEmpty == false, "the reason is kept")
         #expect(failure.notBefore.timeIntervalSince(before) >= 59, "retried a minute later at the soonest")
@@ -129,9 +129,9 @@ struct VideoRenditionTests {
 
         // Not due yet: a run leaves it; a warm run that retries failures tries it again.
         #expect(try temporary.library.videoRenditions.makeAllDue(retryingFailures: false).failed == 1)
-        #expect(try temporary.library.store.failedRenditions().first?.attempts == 2, "the first-need request above was an attempt")
+        #expect(try temporary.library.store.renditions.failed().first?.attempts == 2, "the first-need request above was an attempt")
         _ = try temporary.library.videoRenditions.makeAllDue(retryingFailures: true)
-        let again = try #require(try temporary.library.store.failedRenditions().first)
+        let again = try #require(try temporary.library.store.renditions.failed().first)
         #expect(again.attempts == 3)
         #expect(again.notBefore.timeIntervalSince(before) >= 239, "backoff doubles: \(again.notBefore.timeIntervalSince(before))")
     }

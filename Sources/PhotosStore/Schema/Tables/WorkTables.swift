@@ -22,7 +22,7 @@ package enum VideoRenditionColumn: Int32, TableColumn {
 /// The `renderFailure` table (issue 18): the photos and videos the library accepted but could
 /// not render (a thumbnail or poster frame failed to decode), so `photos check` lists them and
 /// a gallery marks their cells. A row holds the path of the file that failed; it counts only
-/// while that path is still the asset's current version (``LibraryDatabase/renderFailures()``).
+/// while that path is still the asset's current version (``RenderFailureLog/all(limit:)``).
 package enum RenderFailureColumn: Int32, TableColumn {
     case assetID, sourcePath, reason, failedDate
 
@@ -38,7 +38,7 @@ package enum RenderFailureColumn: Int32, TableColumn {
 }
 
 /// The `importBatch` table (v14): uploads received by one instance and imported by whichever
-/// claims them (``LibraryDatabase/enqueueImportBatch(uuid:owner:clientKey:tokenIdentifier:files:now:startingUntil:)``).
+/// claims them (``ImportBatchQueue/enqueue(uuid:owner:clientKey:tokenIdentifier:files:now:startingUntil:)``).
 /// `files` is a JSON array of ``ImportBatchFile``s, `assetUUIDs` one of strings.
 package enum ImportBatchColumn: Int32, TableColumn {
     case id, uuid, owner, clientKey, tokenIdentifier, files, state, attempts, errorCode, lastError, notBefore, assetUUIDs

@@ -51,7 +51,12 @@ package struct RenditionCounts: Sendable, Equatable {
     }
 }
 
-extension LibraryDatabase {
+/// Browser renditions of videos as work to do: the `videoRendition` table, one row per video
+/// or Live Photo, which triggers keep whole on every write path. Reached as
+/// ``LibraryDatabase/renditions``.
+package struct RenditionQueue: Sendable {
+    let database: LibraryDatabase
+
     /// The rendition's columns, then its asset's UUID (joined as `asset`).
     private static let jobColumns: StoreSQL = "\(VideoRenditionColumn.selection), asset.uuid"
 
@@ -65,8 +70,8 @@ extension LibraryDatabase {
 
     /// The next video whose rendition is due at `now` (pending ones first, then failures
     /// whose retry time has come, oldest first), leaving out `busy` ones.
-    package func nextDueRendition(now: Date, excluding busy: Set<Int64>) throws(StoreError) -> RenditionJob? {
-        try read { db in
+    package func nextDue(now: Date, excluding busy: Set<Int64>) throws(StoreError) -> RenditionJob? {
+        try database.read { db in
             let excluded: StoreSQL = busy.isEmpty ? "" : "AND videoRendition.assetID NOT IN (\(StoreSQL.elements(busy)))"
             return try db.row(
                 """
@@ -78,15 +83,15 @@ extension LibraryDatabase {
     }
 
     /// When the next failed rendition is due again, if any.
-    package func nextRenditionRetry() throws(StoreError) -> Date? {
-        try read { db in
+    package func nextRetry() throws(StoreError) -> Date? {
+        try database.read { db in
             try db.double("SELECT MIN(notBefore) FROM videoRendition WHERE state = 3").map(Date.init(timeIntervalSince1970:))
         }
     }
 
     /// The rendition work of one video.
-    package func rendition(assetID: Int64) throws(StoreError) -> RenditionJob? {
-        try read { db in
+    package func job(assetID: Int64) throws(StoreError) -> RenditionJob? {
+        try database.read { db in
             try db.row(
                 "SELECT \(Self.jobColumns) FROM videoRendition JOIN asset ON asset.id = videoRendition.assetID WHERE assetID = \(assetID)", Self.job)
         }
@@ -94,8 +99,8 @@ extension LibraryDatabase {
 
     /// Records a rendition made (or found unnecessary) from `sourcePath`, unless the video has
     /// changed meanwhile (another source) or is gone.
-    package func finishRendition(assetID: Int64, sourcePath: String, state: RenditionState, now: Date) throws(StoreError) {
-        try write { db in
+    package func finish(assetID: Int64, sourcePath: String, state: RenditionState, now: Date) throws(StoreError) {
+        try database.write { db in
             try db.execute(
                 """
                     UPDATE videoRendition SET state = \(state.rawValue), sourcePath = \(sourcePath), lastError = NULL, notBefore = 0,
@@ -105,8 +110,8 @@ extension LibraryDatabase {
     }
 
     /// Records a failed attempt and when to try again.
-    package func failRendition(assetID: Int64, reason: String, retryAt: Date, now: Date) throws(StoreError) {
-        try write { db in
+    package func fail(assetID: Int64, reason: String, retryAt: Date, now: Date) throws(StoreError) {
+        try database.write { db in
             try db.execute(
                 """
                     UPDATE videoRendition SET state = 3, attempts = attempts + 1, lastError = \(reason), notBefore = \(retryAt), updatedDate = \(now)
@@ -116,13 +121,13 @@ extension LibraryDatabase {
     }
 
     /// Makes every failed rendition due now (`photos cache warm --videos` retries them).
-    package func retryFailedRenditions() throws(StoreError) {
-        try write { db in try db.execute("UPDATE videoRendition SET notBefore = 0 WHERE state = 3") }
+    package func retryFailed() throws(StoreError) {
+        try database.write { db in try db.execute("UPDATE videoRendition SET notBefore = 0 WHERE state = 3") }
     }
 
     /// How many videos are in each state (Recently Deleted included).
-    package func renditionCounts() throws(StoreError) -> RenditionCounts {
-        try read { db in
+    package func counts() throws(StoreError) -> RenditionCounts {
+        try database.read { db in
             var counts = RenditionCounts()
             for (state, count) in try db.rows("SELECT state, COUNT(*) FROM videoRendition GROUP BY state", { ($0.int(0), $0.int(1)) }) {
                 switch RenditionState(rawValue: state) ?? .pending {
@@ -137,8 +142,8 @@ extension LibraryDatabase {
     }
 
     /// Failed renditions with their reasons, most attempted first.
-    package func failedRenditions(limit: Int = 20) throws(StoreError) -> [RenditionJob] {
-        try read { db in
+    package func failed(limit: Int = 20) throws(StoreError) -> [RenditionJob] {
+        try database.read { db in
             try db.rows(
                 """
                     SELECT \(Self.jobColumns) FROM videoRendition JOIN asset ON asset.id = videoRendition.assetID
@@ -146,4 +151,9 @@ extension LibraryDatabase {
                     """, Self.job)
         }
     }
+}
+
+extension LibraryDatabase {
+    /// The video rendition work (``RenditionQueue``).
+    package var renditions: RenditionQueue { RenditionQueue(database: self) }
 }

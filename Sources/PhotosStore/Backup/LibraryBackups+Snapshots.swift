@@ -48,7 +48,7 @@ extension LibraryLayout {
     }
 }
 
-extension LibraryDatabase {
+extension LibraryBackups {
     /// A new automatic snapshot is taken when the newest is older than this (6 hours).
     package static let automaticSnapshotInterval: TimeInterval = 6 * 3600
     /// How many automatic snapshots are kept.
@@ -68,10 +68,10 @@ extension LibraryDatabase {
     /// written to, or another process taking a snapshot at the same moment, just means none
     /// this time. Called when a library opens and every ``snapshotCheckCommits`` commits.
     func takeAutomaticSnapshotIfDue(now: Date = Date(), inBackground: Bool = false) {
-        guard access(layout.databaseFolder.path, W_OK) == 0 else { return }
-        if let newest = layout.automaticSnapshots().last, now.timeIntervalSince(newest.date) < Self.automaticSnapshotInterval { return }
-        guard (try? read({ db in try db.bool("SELECT EXISTS (SELECT 1 FROM asset)") })) == true else { return }
-        if inBackground || layout.databaseSize > Self.synchronousSnapshotLimit {
+        guard access(database.layout.databaseFolder.path, W_OK) == 0 else { return }
+        if let newest = database.layout.automaticSnapshots().last, now.timeIntervalSince(newest.date) < Self.automaticSnapshotInterval { return }
+        guard (try? database.read({ db in try db.bool("SELECT EXISTS (SELECT 1 FROM asset)") })) == true else { return }
+        if inBackground || database.layout.databaseSize > Self.synchronousSnapshotLimit {
             DispatchQueue.global(qos: .utility).async { _ = try? self.takeSnapshot(now: now) }
         } else {
             _ = try? takeSnapshot(now: now)
@@ -89,7 +89,7 @@ extension LibraryDatabase {
     /// one at this moment.
     @discardableResult
     package func takeSnapshot(now: Date = Date()) throws(StoreError) -> AutomaticSnapshot? {
-        let folder = layout.snapshotsFolder
+        let folder = database.layout.snapshotsFolder
         try SafeFiles.createFolder(folder)
         guard let lock = TryLock(folder.appendingPathComponent(".lock")) else { return nil }
         defer { withExtendedLifetime(lock) {} }
@@ -110,7 +110,7 @@ extension LibraryDatabase {
             throw error
         }
         try? SafeFiles.flush(folder)
-        let snapshots = layout.automaticSnapshots()
+        let snapshots = database.layout.automaticSnapshots()
         for old in snapshots.dropLast(Self.automaticSnapshotsKept) { unlink(old.url.path) }
         return snapshots.last { $0.name == name }
     }
@@ -164,6 +164,40 @@ extension LibraryDatabase {
             try SafeFiles.rename(file, to: folder.appendingPathComponent(file.lastPathComponent))
             moved.append("database/\(folder.lastPathComponent)/\(file.lastPathComponent)")
         }
+        return moved
+    }
+
+    /// Puts a new, empty database in place of a lost one, keeping the library's identifier
+    /// (from its `library-identifier` file), so ``open(at:gazetteer:)`` opens the folder again
+    /// and repair can rebuild rows from its files. What is left of the lost database is moved
+    /// to `database/lost-<stamp>/` (returned). Refuses when the database is there.
+    ///
+    /// The schema is made the ordinary way, by opening a library in a scratch folder under
+    /// `tmp/`, and copied in with `VACUUM INTO` and a rename.
+    package static func replaceLostDatabase(inLibraryAt root: URL, now: Date = Date()) throws(StoreError) -> [String] {
+        let layout = LibraryLayout(root: root)
+        let lock = try FolderLock(layout.databaseFolder.appendingPathComponent(".open-lock"))
+        defer { lock.release() }
+        guard layout.databaseSize == 0 else {
+            throw StoreError(.notAllowed, "The library's database (database/Photos.sqlite) is there; it was not replaced")
+        }
+        let scratch = layout.temporary.appendingPathComponent("repair-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let staged = layout.databaseFolder.appendingPathComponent(".repair-\(UUID().uuidString).sqlite")
+        defer { unlink(staged.path) }
+        do {
+            let fresh = try LibraryDatabase.open(at: scratch, gazetteer: .custom(nil))
+            let identifier = (try? String(contentsOf: layout.identifierFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let identifier, UUID(uuidString: identifier) != nil {
+                try fresh.write { db in
+                    try db.execute("UPDATE libraryInfo SET value = \(identifier) WHERE key = 'libraryIdentifier'")
+                }
+            }
+            try fresh.backups.writeSnapshot(to: staged)
+        }
+        let moved = try moveAsideLostDatabase(layout, now: now)
+        try SafeFiles.rename(staged, to: layout.databaseFile)
+        try? SafeFiles.flush(layout.databaseFolder)
         return moved
     }
 }

@@ -66,7 +66,12 @@ package struct ImportBatchCompletion: Sendable {
     }
 }
 
-extension LibraryDatabase {
+/// Files received by one instance and imported by whichever claims them: the `importBatch`
+/// table, with the files in the library's shared `imports/<uuid>/` folder. Reached as
+/// ``LibraryDatabase/importBatches``.
+package struct ImportBatchQueue: Sendable {
+    let database: LibraryDatabase
+
     private static let batchColumns = ImportBatchColumn.selection
 
     /// A batch selected with `ImportBatchColumn.selection`.
@@ -86,21 +91,21 @@ extension LibraryDatabase {
 
     /// How long finished batches are kept (for `GET /api/uploads/<uuid>` and retried
     /// uploads' keys) before a new batch removes them.
-    package static let finishedImportBatchLifetime: TimeInterval = 7 * 86_400
+    package static let finishedLifetime: TimeInterval = 7 * 86_400
 
     /// Records a batch whose files are in its folder; with `startingUntil`, its first attempt
     /// is counted as started (``startImportBatch(id:retryAt:now:)``) in the same transaction.
     /// With a `clientKey` the owner already used, nothing is added and that batch is returned
     /// (`isNew` false).
-    package func enqueueImportBatch(
+    package func enqueue(
         uuid: String, owner: String, clientKey: String?, tokenIdentifier: String?, files: [ImportBatchFile], now: Date,
         startingUntil retryAt: Date? = nil
     ) throws(StoreError) -> (batch: ImportBatchRecord, isNew: Bool) {
         let encoded = String(decoding: (try? JSONEncoder().encode(files)) ?? Data("[]".utf8), as: UTF8.self)
         let time = now.timeIntervalSince1970
-        return try write { db in
+        return try database.write { db in
             try db.execute(
-                "DELETE FROM importBatch WHERE state != 0 AND updatedDate < \(time - Self.finishedImportBatchLifetime)")
+                "DELETE FROM importBatch WHERE state != 0 AND updatedDate < \(time - Self.finishedLifetime)")
             if let clientKey, let existing = try db.row(
                 "SELECT \(Self.batchColumns) FROM importBatch WHERE owner = \(owner) AND clientKey = \(clientKey)", Self.batch)
             {
@@ -125,20 +130,20 @@ extension LibraryDatabase {
     }
 
     /// One batch, by its UUID.
-    package func importBatch(uuid: String) throws(StoreError) -> ImportBatchRecord? {
-        try read { db in try db.row("SELECT \(Self.batchColumns) FROM importBatch WHERE uuid = \(uuid)", Self.batch) }
+    package func batch(uuid: String) throws(StoreError) -> ImportBatchRecord? {
+        try database.read { db in try db.row("SELECT \(Self.batchColumns) FROM importBatch WHERE uuid = \(uuid)", Self.batch) }
     }
 
     /// One owner's batch, by the client's `Idempotency-Key`.
-    package func importBatch(owner: String, clientKey: String) throws(StoreError) -> ImportBatchRecord? {
-        try read { db in
+    package func batch(owner: String, clientKey: String) throws(StoreError) -> ImportBatchRecord? {
+        try database.read { db in
             try db.row("SELECT \(Self.batchColumns) FROM importBatch WHERE owner = \(owner) AND clientKey = \(clientKey)", Self.batch)
         }
     }
 
     /// The next pending batch due at `now`, oldest first, leaving out `busy` ones.
-    package func nextDueImportBatch(now: Date, excluding busy: Set<Int64>) throws(StoreError) -> ImportBatchRecord? {
-        try read { db in
+    package func nextDue(now: Date, excluding busy: Set<Int64>) throws(StoreError) -> ImportBatchRecord? {
+        try database.read { db in
             let excluded: StoreSQL = busy.isEmpty ? "" : "AND id NOT IN (\(StoreSQL.elements(busy)))"
             return try db.row(
                 """
@@ -149,16 +154,16 @@ extension LibraryDatabase {
     }
 
     /// When the next pending batch is due, if any is waiting.
-    package func nextImportBatchDue() throws(StoreError) -> Date? {
-        try read { db in
+    package func nextDueDate() throws(StoreError) -> Date? {
+        try database.read { db in
             try db.double("SELECT MIN(notBefore) FROM importBatch WHERE state = 0").map(Date.init(timeIntervalSince1970:))
         }
     }
 
     /// Counts an attempt starting (before any work, so an attempt whose instance dies counts
     /// too) and sets when the batch is due again should this attempt not finish it.
-    package func startImportBatch(id: Int64, retryAt: Date, now: Date) throws(StoreError) {
-        try write { db in
+    package func start(id: Int64, retryAt: Date, now: Date) throws(StoreError) {
+        try database.write { db in
             try db.execute(
                 "UPDATE importBatch SET attempts = attempts + 1, notBefore = \(retryAt), updatedDate = \(now) WHERE id = \(id) AND state = 0")
         }
@@ -166,8 +171,8 @@ extension LibraryDatabase {
 
     /// Records a failed attempt: with `permanently` the batch is given up (`.failed`), else it
     /// stays pending until its `notBefore`.
-    package func failImportBatch(id: Int64, code: Int, reason: String, permanently: Bool, now: Date) throws(StoreError) {
-        try write { db in
+    package func fail(id: Int64, code: Int, reason: String, permanently: Bool, now: Date) throws(StoreError) {
+        try database.write { db in
             let state = permanently ? ImportBatchState.failed : .pending
             try db.execute(
                 """
@@ -178,9 +183,14 @@ extension LibraryDatabase {
     }
 
     /// The UUIDs of the batches not finished yet (their folders are not orphans).
-    static func pendingImportBatchUUIDs(_ db: any StoreConnection) throws -> Set<String> {
+    static func pendingUUIDs(_ db: any StoreConnection) throws -> Set<String> {
         Set(try db.texts("SELECT uuid FROM importBatch WHERE state = 0"))
     }
+}
+
+extension LibraryDatabase {
+    /// The import batches (``ImportBatchQueue``).
+    package var importBatches: ImportBatchQueue { ImportBatchQueue(database: self) }
 }
 
 extension ChangeApplier {
@@ -209,7 +219,7 @@ extension ChangeApplier {
                 _ = try db.execute(
                     "INSERT INTO accessTokenAsset (tokenID, assetID) SELECT \(tokenID), id FROM asset WHERE uuid = \(uuid) ON CONFLICT DO NOTHING")
             }
-            try LibraryDatabase.bumpAccessVersion(db)
+            try AccessTokenStore.bumpAccessVersion(db)
         }
         Failpoint.hit(.importBatchBeforeCommit)
     }

@@ -20,17 +20,23 @@ package struct AccessTokenRecord: Sendable, Hashable {
     }
 }
 
-/// How ``LibraryDatabase/changeAllowedAssets(tokenIdentifier:uuids:mode:)`` edits a list.
+/// How ``AccessTokenStore/changeAllowedAssets(tokenIdentifier:uuids:mode:)`` edits a list.
 package enum AllowListEdit: Sendable {
     case add, remove, replace
 }
 
-extension LibraryDatabase {
+/// The server's access tokens, their allow-lists and sign-in sessions: the `accessToken`,
+/// `accessTokenAsset` and `accessSession` tables, and `libraryInfo.accessVersion`, which counts
+/// changes to tokens and allow-lists so every process notices another's `photos token`
+/// commands. Reached as ``LibraryDatabase/accessTokens``.
+package struct AccessTokenStore: Sendable {
+    let database: LibraryDatabase
+
     /// Stores a new token; `secretHash` is the SHA-256 of its secret, which is not stored.
-    package func createAccessToken(
+    package func create(
         identifier: String, name: String, level: Int, secretHash: String, date: Date
     ) throws(StoreError) -> AccessTokenRecord {
-        let record = try write { db -> AccessTokenRecord in
+        let record = try database.write { db -> AccessTokenRecord in
             var row = TableRow<AccessTokenColumn>()
             row[.identifier] = identifier
             row[.name] = name
@@ -46,25 +52,25 @@ extension LibraryDatabase {
     }
 
     /// Every token, oldest first.
-    package func accessTokens() throws(StoreError) -> [AccessTokenRecord] {
-        try read { db in
+    package func all() throws(StoreError) -> [AccessTokenRecord] {
+        try database.read { db in
             try db.rows("SELECT \(AccessTokenColumn.selection) FROM accessToken ORDER BY id") { AccessTokenRecord(row: $0) }
         }
     }
 
     /// The token whose secret hashes to `secretHash`.
-    package func accessToken(secretHash: String) throws(StoreError) -> AccessTokenRecord? {
-        try read { db in try Self.token(db, "secretHash = \(secretHash)") }
+    package func token(secretHash: String) throws(StoreError) -> AccessTokenRecord? {
+        try database.read { db in try Self.token(db, "secretHash = \(secretHash)") }
     }
 
     /// The token with this identifier.
-    package func accessToken(identifier: String) throws(StoreError) -> AccessTokenRecord? {
-        try read { db in try Self.token(db, "identifier = \(identifier)") }
+    package func token(identifier: String) throws(StoreError) -> AccessTokenRecord? {
+        try database.read { db in try Self.token(db, "identifier = \(identifier)") }
     }
 
     /// Removes a token and its allow-list; `false` when there was none.
-    package func deleteAccessToken(identifier: String) throws(StoreError) -> Bool {
-        let deleted = try write { db -> Bool in
+    package func delete(identifier: String) throws(StoreError) -> Bool {
+        let deleted = try database.write { db -> Bool in
             guard try db.execute("DELETE FROM accessToken WHERE identifier = \(identifier)") > 0 else { return false }
             try Self.bumpAccessVersion(db)
             return true
@@ -74,15 +80,15 @@ extension LibraryDatabase {
     }
 
     /// Records that a token was used (not counted as a change of access).
-    package func markAccessTokenUsed(id: Int64, date: Date) throws(StoreError) {
-        try write { db in
+    package func markUsed(id: Int64, date: Date) throws(StoreError) {
+        try database.write { db in
             try db.execute("UPDATE accessToken SET lastUsedDate = \(date) WHERE id = \(id)")
         }
     }
 
     /// The UUIDs of the assets a token may see, in no particular order.
     package func allowedAssetUUIDs(tokenID: Int64) throws(StoreError) -> [String] {
-        try read { db in
+        try database.read { db in
             try db.texts(
                 "SELECT asset.uuid FROM accessTokenAsset JOIN asset ON asset.id = accessTokenAsset.assetID WHERE tokenID = \(tokenID)")
         }
@@ -91,7 +97,7 @@ extension LibraryDatabase {
     /// Adds assets to a token's allow-list, removes them, or replaces the list; unknown assets
     /// fail the whole edit (`.missingObject`, naming them). Returns the list's new size.
     package func changeAllowedAssets(tokenIdentifier: String, uuids: [String], mode: AllowListEdit) throws(StoreError) -> Int {
-        let count = try write { db -> Int in
+        let count = try database.write { db -> Int in
             guard let token = try Self.token(db, "identifier = \(tokenIdentifier)") else {
                 throw StoreError(.missingObject, "No access token '\(tokenIdentifier)'")
             }
@@ -120,8 +126,8 @@ extension LibraryDatabase {
     }
 
     /// Counts changes to tokens and allow-lists (in any process).
-    package func accessVersion() throws(StoreError) -> Int64 {
-        try read { db in
+    package func version() throws(StoreError) -> Int64 {
+        try database.read { db in
             try db.int64("SELECT CAST(value AS BIGINT) FROM libraryInfo WHERE key = 'accessVersion'") ?? 0
         }
     }
@@ -140,6 +146,44 @@ extension LibraryDatabase {
 
     /// Wakes watchers in other processes (the change signal's folder is what they watch).
     private func postAccessChange() {
-        engine.postChange(position: (try? currentPosition()) ?? 0)
+        database.engine.postChange(position: (try? database.currentPosition()) ?? 0)
     }
+
+    // MARK: - Sessions
+
+    /// Stores a session of a token; `secretHash` is the SHA-256 of its secret. Sessions created
+    /// before `expiredBefore` are removed at the same time.
+    package func createSession(
+        tokenIdentifier: String, secretHash: String, date: Date, expiredBefore: Date
+    ) throws(StoreError) {
+        try database.write { db in
+            try db.execute("DELETE FROM accessSession WHERE createdDate < \(expiredBefore)")
+            guard let token = try db.int64("SELECT id FROM accessToken WHERE identifier = \(tokenIdentifier)")
+            else {
+                throw StoreError(.missingObject, "No access token '\(tokenIdentifier)'")
+            }
+            try db.execute("INSERT INTO accessSession (secretHash, tokenID, createdDate) VALUES (\(secretHash), \(token), \(date))")
+        }
+    }
+
+    /// The token of the session whose secret hashes to `secretHash`, when the session was
+    /// created at or after `createdAfter` and its token exists.
+    package func token(sessionHash: String, createdAfter: Date) throws(StoreError) -> AccessTokenRecord? {
+        try database.read { db in
+            try Self.token(db, "id = (SELECT tokenID FROM accessSession WHERE secretHash = \(sessionHash) AND createdDate >= \(createdAfter))")
+        }
+    }
+
+    /// Ends a session; `false` when there was none.
+    @discardableResult
+    package func deleteSession(secretHash: String) throws(StoreError) -> Bool {
+        try database.write { db in
+            try db.execute("DELETE FROM accessSession WHERE secretHash = \(secretHash)") > 0
+        }
+    }
+}
+
+extension LibraryDatabase {
+    /// The access tokens and sessions of the server (``AccessTokenStore``).
+    package var accessTokens: AccessTokenStore { AccessTokenStore(database: self) }
 }

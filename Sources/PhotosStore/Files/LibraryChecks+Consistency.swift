@@ -39,7 +39,7 @@ package struct ConsistencyCheck: Sendable {
     package var bytesVerified: Int64 = 0
 }
 
-extension LibraryDatabase {
+extension LibraryChecks {
     /// Checks the database (SQLite: `PRAGMA integrity_check` and `foreign_key_check`;
     /// PostgreSQL checks its own pages and keys) and every resource row against its file:
     /// present, of the recorded size and, with `verifyingContents`, of the recorded SHA-256 (or,
@@ -49,8 +49,8 @@ extension LibraryDatabase {
     package func checkConsistency(verifyingContents: Bool) throws(StoreError) -> ConsistencyCheck {
         var check = ConsistencyCheck()
         var (integrity, foreignKeys) = (["ok"], [String]())
-        if sqlite != nil {
-            (integrity, foreignKeys) = try sqliteRead { db in
+        if database.sqlite != nil {
+            (integrity, foreignKeys) = try database.sqliteRead { db in
                 let integrity = try db.texts("PRAGMA integrity_check")
                 let foreignKeys = try db.rows("PRAGMA foreign_key_check") { row in
                     "\(row.optionalText(0) ?? "?") row \(row.optionalInt64(1) ?? -1) → \(row.optionalText(2) ?? "?")"
@@ -58,7 +58,7 @@ extension LibraryDatabase {
                 return (integrity, foreignKeys)
             }
         }
-        let (resources, assets, fileless) = try read { db in
+        let (resources, assets, fileless) = try database.read { db in
             let resources = try db.rows(
                 "SELECT resource.path, resource.fileSize, resource.contentHash, asset.uuid, resource.contentSignature FROM resource JOIN asset ON asset.id = resource.assetID"
             ) { (path: $0.text(0), size: $0.int64(1), hash: $0.optionalText(2), asset: $0.text(3), signature: $0.optionalText(4)) }
@@ -84,7 +84,7 @@ extension LibraryDatabase {
             named.insert(resource.path)
             // A remote store's files are its own to keep; only their local copies are ours.
             if LibraryLayout.isRemote(path: resource.path) { continue }
-            let url = layout.url(forRelativePath: resource.path)
+            let url = database.layout.url(forRelativePath: resource.path)
             // stat follows a link (an original with a name that isn't UTF-8, kept as a link).
             var info = stat()
             guard stat(url.path, &info) == 0 else {
@@ -118,7 +118,7 @@ extension LibraryDatabase {
                         kind: .contentMismatch, detail: "\(resource.path) (asset \(resource.asset)) has other bytes than imported"))
             }
         }
-        check.problems += try renderFailures().map { failure in
+        check.problems += try database.renderFailures.all().map { failure in
             ConsistencyProblem(
                 kind: .unrenderable,
                 detail: "asset \(failure.assetUUID) (\(failure.sourcePath)) can't be shown: \(failure.reason)")

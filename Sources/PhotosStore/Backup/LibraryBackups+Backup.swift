@@ -39,12 +39,12 @@ package struct SnapshotResource: Sendable, Hashable {
     package var type: Int
 }
 
-extension LibraryDatabase {
+extension LibraryBackups {
     /// Writes a consistent snapshot of the database to `url` (which must not exist) with
     /// `VACUUM INTO` on a reader, so writers go on meanwhile; the snapshot is a single file
     /// (rollback journal, no `-wal`), flushed to disk.
     package func writeSnapshot(to url: URL) throws(StoreError) {
-        let pool = try sqlitePool("A snapshot of the database file")
+        let pool = try database.sqlitePool("A snapshot of the database file")
         unlink(url.path)
         do {
             try pool.unsafeRead { db in try db.execute(sql: "VACUUM INTO ?", arguments: [url.path]) }
@@ -81,7 +81,7 @@ extension LibraryDatabase {
     static let maximumSnapshotAttempts = 8
 
     /// Backs the library up into the folder `destination` (see ``BackupManifest`` for its
-    /// layout): a snapshot of the database and every file it names, verified by SHA-256.
+    /// database.layout): a snapshot of the database and every file it names, verified by SHA-256.
     ///
     /// Safe while other connections and processes write: the snapshot is consistent, and the
     /// library's files never change in place (an edit writes new names), so a file the
@@ -97,9 +97,9 @@ extension LibraryDatabase {
         to destination: URL, keeping: Int = 3, now: Date = Date(), afterSnapshot: (Int) -> Void = { _ in }
     ) throws(StoreError) -> BackupReport {
         let backup = BackupLayout(root: destination)
-        let libraryPrefix = layout.root.path + "/"
-        guard backup.root.path != layout.root.path, !(backup.root.path + "/").hasPrefix(libraryPrefix) else {
-            throw StoreError(.notAllowed, "Can't back the library up into itself (\(backup.root.path)); choose a folder outside \(layout.root.path)")
+        let libraryPrefix = database.layout.root.path + "/"
+        guard backup.root.path != database.layout.root.path, !(backup.root.path + "/").hasPrefix(libraryPrefix) else {
+            throw StoreError(.notAllowed, "Can't back the library up into itself (\(backup.root.path)); choose a folder outside \(database.layout.root.path)")
         }
         guard keeping >= 1 else { throw StoreError(.notAllowed, "A backup keeps at least 1 generation (asked for \(keeping))") }
         if !backup.isBackup {
@@ -139,7 +139,7 @@ extension LibraryDatabase {
             contents = try Self.snapshotContents(at: snapshot)
             var missing = Set<String>()
             for resource in contents.resources where done[resource.path] == nil && !LibraryLayout.isRemote(path: resource.path) {
-                let source = layout.url(forRelativePath: resource.path)
+                let source = database.layout.url(forRelativePath: resource.path)
                 guard let (size, modified) = SafeFiles.stat(source) else {
                     missing.insert(resource.path)
                     continue
@@ -191,7 +191,7 @@ extension LibraryDatabase {
         try SafeFiles.rename(snapshot, to: backup.databaseFile(generation))
         let manifest = BackupManifest(
             createdAt: ISO8601DateFormatter().string(from: now), generation: generation, libraryIdentifier: contents.identifier,
-            libraryPath: layout.root.path, databaseSHA256: databaseHash, databaseSize: report.databaseBytes, assetCount: contents.assets,
+            libraryPath: database.layout.root.path, databaseSHA256: databaseHash, databaseSize: report.databaseBytes, assetCount: contents.assets,
             files: files, remoteOriginals: remote, missingFiles: report.missingFiles)
         Failpoint.hit(.backupBeforeManifest)
         let encoder = JSONEncoder()

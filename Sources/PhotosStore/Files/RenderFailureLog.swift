@@ -9,7 +9,12 @@ package struct RenderFailure: Sendable, Equatable {
     package var failedDate: Date
 }
 
-extension LibraryDatabase {
+/// The photos and videos the library accepted but could not render (the `renderFailure`
+/// table), so `photos check` lists them and a gallery marks their cells. Reached as
+/// ``LibraryDatabase/renderFailures``.
+package struct RenderFailureLog: Sendable {
+    let database: LibraryDatabase
+
     /// The current version's file of an asset: its edit's render (full-size photo or video),
     /// else its photo or video.
     private static let currentSourcePath: StoreSQL = """
@@ -20,8 +25,8 @@ extension LibraryDatabase {
 
     /// Records that an asset's current version could not be rendered, and why (replacing an
     /// earlier record). Does nothing for an asset that is gone.
-    package func recordRenderFailure(assetUUID: String, reason: String, now: Date = Date()) throws(StoreError) {
-        try write { db in
+    package func record(assetUUID: String, reason: String, now: Date = Date()) throws(StoreError) {
+        try database.write { db in
             try db.execute(
                 """
                     INSERT INTO renderFailure (assetID, sourcePath, reason, failedDate)
@@ -35,22 +40,22 @@ extension LibraryDatabase {
 
     /// Forgets an asset's render failure (it rendered after all). A read first: the write
     /// happens only when there is a record.
-    package func clearRenderFailure(assetUUID: String) throws(StoreError) {
-        let recorded = try read { db in
+    package func clear(assetUUID: String) throws(StoreError) {
+        let recorded = try database.read { db in
             try db.bool(
                 "SELECT EXISTS (SELECT 1 FROM renderFailure JOIN asset ON asset.id = renderFailure.assetID WHERE asset.uuid = \(assetUUID))"
             ) ?? false
         }
         guard recorded else { return }
-        try write { db in
+        try database.write { db in
             try db.execute("DELETE FROM renderFailure WHERE assetID = (SELECT id FROM asset WHERE uuid = \(assetUUID))")
         }
     }
 
     /// The assets whose current version failed to render (records of an earlier version, which
     /// an edit or revert replaced, don't count), in import order.
-    package func renderFailures(limit: Int = 10_000) throws(StoreError) -> [RenderFailure] {
-        try read { db in
+    package func all(limit: Int = 10_000) throws(StoreError) -> [RenderFailure] {
+        try database.read { db in
             try db.rows(
                 """
                     SELECT \(RenderFailureColumn.selection), asset.uuid
@@ -65,4 +70,9 @@ extension LibraryDatabase {
             }
         }
     }
+}
+
+extension LibraryDatabase {
+    /// The render failures (``RenderFailureLog``).
+    package var renderFailures: RenderFailureLog { RenderFailureLog(database: self) }
 }
