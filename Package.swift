@@ -102,7 +102,10 @@ let package = Package(
         // The PhotoKit API with Apple's names.
         .target(
             name: "Photos",
-            dependencies: ["PhotosStore", "Imaging", "CoreLocation", "AVFoundation", "PhotosLocking"],
+            dependencies: [
+                "PhotosStore", "Imaging", "CoreLocation", "AVFoundation", "PhotosLocking",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // PhotoKit on a PostgreSQL library: `PHPhotoLibrary(database:files:)`.

@@ -79,13 +79,14 @@ extension LibraryService {
         try await run(job, on: .writes, cancellable: false, body)
     }
 
-    /// `body` on `pool`, told to ``ServerConfiguration/heavyWorkProbe`` first as `job`.
+    /// `body` on `pool`, told first to the library's delegate as `job`
+    /// (``PHPhotoLibrary/Delegate/workWillRun(_:)``).
     private func run<T: Sendable>(
         _ job: String, on pool: WorkPool, cancellable: Bool = true, _ body: @escaping @Sendable () throws -> T
     ) async throws -> T {
-        let probe = configuration.heavyWorkProbe
+        let delegate = library.configuration.delegate
         return try await pool.run(cancellable: cancellable) {
-            probe?(job)
+            delegate.workWillRun(job)
             return try body()
         }
     }

@@ -16,10 +16,6 @@ public struct ServerConfiguration: Sendable {
     /// How long a connection may stay open without sending a request (nginx's
     /// `client_header_timeout`); browsers open spare connections they may never use.
     public var firstRequestTimeout: TimeInterval
-    /// Called first in every job of CPU-heavy or blocking work, on the thread that runs it,
-    /// with the job's name ("encode", "edit", "commit", …): for tests, to see where heavy work
-    /// runs and to hold it there.
-    package var heavyWorkProbe: HeavyWorkProbe?
     /// After the first request, how long a client may send nothing while a request's body is
     /// due, or between an answer and its next request, before the connection is closed
     /// (nginx's `client_body_timeout` and `keepalive_timeout`). A response being written is
@@ -80,9 +76,6 @@ public struct ServerConfiguration: Sendable {
         guard idleTimeout > 0 else { throw ServerConfigurationError("The idle timeout must be positive") }
     }
 }
-
-/// See ``ServerConfiguration/heavyWorkProbe``.
-package typealias HeavyWorkProbe = @Sendable (_ job: String) -> Void
 
 /// A configuration `photos serve` refuses to start with.
 public struct ServerConfigurationError: Error, CustomStringConvertible, Sendable {

@@ -2,7 +2,7 @@ import Foundation
 package import Photos
 import PhotosLocking
 
-/// Keeps an image loader's events (a library's `imageLoaderEvents`) and lets a test wait for
+/// Keeps an image loader's events (a library's delegate's) and lets a test wait for
 /// the ones it means, instead of sleeping.
 package final class ImageLoaderEventLog: Sendable {
     private let events = Mutex<[ImageLoaderEvent]>([])
@@ -21,7 +21,7 @@ package final class ImageLoaderEventLog: Sendable {
     /// A configuration whose loader reports here (and, given, with that many decode workers).
     package func configuration(maximumConcurrentDecodes: Int? = nil) -> PHPhotoLibrary.Configuration {
         var configuration = PHPhotoLibrary.Configuration()
-        configuration.imageLoaderEvents = hook
+        configuration.delegate = EventDelegate(imageLoader: hook)
         if let maximumConcurrentDecodes { configuration.maximumConcurrentDecodes = maximumConcurrentDecodes }
         return configuration
     }

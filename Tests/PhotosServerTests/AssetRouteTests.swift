@@ -59,11 +59,10 @@ struct AssetRouteTests {
     /// costs 0.1–0.6 s a toggle): the page after the change is read from the kept result, and
     /// shows the change.
     @Test func ownChangesMoveKeptResultsForwardWithoutFetchingAgain() async throws {
-        let fixture = try ServerFixture(photos: 3)
-        let ids = fixture.assets.map(ServerFixture.uuid)
         let fetches = Mutex(0)
-        var configuration = ServerConfiguration()
-        configuration.heavyWorkProbe = { job in if job == "fetch" { fetches.withLock { $0 += 1 } } }
+        let fixture = try ServerFixture(photos: 3, delegate: EventDelegate(workWillRun: { job in if job == "fetch" { fetches.withLock { $0 += 1 } } }))
+        let ids = fixture.assets.map(ServerFixture.uuid)
+        let configuration = ServerConfiguration()
         // An observer told before the server's (registered first) that takes its time, as an
         // app's might: a server answering before the change reached its kept results would
         // show the page without it.

@@ -20,10 +20,9 @@ struct EventLoopTests {
     /// thread that is neither an event loop nor running a Swift task.
     @Test(.timeLimit(.minutes(2 * TestTimeScale.factor))) func heavyWorkLeavesTheLoopsFree() async throws {
         let held = max(2, min(4, ProcessInfo.processInfo.activeProcessorCount))
-        let fixture = try ServerFixture(photos: held + 1, height: 480)
         let hold = WorkHold(holding: "edit")
-        var configuration = ServerConfiguration()
-        configuration.heavyWorkProbe = { hold.probe($0) }
+        let fixture = try ServerFixture(photos: held + 1, height: 480, delegate: EventDelegate(workWillRun: { hold.probe($0) }))
+        let configuration = ServerConfiguration()
         let token = fixture.readWrite
         let thumbnail = "/api/assets/\(ServerFixture.uuid(fixture.assets[held]))/image?w=64&h=64"
         try await fixture.withServer(configuration, live: true) { client in

@@ -19,9 +19,12 @@ struct ServerFixture: Sendable {
 
     var library: PHPhotoLibrary { temporary.library }
 
-    /// `height`: of every photo (widths are 320, 336, …).
-    init(photos: Int = 4, height: Int = 240, function: String = #function) throws {
-        temporary = try TemporaryLibrary(function: function)
+    /// `height`: of every photo (widths are 320, 336, …); `delegate`: the library's
+    /// (``PHPhotoLibrary/Delegate``, which the server tells of its heavy work).
+    init(photos: Int = 4, height: Int = 240, delegate: (any PHPhotoLibrary.Delegate)? = nil, function: String = #function) throws {
+        var configuration = PHPhotoLibrary.Configuration()
+        if let delegate { configuration.delegate = delegate }
+        temporary = try TemporaryLibrary(configuration: configuration, function: function)
         var urls: [URL] = []
         for index in 0..<photos {
             var exif = ExifBuilder()

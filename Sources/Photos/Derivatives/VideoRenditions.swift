@@ -67,14 +67,14 @@ package final class VideoRenditions: Sendable {
 
     private let store: LibraryDatabase
     private let concurrency: Int
-    private let events: (@Sendable (VideoRenditionEvent) -> Void)?
+    private let delegate: any PHPhotoLibrary.Delegate
     private let state = Mutex(State())
     private let wakeups = DispatchSemaphore(value: 0)
 
-    init(store: LibraryDatabase, concurrency: Int, events: (@Sendable (VideoRenditionEvent) -> Void)?) {
+    init(store: LibraryDatabase, concurrency: Int, delegate: any PHPhotoLibrary.Delegate) {
         self.store = store
         self.concurrency = max(1, concurrency)
-        self.events = events
+        self.delegate = delegate
     }
 
     // MARK: First need
@@ -156,7 +156,7 @@ package final class VideoRenditions: Sendable {
 
     /// Decides, makes and records one rendition.
     private func work(_ job: RenditionJob, foreground: Bool) -> Result<Playable, PHPhotosError> {
-        events?(.started(assetUUID: job.assetUUID, foreground: foreground))
+        delegate.videoRenditions(didReport: .started(assetUUID: job.assetUUID, foreground: foreground))
         let now = Date()
         do throws(PHPhotosError) {
             guard let source = currentSource(assetID: job.assetID) else {
@@ -179,7 +179,7 @@ package final class VideoRenditions: Sendable {
             if playability == .asIs, !LibraryLayout.isRemote(path: source.path) {
                 playable = Playable(url: file, mimeType: Self.mimeType(of: source), isRendition: false)
                 try? store.renditions.finish(assetID: job.assetID, sourcePath: source.path, state: .notNeeded, now: now)
-                events?(.finished(assetUUID: job.assetUUID, state: .notNeeded))
+                delegate.videoRenditions(didReport: .finished(assetUUID: job.assetUUID, state: .notNeeded))
                 return .success(playable)
             }
             let output = store.layout.url(forRelativePath: VideoRendition.relativePath(assetUUID: job.assetUUID, sourcePath: source.path))
@@ -200,12 +200,12 @@ package final class VideoRenditions: Sendable {
                 }
             }
             try? store.renditions.finish(assetID: job.assetID, sourcePath: source.path, state: .made, now: now)
-            events?(.finished(assetUUID: job.assetUUID, state: .made))
+            delegate.videoRenditions(didReport: .finished(assetUUID: job.assetUUID, state: .made))
             return .success(playable)
         } catch {
             let delay = min(86_400, 60 * pow(2, Double(min(job.attempts, 20))))
             try? store.renditions.fail(assetID: job.assetID, reason: error.message, retryAt: now.addingTimeInterval(delay), now: now)
-            events?(.failed(assetUUID: job.assetUUID, reason: error.message))
+            delegate.videoRenditions(didReport: .failed(assetUUID: job.assetUUID, reason: error.message))
             return .failure(error)
         }
     }

@@ -47,25 +47,24 @@ final class ImageLoader: Sendable {
     let cache: ImageMemoryCache
     let maximumConcurrentRenders: Int
     private let workQueue = DispatchQueue(label: "PHImageManager.render", qos: .userInitiated, attributes: .concurrent)
-    /// Told of each step (tests).
-    private let events: (@Sendable (ImageLoaderEvent) -> Void)?
+    /// Told of each step (``PHPhotoLibrary/Delegate/imageLoader(didReport:)``).
+    private let delegate: any PHPhotoLibrary.Delegate
     /// Told when each render begins and ends: gives the heap's free pages back once renders
     /// have been idle a moment.
     let memoryRelease: IdleMemoryRelease
 
     init(
         cache: ImageMemoryCache, maximumConcurrentRenders: Int = ProcessInfo.processInfo.activeProcessorCount,
-        memoryRelease: IdleMemoryRelease = .shared, events: (@Sendable (ImageLoaderEvent) -> Void)? = nil
+        memoryRelease: IdleMemoryRelease = .shared, delegate: any PHPhotoLibrary.Delegate = QuietLibraryDelegate()
     ) {
         self.cache = cache
         self.maximumConcurrentRenders = max(1, maximumConcurrentRenders)
         self.memoryRelease = memoryRelease
-        self.events = events
+        self.delegate = delegate
     }
 
     private func tell(_ happened: [ImageLoaderEvent]) {
-        guard let events else { return }
-        for event in happened { events(event) }
+        for event in happened { delegate.imageLoader(didReport: event) }
     }
 
     /// Loads `key` (from the cache, a render in flight, or a new render) and calls `completion`

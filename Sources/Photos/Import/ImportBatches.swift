@@ -44,18 +44,19 @@ package struct ImportBatchRetry: Sendable {
 ///   is due again (``ImportBatchRetry``); a file that is not a photo or video fails the batch
 ///   for good at once, and so do ``ImportBatchRetry/maximumAttempts`` attempts.
 package final class ImportBatches: Sendable {
-    private weak let library: PHPhotoLibrary?
+    /// The library the batches are imported into (it owns this).
+    private let owner: LibraryReference
     private let store: LibraryDatabase
     private let retry: ImportBatchRetry
-    private let events: (@Sendable (ImportBatchEvent) -> Void)?
+    private let delegate: any PHPhotoLibrary.Delegate
     private let running = Mutex<(running: Bool, workers: Int)>((false, 0))
     private let wakeups = DispatchSemaphore(value: 0)
 
-    init(library: PHPhotoLibrary) {
-        self.library = library
-        store = library.store
-        retry = library.configuration.importBatchRetry
-        events = library.configuration.importBatchEvents
+    init(owner: LibraryReference, store: LibraryDatabase, retry: ImportBatchRetry, delegate: any PHPhotoLibrary.Delegate) {
+        self.owner = owner
+        self.store = store
+        self.retry = retry
+        self.delegate = delegate
     }
 
     // MARK: Receiving
@@ -144,8 +145,8 @@ package final class ImportBatches: Sendable {
             fresh.attempts += 1
         }
         // `fresh.attempts` counts this attempt from here on.
-        events?(.started(uuid: fresh.uuid, foreground: foreground))
-        guard let library else { return fail(fresh, PHPhotosError(.libraryVolumeOffline, "The library was closed"), permanently: false) }
+        delegate.importBatches(didReport: .started(uuid: fresh.uuid, foreground: foreground))
+        guard let library = owner.library else { return fail(fresh, PHPhotosError(.libraryVolumeOffline, "The library was closed"), permanently: false) }
         let folder = store.layout.importBatchFolder(uuid: fresh.uuid)
         var links: [URL] = []
         defer { for link in links { try? FileManager.default.removeItem(at: link) } }
@@ -186,7 +187,7 @@ package final class ImportBatches: Sendable {
         }
         removeFolder(fresh.uuid)
         let done = (try? store.importBatches.batch(uuid: fresh.uuid)) ?? fresh
-        events?(.finished(uuid: fresh.uuid, assets: done.assetUUIDs.count))
+        delegate.importBatches(didReport: .finished(uuid: fresh.uuid, assets: done.assetUUIDs.count))
         return done
     }
 
@@ -200,7 +201,7 @@ package final class ImportBatches: Sendable {
         }
         try? store.importBatches.fail(id: batch.id, code: error.code.rawValue, reason: message, permanently: permanently, now: Date())
         if permanently { removeFolder(batch.uuid) }
-        events?(.failed(uuid: batch.uuid, reason: message, permanently: permanently))
+        delegate.importBatches(didReport: .failed(uuid: batch.uuid, reason: message, permanently: permanently))
         return (try? store.importBatches.batch(uuid: batch.uuid)) ?? batch
     }
 

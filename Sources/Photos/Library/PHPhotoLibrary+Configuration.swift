@@ -1,4 +1,5 @@
 import Foundation
+package import Logging
 package import PhotosStore
 
 extension PHPhotoLibrary {
@@ -19,19 +20,18 @@ extension PHPhotoLibrary {
         package var previewCacheLimit: Int64 = 4 << 30
         /// Where moments' place names come from.
         package var gazetteer: GazetteerChoice = .machine
-        /// Told of each step of the image loader's work, in order, on the thread doing it; for
-        /// tests, which wait for the event they mean instead of sleeping.
-        package var imageLoaderEvents: (@Sendable (ImageLoaderEvent) -> Void)?
         /// Gives the heap's free pages back once the loader's renders are idle: the process's
         /// (``IdleMemoryRelease/shared``) unless a test brings its own.
         package var memoryRelease: IdleMemoryRelease = .shared
         /// Browser renditions of videos made at once by background workers: one (a
         /// rendition keeps both of this machine's cores busy through ffmpeg's threads).
         package var videoRenditionConcurrency = 1
-        /// Told of each step of the rendition work (tests wait on it).
-        package var videoRenditionEvents: (@Sendable (VideoRenditionEvent) -> Void)?
-        /// Told of each step of the import-batch work (the server logs it; tests wait on it).
-        package var importBatchEvents: (@Sendable (ImportBatchEvent) -> Void)?
+        /// Told of each step of the library's work: the image loader's, the renditions', the
+        /// import batches', a host's heavy jobs (``PHPhotoLibrary/Delegate``).
+        package var delegate: any PHPhotoLibrary.Delegate = QuietLibraryDelegate()
+        /// Where errors the library handles and goes on from are reported (swift-log; nothing
+        /// is printed unless the process bootstraps a logging backend, as `photos serve` does).
+        package var logger = Logger(label: "photokit")
         /// When an import batch that did not finish is tried again, and how often at most.
         package var importBatchRetry = ImportBatchRetry()
 

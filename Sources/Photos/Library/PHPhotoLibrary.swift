@@ -15,9 +15,9 @@ import PhotosLocking
 /// Several processes may open one library at once (the CLI while the server runs): reads
 /// never wait, and a write waits for another process's write to finish instead of failing.
 public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
-    // @unchecked Sendable: every stored property is a `let` of a Sendable type (the database,
-    // the queues, the image loader and caches are safe to use from any thread), except
-    // `dispatcher`, set once in `init` before the library is shared and only read afterwards.
+    // @unchecked Sendable: NSObject is not Sendable; every stored property is a `let` of a
+    // Sendable type (the database, the queues, the image loader, caches and collaborators are
+    // safe to use from any thread).
     let store: LibraryDatabase
     /// The library folder.
     ///
@@ -30,8 +30,8 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// Tells library objects apart in caches (unlike an object address, never reused).
     let instanceNumber = PHPhotoLibrary.instances.wrappingAdd(1, ordering: .relaxed).oldValue
     private static let instances = Atomic<Int>(0)
-    /// Delivers changes to observers; set once, right after init.
-    private(set) var dispatcher: ChangeDispatcher!
+    /// Delivers changes to observers.
+    let dispatcher: ChangeDispatcher
     /// What the library was opened with.
     package let configuration: Configuration
     /// Decodes and caches this library's images (its own memory cache and decode pool).
@@ -43,8 +43,8 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// Browser-playable renditions of its videos (the server and `photos cache` use them).
     package let videoRenditions: VideoRenditions
     /// Uploads imported by whichever process or instance claims them (the server's
-    /// `POST /api/uploads`); set once, right after init.
-    package private(set) var importBatches: ImportBatches!
+    /// `POST /api/uploads`).
+    package let importBatches: ImportBatches
 
     /// Opens (creating if needed) the library folder at `url`.
     ///
@@ -110,15 +110,17 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         imageLoader = ImageLoader(
             cache: ImageMemoryCache(costLimit: configuration.imageCacheBytes),
             maximumConcurrentRenders: configuration.maximumConcurrentDecodes, memoryRelease: configuration.memoryRelease,
-            events: configuration.imageLoaderEvents)
+            delegate: configuration.delegate)
         previewBudget = PreviewBudget(limit: configuration.previewCacheLimit)
         videoRenditions = VideoRenditions(
-            store: store, concurrency: configuration.videoRenditionConcurrency, events: configuration.videoRenditionEvents)
+            store: store, concurrency: configuration.videoRenditionConcurrency, delegate: configuration.delegate)
         changeQueue = DispatchQueue(label: "PHPhotoLibrary.changes")
         callbackQueue = DispatchQueue(label: "PHPhotoLibrary.callbacks")
+        let owner = LibraryReference()
+        dispatcher = ChangeDispatcher(owner: owner, store: store, checkInterval: configuration.changeCheckInterval)
+        importBatches = ImportBatches(owner: owner, store: store, retry: configuration.importBatchRetry, delegate: configuration.delegate)
         super.init()
-        dispatcher = ChangeDispatcher(library: self)
-        importBatches = ImportBatches(library: self)
+        owner.attach(self)
     }
 
     // MARK: - The shared library

@@ -30,15 +30,16 @@ final class ChangeDispatcher: Sendable {
 
     private let queue = DispatchQueue(label: "PHPhotoLibrary.observers")
     private let state: Mutex<State>
-    private weak let library: PHPhotoLibrary?
+    /// The library whose changes these are (it owns the dispatcher).
+    private let owner: LibraryReference
     private let store: LibraryDatabase
     /// How often the journal is looked at without a wake-up.
     private let checkInterval: DispatchTimeInterval
 
-    init(library: PHPhotoLibrary) {
-        self.library = library
-        store = library.store
-        checkInterval = library.configuration.changeCheckInterval
+    init(owner: LibraryReference, store: LibraryDatabase, checkInterval: DispatchTimeInterval) {
+        self.owner = owner
+        self.store = store
+        self.checkInterval = checkInterval
         state = Mutex(State(position: 0))
     }
 
@@ -132,7 +133,7 @@ final class ChangeDispatcher: Sendable {
 
     /// On `queue`: delivers the changes between the last delivered position and `snapshot`.
     private func deliver(_ snapshot: StoreSnapshot) {
-        guard let library else { return }
+        guard let library = owner.library else { return }
         let start = state.withLock { $0.position }
         guard snapshot.position > start else { return }
         // `nil`: the history was pruned past what we delivered; details can't be exact.

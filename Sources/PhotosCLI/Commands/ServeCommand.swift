@@ -55,26 +55,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // Before any work starts: threads lowered once stay low.
         ServerRuntime.runHeavyWorkInBackground(niceness: backgroundNiceness)
-        let renditionLog = Logger(label: "photos.renditions")
-        let importLog = Logger(label: "photos.imports")
         let library = try options.open(databaseMemoryMap: databaseMap << 20) { configuration in
-            // One line per rendition job: which instance did what, when several serve one library.
-            configuration.videoRenditionEvents = { event in
-                switch event {
-                case .started(let uuid, let foreground): renditionLog.info("rendition started \(uuid)\(foreground ? " (requested)" : "")")
-                case .finished(let uuid, let state): renditionLog.info("rendition finished \(uuid): \(state)")
-                case .failed(let uuid, let reason): renditionLog.info("rendition failed \(uuid): \(reason)")
-                }
-            }
-            // And one per import batch (an upload), whichever instance imports it.
-            configuration.importBatchEvents = { event in
-                switch event {
-                case .started(let uuid, let foreground): importLog.info("import started \(uuid)\(foreground ? "" : " (left by another)")")
-                case .finished(let uuid, let assets): importLog.info("import finished \(uuid): \(assets) assets")
-                case .failed(let uuid, let reason, let permanently):
-                    importLog.info("import failed \(uuid)\(permanently ? "" : " (will retry)"): \(reason)")
-                }
-            }
+            configuration.delegate = ServeLog()
         }
         let configuration = ServerConfiguration(
             host: host, port: port, allowsUnauthenticatedAccess: open, uploadLimit: uploadLimit << 20)
@@ -94,5 +76,30 @@ struct ServeCommand: AsyncParsableCommand {
         library.importBatches.startBackgroundWork()
         defer { library.importBatches.stopBackgroundWork() }
         try await buildApplication(library: library, configuration: configuration).runService()
+    }
+}
+
+/// What `photos serve` logs of its library's background work: one line per rendition job and
+/// per import batch (an upload), so the log says which instance did what when several serve
+/// one library.
+struct ServeLog: PHPhotoLibrary.Delegate {
+    let renditions = Logger(label: "photos.renditions")
+    let imports = Logger(label: "photos.imports")
+
+    func videoRenditions(didReport event: VideoRenditionEvent) {
+        switch event {
+        case .started(let uuid, let foreground): renditions.info("rendition started \(uuid)\(foreground ? " (requested)" : "")")
+        case .finished(let uuid, let state): renditions.info("rendition finished \(uuid): \(state)")
+        case .failed(let uuid, let reason): renditions.info("rendition failed \(uuid): \(reason)")
+        }
+    }
+
+    func importBatches(didReport event: ImportBatchEvent) {
+        switch event {
+        case .started(let uuid, let foreground): imports.info("import started \(uuid)\(foreground ? "" : " (left by another)")")
+        case .finished(let uuid, let assets): imports.info("import finished \(uuid): \(assets) assets")
+        case .failed(let uuid, let reason, let permanently):
+            imports.info("import failed \(uuid)\(permanently ? "" : " (will retry)"): \(reason)")
+        }
     }
 }

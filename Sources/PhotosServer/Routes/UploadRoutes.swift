@@ -35,7 +35,7 @@ struct UploadRoutes {
         }
         let key = try Self.clientKey(request)
         let owner = Self.owner(client)
-        let batches = service.library.importBatches!
+        let batches = service.library.importBatches
         if let key, let sent = batches.batch(owner: owner, clientKey: key) {
             // A retry: the body is the same files again, not kept.
             for try await _ in request.body {}

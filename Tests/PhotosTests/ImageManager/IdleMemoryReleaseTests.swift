@@ -33,7 +33,7 @@ struct IdleMemoryReleaseTests {
         let recorder = try ImageLoaderTests.Recorder()
         let log = ImageLoaderEventLog()
         let loader = ImageLoader(
-            cache: ImageMemoryCache(costLimit: 1 << 20), maximumConcurrentRenders: 1, memoryRelease: memoryRelease, events: log.hook)
+            cache: ImageMemoryCache(costLimit: 1 << 20), maximumConcurrentRenders: 1, memoryRelease: memoryRelease, delegate: EventDelegate(imageLoader: log.hook))
         let done = DispatchGroup()
         for (name, gated) in [("held", true), ("queued", false)] {
             done.enter()

@@ -38,7 +38,7 @@ struct ImageLoaderTests {
     @Test func visibleRequestsRunBeforeQueuedPreheats() throws {
         let recorder = try Recorder()
         let log = ImageLoaderEventLog()
-        let loader = ImageLoader(cache: ImageMemoryCache(costLimit: 1 << 20), maximumConcurrentRenders: 1, events: log.hook)
+        let loader = ImageLoader(cache: ImageMemoryCache(costLimit: 1 << 20), maximumConcurrentRenders: 1, delegate: EventDelegate(imageLoader: log.hook))
         loader.preheat(Self.key("P0"), render: recorder.render("P0", waitingOnGate: true))
         for index in 1...3 { loader.preheat(Self.key("P\(index)"), render: recorder.render("P\(index)")) }
         let done = DispatchSemaphore(value: 0)
@@ -56,7 +56,7 @@ struct ImageLoaderTests {
     @Test func identicalRequestsShareARenderAndCancelledOnesAreDropped() throws {
         let recorder = try Recorder()
         let log = ImageLoaderEventLog()
-        let loader = ImageLoader(cache: ImageMemoryCache(costLimit: 1 << 20), maximumConcurrentRenders: 1, events: log.hook)
+        let loader = ImageLoader(cache: ImageMemoryCache(costLimit: 1 << 20), maximumConcurrentRenders: 1, delegate: EventDelegate(imageLoader: log.hook))
         let delivered = Mutex<[Int32]>([])
         let done = DispatchGroup()
         loader.load(Self.key("busy"), requestID: 1, priority: .visible, render: recorder.render("busy", waitingOnGate: true)) { _ in }

@@ -86,10 +86,10 @@ struct ImportBatchTests {
         let events = Mutex<[ImportBatchEvent]>([])
         let finished = DispatchSemaphore(value: 0)
         var otherConfiguration = configuration
-        otherConfiguration.importBatchEvents = { event in
+        otherConfiguration.delegate = EventDelegate(importBatches: { event in
             events.withLock { $0.append(event) }
             if case .finished = event { finished.signal() }
-        }
+        })
         let other = try temporary.openAgain(configuration: otherConfiguration)
         other.importBatches.startBackgroundWork()
         defer { other.importBatches.stopBackgroundWork() }

@@ -91,10 +91,10 @@ struct SharedWorkTests {
         let (events, continuation) = AsyncStream<Void>.makeStream()
         func configuration(_ handle: Int) -> PHPhotoLibrary.Configuration {
             var configuration = PHPhotoLibrary.Configuration()
-            configuration.videoRenditionEvents = { event in
+            configuration.delegate = EventDelegate(videoRenditions: { event in
                 log.withLock { $0.append((handle, event)) }
                 continuation.yield()
-            }
+            })
             return configuration
         }
         let handles = [try temporary.openAgain(configuration: configuration(0)), try temporary.openAgain(configuration: configuration(1))]

@@ -14,7 +14,7 @@ struct VideoRenditionTests {
     static func library() throws -> (TemporaryLibrary, AsyncStream<VideoRenditionEvent>) {
         let (stream, continuation) = AsyncStream<VideoRenditionEvent>.makeStream()
         var configuration = PHPhotoLibrary.Configuration()
-        configuration.videoRenditionEvents = { continuation.yield($0) }
+        configuration.delegate = EventDelegate(videoRenditions: { continuation.yield($0) })
         return (try TemporaryLibrary(configuration: configuration), stream)
     }
 
@@ -77,7 +77,7 @@ struct VideoRenditionTests {
         // Another process (a new library object on the same folder) finds the work waiting.
         var configuration = PHPhotoLibrary.Configuration()
         let (reopenedEvents, continuation) = AsyncStream<VideoRenditionEvent>.makeStream()
-        configuration.videoRenditionEvents = { continuation.yield($0) }
+        configuration.delegate = EventDelegate(videoRenditions: { continuation.yield($0) })
         let reopened = try temporary.openAgain(configuration: configuration)
         reopened.videoRenditions.startBackgroundWork()
         defer { reopened.videoRenditions.stopBackgroundWork() }
