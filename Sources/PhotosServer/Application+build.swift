@@ -59,7 +59,7 @@ struct AccessWatcher: Service {
 
     func run() async throws {
         await withGracefulShutdownHandler {
-            for await _ in service.library.accessChanges.cancelOnGracefulShutdown() {
+            for await _ in service.library.access.changes.cancelOnGracefulShutdown() {
                 service.accessChanged()
             }
         } onGracefulShutdown: {}

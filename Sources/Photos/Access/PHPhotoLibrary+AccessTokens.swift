@@ -16,36 +16,29 @@ public enum PHLimitedLibraryEdit: Sendable, Hashable {
 }
 
 extension PHPhotoLibrary {
+    /// The library's access tokens and sessions (``LibraryAccess``), for `photos serve`.
+    package var access: LibraryAccess { LibraryAccess(store: store, isReadOnly: isReadOnly) }
+
     /// Creates a token and returns it with its secret, which is shown only here: the library
     /// keeps only its SHA-256.
     ///
     /// - Note: Linux addition, for `photos serve`.
     public func createAccessToken(named name: String, level: PHAccessToken.Level) throws -> (token: PHAccessToken, secret: String) {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw PHPhotosError(.invalidResource, "An access token needs a name") }
-        let secret = "pk_" + Self.randomText(bytes: 32)
-        do {
-            let record = try store.accessTokens.create(
-                identifier: "tk_" + Self.randomText(bytes: 8).prefix(10), name: trimmed, level: level.storedValue,
-                secretHash: ContentHash.sha256(of: Data(secret.utf8)), date: Date())
-            return (PHAccessToken(record), secret)
-        } catch {
-            throw PHPhotosError(error)
-        }
+        try access.create(named: name, level: level)
     }
 
     /// Every token, oldest first.
     ///
     /// - Note: Linux addition.
     public func accessTokens() throws -> [PHAccessToken] {
-        do { return try store.accessTokens.all().map(PHAccessToken.init) } catch { throw PHPhotosError(error) }
+        try access.all()
     }
 
     /// The token with this identifier (`tk_...`), if it exists.
     ///
     /// - Note: Linux addition.
     public func accessToken(withIdentifier identifier: String) throws -> PHAccessToken? {
-        do { return try store.accessTokens.token(identifier: identifier).map(PHAccessToken.init) } catch { throw PHPhotosError(error) }
+        try access.token(withIdentifier: identifier)
     }
 
     /// The token whose secret this is, or `nil`; records the use (at most once a minute, and
@@ -53,17 +46,7 @@ extension PHPhotoLibrary {
     ///
     /// - Note: Linux addition. Secrets are compared by their SHA-256, never stored.
     public func authenticateAccessToken(secret: String) throws -> PHAccessToken? {
-        guard secret.hasPrefix("pk_"), secret.utf8.count < 256 else { return nil }
-        do {
-            guard let record = try store.accessTokens.token(secretHash: ContentHash.sha256(of: Data(secret.utf8))) else { return nil }
-            let now = Date()
-            if !isReadOnly, record.lastUsedDate.map({ now.timeIntervalSince($0) > 60 }) ?? true {
-                try store.accessTokens.markUsed(id: record.id, date: now)
-            }
-            return PHAccessToken(record)
-        } catch {
-            throw PHPhotosError(error)
-        }
+        try access.authenticate(secret: secret)
     }
 
     /// Revokes a token: its secret stops working at once, in every process. `false` when
@@ -72,82 +55,23 @@ extension PHPhotoLibrary {
     /// - Note: Linux addition.
     @discardableResult
     public func revokeAccessToken(withIdentifier identifier: String) throws -> Bool {
-        do { return try store.accessTokens.delete(identifier: identifier) } catch { throw PHPhotosError(error) }
+        try access.revoke(withIdentifier: identifier)
     }
 
     /// The local identifiers of the assets a limited token may see.
     ///
     /// - Note: Linux addition.
     public func limitedLibraryAssetIdentifiers(forAccessToken identifier: String) throws -> [String] {
-        do {
-            guard let record = try store.accessTokens.token(identifier: identifier) else {
-                throw PHPhotosError(.identifierNotFound, "No access token '\(identifier)'")
-            }
-            return try store.accessTokens.allowedAssetUUIDs(tokenID: record.id).map(LocalIdentifier.asset)
-        } catch let error as StoreError {
-            throw PHPhotosError(error)
-        }
+        try access.limitedLibraryAssetIdentifiers(forAccessToken: identifier)
     }
 
     /// Edits a limited token's allow-list in one transaction and returns its new size.
     /// Unknown assets fail the edit with ``PHPhotosError/Code/identifierNotFound``.
     ///
-    /// - Note: Linux addition. Servers see the edit through `accessChanges`.
+    /// - Note: Linux addition. Servers see the edit through `access.changes`.
     @discardableResult
     public func changeLimitedLibrary(ofAccessToken identifier: String, _ edit: PHLimitedLibraryEdit) throws -> Int {
-        let (identifiers, mode): ([String], AllowListEdit) =
-            switch edit {
-            case .add(let list): (list, .add)
-            case .remove(let list): (list, .remove)
-            case .replace(let list): (list, .replace)
-            }
-        var uuids: [String] = []
-        for identifier in identifiers {
-            guard let uuid = LocalIdentifier.assetUUID(identifier) else {
-                throw PHPhotosError(.identifierNotFound, "'\(identifier)' is not an asset identifier", localIdentifiers: [identifier])
-            }
-            uuids.append(uuid)
-        }
-        do {
-            return try store.accessTokens.changeAllowedAssets(tokenIdentifier: identifier, uuids: uuids, mode: mode)
-        } catch {
-            throw PHPhotosError(error.code == .missingObject ? .identifierNotFound : .internalError, error.message)
-        }
-    }
-
-    /// A number that grows whenever a token or an allow-list changes, in any process.
-    ///
-    /// For `photos serve` only (`package` access).
-    package var accessVersion: Int {
-        Int((try? store.accessTokens.version()) ?? 0)
-    }
-
-    /// Yields ``accessVersion`` each time tokens or allow-lists change, in this process or
-    /// another (`photos token ...` while a server runs), within about a second.
-    ///
-    /// For `photos serve` only (`package` access).
-    package var accessChanges: AsyncStream<Int> {
-        let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let store = self.store
-        let last = Mutex((try? store.accessTokens.version()) ?? 0)
-        let watcher = store.watchChanges(queue: DispatchQueue(label: "PHPhotoLibrary.access")) {
-            guard let version = try? store.accessTokens.version() else { return }
-            let changed = last.withLock { last in
-                defer { last = version }
-                return last != version
-            }
-            if changed { continuation.yield(Int(version)) }
-        }
-        continuation.onTermination = { _ in watcher.cancel() }
-        return stream
-    }
-
-    static func randomText(bytes count: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        try access.changeLimitedLibrary(ofAccessToken: identifier, edit)
     }
 }
 

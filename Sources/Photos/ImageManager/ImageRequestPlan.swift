@@ -94,7 +94,7 @@ struct ImageRequestPlan: Sendable {
         // Derivatives show the current version.
         derivatives = isCurrent
             ? ImageRenderer.Derivatives(
-                assetUUID: asset.uuid, layout: layout, budget: library.previewBudget, writable: !library.isReadOnly, store: library.store)
+                assetUUID: asset.uuid, layout: layout, budget: library.derivatives.previewBudget, writable: !library.isReadOnly, store: library.store)
             : nil
         failures = isCurrent && !library.isReadOnly ? RenderFailureLog(store: library.store, assetUUID: asset.uuid) : nil
         let geometry = ImageGeometry.plan(

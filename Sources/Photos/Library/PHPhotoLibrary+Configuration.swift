@@ -55,7 +55,7 @@ extension PHPhotoLibrary {
     ///
     /// Linux addition: Apple's Photos manages its derivatives itself.
     public var previewCacheLimit: Int64 {
-        get { previewBudget.limit }
-        set { previewBudget.limit = newValue }
+        get { derivatives.previewBudget.limit }
+        set { derivatives.previewBudget.limit = newValue }
     }
 }

@@ -38,8 +38,8 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     let imageLoader: ImageLoader
     /// The files behind assets' images, remembered per asset snapshot.
     let imageSources = ImageSourceCache()
-    /// The limit of this library's preview files and the bytes written toward the next trim.
-    let previewBudget: PreviewBudget
+    /// Its thumbnails and previews, with the limit on previews.
+    package let derivatives: LibraryDerivatives
     /// Browser-playable renditions of its videos (the server and `photos cache` use them).
     package let videoRenditions: VideoRenditions
     /// Uploads imported by whichever process or instance claims them (the server's
@@ -111,7 +111,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
             cache: ImageMemoryCache(costLimit: configuration.imageCacheBytes),
             maximumConcurrentRenders: configuration.maximumConcurrentDecodes, memoryRelease: configuration.memoryRelease,
             delegate: configuration.delegate)
-        previewBudget = PreviewBudget(limit: configuration.previewCacheLimit)
+        derivatives = LibraryDerivatives(store: store, previewLimit: configuration.previewCacheLimit)
         videoRenditions = VideoRenditions(
             store: store, concurrency: configuration.videoRenditionConcurrency, delegate: configuration.delegate)
         changeQueue = DispatchQueue(label: "PHPhotoLibrary.changes")

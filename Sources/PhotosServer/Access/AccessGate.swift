@@ -3,10 +3,10 @@ import Photos
 import PhotosLocking
 
 /// Authenticates clients: bearer secrets and session cookies, with the tokens and allow-lists
-/// read from the library cached until the library's ``PHPhotoLibrary/accessVersion`` moves
+/// read from the library cached until the library's ``LibraryAccess/version`` moves
 /// (a `photos token` command in another process reaches a running server within a second).
 ///
-/// A token's sessions are kept in the library (`createAccessSession`), so they outlive a
+/// A token's sessions are kept in the library (`LibraryAccess.createSession`), so they outlive a
 /// restart; a session's token is remembered here for ``sessionRecheck`` between reads. Sessions
 /// of an open server (no token) live in memory only.
 final class AccessGate: Sendable {
@@ -40,14 +40,14 @@ final class AccessGate: Sendable {
     init(library: PHPhotoLibrary, configuration: ServerConfiguration) {
         self.library = library
         self.configuration = configuration
-        version = Atomic(library.accessVersion)
+        version = Atomic(library.access.version)
     }
 
     /// Re-reads the library's access version (after this server changed tokens or allow-lists,
-    /// or when ``PHPhotoLibrary/accessChanges`` says another process did); returns it.
+    /// or when ``LibraryAccess/changes`` says another process did); returns it.
     @discardableResult
     func refresh() -> Int {
-        let current = library.accessVersion
+        let current = library.access.version
         version.store(current, ordering: .sequentiallyConsistent)
         return current
     }
@@ -86,7 +86,7 @@ final class AccessGate: Sendable {
         let id: String
         if let token = client.token, !library.isReadOnly {
             // A read-only library can't keep the session: it lives in this server's memory.
-            id = try library.createAccessSession(forAccessToken: token.identifier, lifetime: configuration.sessionLifetime)
+            id = try library.access.createSession(forAccessToken: token.identifier, lifetime: configuration.sessionLifetime)
         } else {
             id = Self.sessionID()
         }
@@ -96,7 +96,7 @@ final class AccessGate: Sendable {
 
     func endSession(_ id: String) {
         _ = sessions.withLock { $0.removeValue(forKey: id) }
-        _ = try? library.endAccessSession(secret: id)
+        _ = try? library.access.endSession(secret: id)
     }
 
     private func remember(_ id: String, _ session: Session) {
@@ -120,7 +120,7 @@ final class AccessGate: Sendable {
             return session
         }
         if let remembered { return .some(remembered.tokenIdentifier) }
-        guard let token = try library.accessToken(forSessionSecret: id, lifetime: configuration.sessionLifetime) else { return nil }
+        guard let token = try library.access.token(forSessionSecret: id, lifetime: configuration.sessionLifetime) else { return nil }
         remember(id, Session(tokenIdentifier: token.identifier, since: now))
         return .some(token.identifier)
     }

@@ -15,7 +15,20 @@ public struct PHDerivativeCacheStatus: Sendable, Equatable {
     public var previewBytes: Int64 = 0
 }
 
-extension PHPhotoLibrary {
+/// A library's derivatives (grid thumbnails, previews) as a cache it keeps in `derivatives/`:
+/// making the missing ones, counting and trimming them, and the limit on previews
+/// (``PreviewBudget``). Reached as ``PHPhotoLibrary/derivatives``; the public methods of
+/// ``PHPhotoLibrary`` forward here.
+package final class LibraryDerivatives: Sendable {
+    let store: LibraryDatabase
+    /// The limit of the library's preview files and the bytes written toward the next trim.
+    let previewBudget: PreviewBudget
+
+    init(store: LibraryDatabase, previewLimit: Int64) {
+        self.store = store
+        previewBudget = PreviewBudget(limit: previewLimit)
+    }
+
     /// Makes the derivatives that are missing for every photo (its current version), on every
     /// core; returns how many were made and how many photos failed (unreadable, unsupported).
     /// Each file is written to a temporary name and renamed, so readers never see a torn one.
@@ -24,12 +37,11 @@ extension PHPhotoLibrary {
     ///
     /// Linux addition (`photos cache warm`).
     @discardableResult
-    public func makeDerivatives(previews: Bool = false) throws -> (made: Int, failed: Int) {
+    package func make(previews: Bool = false) throws -> (made: Int, failed: Int) {
         let files = try store.currentImageFiles()
         let layout = store.layout
         let made = Atomic<Int>(0), failed = Atomic<Int>(0)
         let recorded = Set(try store.renderFailures.all().map(\.assetUUID))
-        let store = store
         let kinds: [StandardDerivative] = previews ? [.thumbnail, .preview] : [.thumbnail]
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
@@ -64,7 +76,7 @@ extension PHPhotoLibrary {
     }
 
     /// Counts the derivatives on disk. Linux addition.
-    public func derivativeCacheStatus() -> PHDerivativeCacheStatus {
+    package func status() -> PHDerivativeCacheStatus {
         DerivativeCache.status(of: store.layout)
     }
 
@@ -72,8 +84,35 @@ extension PHPhotoLibrary {
     /// (thumbnails stay: a grid needs every one). Returns how many files went. Linux addition;
     /// the image manager trims to ``previewCacheLimit`` on its own.
     @discardableResult
-    public func trimDerivativeCache(toBytes bytes: Int64) -> Int {
+    package func trim(toBytes bytes: Int64) -> Int {
         DerivativeCache.trim(store.layout, toBytes: bytes)
+    }
+}
+
+extension PHPhotoLibrary {
+    /// Makes the derivatives that are missing for every photo (its current version), on every
+    /// core; returns how many were made and how many photos failed (unreadable, unsupported).
+    /// Each file is written to a temporary name and renamed, so readers never see a torn one.
+    /// A photo that can't be decoded is recorded as unrenderable (`photos check` lists it);
+    /// one recorded earlier that renders now is forgotten.
+    ///
+    /// Linux addition (`photos cache warm`).
+    @discardableResult
+    public func makeDerivatives(previews: Bool = false) throws -> (made: Int, failed: Int) {
+        try derivatives.make(previews: previews)
+    }
+
+    /// Counts the derivatives on disk. Linux addition.
+    public func derivativeCacheStatus() -> PHDerivativeCacheStatus {
+        derivatives.status()
+    }
+
+    /// Removes previews, least recently used first, until they take at most `bytes`
+    /// (thumbnails stay: a grid needs every one). Returns how many files went. Linux addition;
+    /// the image manager trims to ``previewCacheLimit`` on its own.
+    @discardableResult
+    public func trimDerivativeCache(toBytes bytes: Int64) -> Int {
+        derivatives.trim(toBytes: bytes)
     }
 }
 
