@@ -33,18 +33,6 @@ enum AssetFormatting {
         var shared: AssetJSONFields
         var own: Own
 
-        /// What only the CLI says, or says its own way.
-        struct Own: Encodable {
-            /// ``AssetFormatting/typeName(_:)``: `photo`, `live`, `video`, `audio`, `unknown`.
-            var mediaType: String
-            var latitude: Double?
-            var longitude: Double?
-            var burstIdentifier: String?
-            var deletedDate: Date?
-            /// `photos info --json` only.
-            var resources: [ResourceJSON]?
-        }
-
         init(_ asset: PHAsset, resources: [PHAssetResource]? = nil) {
             shared = AssetJSONFields(asset)
             own = Own(
@@ -57,33 +45,43 @@ enum AssetFormatting {
             try shared.encode(to: encoder)
             try own.encode(to: encoder)
         }
+
+        /// What only the CLI says, or says its own way.
+        struct Own: Encodable {
+            /// ``AssetFormatting/typeName(_:)``: `photo`, `live`, `video`, `audio`, `unknown`.
+            var mediaType: String
+            var latitude: Double?
+            var longitude: Double?
+            var burstIdentifier: String?
+            var deletedDate: Date?
+            /// `photos info --json` only.
+            var resources: [ResourceJSON]?
+        }
     }
 
     /// The JSON object for one of an asset's files: what the API's asset details say of the
     /// original too (``ResourceJSONFields``), its type and its size in pixels.
     struct ResourceJSON: Encodable {
         var file: ResourceJSONFields
-        /// ``PHAssetResourceType``'s raw value.
-        var type: Int
-        var pixelWidth: Int
-        var pixelHeight: Int
+        var own: Own
 
         init(_ resource: PHAssetResource) {
             file = ResourceJSONFields(resource)
-            type = resource.type.rawValue
-            pixelWidth = resource.pixelWidth
-            pixelHeight = resource.pixelHeight
+            own = Own(type: resource.type.rawValue, pixelWidth: resource.pixelWidth, pixelHeight: resource.pixelHeight)
         }
 
         func encode(to encoder: any Encoder) throws {
             try file.encode(to: encoder)
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(type, forKey: .type)
-            try container.encode(pixelWidth, forKey: .pixelWidth)
-            try container.encode(pixelHeight, forKey: .pixelHeight)
+            try own.encode(to: encoder)
         }
 
-        private enum CodingKeys: String, CodingKey { case type, pixelWidth, pixelHeight }
+        /// What only the CLI says of a file.
+        struct Own: Encodable {
+            /// ``PHAssetResourceType``'s raw value.
+            var type: Int
+            var pixelWidth: Int
+            var pixelHeight: Int
+        }
     }
 
     /// Pretty-printed JSON as the CLI prints it (``JSONOutput/encoder(prettyPrinted:)``).

@@ -14,15 +14,16 @@ struct AssetJSON: Encodable, Sendable {
     /// What a page of assets, an upload's answer and a live message show of each asset beside
     /// ``shared``.
     struct Summary: Encodable, Sendable {
+        /// The asset's UUID, as the API's paths name it.
         let id: String
         /// ``AssetJSON/mediaTypeName(_:)``: `image`, `video`, `audio`, `unknown`.
         let mediaType: String
-        let hasAdjustments: Bool
         let location: Location?
         let trashedDate: Date?
-        /// Changes whenever the asset's pixels do (an edit or a revert, not a favorite); image
-        /// URLs carry it as `v` to be cached for good.
-        let version: String
+        /// Whether the asset's current version is an edit, and the version of its image
+        /// (``AssetJSON/version(of:)``), which changes whenever the pixels do (an edit or a
+        /// revert, not a favorite): image URLs carry it as `v` to be cached for good.
+        let hasAdjustments: Bool, version: String
 
         init(_ asset: PHAsset) {
             id = ObjectID.uuid(asset.localIdentifier)

@@ -7,6 +7,16 @@ struct CollectionJSON: Encodable, Sendable {
     let shared: CollectionJSONFields
     let own: Own
 
+    init(_ collection: PHCollection) {
+        shared = CollectionJSONFields(collection)
+        own = Own(collection)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try shared.encode(to: encoder)
+        try own.encode(to: encoder)
+    }
+
     /// What only the API says, or says its own way.
     struct Own: Encodable, Sendable {
         let id: String
@@ -15,8 +25,8 @@ struct CollectionJSON: Encodable, Sendable {
         let subtype: Int
         /// `nil` where PhotoKit doesn't know it cheaply (smart albums, folders).
         let estimatedAssetCount: Int?
-        let startDate: Date?
-        let endDate: Date?
+        /// The span of its assets' creation dates.
+        let startDate: Date?, endDate: Date?
         let locationNames: [String]
         let canContainAssets: Bool
 
@@ -51,16 +61,6 @@ struct CollectionJSON: Encodable, Sendable {
                 locationNames = []
             }
         }
-    }
-
-    init(_ collection: PHCollection) {
-        shared = CollectionJSONFields(collection)
-        own = Own(collection)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        try shared.encode(to: encoder)
-        try own.encode(to: encoder)
     }
 }
 
