@@ -225,7 +225,7 @@ if Context.environment["PHOTOKIT_FUZZ"] != nil {
         fuzzTarget("FuzzProbe", ["Imaging"]),
         fuzzTarget("FuzzPredicate", ["Photos", "PhotosTestSupport"]),
         fuzzTarget("FuzzQuery", ["PhotosServer", "Photos"]),
-        fuzzTarget("FuzzMultipart", ["PhotosServer", .product(name: "NIOCore", package: "swift-nio")]),
+        fuzzTarget("FuzzMultipart", ["PhotosServer", "PhotosTestSupport", .product(name: "NIOCore", package: "swift-nio")]),
     ]
 }
 
