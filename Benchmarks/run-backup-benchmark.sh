@@ -16,22 +16,18 @@
 # Uses the debug build unless --release. Prints RESULT lines; figures go to docs/reliability.md.
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(dirname "$HERE")"
+# shellcheck source=peers/bench-common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/peers/bench-common.sh"
 PHOTOS_DIR="$ROOT/.fixtures"
 RUNS=3
 SNAPSHOT_ASSETS=10000
 CONFIG=debug
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --photos) PHOTOS_DIR="$2"; shift 2 ;;
-        --runs) RUNS="$2"; shift 2 ;;
-        --snapshot-assets) SNAPSHOT_ASSETS="$2"; shift 2 ;;
-        --release) CONFIG=release; shift ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
-        *) echo "unknown option: $1" >&2; exit 2 ;;
-    esac
-done
+parse_options "$@" <<'OPTIONS'
+--photos PHOTOS_DIR
+--runs RUNS
+--snapshot-assets SNAPSHOT_ASSETS
+--release CONFIG=release
+OPTIONS
 
 (cd "$ROOT" && swift build -c "$CONFIG" --product photos >/dev/null)
 PHOTOS="$ROOT/.build/$CONFIG/photos"

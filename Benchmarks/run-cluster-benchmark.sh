@@ -14,40 +14,32 @@
 # Prints RESULT lines and a markdown table; copy the figures into docs/performance.md.
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(dirname "$HERE")"
+# shellcheck source=peers/bench-common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/peers/bench-common.sh"
 RUNS=3
 SECONDS_EACH=20
 TOGGLES=300
 CONNECTIONS=16
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --runs) RUNS="$2"; shift 2 ;;
-        --seconds) SECONDS_EACH="$2"; shift 2 ;;
-        --toggles) TOGGLES="$2"; shift 2 ;;
-        --connections) CONNECTIONS="$2"; shift 2 ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
-        *) echo "unknown option: $1" >&2; exit 2 ;;
-    esac
-done
+parse_options "$@" <<'OPTIONS'
+--runs RUNS
+--seconds SECONDS_EACH
+--toggles TOGGLES
+--connections CONNECTIONS
+OPTIONS
 for tool in wrk nginx psql; do command -v "$tool" >/dev/null || { echo "$tool is needed (apt install wrk nginx postgresql)" >&2; exit 1; }; done
-
-build=(swift build -c release --product photos --scratch-path "$ROOT/.build-cmo" -Xswiftc -cross-module-optimization)
-(cd "$ROOT" && "${build[@]}" >/dev/null)
-PHOTOS="$(cd "$ROOT" && "${build[@]}" --show-bin-path)/photos"
-[ -d "$ROOT/.corpus" ] || "$ROOT/scripts/fetch-corpus.sh" "$ROOT/.corpus" --minimal >/dev/null
 
 WORK="$HERE/.data/cluster-run"
 "$ROOT/scripts/throwaway-postgres.sh" stop "$WORK/postgres" 2>/dev/null || true
 rm -rf "$WORK"
 mkdir -p "$WORK"
 chmod 755 "$WORK"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+build_photos "$ROOT" "$WORK/build.log"
+[ -d "$ROOT/.corpus" ] || "$ROOT/scripts/fetch-corpus.sh" "$ROOT/.corpus" --minimal >/dev/null
+
 SERVER=$("$ROOT/scripts/throwaway-postgres.sh" start "$WORK/postgres" "$(free_port)")
 PIDS=()
 cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
+    stop_processes "${PIDS[@]}"
     "$ROOT/scripts/throwaway-postgres.sh" stop "$WORK/postgres" || true
 }
 trap cleanup EXIT
@@ -72,21 +64,12 @@ serve "$SQLITE_PORT" --library "$WORK/sqlite"
 serve "$A_PORT" --database "$DATABASE" --library "$WORK/files"
 serve "$B_PORT" --database "$DATABASE" --library "$WORK/files"
 
-mkdir -p "$WORK/nginx"
-cat >"$WORK/nginx/nginx.conf" <<CONF
-worker_processes 1;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/error.log;
-events { worker_connections 1024; }
-http {
+nginx_conf "$WORK/nginx" 1 <<CONF
   access_log off;
-  client_body_temp_path $WORK/nginx/body; proxy_temp_path $WORK/nginx/proxy;
-  fastcgi_temp_path $WORK/nginx/fastcgi; uwsgi_temp_path $WORK/nginx/uwsgi; scgi_temp_path $WORK/nginx/scgi;
   upstream one { server 127.0.0.1:$A_PORT; keepalive 32; }
   upstream two { server 127.0.0.1:$A_PORT; server 127.0.0.1:$B_PORT; keepalive 32; }
   server { listen 127.0.0.1:$ONE_PORT; location / { proxy_pass http://one; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host \$http_host; } }
   server { listen 127.0.0.1:$TWO_PORT; location / { proxy_pass http://two; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host \$http_host; } }
-}
 CONF
 nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' & PIDS+=($!)
 sleep 0.5

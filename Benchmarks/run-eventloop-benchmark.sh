@@ -23,11 +23,8 @@
 # figures, and the background work done during (b). Results: Benchmarks/.data/eventloop-work/.
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(dirname "$HERE")"
-PEERS="$HERE/peers"
 # shellcheck source=peers/bench-common.sh
-. "$PEERS/bench-common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/peers/bench-common.sh"
 ROUNDS=3
 SECONDS_EACH=20
 CONNECTIONS=64
@@ -40,22 +37,18 @@ BUILDS=()
 DATA="$HERE/.data"
 SET="$DATA/bench-set"
 
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --photos) BUILDS+=("$2"); shift 2 ;;
-        --rounds) ROUNDS="$2"; shift 2 ;;
-        --seconds) SECONDS_EACH="$2"; shift 2 ;;
-        --connections) CONNECTIONS="$2"; shift 2 ;;
-        --edits) EDITS="$2"; shift 2 ;;
-        --uploads) UPLOADS="$2"; shift 2 ;;
-        --renders) RENDERS="$2"; shift 2 ;;
-        --pace) PACE="$2"; shift 2 ;;
-        --closed-loop) PACE="0,0,0"; shift ;;
-        --set) SET="$2"; shift 2 ;;
-        -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
-        *) echo "unknown option: $1" >&2; exit 2 ;;
-    esac
-done
+parse_options "$@" <<'OPTIONS'
+--photos BUILDS+
+--rounds ROUNDS
+--seconds SECONDS_EACH
+--connections CONNECTIONS
+--edits EDITS
+--uploads UPLOADS
+--renders RENDERS
+--pace PACE
+--closed-loop PACE=0,0,0
+--set SET
+OPTIONS
 
 WORK="$DATA/eventloop-work"
 LOG="$WORK/logs"
@@ -65,24 +58,7 @@ LIBRARY="$WORK/Library.photoslibrary"
 SERVER_PID=""
 LOAD_PID=""
 
-cleanup() {
-    for pid in "$LOAD_PID" "$SERVER_PID"; do
-        [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-    done
-    wait 2>/dev/null || true
-}
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-
-wait_for() {
-    local i
-    for i in $(seq 200); do
-        curl -s -o /dev/null "$1" && return 0
-        sleep 0.1
-    done
-    echo "nothing answers at $1" >&2; exit 1
-}
+trap 'stop_processes "$LOAD_PID" "$SERVER_PID"' EXIT
 
 mkdir -p "$WORK" "$LOG"
 rm -f "$RESULTS" "$LOG"/*.log
@@ -90,10 +66,8 @@ install_missing wrk curl python3
 build_bench_set "$ROOT" "$DATA/corpus" "$SET" "$LOG"
 
 if [ ${#BUILDS[@]} -eq 0 ]; then
-    say "Building photos in release with cross-module optimization (scratch path .build-cmo)"
-    build=(swift build -c release --product photos --package-path "$ROOT" --scratch-path "$ROOT/.build-cmo" -Xswiftc -cross-module-optimization)
-    "${build[@]}" > "$LOG/build.log" 2>&1 || { cat "$LOG/build.log" >&2; exit 1; }
-    BUILDS+=("this=$("${build[@]}" --show-bin-path)/photos")
+    build_photos "$ROOT" "$LOG/build.log"
+    BUILDS+=("this=$PHOTOS")
 fi
 
 # One library for every run: imported once by the first build, copied before each run.
@@ -108,10 +82,8 @@ one_run() {   # one_run NAME BINARY ROUND
     local name="$1" binary="$2" round="$3" port idle loaded load
     rm -rf "$LIBRARY"
     cp -a "$PRISTINE" "$LIBRARY"
-    port="$(free_port)"
-    "$binary" serve --library "$LIBRARY" --port "$port" > "$LOG/server-$name-$round.log" 2>&1 &
-    SERVER_PID=$!
-    wait_for "http://127.0.0.1:$port/openapi.json"
+    start_server "$binary" "$LIBRARY" "$LOG/server-$name-$round.log"
+    port="$PORT"
     curl -sf -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$port/api/assets?limit=1000" \
         | python3 -c 'import json,sys; [print(a["id"], a["version"]) for a in json.load(sys.stdin)["assets"]]' > "$WORK/assets.txt"
     : > "$WORK/paths.txt"; : > "$WORK/ids.txt"

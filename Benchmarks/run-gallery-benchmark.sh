@@ -47,29 +47,22 @@
 # arguments to `photos serve` (e.g. "--database-map 0").
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(dirname "$HERE")"
-PEERS="$HERE/peers"
 # shellcheck source=peers/bench-common.sh
-. "$PEERS/bench-common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/peers/bench-common.sh"
 ASSETS=
 RUNS=3
 SECONDS_EACH=10
 SCALE=0
 USE_SECONDS=600
 TOGGLES=50
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --assets) ASSETS="$2"; shift 2 ;;
-        --runs) RUNS="$2"; shift 2 ;;
-        --seconds) SECONDS_EACH="$2"; shift 2 ;;
-        --scale) SCALE=1; shift ;;
-        --use-seconds) USE_SECONDS="$2"; shift 2 ;;
-        --toggles) TOGGLES="$2"; shift 2 ;;
-        -h|--help) sed -n '2,48p' "$0"; exit 0 ;;
-        *) echo "unknown option: $1" >&2; exit 2 ;;
-    esac
-done
+parse_options "$@" <<'OPTIONS'
+--assets ASSETS
+--runs RUNS
+--seconds SECONDS_EACH
+--scale SCALE=1
+--use-seconds USE_SECONDS
+--toggles TOGGLES
+OPTIONS
 if [ -z "$ASSETS" ]; then if [ "$SCALE" = 1 ]; then ASSETS=1000000; else ASSETS=100000; fi; fi
 [[ "$ASSETS" =~ ^[1-9][0-9]*$ ]] || { echo "--assets needs a positive number" >&2; exit 2; }
 
@@ -81,7 +74,7 @@ LOG="$WORK/logs"
 LIBRARY="$WORK/Library.photoslibrary"
 LINKS="$WORK/originals"
 SERVER_PID=""
-trap '[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null; wait 2>/dev/null || true' EXIT
+trap 'stop_processes "$SERVER_PID"' EXIT
 mkdir -p "$LOG"
 install_missing sqlite3 chromium chromium-driver libvips-tools curl libimage-exiftool-perl
 python3 -c 'import selenium' 2>/dev/null || pip install -q selenium 2>/dev/null || pip install -q --break-system-packages selenium
@@ -106,10 +99,7 @@ WITH_THUMBNAIL=0
 for file in "$SET"/*.jpg; do [ -n "$(exiftool -s3 -ThumbnailLength "$file")" ] && WITH_THUMBNAIL=$((WITH_THUMBNAIL + 1)); done
 say "The bench set: $WITH_THUMBNAIL of $(ls "$SET"/*.jpg | wc -l) photos carry an EXIF thumbnail"
 
-say "Building photos in release with cross-module optimization (scratch path .build-cmo)"
-build=(swift build -c release --product photos --package-path "$ROOT" --scratch-path "$ROOT/.build-cmo" -Xswiftc -cross-module-optimization)
-"${build[@]}" > "$LOG/build.log" 2>&1 || { cat "$LOG/build.log" >&2; exit 1; }
-PHOTOS="$("${build[@]}" --show-bin-path)/photos"
+build_photos "$ROOT" "$LOG/build.log"
 
 THUMBS="$WORK/thumbnails"
 # link_thumbnails: every asset's grid thumbnail, hard links to the 66 (derivatives/0/<UUID>_thumbnail.jpg)
@@ -213,10 +203,7 @@ fi
 : > "$WORK/results.txt"
 scroll_run() {   # scroll_run NAME [PAGE_QUERY]: a fresh server and browser, one RESULT line recorded
     local name="$1" query="${2:-}"
-    PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-    "$PHOTOS" serve --library "$LIBRARY" --port "$PORT" > "$LOG/server-$name.log" 2>&1 &
-    SERVER_PID=$!
-    for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/openapi.json" && break; sleep 0.1; done
+    start_server "$PHOTOS" "$LIBRARY" "$LOG/server-$name.log"
     say "Scrolling: $name"
     python3 "$PEERS/gallery_scroll.py" "http://127.0.0.1:$PORT" "$TOKEN" --seconds "$SECONDS_EACH" --page-query "$query" \
         --out "$LOG/scroll-$name.txt" 2> "$LOG/scroll-$name.log" || { cat "$LOG/scroll-$name.log" >&2; exit 1; }

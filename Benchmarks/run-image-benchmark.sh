@@ -32,29 +32,19 @@
 # Benchmarks/peers/README.md.
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(dirname "$HERE")"
-PEERS="$HERE/peers"
 # shellcheck source=peers/bench-common.sh
-. "$PEERS/bench-common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/peers/bench-common.sh"
 RUNS=3
 WARM_SECONDS=3
 DOCS=default
 
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --runs) RUNS="$2"; shift 2 ;;
-        --warm-seconds) WARM_SECONDS="$2"; shift 2 ;;
-        --docs) DOCS="$2"; shift 2 ;;
-        --no-docs) DOCS=none; shift ;;
-        -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
-        *) echo "unknown option: $1" >&2; exit 2 ;;
-    esac
-done
-[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "--runs needs a positive number" >&2; exit 2; }
-if [ "$DOCS" = default ]; then
-    if [ "$RUNS" -ge 3 ]; then DOCS="$ROOT/docs/performance.md"; else DOCS=none; fi
-fi
+parse_options "$@" <<'OPTIONS'
+--runs RUNS
+--warm-seconds WARM_SECONDS
+--docs DOCS
+--no-docs DOCS=none
+OPTIONS
+check_runs_and_docs "$ROOT"
 
 DATA="$HERE/.data"
 CORPUS="$DATA/corpus"
@@ -108,13 +98,8 @@ build_set() {
     mv "$dir.partial" "$dir"
 }
 
-version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "?"; }
-
 machine_info() {
-    local cpu memory os rev dirty progressive megabytes pillow
-    cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
-    memory="$(awk '/^MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
-    os="$(. /etc/os-release && echo "$PRETTY_NAME")"
+    local rev dirty progressive megabytes pillow
     rev="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "?")"
     dirty=""; [ -n "$(git -C "$ROOT" status --porcelain -- Sources Package.swift 2>/dev/null)" ] && dirty=" plus uncommitted changes"
     progressive=0
@@ -124,14 +109,11 @@ machine_info() {
     megabytes="$(du -cm "${FILES[@]}" | tail -1 | cut -f1)"
     pillow="$("$SYSTEM_PYTHON" -c 'import PIL; from PIL import features; print(PIL.__version__, "with libjpeg-turbo", features.version("libjpeg_turbo"))' 2>/dev/null || echo "?")"
     {
-        printf 'Date\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-        printf 'CPU\t%s, nproc %s\n' "${cpu:-?}" "$(nproc)"
-        printf 'Memory\t%s\n' "$memory"
-        printf 'Kernel\t%s, %s\n' "$(uname -r)" "$os"
+        machine_basics
         printf 'Photos\t%s real photos as JPEG, ≥ 8 MP (make-bench-set.sh: 14 native camera/wallpaper JPEGs, 4 from camera HEIC, 1 from a CR2, 47 upscaled to ~12 MP), %s progressive, %s MiB\n' "$N" "$progressive" "$megabytes"
         printf 'HEIC\t%s HEICs of 4032 × 3024, one HEVC image each (no grid) and a 320 × 240 thumbnail item, x265 q60 (make-heic-set.sh), %s MiB\n' "${#HEIC_FILES[@]}" "$(du -cm "${HEIC_FILES[@]}" | tail -1 | cut -f1)"
         printf 'RAW\t%s distinct copies of the corpus Canon EOS 30D CR2 (8.2 MP, 1728 × 1152 JPEG preview), %s MiB\n' "${#RAW_FILES[@]}" "$(du -cm "${RAW_FILES[@]}" | tail -1 | cut -f1)"
-        printf 'ours\tImageBenchmark, swift build -c release, %s, commit %s%s\n' "$(swift --version 2>&1 | grep -m1 -o 'Swift version [^ ]*')" "$rev" "$dirty"
+        printf 'ours\tImageBenchmark, swift build -c release, %s, commit %s%s\n' "$(swift_version)" "$rev" "$dirty"
         printf 'Peers\tlibvips-tools %s, imagemagick %s, python3-pil %s (Pillow %s), libjpeg62-turbo %s, libheif1 %s (libde265 %s), exiftool %s, GNU time %s\n' \
             "$(version libvips-tools)" "$(version imagemagick)" "$(version python3-pil)" "$pillow" "$(version libjpeg62-turbo)" \
             "$(version libheif1)" "$(version libde265-0)" "$(version libimage-exiftool-perl)" "$(version time)"
@@ -254,7 +236,5 @@ machine_info
 printf 'Load average (1 min), start → end\t%s → %s on %s cores (other processes on the machine add noise)\n' "$START_LOAD" "$(load1)" "$(nproc)" >> "$MACHINE"
 printf 'page cache\t%s\n' "$CACHE" >> "$MACHINE"
 
-DOCS_ARGS=()
-if [ "$DOCS" != none ]; then DOCS_ARGS=(--docs "$DOCS"); fi
 echo
-"$SYSTEM_PYTHON" "$PEERS/image_report.py" --results "$RESULTS" --machine "$MACHINE" "${DOCS_ARGS[@]}"
+report "$SYSTEM_PYTHON" "$PEERS/image_report.py" "$RESULTS" "$MACHINE"

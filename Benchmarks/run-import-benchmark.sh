@@ -20,27 +20,20 @@
 # Peer scripts and their provenance: Benchmarks/peers/README.md.
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(dirname "$HERE")"
-PEERS="$HERE/peers"
 # shellcheck source=peers/bench-common.sh
-. "$PEERS/bench-common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/peers/bench-common.sh"
 FILES=1000
 RUNS=3
 ONLY=all
 DOCS=default
 
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --files) FILES="$2"; shift 2 ;;
-        --runs) RUNS="$2"; shift 2 ;;
-        --only) ONLY="$2"; shift 2 ;;
-        --docs) DOCS="$2"; shift 2 ;;
-        --no-docs) DOCS=none; shift ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
-        *) echo "unknown option: $1" >&2; exit 2 ;;
-    esac
-done
+parse_options "$@" <<'OPTIONS'
+--files FILES
+--runs RUNS
+--only ONLY
+--docs DOCS
+--no-docs DOCS=none
+OPTIONS
 FILES="${FILES//[,_]/}"
 case "$ONLY" in all|ours|digikam|shotwell|baseline) ;; *) echo "--only: ours, digikam, shotwell or baseline" >&2; exit 2 ;; esac
 if [ "$DOCS" = default ]; then
@@ -68,7 +61,7 @@ install_packages() {
     install_missing "${packages[@]}"
 }
 
-build_photos() {
+build_ours() {
     say "Building photos in release (scratch path ${SCRATCH#"$ROOT"/})"
     local build=(swift build -c release --product photos --package-path "$ROOT" --scratch-path "$SCRATCH")
     "${build[@]}" > "$LOG/build.log" 2>&1 || { cat "$LOG/build.log" >&2; exit 1; }
@@ -92,23 +85,16 @@ stop_xvfb() {
 }
 trap stop_xvfb EXIT
 
-version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "?"; }
 
 machine_info() {
-    local cpu memory os corpus_size rev dirty
-    cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
-    memory="$(awk '/^MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
-    os="$(. /etc/os-release && echo "$PRETTY_NAME")"
+    local corpus_size rev dirty
     corpus_size="$(du -sm "$CORPUS" | cut -f1)"
     rev="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo "?")"
     dirty=""; [ -n "$(git -C "$ROOT" status --porcelain -- Sources Package.swift 2>/dev/null)" ] && dirty=" plus uncommitted changes"
     {
-        printf 'Date\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-        printf 'CPU\t%s, nproc %s\n' "${cpu:-?}" "$(nproc)"
-        printf 'Memory\t%s\n' "$memory"
-        printf 'Kernel\t%s, %s\n' "$(uname -r)" "$os"
+        machine_basics
         printf 'Corpus\t%s × 4032×3024 JPEG (gen_corpus.sh: plasma content, camera EXIF, GPS, unique dates and IDs), %s MiB\n' "$FILES" "$corpus_size"
-        printf 'ours\tphotos, swift build -c release, %s, commit %s%s\n' "$(swift --version 2>&1 | grep -m1 -o 'Swift version [^ ]*')" "$rev" "$dirty"
+        printf 'ours\tphotos, swift build -c release, %s, commit %s%s\n' "$(swift_version)" "$rev" "$dirty"
         printf 'digiKam\t%s (Debian package), run under Xvfb\n' "$(version digikam)"
         printf 'digiKam version\t%s\n' "$(version digikam | sed 's/^[0-9]*://; s/-.*//')"
         printf 'Shotwell\t%s (Debian package), run under Xvfb\n' "$(version shotwell)"
@@ -241,7 +227,7 @@ run_baseline() {
 mkdir -p "$WORK" "$LOG"
 rm -f "$RESULTS" "$LOG"/*.log "$LOG"/*.json "$LOG"/*.err
 install_packages
-wants ours && build_photos
+wants ours && build_ours
 say "Corpus: $FILES files"
 "$PEERS/gen_corpus.sh" "$CORPUS" "$FILES" >&2
 CACHE="dropped before every timed run"

@@ -28,21 +28,14 @@
 # IMPORT_SCALE_DATA=DIR puts files and libraries there (default Benchmarks/.data).
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(dirname "$HERE")"
-PEERS="$HERE/peers"
 # shellcheck source=peers/bench-common.sh
-. "$PEERS/bench-common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/peers/bench-common.sh"
 FILES=1000000
 PEER_FILES=20000
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --files) FILES="$2"; shift 2 ;;
-        --peer-files) PEER_FILES="$2"; shift 2 ;;
-        -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
-        *) echo "unknown option: $1" >&2; exit 2 ;;
-    esac
-done
+parse_options "$@" <<'OPTIONS'
+--files FILES
+--peer-files PEER_FILES
+OPTIONS
 [[ "$FILES" =~ ^[1-9][0-9]*$ && "$PEER_FILES" =~ ^[1-9][0-9]*$ ]] || { echo "--files and --peer-files need positive numbers" >&2; exit 2; }
 [ "$PEER_FILES" -le "$FILES" ] || PEER_FILES="$FILES"
 
@@ -60,10 +53,7 @@ if [ ! -f "$SET/.complete" ]; then
     touch "$SET/.complete"
 fi
 
-say "Building photos in release with cross-module optimization (scratch path .build-cmo)"
-build=(swift build -c release --product photos --package-path "$ROOT" --scratch-path "$ROOT/.build-cmo" -Xswiftc -cross-module-optimization)
-"${build[@]}" > "$LOG/build.log" 2>&1 || { cat "$LOG/build.log" >&2; exit 1; }
-PHOTOS="$("${build[@]}" --show-bin-path)/photos"
+build_photos "$ROOT" "$LOG/build.log"
 RESULTS="$WORK/results.txt"
 : > "$RESULTS"
 

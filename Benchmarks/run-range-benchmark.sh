@@ -19,11 +19,8 @@
 # Installs wrk, nginx and ffmpeg when missing (apt-get, as root or with sudo).
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(dirname "$HERE")"
-PEERS="$HERE/peers"
 # shellcheck source=peers/bench-common.sh
-. "$PEERS/bench-common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/peers/bench-common.sh"
 RUNS=3
 SECONDS_EACH=20
 SIZE_MB=200
@@ -32,23 +29,16 @@ CONNECTIONS=16
 THREADS=2
 DOCS=default
 
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --runs) RUNS="$2"; shift 2 ;;
-        --seconds) SECONDS_EACH="$2"; shift 2 ;;
-        --size-mb) SIZE_MB="$2"; shift 2 ;;
-        --range-kib) RANGE_KIB="$2"; shift 2 ;;
-        --connections) CONNECTIONS="$2"; shift 2 ;;
-        --docs) DOCS="$2"; shift 2 ;;
-        --no-docs) DOCS=none; shift ;;
-        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
-        *) echo "unknown option: $1" >&2; exit 2 ;;
-    esac
-done
-[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "--runs needs a positive number" >&2; exit 2; }
-if [ "$DOCS" = default ]; then
-    if [ "$RUNS" -ge 3 ]; then DOCS="$ROOT/docs/performance.md"; else DOCS=none; fi
-fi
+parse_options "$@" <<'OPTIONS'
+--runs RUNS
+--seconds SECONDS_EACH
+--size-mb SIZE_MB
+--range-kib RANGE_KIB
+--connections CONNECTIONS
+--docs DOCS
+--no-docs DOCS=none
+OPTIONS
+check_runs_and_docs "$ROOT"
 
 DATA="$HERE/.data"
 VIDEO="$DATA/range-video-${SIZE_MB}mb.mp4"
@@ -62,64 +52,11 @@ RANGE_BYTES=$((RANGE_KIB * 1024))
 SERVER_PID=""
 NGINX_PID=""
 
-cleanup() {
-    for pid in "$SERVER_PID" "$NGINX_PID"; do
-        [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-    done
-    wait 2>/dev/null || true
-}
-trap cleanup EXIT
+trap 'stop_processes "$SERVER_PID" "$NGINX_PID"' EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
-version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "?"; }
 # cpu_ticks PID...: user + system clock ticks of these processes and their children's threads.
 cpu_ticks() { local pid total=0; for pid in "$@"; do total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat"))); done; echo "$total"; }
 nginx_pids() { echo "$NGINX_PID $(pgrep -P "$NGINX_PID" | tr '\n' ' ')"; }
-
-wait_for() {   # wait_for URL: up to 10 s
-    local i
-    for i in $(seq 100); do
-        curl -s -o /dev/null "$1" && return 0
-        sleep 0.1
-    done
-    echo "nothing answers at $1" >&2; exit 1
-}
-
-start_server() {
-    PORT="$(free_port)"
-    "$PHOTOS" serve --library "$LIBRARY" --port "$PORT" > "$LOG/server.log" 2>&1 &
-    SERVER_PID=$!
-    wait_for "http://127.0.0.1:$PORT/openapi.json"
-}
-
-start_nginx() {
-    NGINX_PORT="$(free_port)"
-    mkdir -p "$WORK/nginx/logs"
-    cat > "$WORK/nginx/nginx.conf" <<CONF
-worker_processes 2;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/logs/error.log;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    keepalive_requests 100000;
-    open_file_cache max=1000 inactive=60s;
-    types { video/mp4 mp4; }
-    server {
-        listen 127.0.0.1:$NGINX_PORT;
-        root $STATIC;
-        etag on;
-        add_header Cache-Control "private, no-cache";
-    }
-}
-CONF
-    nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" -g 'daemon off;' > "$LOG/nginx.log" 2>&1 &
-    NGINX_PID=$!
-    wait_for "http://127.0.0.1:$NGINX_PORT/video.mp4"
-}
 
 # check_range NAME URL [CURL-ARGS...]: one range answered 206, with the file's bytes.
 check_range() {
@@ -156,23 +93,20 @@ if [ ! -f "$VIDEO" ]; then
 fi
 SIZE="$(stat -c %s "$VIDEO")"
 
-say "Building photos in release with cross-module optimization (scratch path .build-cmo), as make demo does"
-build=(swift build -c release --product photos --package-path "$ROOT" --scratch-path "$ROOT/.build-cmo" -Xswiftc -cross-module-optimization)
-"${build[@]}" > "$LOG/build.log" 2>&1 || { cat "$LOG/build.log" >&2; exit 1; }
-PHOTOS="$("${build[@]}" --show-bin-path)/photos"
+build_photos "$ROOT" "$LOG/build.log"
 
 say "Importing the video into a fresh library"
 rm -rf "$LIBRARY" "$STATIC"
 "$PHOTOS" import --library "$LIBRARY" "$VIDEO" > "$LOG/import.log"
 export PHOTOS_TOKEN
 PHOTOS_TOKEN="$("$PHOTOS" token create --library "$LIBRARY" --level read-write --name bench --quiet)"
-start_server
+start_server "$PHOTOS" "$LIBRARY" "$LOG/server.log"
 ID="$(curl -sf -H "Authorization: Bearer $PHOTOS_TOKEN" "http://127.0.0.1:$PORT/api/assets?limit=1" \
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["assets"][0]["id"])')"
 OURS_PATH="/api/assets/$ID/original"
 mkdir -p "$STATIC"
 ln "$VIDEO" "$STATIC/video.mp4"
-start_nginx
+start_static_nginx "$WORK/nginx" "$STATIC" "video/mp4 mp4;" "private, no-cache" /video.mp4 "$LOG/nginx.log"
 
 say "Checking a range from each, and reading the file once from each (page cache)"
 check_range ours "http://127.0.0.1:$PORT$OURS_PATH" -H "Authorization: Bearer $PHOTOS_TOKEN"
@@ -182,16 +116,13 @@ curl -sf -o /dev/null "http://127.0.0.1:$NGINX_PORT/video.mp4"
 START_RSS="$(rss_kb "$SERVER_PID")"
 
 {
-    printf 'Date\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    printf 'CPU\t%s, nproc %s\n' "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" "$(nproc)"
-    printf 'Memory\t%s\n' "$(awk '/^MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
-    printf 'Kernel\t%s, %s\n' "$(uname -r)" "$(. /etc/os-release && echo "$PRETTY_NAME")"
+    machine_basics
     printf 'Load\twrk %s (%s threads, %s connections, keep-alive) on the same machine, loopback; each request a %s KiB range at a random offset\n' \
         "$(version wrk)" "$THREADS" "$CONNECTIONS" "$RANGE_KIB"
     printf 'File\t%s bytes, H.264 MP4 made by ffmpeg (%s), in the page cache\n' "$SIZE" \
         "$(ffprobe -v error -show_entries format=duration -of default=nw=1:nk=1 "$VIDEO" | awk '{printf "%.0f s", $1}'), 1080p"
     printf 'ours\tphotos serve, swift build -c release -Xswiftc -cross-module-optimization, %s, commit %s; %s KiB reads on NIO'"'"'s thread pool\n' \
-        "$(swift --version 2>&1 | grep -m1 -o 'Swift version [^ ]*')" "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
+        "$(swift_version)" "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
         "$(sed -n 's/.*static let chunkSize = \([0-9]*\) << 10.*/\1/p' "$ROOT/Sources/PhotosServer/Support/FileResponse.swift")"
     printf 'nginx\tnginx %s, 2 workers, sendfile, open_file_cache, etag\n' "$(version nginx-common)"
     printf 'Server RSS\tafter reading the whole file once %s KiB\n' "$START_RSS"
@@ -205,6 +136,4 @@ for run in $(seq "$RUNS"); do
 done
 printf 'Server RSS at the end\t%s KiB\n' "$(rss_kb "$SERVER_PID")" >> "$MACHINE"
 
-report=(python3 "$PEERS/range_report.py" --results "$RESULTS" --machine "$MACHINE")
-[ "$DOCS" != none ] && report+=(--docs "$DOCS")
-"${report[@]}"
+report python3 "$PEERS/range_report.py" "$RESULTS" "$MACHINE"

@@ -19,11 +19,8 @@
 # Installs wrk and nginx when missing (apt-get, as root or with sudo).
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(dirname "$HERE")"
-PEERS="$HERE/peers"
 # shellcheck source=peers/bench-common.sh
-. "$PEERS/bench-common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/peers/bench-common.sh"
 RUNS=3
 SECONDS_EACH=30
 MIXED_SECONDS=60
@@ -32,23 +29,16 @@ CONNECTIONS=64
 THREADS=2
 DOCS=default
 
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --runs) RUNS="$2"; shift 2 ;;
-        --seconds) SECONDS_EACH="$2"; shift 2 ;;
-        --mixed-seconds) MIXED_SECONDS="$2"; shift 2 ;;
-        --favorites-seconds) FAVORITES_SECONDS="$2"; shift 2 ;;
-        --connections) CONNECTIONS="$2"; shift 2 ;;
-        --docs) DOCS="$2"; shift 2 ;;
-        --no-docs) DOCS=none; shift ;;
-        -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
-        *) echo "unknown option: $1" >&2; exit 2 ;;
-    esac
-done
-[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "--runs needs a positive number" >&2; exit 2; }
-if [ "$DOCS" = default ]; then
-    if [ "$RUNS" -ge 3 ]; then DOCS="$ROOT/docs/performance.md"; else DOCS=none; fi
-fi
+parse_options "$@" <<'OPTIONS'
+--runs RUNS
+--seconds SECONDS_EACH
+--mixed-seconds MIXED_SECONDS
+--favorites-seconds FAVORITES_SECONDS
+--connections CONNECTIONS
+--docs DOCS
+--no-docs DOCS=none
+OPTIONS
+check_runs_and_docs "$ROOT"
 
 DATA="$HERE/.data"
 CORPUS="$DATA/corpus"
@@ -63,64 +53,10 @@ SERVER_PID=""
 NGINX_PID=""
 SAMPLER_PID=""
 
-cleanup() {
-    for pid in "$SAMPLER_PID" "$SERVER_PID" "$NGINX_PID"; do
-        [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-    done
-    wait 2>/dev/null || true
-}
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
-version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "?"; }
+trap 'stop_processes "$SAMPLER_PID" "$SERVER_PID" "$NGINX_PID"' EXIT
 
 record() {   # record NAME RUN "key=value …"
     echo "peer=$1 run=$2 load=$(load1) $3" >> "$RESULTS"
-}
-
-wait_for() {   # wait_for URL: up to 10 s
-    local i
-    for i in $(seq 100); do
-        curl -s -o /dev/null "$1" && return 0
-        sleep 0.1
-    done
-    echo "nothing answers at $1" >&2; exit 1
-}
-
-start_server() {
-    PORT="$(free_port)"
-    "$PHOTOS" serve --library "$LIBRARY" --port "$PORT" > "$LOG/server.log" 2>&1 &
-    SERVER_PID=$!
-    wait_for "http://127.0.0.1:$PORT/openapi.json"
-}
-
-start_nginx() {
-    NGINX_PORT="$(free_port)"
-    mkdir -p "$WORK/nginx/logs"
-    cat > "$WORK/nginx/nginx.conf" <<CONF
-worker_processes 2;
-pid $WORK/nginx/nginx.pid;
-error_log $WORK/nginx/logs/error.log;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    sendfile on;
-    tcp_nopush on;
-    keepalive_requests 100000;
-    open_file_cache max=1000 inactive=60s;
-    types { image/jpeg jpg; }
-    server {
-        listen 127.0.0.1:$NGINX_PORT;
-        root $STATIC;
-        etag on;
-        add_header Cache-Control "private, max-age=31536000, immutable";
-    }
-}
-CONF
-    nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" -g 'daemon off;' > "$LOG/nginx.log" 2>&1 &
-    NGINX_PID=$!
-    wait_for "http://127.0.0.1:$NGINX_PORT/"
 }
 
 sample_memory() {   # every 0.5 s: "seconds RSS-KiB WAL-bytes" into $WORK/memory.txt
@@ -161,17 +97,14 @@ rm -f "$RESULTS" "$LOG"/*.log
 install_missing wrk nginx curl libvips-tools libimage-exiftool-perl dcraw python3-pip
 build_bench_set "$ROOT" "$CORPUS" "$SET" "$LOG"
 
-say "Building photos in release with cross-module optimization (scratch path .build-cmo), as make demo does"
-build=(swift build -c release --product photos --package-path "$ROOT" --scratch-path "$ROOT/.build-cmo" -Xswiftc -cross-module-optimization)
-"${build[@]}" > "$LOG/build.log" 2>&1 || { cat "$LOG/build.log" >&2; exit 1; }
-PHOTOS="$("${build[@]}" --show-bin-path)/photos"
+build_photos "$ROOT" "$LOG/build.log"
 
 say "Importing $(find "$SET" -name '*.jpg' | wc -l) photos into a fresh library"
 rm -rf "$LIBRARY" "$STATIC"
 "$PHOTOS" import --library "$LIBRARY" "$SET" > "$LOG/import.log"
 export PHOTOS_TOKEN
 PHOTOS_TOKEN="$("$PHOTOS" token create --library "$LIBRARY" --level read-write --name bench --quiet)"
-start_server
+start_server "$PHOTOS" "$LIBRARY" "$LOG/server.log"
 sample_memory
 START_RSS="$(rss_kb "$SERVER_PID")"
 
@@ -189,20 +122,17 @@ while read -r id version; do
 done < "$WORK/assets.txt"
 N="$(wc -l < "$WORK/ids.txt")"
 THUMB_BYTES="$(du -cb "$STATIC"/*.jpg | tail -1 | cut -f1)"
-start_nginx
+start_static_nginx "$WORK/nginx" "$STATIC" "image/jpeg jpg;" "private, max-age=31536000, immutable" / "$LOG/nginx.log"
 curl -sf -o /dev/null "http://127.0.0.1:$NGINX_PORT/$(head -1 "$WORK/ids.txt").jpg"
 WARM_RSS="$(rss_kb "$SERVER_PID")"
 
 {
-    printf 'Date\t%s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-    printf 'CPU\t%s, nproc %s\n' "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" "$(nproc)"
-    printf 'Memory\t%s\n' "$(awk '/^MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
-    printf 'Kernel\t%s, %s\n' "$(uname -r)" "$(. /etc/os-release && echo "$PRETTY_NAME")"
+    machine_basics
     printf 'Load\twrk %s (%s threads, %s connections, keep-alive) on the same machine, loopback\n' "$(version wrk)" "$THREADS" "$CONNECTIONS"
     printf 'Thumbnails\t%s real photos (the image benchmark set), 256 x 256 aspectFill JPEG, %s bytes in all (mean %s)\n' \
         "$N" "$THUMB_BYTES" "$((THUMB_BYTES / N))"
     printf 'ours\tphotos serve, swift build -c release -Xswiftc -cross-module-optimization, %s, commit %s\n' \
-        "$(swift --version 2>&1 | grep -m1 -o 'Swift version [^ ]*')" "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+        "$(swift_version)" "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
     printf 'nginx\tnginx %s, 2 workers, sendfile, open_file_cache, etag\n' "$(version nginx-common)"
     printf 'Server RSS\tafter start %s KiB, after the first pass over the thumbnails %s KiB\n' "$START_RSS" "$WARM_RSS"
 } > "$MACHINE"
@@ -227,6 +157,4 @@ FAVORITES="$("$PHOTOS" ls --library "$LIBRARY" --predicate 'isFavorite == YES' |
 printf 'After the mixed load\t%s favorites in the library (toggled at random), server log lines: %s\n' \
     "$FAVORITES" "$(wc -l < "$LOG/server.log")" >> "$MACHINE"
 
-report=(python3 "$PEERS/serve_report.py" --results "$RESULTS" --machine "$MACHINE")
-[ "$DOCS" != none ] && report+=(--docs "$DOCS")
-"${report[@]}"
+report python3 "$PEERS/serve_report.py" "$RESULTS" "$MACHINE"

@@ -18,26 +18,22 @@
 # delete it to regenerate.
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(dirname "$HERE")"
+# shellcheck source=peers/bench-common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/peers/bench-common.sh"
 ASSETS=1000000
 REPEATS=5
 RANDOM_READS=100000
 DOCS=default
 ONLY=all
 
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --assets) ASSETS="$2"; shift 2 ;;
-        --repeats) REPEATS="$2"; shift 2 ;;
-        --random-reads) RANDOM_READS="$2"; shift 2 ;;
-        --docs) DOCS="$2"; shift 2 ;;
-        --no-docs) DOCS=none; shift ;;
-        --only) ONLY="$2"; shift 2 ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
-        *) echo "unknown option: $1" >&2; exit 2 ;;
-    esac
-done
+parse_options "$@" <<'OPTIONS'
+--assets ASSETS
+--repeats REPEATS
+--random-reads RANDOM_READS
+--docs DOCS
+--no-docs DOCS=none
+--only ONLY
+OPTIONS
 ASSETS="${ASSETS//[,_]/}"
 if [ "$DOCS" = default ]; then
     if [ "$ASSETS" = 1000000 ]; then DOCS="$ROOT/docs/performance.md"; else DOCS=none; fi

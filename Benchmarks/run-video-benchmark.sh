@@ -17,24 +17,18 @@
 # Options: --runs R, --clips N, --seconds S, --no-docs.
 set -euo pipefail
 
-HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(dirname "$HERE")"
 # shellcheck source=peers/bench-common.sh
-. "$HERE/peers/bench-common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/peers/bench-common.sh"
 RUNS=3
 CLIPS=6
 SECONDS_PER_CLIP=20
 DOCS=default
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --runs) RUNS="$2"; shift 2 ;;
-        --clips) CLIPS="$2"; shift 2 ;;
-        --seconds) SECONDS_PER_CLIP="$2"; shift 2 ;;
-        --no-docs) DOCS=none; shift ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
-        *) echo "unknown option: $1" >&2; exit 2 ;;
-    esac
-done
+parse_options "$@" <<'OPTIONS'
+--runs RUNS
+--clips CLIPS
+--seconds SECONDS_PER_CLIP
+--no-docs DOCS=none
+OPTIONS
 if [ "$DOCS" = default ]; then
     if [ "$RUNS" -ge 3 ]; then DOCS="$ROOT/docs/performance.md"; else DOCS=none; fi
 fi

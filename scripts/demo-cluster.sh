@@ -9,11 +9,12 @@
 # clients through LISTEN/NOTIFY, work such as video renditions is claimed through the database).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=../Benchmarks/peers/bench-common.sh
+. Benchmarks/peers/bench-common.sh
 port=${PORT:-8080}
 first=$((port + 1)) second=$((port + 2)) pgport=${PGPORT:-55432}
-build=(swift build -c release --product photos --scratch-path .build-cmo -Xswiftc -cross-module-optimization)
-"${build[@]}"
-photos=$("${build[@]}" --show-bin-path)/photos
+build_photos "$PWD"
+photos=$PHOTOS
 command -v nginx >/dev/null || { echo "nginx is not installed (make deps, or apt install nginx)" >&2; exit 1; }
 scripts/fetch-samples.sh .demo/samples
 
@@ -23,8 +24,7 @@ rm -rf "$cluster/files" "$cluster/nginx"
 server=$(scripts/throwaway-postgres.sh start "$cluster/postgres" "$pgport")
 pids=()
 stop() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
+  stop_processes "${pids[@]}"
   scripts/throwaway-postgres.sh stop "$cluster/postgres"
 }
 trap stop EXIT
@@ -33,19 +33,8 @@ psql "$server" -qc "DROP DATABASE IF EXISTS photos" -c "CREATE DATABASE photos"
 export PHOTOS_DATABASE=${server%/*}/photos PHOTOS_LIBRARY=$cluster/files
 "$photos" import .demo/samples --album "KPhotoAlbum demo" --thumbnails
 
-mkdir -p "$cluster/nginx/logs"
-cat >"$cluster/nginx/nginx.conf" <<CONF
-worker_processes 1;
-pid $cluster/nginx/nginx.pid;
-error_log $cluster/nginx/logs/error.log;
-events { worker_connections 1024; }
-http {
+nginx_conf "$cluster/nginx" 1 <<CONF
   access_log $cluster/nginx/logs/access.log;
-  client_body_temp_path $cluster/nginx/body;
-  proxy_temp_path $cluster/nginx/proxy;
-  fastcgi_temp_path $cluster/nginx/fastcgi;
-  uwsgi_temp_path $cluster/nginx/uwsgi;
-  scgi_temp_path $cluster/nginx/scgi;
   upstream photos { server 127.0.0.1:$first; server 127.0.0.1:$second; keepalive 32; }
   # WebSocket upgrades on connections of their own: photos serve (swift-nio's upgrader) takes
   # an upgrade only as a connection's first request, and kept-alive ones have had others.
@@ -71,7 +60,6 @@ http {
       proxy_read_timeout 1h;
     }
   }
-}
 CONF
 "$photos" serve --open --port "$first" & pids+=($!)
 "$photos" serve --open --port "$second" & pids+=($!)

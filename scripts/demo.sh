@@ -3,11 +3,10 @@
 # gallery on it (http://127.0.0.1:8080/, loopback only).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Cross-module optimization lets the server's generic code (Hummingbird, NIO) be specialised for
-# ours: ~20% more requests per second for `photos serve` (docs/performance.md).
-build=(swift build -c release --product photos --scratch-path .build-cmo -Xswiftc -cross-module-optimization)
-"${build[@]}"
-photos=$("${build[@]}" --show-bin-path)/photos
+# shellcheck source=../Benchmarks/peers/bench-common.sh
+. Benchmarks/peers/bench-common.sh
+build_photos "$PWD"
+photos=$PHOTOS
 rm -rf .demo/Library.photoslibrary
 scripts/fetch-samples.sh .demo/samples
 "$photos" --help >/dev/null

@@ -1,8 +1,10 @@
 """What the benchmark report scripts share (Python 3 stdlib only): reading the runs' RESULT
-lines and the machine table, rewriting a marked section of docs/performance.md, the command line.
+lines and the machine table, medians and lists of a figure over runs, wrk's error count, the
+machine table in Markdown, rewriting a marked section of docs/performance.md, the command line.
 """
 
 import argparse
+import statistics
 import sys
 from pathlib import Path
 
@@ -32,6 +34,42 @@ def number(value):
         return float(value)
     except (TypeError, ValueError):
         return None
+
+
+def by_peer(runs):
+    """The runs grouped by their `peer`, in the order the peers first come."""
+    groups = {}
+    for run in runs:
+        groups.setdefault(run["peer"], []).append(run)
+    return groups
+
+
+def median(runs, key):
+    """The median of a figure over the runs that have it; None when none has."""
+    values = [number(run.get(key)) for run in runs]
+    values = [value for value in values if value is not None]
+    return statistics.median(values) if values else None
+
+
+def each(runs, key, fmt):
+    """Each run's figure, formatted with `fmt` (0 where missing), comma-separated."""
+    return ", ".join(fmt.format(number(run.get(key)) or 0) for run in runs)
+
+
+def wrk_errors(run):
+    """wrk's errors in a run: connect, read, write, timeout and status (non-2xx/3xx answers)."""
+    return sum(int(number(run.get(key)) or 0) for key in ["connect", "read", "write", "timeout", "status"])
+
+
+def machine_table(machine, keys=None):
+    """The machine's "key<TAB>value" lines as Markdown table lines, then a blank one: `keys`
+    (those present) in that order, or all of them as they came."""
+    out = ["| Machine | |", "| --- | --- |"]
+    for key in keys if keys is not None else machine:
+        if key in machine:
+            out.append(f"| {key} | {machine[key]} |")
+    out.append("")
+    return out
 
 
 def write_docs(path, table, begin, end, section):

@@ -6,47 +6,26 @@ URL each time, so nothing comes from the cache), sets its source, calls play(), 
 requestVideoFrameCallback. Prints each time and the median, in milliseconds."""
 
 import os
-import shutil
-import socket
 import statistics
 import subprocess
 import sys
-import time
-import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "EndToEnd"))
+from e2e_support import chromium, sign_in, start_server, stop  # noqa: E402
+
 PHOTOS, LIBRARY, ASSET = sys.argv[1], sys.argv[2], sys.argv[3]
 TRIES = int(sys.argv[4]) if len(sys.argv) > 4 else 15
-sys.argv = [sys.argv[0], PHOTOS, "."]  # gallery_e2e reads its own arguments on import
-from gallery_e2e import sign_in  # noqa: E402
 
 
 def main():
     secret = subprocess.run([PHOTOS, "token", "create", "--library", LIBRARY, "--level", "read-write", "--name", "bench", "--quiet"],
                             check=True, capture_output=True, text=True).stdout.strip()
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([PHOTOS, "serve", "--library", LIBRARY, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,860", "--disable-dev-shm-usage",
-                     "--autoplay-policy=no-user-gesture-required"]:
-        options.add_argument(argument)
+    server, base = start_server(PHOTOS, LIBRARY)
     driver = None
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/openapi.json", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        driver = webdriver.Chrome(service=Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        driver = chromium("--autoplay-policy=no-user-gesture-required", logs=False)
         driver.set_script_timeout(30)
         wait = lambda condition, seconds=30: WebDriverWait(driver, seconds).until(lambda _: condition())
         sign_in(driver, base, secret, wait)
@@ -67,10 +46,7 @@ def main():
         print(" ".join(f"{t:.0f}" for t in times))
         print(f"median {statistics.median(times):.0f}")
     finally:
-        if driver:
-            driver.quit()
-        server.terminate()
-        server.wait(timeout=10)
+        stop(driver, server)
 
 
 if __name__ == "__main__":

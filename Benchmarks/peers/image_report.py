@@ -20,10 +20,9 @@ usage: image_report.py --results FILE --machine FILE [--docs FILE]
 Prints the Markdown on standard output.
 """
 
-import statistics
 
 import bench_report
-from bench_report import number
+from bench_report import machine_table, median, number
 
 BEGIN = "<!-- image-benchmark:begin -->"
 END = "<!-- image-benchmark:end -->"
@@ -53,12 +52,6 @@ at 1/8 scale and discarding the pixels. `Benchmarks/peers/README.md` describes t
 The section below is rewritten by each full run (3 runs or more).
 
 """
-
-
-def median(runs, key):
-    values = [number(r.get(key)) for r in runs]
-    values = [v for v in values if v is not None]
-    return statistics.median(values) if values else None
 
 
 def listed(runs, key, digits=2):
@@ -256,9 +249,7 @@ def warm_table(by_peer, out):
 
 
 def build(runs, machine):
-    by_peer = {}
-    for run in runs:
-        by_peer.setdefault(run["peer"], []).append(run)
+    by_peer = bench_report.by_peer(runs)
     files = next((int(r["files"]) for r in runs if "files" in r), 0)
 
     out = []
@@ -274,12 +265,8 @@ def build(runs, machine):
         "(VmHWM, reset after the import), a peer's is its largest single process (GNU time)."
     )
     out.append("")
-    out.append("| Machine | |")
-    out.append("| --- | --- |")
-    for key in ["Date", "CPU", "Load average (1 min), start → end", "Memory", "Kernel", "Photos", "HEIC", "RAW", "ours", "Peers"]:
-        if key in machine:
-            out.append(f"| {key} | {machine[key]} |")
-    out.append("")
+    out += machine_table(machine, ["Date", "CPU", "Load average (1 min), start → end", "Memory", "Kernel", "Photos", "HEIC", "RAW",
+                                   "ours", "Peers"])
     cold_table(by_peer, out)
     out.append("")
     warm_table(by_peer, out)

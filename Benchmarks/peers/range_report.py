@@ -13,7 +13,7 @@ usage: range_report.py --results FILE --machine FILE [--docs FILE]
 import statistics
 
 import bench_report
-from bench_report import number
+from bench_report import by_peer, each, machine_table, median, number, wrk_errors
 
 BEGIN = "<!-- range-benchmark:begin -->"
 END = "<!-- range-benchmark:end -->"
@@ -43,34 +43,14 @@ chunk being written and the one read ahead) for what 1 MiB chunks give.
 """
 
 
-def errors(run):
-    return sum(int(number(run.get(key)) or 0) for key in ["connect", "read", "write", "timeout", "status"])
-
-
-def median(runs, key):
-    values = [number(run.get(key)) for run in runs if number(run.get(key)) is not None]
-    return statistics.median(values) if values else None
-
-
-def each(runs, key, fmt):
-    return ", ".join(fmt.format(number(run.get(key)) or 0) for run in runs)
-
-
 def cpu_per_gb(run):
     gigabytes = (number(run.get("bytes")) or 0) / 1e9
     return (number(run.get("cpu_s")) or 0) / gigabytes if gigabytes else 0
 
 
 def build(runs, machine):
-    by = {}
-    for run in runs:
-        by.setdefault(run["peer"], []).append(run)
-    out = []
-    out.append("| Machine | |")
-    out.append("| --- | --- |")
-    for key, value in machine.items():
-        out.append(f"| {key} | {value} |")
-    out.append("")
+    by = by_peer(runs)
+    out = machine_table(machine)
     out.append("| Server | MB/s | requests/s | bytes per request | p50 | p99 | errors | server CPU per GB | server RSS before → after |")
     out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     for name, label in [("ours-ranges", "ours: `GET /api/assets/{id}/original`"), ("nginx-ranges", "nginx: the same file")]:
@@ -83,12 +63,12 @@ def build(runs, machine):
         out.append(
             f"| {label} | **{median(group, 'mb_per_s'):,.0f}** [{each(group, 'mb_per_s', '{:,.0f}')}] | "
             f"{median(group, 'rps'):,.0f} | {median(group, 'bytes_per_request'):,.0f} | "
-            f"{median(group, 'p50_ms'):.2f} ms | {median(group, 'p99_ms'):.2f} ms | {sum(errors(r) for r in group)} | "
+            f"{median(group, 'p50_ms'):.2f} ms | {median(group, 'p99_ms'):.2f} ms | {sum(wrk_errors(r) for r in group)} | "
             f"{cpu:.2f} s | {rss} |")
     ours, nginx = by.get("ours-ranges", []), by.get("nginx-ranges", [])
     if ours and nginx:
         ratio = median(ours, "mb_per_s") / median(nginx, "mb_per_s")
-        verdict = "PASS" if ratio >= AIM_RATIO and sum(errors(r) for r in ours) == 0 else "FAIL"
+        verdict = "PASS" if ratio >= AIM_RATIO and sum(wrk_errors(r) for r in ours) == 0 else "FAIL"
         out.append("")
         out.append(f"Byte ranges: ours ÷ nginx = **{ratio:.2f}×** MB/s (aim ≥ {AIM_RATIO}×, zero errors): {verdict}.")
     return "\n".join(out) + "\n"

@@ -16,7 +16,7 @@ Prints the Markdown on standard output.
 import statistics
 
 import bench_report
-from bench_report import number
+from bench_report import by_peer, machine_table, number
 
 BEGIN = "<!-- import-benchmark:begin -->"
 END = "<!-- import-benchmark:end -->"
@@ -84,10 +84,7 @@ def peer_rate(summary):
 
 
 def build(runs, machine):
-    by_peer = {}
-    for run in runs:
-        by_peer.setdefault(run["peer"], []).append(run)
-    summaries = {peer: Summary(items) for peer, items in by_peer.items()}
+    summaries = {peer: Summary(items) for peer, items in by_peer(runs).items()}
     ours = summaries.get("ours")
     ours_rate = ours.files / ours.launch if ours else None
     files = next(iter(summaries.values())).files if summaries else 0
@@ -104,13 +101,8 @@ def build(runs, machine):
         "Ratios are ours ÷ peer in files/s, using the peer's first-row rate (from launch in brackets)."
     )
     out.append("")
-    out.append("| Machine | |")
-    out.append("| --- | --- |")
-    for key in ["Date", "CPU", "Load average (1 min), start → end", "Memory", "Kernel", "Corpus",
-                "ours", "digiKam", "Shotwell", "Baseline tools", "Xvfb"]:
-        if key in machine:
-            out.append(f"| {key} | {machine[key]} |")
-    out.append("")
+    out += machine_table(machine, ["Date", "CPU", "Load average (1 min), start → end", "Memory", "Kernel", "Corpus",
+                                   "ours", "digiKam", "Shotwell", "Baseline tools", "Xvfb"])
     out.append("| Run | Work done | Files | Launch → done, s | First row → done, s | Files/s | Ours ÷ peer | Aim | |")
     out.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 

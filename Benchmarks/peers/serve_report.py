@@ -10,10 +10,8 @@ usage: serve_report.py --results FILE --machine FILE [--docs FILE]
 --machine: "key<TAB>value" lines. --docs: rewrite the serve-benchmark section of FILE.
 """
 
-import statistics
-
 import bench_report
-from bench_report import number
+from bench_report import by_peer, each, machine_table, median, wrk_errors
 
 BEGIN = "<!-- serve-benchmark:begin -->"
 END = "<!-- serve-benchmark:end -->"
@@ -56,29 +54,9 @@ arrive together), and a long log is restarted after readers leave it.
 """
 
 
-def errors(run):
-    return sum(int(number(run.get(key)) or 0) for key in ["connect", "read", "write", "timeout", "status"])
-
-
-def median(runs, key):
-    values = [number(run.get(key)) for run in runs if number(run.get(key)) is not None]
-    return statistics.median(values) if values else None
-
-
-def each(runs, key, fmt):
-    return ", ".join(fmt.format(number(run.get(key)) or 0) for run in runs)
-
-
 def build(runs, machine):
-    by = {}
-    for run in runs:
-        by.setdefault(run["peer"], []).append(run)
-    out = []
-    out.append("| Machine | |")
-    out.append("| --- | --- |")
-    for key, value in machine.items():
-        out.append(f"| {key} | {value} |")
-    out.append("")
+    by = by_peer(runs)
+    out = machine_table(machine)
     out.append("| Load | requests/s | p50 | p99 | errors | server RSS before → after |")
     out.append("| --- | ---: | ---: | ---: | ---: | --- |")
     for name, label in [("ours-thumbnails", "ours: cached thumbnails"), ("nginx-thumbnails", "nginx: the same files"),
@@ -91,11 +69,11 @@ def build(runs, machine):
             f"{median(group, 'rss_before_kb') / 1024:.0f} → {median(group, 'rss_after_kb') / 1024:.0f} MiB")
         out.append(
             f"| {label} | {median(group, 'rps'):,.0f} [{each(group, 'rps', '{:,.0f}')}] | "
-            f"{median(group, 'p50_ms'):.2f} ms | {median(group, 'p99_ms'):.2f} ms | {sum(errors(r) for r in group)} | {rss} |")
+            f"{median(group, 'p50_ms'):.2f} ms | {median(group, 'p99_ms'):.2f} ms | {sum(wrk_errors(r) for r in group)} | {rss} |")
     ours, nginx = by.get("ours-thumbnails", []), by.get("nginx-thumbnails", [])
     if ours and nginx:
         ratio = median(ours, "rps") / median(nginx, "rps")
-        clean = sum(errors(r) for r in ours + by.get("ours-mixed", []) + by.get("ours-favorites", [])) == 0
+        clean = sum(wrk_errors(r) for r in ours + by.get("ours-mixed", []) + by.get("ours-favorites", [])) == 0
         verdict = "PASS" if ratio >= AIM_RATIO and clean else "FAIL"
         out.append("")
         out.append(

@@ -10,6 +10,7 @@
 import Foundation
 import NIOCore
 @testable import PhotosServer
+import PhotosTestSupport
 
 /// Uploads land here; emptied after every read, removed at exit.
 private let folder: URL = {
@@ -50,7 +51,8 @@ public func fuzzMultipart(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let contentType = String(decoding: input[..<newline], as: UTF8.self)
     guard let boundary = MultipartFileReader.boundary(fromContentType: contentType) else { return 0 }
     counts.bodies += 1
-    var random = SplitMix64(seed: UInt64(input[newline + 1]) << 8 | UInt64(input[newline + 2]))
+    // A deterministic chunking from the input's seed bytes.
+    var random = SeededGenerator(seed: UInt64(input[newline + 1]) << 8 | UInt64(input[newline + 2]))
     let body = Array(input[(newline + 3)...])
 
     let whole = read(body, boundary: boundary, chunks: body.isEmpty ? [] : [body.count])
@@ -122,17 +124,4 @@ private func check(_ condition: Bool, _ message: String, _ whole: Outcome, _ cut
             .joined(separator: ", ")
     }
     fatalError("FuzzMultipart: \(message)\nboundary: \(boundary)\nwhole: \(summary(whole))\nin \(chunks.count) chunks \(chunks.prefix(40)): \(summary(cut))")
-}
-
-/// Steele, Lea and Flood's SplitMix64: a deterministic chunking from the input's seed bytes.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -42,39 +42,26 @@ package final class FFmpegJob: Sendable {
         } catch {
             throw .failed(error)
         }
-        let process = Process()
         let ffmpegArguments = ["-nostdin", "-hide_banner", "-v", "error", "-progress", "pipe:1", "-nostats"] + arguments
-        if niceness > 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/nice") {
-            // `nice` replaces itself with ffmpeg: the process killed on cancel is ffmpeg.
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/nice")
-            process.arguments = ["-n", String(niceness), ffmpeg.path] + ffmpegArguments
-        } else {
-            process.executableURL = ffmpeg
-            process.arguments = ffmpegArguments
-        }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let child =
+            if niceness > 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/nice") {
+                // `nice` replaces itself with ffmpeg: the process killed on cancel is ffmpeg.
+                FFmpegProcess(URL(fileURLWithPath: "/usr/bin/nice"), arguments: ["-n", String(niceness), ffmpeg.path] + ffmpegArguments)
+            } else {
+                FFmpegProcess(ffmpeg, arguments: ffmpegArguments)
+            }
+        let process = child.process
         let started = state.withLock { state -> Result<Void, any Error>? in
             guard !state.cancelled else { return nil }
             state.process = process
-            return Result { try process.run() }
+            return Result { try child.run() }
         }
         guard let started else { throw .cancelled }
         if case .failure(let error) = started {
             throw .failed(AVError(.exportFailed, "Can't run ffmpeg for \(what): \(error.localizedDescription)"))
         }
-        let errorText = ErrorText()
-        let drained = DispatchGroup()
-        drained.enter()
-        DispatchQueue.global().async {
-            errorText.append(errors.fileHandleForReading.readDataToEndOfFile())
-            drained.leave()
-        }
         var pending = Data()
-        let reader = output.fileHandleForReading
+        let reader = child.standardOutput
         while case let chunk = reader.availableData, !chunk.isEmpty {
             pending.append(chunk)
             while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
@@ -85,15 +72,14 @@ package final class FFmpegJob: Sendable {
                 }
             }
         }
-        drained.wait()
-        process.waitUntilExit()
+        child.waitUntilExit()
         let cancelled = state.withLock { state in
             state.process = nil
             return state.cancelled
         }
         if cancelled { throw .cancelled }
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            let reason = errorText.lastLine ?? "ffmpeg exited with status \(process.terminationStatus)"
+            let reason = child.lastErrorLine ?? "ffmpeg exited with status \(process.terminationStatus)"
             throw .failed(AVError(.exportFailed, "\(what) failed: \(reason)"))
         }
         progress(1)

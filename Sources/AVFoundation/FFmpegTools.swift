@@ -1,5 +1,4 @@
 package import Foundation
-import PhotosLocking
 
 /// Where Debian's `ffmpeg` and `ffprobe` are (`apt install ffmpeg`), found once.
 ///
@@ -31,53 +30,18 @@ package enum FFmpegTools {
     /// Runs a tool to its end, returning its standard output; a non-zero exit throws with the
     /// last line of its standard error.
     package static func run(_ tool: URL, _ arguments: [String], failure: AVError.Code, what: String) throws(AVError) -> Data {
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let child = FFmpegProcess(tool, arguments: arguments)
         do {
-            try process.run()
+            try child.run()
         } catch {
             throw AVError(failure, "Can't run \(tool.lastPathComponent) for \(what): \(error.localizedDescription)")
         }
-        // Read both pipes to their ends before waiting, so a chatty tool never blocks on a full pipe.
-        let errorText = ErrorText()
-        let drained = DispatchGroup()
-        drained.enter()
-        DispatchQueue.global().async {
-            errorText.append(errors.fileHandleForReading.readDataToEndOfFile())
-            drained.leave()
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        drained.wait()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw AVError(failure, "\(what): \(errorText.lastLine ?? "\(tool.lastPathComponent) exited with status \(process.terminationStatus)")")
+        let data = child.standardOutput.readDataToEndOfFile()
+        child.waitUntilExit()
+        let status = child.process.terminationStatus
+        guard status == 0 else {
+            throw AVError(failure, "\(what): \(child.lastErrorLine ?? "\(tool.lastPathComponent) exited with status \(status)")")
         }
         return data
-    }
-}
-
-/// The tail of a tool's standard error, kept as it arrives.
-package final class ErrorText: Sendable {
-    private let text = Mutex("")
-
-    package init() {}
-
-    package func append(_ data: Data) {
-        guard !data.isEmpty else { return }
-        text.withLock { text in
-            text += String(decoding: data, as: UTF8.self)
-            if text.utf8.count > 8192 { text = String(text.suffix(4096)) }
-        }
-    }
-
-    /// The last non-empty line, trimmed.
-    package var lastLine: String? {
-        text.withLock { $0.split(whereSeparator: \.isNewline).last.map { $0.trimmingCharacters(in: .whitespaces) } }
     }
 }

@@ -100,23 +100,34 @@ extension VipsImage {
             if let out { g_object_unref(out) }
             let failure = loadFailure(url: url)
             guard failure.code == .decodeFailed else { throw failure }
-            var also = ""
-            if format.isHEIF {
-                switch fallback() {
-                case .success(let image): return image
-                case .failure(let error): also = "; \(error.message)"
-                }
-            }
-            // libvips failed on a file it should read: a truncated or damaged container is
-            // `.corrupt` (as the probe says); anything else is libvips' own limit.
-            do {
-                _ = try MediaProbe.probe(fileAt: url)
-            } catch {
-                throw ImagingError(error.code, "cannot make a thumbnail: \(error.message)", url: url)
-            }
-            throw ImagingError(.decodeFailed, "cannot make a thumbnail of \(url.path): \(failure.message)\(also)", url: url)
+            return try afterFailedThumbnail(
+                format: format, fallback: fallback, probe: { () throws(ImagingError) in _ = try MediaProbe.probe(fileAt: url) },
+                subject: "cannot make a thumbnail", failure: "cannot make a thumbnail of \(url.path): \(failure.message)", url: url)
         }
         return try decoded(VipsImage(owning: out, sourceURL: url), format: format, fallback: fallback).managedToSRGB()
+    }
+
+    /// What a thumbnail libvips failed to make of a file it should read becomes: for a
+    /// HEIF/HEIC/AVIF, the fallback's image when libheif decodes it; else, when the probe finds
+    /// the container truncated or damaged, its error (`.corrupt`, after `subject`); else
+    /// libvips' own limit, `.decodeFailed` with `failure` and the fallback's reason.
+    private static func afterFailedThumbnail(
+        format: MediaFormat, fallback: () -> Result<VipsImage, ImagingError>, probe: () throws(ImagingError) -> Void,
+        subject: String, failure: String, url: URL?
+    ) throws(ImagingError) -> VipsImage {
+        var also = ""
+        if format.isHEIF {
+            switch fallback() {
+            case .success(let image): return image
+            case .failure(let error): also = "; \(error.message)"
+            }
+        }
+        do {
+            try probe()
+        } catch {
+            throw ImagingError(error.code, "\(subject): \(error.message)", url: url)
+        }
+        throw ImagingError(.decodeFailed, failure + also, url: url)
     }
 
     /// `image`'s pixels decoded now; for a HEIF/HEIC/AVIF whose pixels libvips fails to decode
@@ -183,20 +194,11 @@ extension VipsImage {
         guard status == 0, let out else {
             if let out { g_object_unref(out) }
             let detail = VipsRuntime.takeErrorBuffer()
-            var also = ""
-            if format.isHEIF {
-                switch fallback() {
-                case .success(let image): return image
-                case .failure(let error): also = "; \(error.message)"
-                }
-            }
-            // A truncated or damaged container is `.corrupt`; anything else is libvips' limit.
-            do {
-                _ = try MediaProbe.probe(data: data, filenameExtension: url?.pathExtension)
-            } catch {
-                throw ImagingError(error.code, "cannot make a thumbnail of \(name): \(error.message)", url: url)
-            }
-            throw ImagingError(.decodeFailed, "cannot make a thumbnail of \(name) (\(data.count) bytes): \(detail)\(also)", url: url)
+            return try afterFailedThumbnail(
+                format: format, fallback: fallback,
+                probe: { () throws(ImagingError) in _ = try MediaProbe.probe(data: data, filenameExtension: url?.pathExtension) },
+                subject: "cannot make a thumbnail of \(name)", failure: "cannot make a thumbnail of \(name) (\(data.count) bytes): \(detail)",
+                url: url)
         }
         return try decoded(VipsImage(owning: out, sourceURL: url), format: format, fallback: fallback).managedToSRGB()
     }

@@ -42,7 +42,7 @@ import urllib.request
 import websocket  # websocket-client, which selenium brings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gallery_e2e import free_port  # noqa: E402
+from e2e_support import free_port  # noqa: E402
 
 PHOTOS = CORPUS = None  # set by main() from the command line
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))

@@ -21,17 +21,13 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+from e2e_support import chromium, failed, sign_in, start_server, stop, workspace
 
 PHOTOS, CORPUS = sys.argv[1], sys.argv[2]
 ARTIFACTS = os.environ.get("ARTIFACTS", os.path.join(".build", "e2e-artifacts"))
@@ -58,21 +54,8 @@ def undecodable_jpeg(data):
     return bytes(data)
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def browser(scale=1):
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,860", "--disable-dev-shm-usage",
-                     f"--force-device-scale-factor={scale}"]:
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    return webdriver.Chrome(service=Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver"),
-                            options=options)
+    return chromium(f"--force-device-scale-factor={scale}")
 
 
 # Counts the degraded images (a photo's own EXIF thumbnail, img.quick) cells showed, from the
@@ -81,17 +64,6 @@ def browser(scale=1):
 COUNT_QUICK = ("window.__quickShown = 0; document.addEventListener('load', e => { "
                "if (e.target.classList && e.target.classList.contains('quick') && e.target.naturalWidth < 256) "
                "window.__quickShown += 1 }, true)")
-
-
-def sign_in(driver, base, secret, wait, prepare=None):
-    driver.get(base + "/")
-    wait(lambda: driver.find_element(By.ID, "signin").is_displayed())
-    if prepare:
-        driver.execute_script(prepare)
-    driver.find_element(By.CSS_SELECTOR, "#signin input[name=token]").send_keys(secret)
-    driver.find_element(By.CSS_SELECTOR, "#signin button").click()
-    wait(lambda: driver.execute_script("return document.body.dataset.ready") == "1")
-    wait(lambda: driver.execute_script("return document.body.dataset.liveConnected") == "1")
 
 
 def sent_preheats(driver):
@@ -108,29 +80,18 @@ def sent_preheats(driver):
 
 
 def main():
-    os.makedirs(ARTIFACTS, exist_ok=True)
-    work = tempfile.mkdtemp(prefix="photos-e2e-")
-    library = os.path.join(work, "Library.photoslibrary")
+    work, library = workspace("photos-e2e-", ARTIFACTS)
     first = os.path.join(work, "first")
     os.makedirs(first)
     for name in FIRST:
         shutil.copy(os.path.join(CORPUS, name), first)
     photos("import", "--library", library, first)
     secret = photos("token", "create", "--library", library, "--level", "read-write", "--name", "e2e", "--quiet").strip()
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([PHOTOS, "serve", "--library", library, "--port", str(port)],
-                              stdout=open(os.path.join(ARTIFACTS, "server.log"), "w"), stderr=subprocess.STDOUT)
+    server, base = start_server(PHOTOS, library, log=os.path.join(ARTIFACTS, "server.log"))
     driver = None
     console = []  # the browser's log (reading it empties Chromium's)
     step = "start"
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/openapi.json", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
         driver = browser()
         wait = lambda condition, seconds=15: WebDriverWait(driver, seconds).until(lambda _: condition())
         script = lambda *arguments: driver.execute_script(*arguments)
@@ -429,18 +390,10 @@ def main():
         assert bad in problems[0]["detail"], problems
         print(f"gallery e2e: passed (screenshots in {ARTIFACTS})")
     except Exception:
-        if driver:
-            driver.save_screenshot(os.path.join(ARTIFACTS, "failure.png"))
-            for entry in console + driver.get_log("browser"):
-                print("console:", entry["level"], entry["message"][:300], file=sys.stderr)
-        print(f"gallery e2e: failed at step '{step}'", file=sys.stderr)
+        failed("gallery e2e", step, driver, os.path.join(ARTIFACTS, "failure.png"), console)
         raise
     finally:
-        if driver:
-            driver.quit()
-        server.terminate()
-        server.wait(timeout=10)
-        shutil.rmtree(work, ignore_errors=True)
+        stop(driver, server, work)
 
 
 if __name__ == "__main__":

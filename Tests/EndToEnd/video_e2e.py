@@ -18,19 +18,14 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gallery_e2e import free_port, sign_in  # noqa: E402
+from e2e_support import chromium, failed, sign_in, start_server, stop, workspace
 
 PHOTOS, CORPUS = sys.argv[1], sys.argv[2]
 ARTIFACTS = os.environ.get("ARTIFACTS", os.path.join(".build", "e2e-artifacts"))
@@ -43,17 +38,6 @@ def photos(*arguments):
 
 def ffmpeg(*arguments):
     subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-y", *arguments], check=True)
-
-
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,860", "--disable-dev-shm-usage",
-                     "--autoplay-policy=no-user-gesture-required"]:
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    return webdriver.Chrome(service=Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver"),
-                            options=options)
 
 
 def video_exchanges(driver, seen):
@@ -77,9 +61,7 @@ def video_exchanges(driver, seen):
 
 
 def main():
-    os.makedirs(ARTIFACTS, exist_ok=True)
-    work = tempfile.mkdtemp(prefix="photos-video-e2e-")
-    library = os.path.join(work, "Library.photoslibrary")
+    work, library = workspace("photos-video-e2e-", ARTIFACTS)
     media = os.path.join(work, "media")
     os.makedirs(media)
     # 40 s of 720p at 8 Mb/s (~40 MB, movie header at the end): more than Chromium reads ahead.
@@ -105,20 +87,11 @@ def main():
             by_kind["live"] = uuid
     assert set(by_kind) == {"mp4", "hevc", "live"}, assets
     secret = photos("token", "create", "--library", library, "--level", "read-write", "--name", "e2e", "--quiet").strip()
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([PHOTOS, "serve", "--library", library, "--port", str(port)],
-                              stdout=open(os.path.join(ARTIFACTS, "video-server.log"), "w"), stderr=subprocess.STDOUT)
+    server, base = start_server(PHOTOS, library, log=os.path.join(ARTIFACTS, "video-server.log"))
     driver = None
     step = "start"
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(base + "/openapi.json", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        driver = browser()
+        driver = chromium("--autoplay-policy=no-user-gesture-required")
         wait = lambda condition, seconds=30: WebDriverWait(driver, seconds).until(lambda _: condition())
         script = lambda *arguments: driver.execute_script(*arguments)
         sign_in(driver, base, secret, wait)
@@ -195,16 +168,10 @@ def main():
         assert not errors, errors
         print("video_e2e: videos play, seek with ranges, HEVC through its rendition, Live Photo motion on hover")
     except Exception:
-        if driver:
-            driver.save_screenshot(os.path.join(ARTIFACTS, "video-failure.png"))
-        print(f"video_e2e: failed at step '{step}'", file=sys.stderr)
+        failed("video_e2e", step, driver, os.path.join(ARTIFACTS, "video-failure.png"))
         raise
     finally:
-        if driver:
-            driver.quit()
-        server.terminate()
-        server.wait(timeout=10)
-        shutil.rmtree(work, ignore_errors=True)
+        stop(driver, server, work)
 
 
 if __name__ == "__main__":

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// What the benchmark prints: `RESULT key=value …` lines on standard output, one per phase,

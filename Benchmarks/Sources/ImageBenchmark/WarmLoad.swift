@@ -23,7 +23,7 @@ struct WarmLoad {
         let misses: Int
         let failures: Int
         let wallNanos: UInt64
-        let latencies: Latencies
+        let latencies: Samples
 
         var hitsPerSecond: Double { Double(requests - misses - failures) / (Double(wallNanos) / 1e9) }
     }
@@ -171,6 +171,6 @@ struct WarmLoad {
         return Outcome(
             mode: mode, threads: threads, window: window, requests: all.reduce(0) { $0 + $1.latencies.count },
             misses: all.reduce(0) { $0 + $1.misses }, failures: all.reduce(0) { $0 + $1.failures },
-            wallNanos: end - start, latencies: Latencies(all.flatMap(\.latencies)))
+            wallNanos: end - start, latencies: Samples(all.flatMap(\.latencies)))
     }
 }

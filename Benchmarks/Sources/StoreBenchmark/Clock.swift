@@ -15,28 +15,6 @@ func timed<T>(_ body: () throws -> T) rethrows -> (T, UInt64) {
     return (value, monotonicNanos() &- start)
 }
 
-/// A set of timings, in nanoseconds.
-struct Samples {
-    private(set) var sorted: [UInt64]
-
-    init(_ values: [UInt64]) {
-        sorted = values.sorted()
-    }
-
-    var count: Int { sorted.count }
-    var min: UInt64 { sorted.first ?? 0 }
-    var max: UInt64 { sorted.last ?? 0 }
-    var median: UInt64 { percentile(50) }
-    var mean: Double { sorted.isEmpty ? 0 : Double(sorted.reduce(0, &+)) / Double(sorted.count) }
-
-    /// The nearest-rank percentile: the smallest sample with at least `p` % of samples at or below it.
-    func percentile(_ p: Double) -> UInt64 {
-        guard !sorted.isEmpty else { return 0 }
-        let rank = Int((p / 100 * Double(sorted.count)).rounded(.up))
-        return sorted[Swift.min(Swift.max(rank, 1), sorted.count) - 1]
-    }
-}
-
 /// The process's memory, as the kernel and malloc see it.
 enum ProcessMemory {
     /// Resident memory in bytes from `/proc/self/statm`: `private` is the process's own
@@ -63,7 +41,7 @@ enum ProcessMemory {
 }
 
 /// Formatting of figures for the table.
-enum Format {
+extension Format {
     static func millis(_ nanos: UInt64) -> String { String(format: "%.1f ms", Double(nanos) / 1e6) }
     static func millis(_ nanos: Double) -> String { String(format: "%.1f ms", nanos / 1e6) }
     /// Milliseconds with three significant digits, for figures from 0.01 to 1000 ms.
@@ -78,13 +56,4 @@ enum Format {
     static func ratio(_ value: Double) -> String { value.isFinite ? String(format: "%.2f×", value) : "n/a" }
     static func bytes(_ value: Double) -> String { String(format: "%.1f B", value) }
     static func mebibytes(_ value: Int) -> String { String(format: "%.1f MiB", Double(value) / 1_048_576) }
-    static func count(_ value: Int) -> String {
-        let digits = String(value)
-        var out = ""
-        for (offset, character) in digits.enumerated() {
-            if offset > 0 && (digits.count - offset) % 3 == 0 { out += "," }
-            out.append(character)
-        }
-        return out
-    }
 }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// The Markdown report: machine, then one row per measure with PhotoKit's figure, the peer's,

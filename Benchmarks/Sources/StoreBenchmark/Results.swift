@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// What the measures found; ``Report`` turns it into the Markdown table.
 struct Results {
     /// A fetch timed in PhotoKit and the same SQL in `sqlite3`.

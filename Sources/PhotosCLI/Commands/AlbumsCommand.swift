@@ -14,12 +14,24 @@ struct AlbumsCommand: ParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
+    /// An album, smart album or folder as `--json` prints it: what the API's collections say
+    /// too (``CollectionJSONFields``), its kind, an album's count and a folder's children.
     struct Entry: Encodable {
-        var localIdentifier: String
-        var title: String?
+        var collection: CollectionJSONFields
+        /// `album`, `smart album` or `folder`.
         var kind: String
         var count: Int?
         var children: [Entry]?
+
+        func encode(to encoder: any Encoder) throws {
+            try collection.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(kind, forKey: .kind)
+            try container.encodeIfPresent(count, forKey: .count)
+            try container.encodeIfPresent(children, forKey: .children)
+        }
+
+        private enum CodingKeys: String, CodingKey { case kind, count, children }
     }
 
     func run() throws {
@@ -30,7 +42,7 @@ struct AlbumsCommand: ParsableCommand {
                 let smartAlbums = PHAssetCollection.fetchAssetCollections(with: .smartAlbum, subtype: .any, options: nil)
                 entries += smartAlbums.map { album in
                     Entry(
-                        localIdentifier: album.localIdentifier, title: album.localizedTitle, kind: "smart album",
+                        collection: CollectionJSONFields(album), kind: "smart album",
                         count: PHAsset.fetchAssets(in: album, options: nil).count)
                 }
             }
@@ -46,13 +58,12 @@ struct AlbumsCommand: ParsableCommand {
         collections.map { collection in
             if let list = collection as? PHCollectionList {
                 return Entry(
-                    localIdentifier: list.localIdentifier, title: list.localizedTitle, kind: "folder",
+                    collection: CollectionJSONFields(list), kind: "folder",
                     children: tree(PHCollection.fetchCollections(in: list, options: nil)))
             }
             let album = collection as! PHAssetCollection
             return Entry(
-                localIdentifier: album.localIdentifier, title: album.localizedTitle, kind: "album",
-                count: album.estimatedAssetCount == NSNotFound ? nil : album.estimatedAssetCount)
+                collection: CollectionJSONFields(album), kind: "album", count: CollectionJSONFields.estimatedAssetCount(of: album))
         }
     }
 
@@ -61,7 +72,7 @@ struct AlbumsCommand: ParsableCommand {
             let indent = String(repeating: "  ", count: depth)
             let count = entry.count.map { "  (\($0))" } ?? ""
             let marker = entry.kind == "folder" ? "/" : ""
-            print("\(indent)\(entry.title ?? "(untitled)")\(marker)\(count)  \(entry.localIdentifier)")
+            print("\(indent)\(entry.collection.title ?? "(untitled)")\(marker)\(count)  \(entry.collection.localIdentifier)")
             printTree(entry.children ?? [], depth: depth + 1)
         }
     }

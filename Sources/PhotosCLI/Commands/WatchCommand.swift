@@ -151,9 +151,7 @@ private final class ChangePrinter: PHPhotoLibraryChangeObserver, Sendable {
             value.moves.append(.init(from: from, to: to, localIdentifier: after.object(at: to).localIdentifier))
         }
         value.changed = (details.changedIndexes ?? []).map { .init(index: $0, localIdentifier: after.object(at: $0).localIdentifier) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
+        return (try? String(decoding: JSONOutput.encoder().encode(value), as: UTF8.self)) ?? "{}"
     }
 }
 

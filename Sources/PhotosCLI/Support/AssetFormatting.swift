@@ -27,64 +27,65 @@ enum AssetFormatting {
         ].joined(separator: "  ")
     }
 
-    /// The JSON object for an asset.
+    /// The JSON object for an asset: what the API's JSON says too (``AssetJSONFields``) and
+    /// the CLI's own keys beside it.
     struct AssetJSON: Encodable {
-        var localIdentifier: String
-        var mediaType: String
-        var mediaSubtypes: UInt
-        var pixelWidth: Int
-        var pixelHeight: Int
-        var creationDate: String?
-        var modificationDate: String?
-        var latitude: Double?
-        var longitude: Double?
-        var duration: Double
-        var isFavorite: Bool
-        var isHidden: Bool
-        var burstIdentifier: String?
-        var deletedDate: String?
-        var resources: [ResourceJSON]?
+        var shared: AssetJSONFields
+        var own: Own
 
         init(_ asset: PHAsset, resources: [PHAssetResource]? = nil) {
-            localIdentifier = asset.localIdentifier
-            mediaType = AssetFormatting.typeName(asset)
-            mediaSubtypes = asset.mediaSubtypes.rawValue
-            pixelWidth = asset.pixelWidth
-            pixelHeight = asset.pixelHeight
-            creationDate = asset.creationDate.map { $0.ISO8601Format() }
-            modificationDate = asset.modificationDate.map { $0.ISO8601Format() }
-            latitude = asset.location?.coordinate.latitude
-            longitude = asset.location?.coordinate.longitude
-            duration = asset.duration
-            isFavorite = asset.isFavorite
-            isHidden = asset.isHidden
-            burstIdentifier = asset.burstIdentifier
-            deletedDate = asset.trashedDate.map { $0.ISO8601Format() }
-            self.resources = resources?.map(ResourceJSON.init)
+            shared = AssetJSONFields(asset)
+            own = Own(
+                mediaType: AssetFormatting.typeName(asset), latitude: asset.location?.coordinate.latitude,
+                longitude: asset.location?.coordinate.longitude, burstIdentifier: asset.burstIdentifier,
+                deletedDate: asset.trashedDate, resources: resources?.map(ResourceJSON.init))
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try shared.encode(to: encoder)
+            try own.encode(to: encoder)
+        }
+
+        /// What only the CLI says, or says its own way.
+        struct Own: Encodable {
+            /// ``AssetFormatting/typeName(_:)``: `photo`, `live`, `video`, `audio`, `unknown`.
+            var mediaType: String
+            var latitude: Double?
+            var longitude: Double?
+            var burstIdentifier: String?
+            var deletedDate: Date?
+            /// `photos info --json` only.
+            var resources: [ResourceJSON]?
         }
     }
 
+    /// The JSON object for one of an asset's files: what the API's asset details say of the
+    /// original too (``ResourceJSONFields``), its type and its size in pixels.
     struct ResourceJSON: Encodable {
-        var type: Int
-        var originalFilename: String
-        var uniformTypeIdentifier: String
-        var fileSize: Int64
-        var pixelWidth: Int
-        var pixelHeight: Int
+        var file: ResourceJSONFields
+        var own: Own
 
         init(_ resource: PHAssetResource) {
-            type = resource.type.rawValue
-            originalFilename = resource.originalFilename
-            uniformTypeIdentifier = resource.uniformTypeIdentifier
-            fileSize = resource.fileSize
-            pixelWidth = resource.pixelWidth
-            pixelHeight = resource.pixelHeight
+            file = ResourceJSONFields(resource)
+            own = Own(type: resource.type.rawValue, pixelWidth: resource.pixelWidth, pixelHeight: resource.pixelHeight)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try file.encode(to: encoder)
+            try own.encode(to: encoder)
+        }
+
+        /// What only the CLI says of a file.
+        struct Own: Encodable {
+            /// ``PHAssetResourceType``'s raw value.
+            var type: Int
+            var pixelWidth: Int
+            var pixelHeight: Int
         }
     }
 
+    /// Pretty-printed JSON as the CLI prints it (``JSONOutput/encoder(prettyPrinted:)``).
     static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        String(decoding: try JSONOutput.encoder(prettyPrinted: true).encode(value), as: UTF8.self)
     }
 }

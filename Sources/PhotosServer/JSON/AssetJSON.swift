@@ -1,45 +1,61 @@
 import Foundation
 import Photos
 
-/// An asset as the API shows it; details only on `GET /api/assets/{id}`.
+/// An asset as the API shows it: what the CLI's JSON says too (``AssetJSONFields``), the API's
+/// own summary beside it, and details only on `GET /api/assets/{id}`.
 struct AssetJSON: Encodable, Sendable {
+    let shared: AssetJSONFields
+    let summary: Summary
+    /// `GET /api/assets/{id}` only (``detailed(_:showingAlbums:)``).
+    private(set) var details: Details?
+    /// The original's file, with the details: what the CLI's `resources` entries say of it too.
+    private(set) var original: ResourceJSONFields?
+
+    /// What a page of assets, an upload's answer and a live message show of each asset beside
+    /// ``shared``.
+    struct Summary: Encodable, Sendable {
+        /// The asset's UUID, as the API's paths name it.
+        let id: String
+        /// ``AssetJSON/mediaTypeName(_:)``: `image`, `video`, `audio`, `unknown`.
+        let mediaType: String
+        let location: Location?
+        let trashedDate: Date?
+        /// Whether the asset's current version is an edit, and the version of its image
+        /// (``AssetJSON/version(of:)``), which changes whenever the pixels do (an edit or a
+        /// revert, not a favorite): image URLs carry it as `v` to be cached for good.
+        let hasAdjustments: Bool, version: String
+
+        init(_ asset: PHAsset) {
+            id = ObjectID.uuid(asset.localIdentifier)
+            mediaType = AssetJSON.mediaTypeName(asset.mediaType)
+            hasAdjustments = asset.hasAdjustments
+            location = asset.location.map {
+                Location(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude, altitude: $0.altitude)
+            }
+            trashedDate = asset.trashedDate
+            version = AssetJSON.version(of: asset)
+        }
+    }
+
     struct Location: Encodable, Sendable {
         let latitude: Double
         let longitude: Double
         let altitude: Double?
     }
 
+    /// What `GET /api/assets/{id}` adds: when it came, its albums, the moment's place, the camera.
+    struct Details: Encodable, Sendable {
+        let addedDate: Date
+        /// `nil` for a limited token, which sees no albums.
+        let albums: [AlbumRef]?
+        let place: String?
+        let camera: Camera?
+    }
+
     struct AlbumRef: Encodable, Sendable {
         let id: String
         let title: String?
     }
-
-    let id: String
-    let localIdentifier: String
-    let mediaType: String
-    let mediaSubtypes: UInt
-    let pixelWidth: Int
-    let pixelHeight: Int
-    let creationDate: Date?
-    let modificationDate: Date?
-    let isFavorite: Bool
-    let isHidden: Bool
-    let duration: Double
-    let hasAdjustments: Bool
-    let location: Location?
-    let trashedDate: Date?
-    /// Changes whenever the asset's pixels do (an edit or a revert, not a favorite); image URLs
-    /// carry it as `v` to be cached for good.
-    let version: String
-
-    // Details.
-    var addedDate: Date?
-    var originalFilename: String?
-    var fileSize: Int64?
-    var uniformTypeIdentifier: String?
-    var albums: [AlbumRef]?
-    var place: String?
-    var camera: Camera?
 
     struct Camera: Encodable, Sendable {
         let make: String?
@@ -48,44 +64,32 @@ struct AssetJSON: Encodable, Sendable {
     }
 
     init(_ asset: PHAsset) {
-        id = ObjectID.uuid(asset.localIdentifier)
-        localIdentifier = asset.localIdentifier
-        mediaType = Self.mediaTypeName(asset.mediaType)
-        mediaSubtypes = asset.mediaSubtypes.rawValue
-        pixelWidth = asset.pixelWidth
-        pixelHeight = asset.pixelHeight
-        creationDate = asset.creationDate
-        modificationDate = asset.modificationDate
-        isFavorite = asset.isFavorite
-        isHidden = asset.isHidden
-        duration = asset.duration
-        hasAdjustments = asset.hasAdjustments
-        location = asset.location.map {
-            Location(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude, altitude: $0.altitude)
-        }
-        trashedDate = asset.trashedDate
-        version = Self.version(of: asset)
+        shared = AssetJSONFields(asset)
+        summary = Summary(asset)
     }
 
     /// Adds the details: files, albums, the moment's place, the camera. Reads the library.
     static func detailed(_ asset: PHAsset, showingAlbums: Bool) -> AssetJSON {
         var json = AssetJSON(asset)
-        json.addedDate = asset.addedDate
         let resources = PHAssetResource.assetResources(for: asset)
-        if let original = resources.first(where: { $0.type == .photo || $0.type == .video }) ?? resources.first {
-            json.originalFilename = original.originalFilename
-            json.fileSize = original.fileSize
-            json.uniformTypeIdentifier = original.uniformTypeIdentifier
-        }
-        if showingAlbums {
-            json.albums = PHAssetCollection.fetchAssetCollectionsContaining(asset, with: .album, options: nil).map {
+        json.original = (resources.first(where: { $0.type == .photo || $0.type == .video }) ?? resources.first).map(ResourceJSONFields.init)
+        let albums =
+            showingAlbums
+            ? PHAssetCollection.fetchAssetCollectionsContaining(asset, with: .album, options: nil).map {
                 AlbumRef(id: ObjectID.uuid($0.localIdentifier), title: $0.localizedTitle)
-            }
-        }
+            } : nil
         let moment = PHAssetCollection.fetchAssetCollectionsContaining(asset, with: .moment, options: nil).firstObject
-        json.place = moment?.localizedTitle ?? moment?.localizedLocationNames.first
-        json.camera = asset.cameraInfo.map { Camera(make: $0.make, model: $0.model, lens: $0.lensModel) }
+        json.details = Details(
+            addedDate: asset.addedDate, albums: albums, place: moment?.localizedTitle ?? moment?.localizedLocationNames.first,
+            camera: asset.cameraInfo.map { Camera(make: $0.make, model: $0.model, lens: $0.lensModel) })
         return json
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try shared.encode(to: encoder)
+        try summary.encode(to: encoder)
+        try details?.encode(to: encoder)
+        try original?.encode(to: encoder)
     }
 
     /// The version of the asset's image: originals never change, so an unedited asset is

@@ -1,14 +1,11 @@
 import Foundation
 import Hummingbird
+import Photos
 
-/// JSON in and out with one encoder setup: ISO 8601 dates, sorted keys, no escaped slashes.
+/// JSON in and out with one encoder setup, the package's (``JSONOutput/encoder(prettyPrinted:)``:
+/// ISO 8601 dates, sorted keys, no escaped slashes).
 enum JSONResponse {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+    static let encoder = JSONOutput.encoder()
 
     static func data(_ value: some Encodable) -> Data {
         // Our own types encode plain values only; a failure is a programming error.

@@ -1,23 +1,11 @@
 import Foundation
 @testable import Photos
+import PhotosTestSupport
 import Testing
-
-/// A small deterministic generator, so failures reproduce.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random predicate trees of the shapes the parser produces, and random objects to test them on.
 private struct PredicateTreeGenerator {
-    var rng: SplitMix64
+    var rng: SeededGenerator
 
     /// `size` is a reserved word (printed `#size`); `missing` is on no object.
     static let keys = ["mediaType", "duration", "title", "creationDate", "isFavorite", "burstIdentifier", "mediaSubtypes", "SELF", "size", "a.b", "missing"]
@@ -105,7 +93,7 @@ private struct PredicateTreeGenerator {
 struct PredicateRoundTripTests {
     @Test("Random trees print, parse back to the same tree, and evaluate the same", arguments: [1, 2, 3])
     func roundTrip(seed: UInt64) throws {
-        var generator = PredicateTreeGenerator(rng: SplitMix64(state: seed))
+        var generator = PredicateTreeGenerator(rng: SeededGenerator(seed: seed))
         let objects = (0..<12).map { _ in generator.object() }
         for _ in 0..<1_000 {
             let tree = generator.tree(depth: 4)
@@ -124,7 +112,7 @@ struct PredicateRoundTripTests {
 
     @Test("Comparison laws hold for random values", arguments: [7, 8])
     func comparisonLaws(seed: UInt64) {
-        var generator = PredicateTreeGenerator(rng: SplitMix64(state: seed))
+        var generator = PredicateTreeGenerator(rng: SeededGenerator(seed: seed))
         let empty = PredicateTestObject([:])
         func holds(_ lhs: PredicateValue, _ op: PredicateOperator, _ rhs: PredicateValue, _ options: PredicateStringOptions = []) -> Bool {
             PredicateEvaluator.evaluate(.comparison(PredicateComparison(lhs: .value(lhs), op: op, rhs: .value(rhs), options: options)), on: empty)

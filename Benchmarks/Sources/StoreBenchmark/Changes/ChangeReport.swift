@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 
 /// The Markdown report of the change benchmark.

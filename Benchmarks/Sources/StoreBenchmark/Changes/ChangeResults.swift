@@ -1,3 +1,5 @@
+import BenchmarkSupport
+
 /// What the change measures found; ``ChangeReport`` turns it into the Markdown table.
 struct ChangeResults {
     /// Commit start → the observer holds the details for its fetch result.
