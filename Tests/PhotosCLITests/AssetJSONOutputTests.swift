@@ -128,7 +128,7 @@ struct AssetJSONOutputTests {
         let identifiers = try temporary.seed(assets, now: base + 10 * day)
         // Deleted in 2100: the library's 30-day expiry, run whenever it opens, never removes it.
         let deleted = Date(timeIntervalSince1970: 4_102_444_800.25)
-        try temporary.execute("UPDATE asset SET trashedDate = ? WHERE uuid = ?", [String(deleted.timeIntervalSince1970), assets[3].uuid])
+        try temporary.execute("UPDATE asset SET trashedDate = \(deleted) WHERE uuid = \(assets[3].uuid)")
         return (identifiers[0], identifiers[1], identifiers[2], identifiers[3])
     }
 
