@@ -62,6 +62,7 @@ package final class PostgresLibraryDatabase: Sendable {
             }
             for migration in PostgresSchema.migrations where !applied.contains(migration.name) {
                 for statement in migration.statements {
+                    // DDL rendered from the tables' descriptions: no values, nothing to bind.
                     try session.query(PostgresQuery(unsafeSQL: statement), "migration \(migration.name)")
                 }
                 if migration.name == "v1" { try seed(session) }

@@ -67,6 +67,7 @@ package final class PostgresSession: Sendable {
     /// ``PostgresChangeListener``).
     func listen(_ channel: String, handler: @escaping @Sendable (String) -> Void) throws(StoreError) {
         connection.addListener(channel: channel) { _, notification in handler(notification.payload) }
+        // `LISTEN` takes an identifier, which can't be bound; the channel is the store's constant.
         try query(PostgresQuery(unsafeSQL: "LISTEN \(channel)"), "listening for the library's changes")
     }
 
