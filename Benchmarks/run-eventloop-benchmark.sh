@@ -20,7 +20,9 @@
 #       (--pace EDITS,UPLOADS,RENDERS per second and thread, default 0.4,2,1: what every build
 #       keeps up with, so each does the same work) or in a closed loop (--closed-loop).
 # Reports per build the medians over the rounds of (a), (b), (b)/(a) with each round's
-# figures, and the background work done during (b). Results: Benchmarks/.data/eventloop-work/.
+# figures, and the background work done during (b). --idle-only runs (a) alone: the serve
+# benchmark's cached thumbnails, build against build (run-revisions-ab.sh --only serve).
+# Results: Benchmarks/.data/eventloop-work/, or --work DIR.
 set -euo pipefail
 
 # shellcheck source=peers/bench-common.sh
@@ -33,9 +35,11 @@ EDITS=1
 UPLOADS=1
 RENDERS=1
 PACE="0.4,2,1"
+IDLE_ONLY=0
 BUILDS=()
 DATA="$HERE/.data"
 SET="$DATA/bench-set"
+WORK="$DATA/eventloop-work"
 
 parse_options "$@" <<'OPTIONS'
 --photos BUILDS+
@@ -47,10 +51,11 @@ parse_options "$@" <<'OPTIONS'
 --renders RENDERS
 --pace PACE
 --closed-loop PACE=0,0,0
+--idle-only IDLE_ONLY=1
 --set SET
+--work WORK
 OPTIONS
 
-WORK="$DATA/eventloop-work"
 LOG="$WORK/logs"
 RESULTS="$WORK/results.txt"
 PRISTINE="$WORK/pristine.photoslibrary"
@@ -78,6 +83,8 @@ rm -rf "$PRISTINE"
 TOKEN="$("$FIRST" token create --library "$PRISTINE" --level read-write --name bench --quiet)"
 export PHOTOS_TOKEN="$TOKEN"
 
+rps() { echo "$1" | sed -n 's/.*rps=\([0-9.]*\).*/\1/p'; }   # rps RESULT-LINE: its requests/s
+
 one_run() {   # one_run NAME BINARY ROUND
     local name="$1" binary="$2" round="$3" port idle loaded load
     rm -rf "$LIBRARY"
@@ -97,7 +104,18 @@ one_run() {   # one_run NAME BINARY ROUND
     wrk -t "$THREADS" -c "$CONNECTIONS" -d "${SECONDS_EACH}s" -s "$PEERS/wrk_load.lua" "http://127.0.0.1:$port" -- "$WORK/paths.txt" \
         > "$LOG/idle-$name-$round.log" 2>&1 || { cat "$LOG/idle-$name-$round.log" >&2; exit 1; }
     idle="$(grep '^RESULT ' "$LOG/idle-$name-$round.log" | sed 's/^RESULT //')"
+    loaded="-"; load="-"
+    [ "$IDLE_ONLY" = 1 ] || loaded_run "$name" "$round" "$port"
+    kill "$SERVER_PID" 2>/dev/null || true
+    wait "$SERVER_PID" 2>/dev/null || true
+    SERVER_PID=""
+    echo "build=$name round=$round load1=$(load1) idle: $idle | loaded: $loaded | background: $load" >> "$RESULTS"
+    if [ "$IDLE_ONLY" = 1 ]; then say "$name round $round: $(rps "$idle") req/s"
+    else say "$name round $round: idle $(rps "$idle") req/s, loaded $(rps "$loaded") req/s; background $load"; fi
+}
 
+loaded_run() {   # loaded_run NAME ROUND PORT: (b), into one_run's loaded and load
+    local name="$1" round="$2" port="$3"
     python3 "$PEERS/serve_background_load.py" "http://127.0.0.1:$port" "$WORK/ids.txt" "$SET" \
         --edits "$EDITS" --uploads "$UPLOADS" --renders "$RENDERS" \
         --edit-rate "${PACE%%,*}" --upload-rate "$(echo "$PACE" | cut -d, -f2)" --render-rate "${PACE##*,}" > "$LOG/load-$name-$round.log" 2> "$LOG/load-errors-$name-$round.log" &
@@ -110,11 +128,6 @@ one_run() {   # one_run NAME BINARY ROUND
     LOAD_PID=""
     loaded="$(grep '^RESULT ' "$LOG/loaded-$name-$round.log" | sed 's/^RESULT //')"
     load="$(grep '^LOAD ' "$LOG/load-$name-$round.log" | sed 's/^LOAD //')"
-    kill "$SERVER_PID" 2>/dev/null || true
-    wait "$SERVER_PID" 2>/dev/null || true
-    SERVER_PID=""
-    echo "build=$name round=$round load1=$(load1) idle: $idle | loaded: $loaded | background: $load" >> "$RESULTS"
-    say "$name round $round: idle $(echo "$idle" | sed -n 's/.*rps=\([0-9.]*\).*/\1/p') req/s, loaded $(echo "$loaded" | sed -n 's/.*rps=\([0-9.]*\).*/\1/p') req/s; background $load"
 }
 
 for round in $(seq "$ROUNDS"); do
@@ -129,6 +142,10 @@ rows = {}
 for line in open(sys.argv[1]):
     name = re.search(r"build=(\S+)", line).group(1)
     idle = float(re.search(r"idle: .*?rps=([0-9.]+)", line).group(1))
+    if "loaded: -" in line:   # --idle-only
+        p50, p99 = (float(re.search(key + r"=([0-9.]+)", line).group(1)) for key in ("p50_ms", "p99_ms"))
+        rows.setdefault(name, []).append((idle, p50, p99, re.search(r"load1=(\S+)", line).group(1)))
+        continue
     loaded = float(re.search(r"loaded: .*?rps=([0-9.]+)", line).group(1))
     p99 = [float(x) for x in re.findall(r"p99_ms=([0-9.]+)", line)]
     status = [int(x) for x in re.findall(r" status=([0-9]+)", line)]
@@ -136,6 +153,15 @@ for line in open(sys.argv[1]):
     load1 = re.search(r"load1=(\S+)", line).group(1)
     rows.setdefault(name, []).append((idle, loaded, loaded / idle, p99, status, background, load1))
 print()
+if all(len(run) == 4 for runs in rows.values() for run in runs):
+    print("| Build | Idle req/s (median; rounds) | p50 ms (median) | p99 ms (median) |")
+    print("| --- | --- | --- | --- |")
+    for name, runs in rows.items():
+        idle = [r[0] for r in runs]
+        print(f"| {name} | **{statistics.median(idle):,.0f}** ({', '.join(f'{v:,.0f}' for v in idle)}) "
+              f"| {statistics.median(r[1] for r in runs):.2f} | {statistics.median(r[2] for r in runs):.2f} |")
+        print(f"  ({name}: load average at each round's end: {', '.join(r[3] for r in runs)})")
+    sys.exit(0)
 print("| Build | Idle req/s (median; rounds) | Under load req/s (median; rounds) | Under load ÷ idle (median; rounds) | p99 idle / loaded, ms (medians) | Background work done while loaded (median per run: edits / uploads / renders / errors) |")
 print("| --- | --- | --- | --- | --- | --- |")
 for name, runs in rows.items():

@@ -12,8 +12,9 @@
 # Options: --assets N, --repeats R (default 5), --random-reads K (default 100000),
 #          --only store|changes|engines, --docs FILE (write the tables there), --no-docs (don't).
 # `engines` (not part of the default run) copies the library into a throwaway PostgreSQL server
-# in Benchmarks/.data/postgres with `photos migrate` (timed; kept between runs) and runs the same
-# fetches, random reads and favorite toggles on both, alternating, in one process.
+# in Benchmarks/.data/postgres with `photos migrate` (timed; kept between runs; `photos` built
+# as make demo builds it) and runs the same fetches, random reads and favorite toggles on both,
+# alternating, in one process. run-revisions-ab.sh runs it for two revisions side by side.
 # The generated library is cached in Benchmarks/.data/library-N.photoslibrary (gitignored);
 # delete it to regenerate.
 set -euo pipefail
@@ -62,23 +63,12 @@ if [ "$ONLY" = all ] || [ "$ONLY" = store ]; then
 fi
 if [ "$ONLY" = engines ]; then
     command -v psql >/dev/null || { echo "PostgreSQL is needed (apt-get install postgresql)" >&2; exit 1; }
-    PHOTOS_BUILD=(swift build -c release --product photos --package-path "$ROOT")
-    "${PHOTOS_BUILD[@]}" >"$BUILD_LOG" 2>&1 || { cat "$BUILD_LOG" >&2; exit 1; }
-    PHOTOS="$("${PHOTOS_BUILD[@]}" --show-bin-path)/photos"
+    build_photos "$ROOT" "$BUILD_LOG"
     PG="$HERE/.data/postgres"
     SERVER=$("$ROOT/scripts/throwaway-postgres.sh" start "$PG" "${PGPORT:-55499}")
     trap 'rm -f "$BUILD_LOG"; "$ROOT/scripts/throwaway-postgres.sh" stop "$PG"' EXIT
-    DATABASE="${SERVER%/*}/library_$ASSETS"
     FILES="$HERE/.data/postgres-files-$ASSETS"
-    if ! psql "$SERVER" -Atc "SELECT 1 FROM pg_database WHERE datname = 'library_$ASSETS'" | grep -q 1; then
-        rm -rf "$FILES"
-        psql "$SERVER" -qc "CREATE DATABASE library_$ASSETS"
-        echo "Copying the library into PostgreSQL with photos migrate…" >&2
-        start=$(date +%s.%N)
-        "$PHOTOS" migrate --from "$HERE/.data/library-$ASSETS.photoslibrary" --to "$DATABASE" --to-files "$FILES" >&2
-        printf 'photos migrate of %s assets: %.1f s\n' "$ASSETS" "$(echo "$(date +%s.%N) - $start" | bc)" >&2
-        psql "$DATABASE" -qc "VACUUM ANALYZE"
-    fi
+    DATABASE=$(postgres_copy "$PHOTOS" "$HERE/.data/library-$ASSETS.photoslibrary" "$SERVER" "library_$ASSETS" "$FILES")
     read -r LOAD _ < /proc/loadavg
     echo "Measuring SQLite against PostgreSQL in a fresh process (load average $LOAD on $(nproc) cores)…" >&2
     "$BIN" engines --assets "$ASSETS" --data "$HERE/.data" --repeats "$REPEATS" --random-reads "$RANDOM_READS" --database "$DATABASE" --files "$FILES"

@@ -42,6 +42,7 @@ build_bench_set() {
     local root="$1" corpus="$2" set="$3" log="$4"
     if [ -d "$set" ]; then return 0; fi
     say "Building the benchmark set (once) into ${set#"$root"/}"
+    install_missing libvips-tools libimage-exiftool-perl dcraw python3
     "$root/scripts/fetch-corpus.sh" "$corpus" > "$log/fetch-corpus.log" 2>&1 \
         || { tail -20 "$log/fetch-corpus.log" >&2; exit 1; }
     rm -rf "$set.partial"
@@ -64,6 +65,25 @@ build_photos() {
         "${build[@]}" >&2
     fi
     PHOTOS="$("${build[@]}" --show-bin-path)/photos"
+}
+
+# postgres_copy PHOTOS LIBRARY SERVER NAME FILES: the database NAME on SERVER (a
+# scripts/throwaway-postgres.sh URL) as `PHOTOS migrate` copies LIBRARY into it, its files in
+# FILES; made (timed, then VACUUM ANALYZE) only when NAME does not exist yet, dropped again when
+# the copy fails. Prints the database's URL.
+postgres_copy() {
+    local photos="$1" library="$2" server="$3" name="$4" files="$5" start
+    if ! psql "$server" -Atc "SELECT 1 FROM pg_database WHERE datname = '$name'" | grep -q 1; then
+        rm -rf "$files"
+        psql "$server" -qc "CREATE DATABASE $name"
+        echo "Copying ${library##*/} into PostgreSQL with photos migrate…" >&2
+        start=$(date +%s.%N)
+        "$photos" migrate --from "$library" --to "${server%/*}/$name" --to-files "$files" >&2 \
+            || { psql "$server" -qc "DROP DATABASE $name"; exit 1; }
+        printf 'photos migrate of %s: %.1f s\n' "${library##*/}" "$(echo "$(date +%s.%N) - $start" | bc)" >&2
+        psql "${server%/*}/$name" -qc "VACUUM ANALYZE"
+    fi
+    echo "${server%/*}/$name"
 }
 
 # free_port: a TCP port nothing listens on at loopback now.

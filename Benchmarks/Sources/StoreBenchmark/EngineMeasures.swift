@@ -88,7 +88,8 @@ struct EngineMeasures {
         return rows
     }
 
-    /// The table: medians (and p90 for latencies), and PostgreSQL's time over SQLite's.
+    /// The table: medians (three significant digits; the random reads' p99 too), and PostgreSQL's
+    /// time over SQLite's.
     static func markdown(_ rows: [Row], assets: Int) -> String {
         var lines = [
             "| \(Format.count(assets)) assets | SQLite (median) | PostgreSQL (median) | PostgreSQL / SQLite |",
@@ -96,8 +97,8 @@ struct EngineMeasures {
         ]
         for row in rows {
             let ratio = Double(row.postgres.median) / Double(max(1, row.sqlite.median))
-            let sqlite = row.title.hasPrefix("Random") ? "\(Format.micros(row.sqlite.median)) (p99 \(Format.micros(row.sqlite.percentile(99))))" : Format.millis(row.sqlite.median)
-            let postgres = row.title.hasPrefix("Random") ? "\(Format.micros(row.postgres.median)) (p99 \(Format.micros(row.postgres.percentile(99))))" : Format.millis(row.postgres.median)
+            let sqlite = row.title.hasPrefix("Random") ? "\(Format.micros(row.sqlite.median)) (p99 \(Format.micros(row.sqlite.percentile(99))))" : Format.millis3(row.sqlite.median)
+            let postgres = row.title.hasPrefix("Random") ? "\(Format.micros(row.postgres.median)) (p99 \(Format.micros(row.postgres.percentile(99))))" : Format.millis3(row.postgres.median)
             lines.append("| \(row.title) | \(sqlite) | \(postgres) | \(String(format: "%.1f×", ratio)) |")
         }
         return lines.joined(separator: "\n")
