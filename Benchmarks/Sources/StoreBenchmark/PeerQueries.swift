@@ -12,8 +12,8 @@ import Foundation
 ///   `fetchAssets(with: .image, …)` adds `(asset.mediaType IS ?)` and `isFavorite == YES`
 ///   binds to `(asset.isFavorite IS ?)` with 1,
 /// - a sort on `creationDate` becomes `ORDER BY asset.creationDate ASC, asset.id`,
-/// - the column list: the store reads an asset as every column of its table, in table order
-///   (`AssetColumn.selection`, from the table's one description in
+/// - the column list: the store reads an asset as its table's columns through `trashedDate`,
+///   in table order (`AssetRecord.selection`, from the table's one description in
 ///   `Sources/PhotosStore/Schema/Tables/AssetTable.swift`), so the peer asks the database for
 ///   the same list (``assetColumns(_:)``) rather than keeping a copy.
 ///
@@ -34,10 +34,15 @@ enum PeerQueries {
 
     static let creationDateOrder = "ORDER BY asset.creationDate ASC, asset.id"
 
-    /// What the store reads for each object (`AssetColumn.selection`): every column of the
-    /// `asset` table, qualified, in table order, as the database lists them.
+    /// What the store reads for each object (`AssetRecord.selection`): the `asset` table's
+    /// columns, qualified, in table order, the first through `trashedDate`, as the database
+    /// lists them.
     static func assetColumns(_ cli: SQLiteCLI) throws -> String {
-        let columns = try cli.run("SELECT group_concat('asset.' || name, ', ') FROM (SELECT name FROM pragma_table_info('asset') ORDER BY cid);")
+        let columns = try cli.run(
+            """
+            SELECT group_concat('asset.' || name, ', ') FROM (SELECT name FROM pragma_table_info('asset') \
+            WHERE cid <= (SELECT cid FROM pragma_table_info('asset') WHERE name = 'trashedDate') ORDER BY cid);
+            """)
             .output.trimmingCharacters(in: .whitespacesAndNewlines)
         guard columns.hasPrefix("asset.id, asset.uuid") else { throw BenchmarkFailure("the asset table lists no columns: \(columns)") }
         return columns

@@ -108,8 +108,10 @@ package struct AssetTraits: OptionSet, Sendable, Hashable {
 }
 
 extension AssetRecord {
-    /// What ``init(row:)`` reads: the `asset` table's columns.
-    static var selection: StoreSQL { AssetColumn.selection }
+    /// What ``init(row:)`` reads: the `asset` table's columns a `PHAsset` shows, the first
+    /// through `trashedDate` (the camera and the content version follow them; a read of one
+    /// object by id is a round trip on PostgreSQL, whose parse and plan grow with the columns).
+    static let selection = AssetColumn.selection(through: .trashedDate)
 
     /// Reads a row selected with ``selection``.
     init(row: some ColumnReading) {

@@ -57,8 +57,11 @@ package struct StoreSQL: Sendable, Hashable, ExpressibleByStringInterpolation {
 
         package mutating func appendLiteral(_ literal: String) {
             guard !literal.isEmpty else { return }
-            if case .text(let previous)? = pieces.last {
-                pieces[pieces.count - 1] = .text(previous + literal)
+            if case .text(var text)? = pieces.last {
+                // Taken out of the array first, so the text is appended to in place.
+                pieces.removeLast()
+                text += literal
+                pieces.append(.text(text))
             } else {
                 pieces.append(.text(literal))
             }

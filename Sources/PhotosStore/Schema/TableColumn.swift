@@ -22,6 +22,12 @@ extension TableColumn {
     /// More terms may follow (`row[after: Self.self, 0]` reads the first of them).
     package static var selection: StoreSQL { StoreSQL(unescaped: table.selection) }
 
+    /// The table's columns from the first through `last`, qualified, in table order: what a
+    /// record that needs only those reads (`row[column]` reads them as from ``selection``).
+    package static func selection(through last: Self) -> StoreSQL {
+        StoreSQL(unescaped: table.columns[...Int(last.rawValue)].map { "\(table.name).\($0.name)" }.joined(separator: ", "))
+    }
+
     /// `INSERT INTO table (columns) VALUES (binds)` for the values `row` holds.
     package static func insert(_ row: TableRow<Self>) -> StoreSQL {
         let columns = row.values.map(\.column.name).joined(separator: ", ")

@@ -110,9 +110,13 @@ struct ChangeApplier {
     typealias AssetRow = (id: Int64, creationDate: Double?, momentID: Int64?, trashed: Bool)
     typealias CollectionRow = (id: Int64, isList: Bool, type: Int, subtype: Int, title: String?)
 
+    /// The columns the lookups read: the tables' first ones, through those they need.
+    static let assetRowColumns = AssetColumn.selection(through: .trashedDate)
+    static let collectionRowColumns = CollectionColumn.selection(through: .title)
+
     func assetRow(_ uuid: String) throws -> AssetRow {
         guard
-            let row = try db.row("SELECT \(AssetColumn.selection) FROM asset WHERE uuid = \(uuid)", { row -> AssetRow in
+            let row = try db.row("SELECT \(Self.assetRowColumns) FROM asset WHERE uuid = \(uuid)", { row -> AssetRow in
                 let trashedDate: Double? = row[AssetColumn.trashedDate]
                 return (
                     id: row[AssetColumn.id], creationDate: row[AssetColumn.creationDate], momentID: row[AssetColumn.momentID],
@@ -126,7 +130,7 @@ struct ChangeApplier {
 
     func collectionRow(_ uuid: String) throws -> CollectionRow {
         guard
-            let row = try db.row("SELECT \(CollectionColumn.selection) FROM collection WHERE uuid = \(uuid)", { row -> CollectionRow in
+            let row = try db.row("SELECT \(Self.collectionRowColumns) FROM collection WHERE uuid = \(uuid)", { row -> CollectionRow in
                 (id: row[CollectionColumn.id], isList: row[CollectionColumn.isList], type: row[CollectionColumn.type],
                  subtype: row[CollectionColumn.subtype], title: row[CollectionColumn.title])
             })
