@@ -13,12 +13,12 @@ extension LibraryDatabase {
 
     /// Loads asset rows by id; the result is in no particular order and skips missing ids.
     package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
-        try directRows(AssetRecord.selection, from: "asset", matching: .ids(ids)) { AssetRecord(row: $0) }
+        try directRows(.assets, matching: .ids(ids)) { AssetRecord(row: $0) }
     }
 
     /// Loads asset rows by UUID; skips unknown ones. Includes assets in Recently Deleted.
     package func assets(uuids: [String]) throws(StoreError) -> [AssetRecord] {
-        try directRows(AssetRecord.selection, from: "asset", matching: .uuids(uuids)) { AssetRecord(row: $0) }
+        try directRows(.assets, matching: .uuids(uuids)) { AssetRecord(row: $0) }
     }
 
     /// How many of `ids` have the given media type.
@@ -42,14 +42,32 @@ extension LibraryDatabase {
     }
 
     package func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord] {
-        try directRows(CollectionRecord.selection, from: "collection", matching: .ids(ids)) { CollectionRecord(row: $0) }
+        try directRows(.collections, matching: .ids(ids)) { CollectionRecord(row: $0) }
     }
 
     package func collections(uuids: [String]) throws(StoreError) -> [CollectionRecord] {
-        try directRows(CollectionRecord.selection, from: "collection", matching: .uuids(uuids)) { CollectionRecord(row: $0) }
+        try directRows(.collections, matching: .uuids(uuids)) { CollectionRecord(row: $0) }
     }
 
     // MARK: - Rows by key
+
+    /// What a read of records by key selects, from which table, and its one-id statement,
+    /// built once: reading one object by id is the per-call path of `object(at:)`.
+    struct KeyedReads: Sendable {
+        let selection: StoreSQL
+        let table: String
+        /// `SELECT selection FROM table WHERE table.id = ` parameter 0.
+        let byID: StoreSQL
+
+        init(_ selection: StoreSQL, from table: String) {
+            self.selection = selection
+            self.table = table
+            byID = "SELECT \(selection) FROM \(unescaped: table) WHERE \(unescaped: table).id = \(StoreSQL.parameter(0))"
+        }
+
+        static let assets = KeyedReads(AssetRecord.selection, from: "asset")
+        static let collections = KeyedReads(CollectionRecord.selection, from: "collection")
+    }
 
     /// The keys a by-key read selects rows with.
     enum RowKeys {
@@ -57,11 +75,12 @@ extension LibraryDatabase {
         case uuids([String])
 
         /// The `SELECT` of the rows with these keys (bound as one JSON array, or one id).
-        func statement(_ selection: StoreSQL, from table: String) -> StoreSQL {
+        func statement(_ reads: KeyedReads) -> StoreSQL {
+            let (selection, table) = (reads.selection, reads.table)
             switch self {
-            case .ids(let ids) where ids.count == 1: "SELECT \(selection) FROM \(unescaped: table) WHERE \(unescaped: table).id = \(ids[0])"
-            case .ids(let ids): "SELECT \(selection) FROM \(unescaped: table) WHERE \(unescaped: table).id IN (\(StoreSQL.elements(ids)))"
-            case .uuids(let uuids): "SELECT \(selection) FROM \(unescaped: table) WHERE \(unescaped: table).uuid IN (\(StoreSQL.elements(uuids)))"
+            case .ids(let ids) where ids.count == 1: return reads.byID.binding([.integer(ids[0])])
+            case .ids(let ids): return "SELECT \(selection) FROM \(unescaped: table) WHERE \(unescaped: table).id IN (\(StoreSQL.elements(ids)))"
+            case .uuids(let uuids): return "SELECT \(selection) FROM \(unescaped: table) WHERE \(unescaped: table).uuid IN (\(StoreSQL.elements(uuids)))"
             }
         }
 
@@ -76,11 +95,11 @@ extension LibraryDatabase {
     /// Reads the rows of `table` whose id or uuid is among `keys` in one query outside a
     /// transaction (``StoreEngine/query(_:_:)``); in no particular order, missing keys skipped.
     private func directRows<Record>(
-        _ selection: StoreSQL, from table: String, matching keys: RowKeys, _ decode: (any ColumnReading) -> Record
+        _ reads: KeyedReads, matching keys: RowKeys, _ decode: (any ColumnReading) -> Record
     ) throws(StoreError) -> [Record] {
         guard !keys.isEmpty else { return [] }
         return try StoreError.mapping("Reading the library failed") {
-            try engine.query(keys.statement(selection, from: table), decode)
+            try engine.query(keys.statement(reads), decode)
         }
     }
 

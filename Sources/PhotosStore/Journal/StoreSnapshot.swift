@@ -33,17 +33,17 @@ package final class StoreSnapshot: Sendable {
     }
 
     package func assets(uuids: [String]) throws(StoreError) -> [AssetRecord] {
-        try rows(AssetRecord.selection, from: "asset", uuids: uuids) { AssetRecord(row: $0) }
+        try rows(.assets, uuids: uuids) { AssetRecord(row: $0) }
     }
 
     package func collections(uuids: [String]) throws(StoreError) -> [CollectionRecord] {
-        try rows(CollectionRecord.selection, from: "collection", uuids: uuids) { CollectionRecord(row: $0) }
+        try rows(.collections, uuids: uuids) { CollectionRecord(row: $0) }
     }
 
     private func rows<Record>(
-        _ selection: StoreSQL, from table: String, uuids: [String], _ decode: (any ColumnReading) -> Record
+        _ reads: LibraryDatabase.KeyedReads, uuids: [String], _ decode: (any ColumnReading) -> Record
     ) throws(StoreError) -> [Record] {
-        try read { db in try db.rows(LibraryDatabase.RowKeys.uuids(uuids).statement(selection, from: table), decode) }
+        try read { db in try db.rows(LibraryDatabase.RowKeys.uuids(uuids).statement(reads), decode) }
     }
 
     private static func ids(_ db: any StoreConnection, _ query: some DiffableQuery) throws -> [Int64] {

@@ -99,53 +99,36 @@ extension ColumnReading {
     /// A date stored as seconds since 1970.
     package func date(_ index: Int32) -> Date? { optionalDouble(index).map(Date.init(timeIntervalSince1970:)) }
 
-    /// A table's column, in a row selected with the table's ``TableColumn/selection`` first.
-    package subscript<Column: TableColumn, Value: ColumnValue>(_ column: Column) -> Value {
-        Value.read(self, column.rawValue)
+    // MARK: Columns by name
+    //
+    // A table's column, in a row selected with the table's ``TableColumn/selection`` (or a
+    // ``TableColumn/selection(through:)``) first: `row[AssetColumn.mediaType]`, read as the
+    // type the context asks. One overload per type, rather than a protocol the value types
+    // adopt: record decoding is the per-object path of every fetch result, and these compile
+    // to the index read itself. `NULL` reads as 0, "" or the 1970 epoch, or as `nil`.
+
+    package subscript<Column: TableColumn>(_ column: Column) -> Int64 { int64(column.rawValue) }
+    package subscript<Column: TableColumn>(_ column: Column) -> Int { int(column.rawValue) }
+    package subscript<Column: TableColumn>(_ column: Column) -> Double { double(column.rawValue) }
+    package subscript<Column: TableColumn>(_ column: Column) -> Bool { bool(column.rawValue) }
+    package subscript<Column: TableColumn>(_ column: Column) -> String { text(column.rawValue) }
+    /// A date stored as seconds since 1970.
+    package subscript<Column: TableColumn>(_ column: Column) -> Date { Date(timeIntervalSince1970: double(column.rawValue)) }
+    package subscript<Column: TableColumn>(_ column: Column) -> Int64? { optionalInt64(column.rawValue) }
+    package subscript<Column: TableColumn>(_ column: Column) -> Int? { optionalInt(column.rawValue) }
+    package subscript<Column: TableColumn>(_ column: Column) -> Double? { optionalDouble(column.rawValue) }
+    package subscript<Column: TableColumn>(_ column: Column) -> Bool? { optionalBool(column.rawValue) }
+    package subscript<Column: TableColumn>(_ column: Column) -> String? { optionalText(column.rawValue) }
+    package subscript<Column: TableColumn>(_ column: Column) -> Date? { date(column.rawValue) }
+
+    /// The `index`th term after the table's columns, in a row selected as
+    /// ``TableColumn/selection`` followed by more terms (a joined column, a count):
+    /// `row[after: ResourceColumn.self, 0]`.
+    package subscript<Column: TableColumn>(after table: Column.Type, _ index: Int32) -> String {
+        text(Int32(Column.table.columns.count) + index)
     }
 
-    /// The column at `index` after the table's columns, in a row selected as
-    /// ``TableColumn/selection`` followed by more terms (a joined column, a count).
-    package subscript<Column: TableColumn, Value: ColumnValue>(after table: Column.Type, _ index: Int32) -> Value {
-        Value.read(self, Int32(Column.allCases.count) + index)
-    }
-}
-
-/// A Swift value a column reads as. `NULL` reads as 0, "" or the 1970 epoch, or as `nil` for
-/// an optional.
-package protocol ColumnValue {
-    static func read(_ row: some ColumnReading, _ index: Int32) -> Self
-}
-
-extension Int: ColumnValue {
-    package static func read(_ row: some ColumnReading, _ index: Int32) -> Int { row.int(index) }
-}
-
-extension Int64: ColumnValue {
-    package static func read(_ row: some ColumnReading, _ index: Int32) -> Int64 { row.int64(index) }
-}
-
-extension Double: ColumnValue {
-    package static func read(_ row: some ColumnReading, _ index: Int32) -> Double { row.double(index) }
-}
-
-extension Bool: ColumnValue {
-    package static func read(_ row: some ColumnReading, _ index: Int32) -> Bool { row.bool(index) }
-}
-
-extension String: ColumnValue {
-    package static func read(_ row: some ColumnReading, _ index: Int32) -> String { row.text(index) }
-}
-
-extension Date: ColumnValue {
-    /// Seconds since 1970.
-    package static func read(_ row: some ColumnReading, _ index: Int32) -> Date {
-        Date(timeIntervalSince1970: row.double(index))
-    }
-}
-
-extension Optional: ColumnValue where Wrapped: ColumnValue {
-    package static func read(_ row: some ColumnReading, _ index: Int32) -> Wrapped? {
-        row.isNull(index) ? nil : Wrapped.read(row, index)
+    package subscript<Column: TableColumn>(after table: Column.Type, _ index: Int32) -> Int? {
+        optionalInt(Int32(Column.table.columns.count) + index)
     }
 }
