@@ -64,6 +64,10 @@ package final class VideoRenditions: Sendable {
         var running = false
         /// The change observer that wakes the workers, and its library (held while running).
         var waker: (observer: RenditionWaker, library: PHPhotoLibrary)?
+        /// Jobs whose outcome could not be recorded (a library opened read-only, a database that
+        /// refuses writes), with when this process may take them again: the store still says
+        /// they are due, and ``claim()`` would hand them out again at once, in a loop.
+        var unrecorded: [Int64: Date] = [:]
     }
 
     private let store: LibraryDatabase
@@ -192,7 +196,7 @@ package final class VideoRenditions: Sendable {
             var playable: Playable
             if playability == .asIs, !LibraryLayout.isRemote(path: source.path) {
                 playable = Playable(url: file, mimeType: Self.mimeType(of: source), isRendition: false)
-                logger.attempt(.warning, "record that the movie of \(job.assetUUID) plays as it is") {
+                record(job, "record that the movie of \(job.assetUUID) plays as it is", orRetryAt: now.addingTimeInterval(60)) {
                     try store.renditions.finish(assetID: job.assetID, sourcePath: source.path, state: .notNeeded, now: now)
                 }
                 delegate.videoRenditions(didReport: .finished(assetUUID: job.assetUUID, state: .notNeeded))
@@ -216,19 +220,27 @@ package final class VideoRenditions: Sendable {
                     throw PHPhotosError(.invalidResource, reason)
                 }
             }
-            logger.attempt(.warning, "record the rendition of \(job.assetUUID) as made") {
+            record(job, "record the rendition of \(job.assetUUID) as made", orRetryAt: now.addingTimeInterval(60)) {
                 try store.renditions.finish(assetID: job.assetID, sourcePath: source.path, state: .made, now: now)
             }
             delegate.videoRenditions(didReport: .finished(assetUUID: job.assetUUID, state: .made))
             return .success(playable)
         } catch {
-            let delay = min(86_400, 60 * pow(2, Double(min(job.attempts, 20))))
-            logger.attempt(.warning, "record that the rendition of \(job.assetUUID) failed (\(error.message))") {
-                try store.renditions.fail(assetID: job.assetID, reason: error.message, retryAt: now.addingTimeInterval(delay), now: now)
+            let retryAt = now.addingTimeInterval(min(86_400, 60 * pow(2, Double(min(job.attempts, 20)))))
+            record(job, "record that the rendition of \(job.assetUUID) failed (\(error.message))", orRetryAt: retryAt) {
+                try store.renditions.fail(assetID: job.assetID, reason: error.message, retryAt: retryAt, now: now)
             }
             delegate.videoRenditions(didReport: .failed(assetUUID: job.assetUUID, reason: error.message))
             return .failure(error)
         }
+    }
+
+    /// Writes a job's outcome with `write`. When that fails (logged as a warning), this
+    /// process's workers pass the job over until `retryAt` (see ``State/unrecorded``); a
+    /// request for the video still makes it at once.
+    private func record(_ job: RenditionJob, _ what: @autoclosure () -> String, orRetryAt retryAt: Date, _ write: () throws -> Void) {
+        guard logger.attempt(.warning, what(), write) == nil else { return }
+        state.withLock { $0.unrecorded[job.assetID] = retryAt }
     }
 
     /// A claimed job done: the rendition another process or instance made before the claim
@@ -251,13 +263,18 @@ package final class VideoRenditions: Sendable {
 
     /// Takes the next due job nobody is doing: not this process (``State/busy``), nor another
     /// process or instance (its ``JobClaim``, taken without waiting; a job claimed elsewhere
-    /// is passed over). Nil when nothing is due or all of it is claimed.
+    /// is passed over). Jobs whose outcome this process could not record are passed over
+    /// until their retry (``State/unrecorded``). Nil when nothing is due or all of it is claimed.
     private func claim() -> RenditionJob? {
         var elsewhere = Set<Int64>()
         while true {
-            let busy = state.withLock { Set($0.busy.keys) }
+            let passedOver = state.withLock { state in
+                let now = Date()
+                state.unrecorded = state.unrecorded.filter { $0.value > now }
+                return Set(state.busy.keys).union(state.unrecorded.keys)
+            }
             let due = logger.attempt(.warning, "find the next due rendition") {
-                try store.renditions.nextDue(now: Date(), excluding: busy.union(elsewhere))
+                try store.renditions.nextDue(now: Date(), excluding: passedOver.union(elsewhere))
             }
             guard let job = due else { return nil }
             let claim = logger.attempt(.warning, "claim the rendition of \(job.assetUUID)") {
@@ -347,7 +364,8 @@ package final class VideoRenditions: Sendable {
 
     /// Makes every due rendition now, `concurrency` at a time, on the calling thread and
     /// helpers (failed ones first made due again when `retryingFailures`); returns the counts
-    /// after. For `photos cache warm --videos`.
+    /// after. Each job is tried once, whether or not its outcome can be recorded (a library
+    /// opened read-only records nothing: logged). For `photos cache warm --videos`.
     @discardableResult
     package func makeAllDue(retryingFailures: Bool, progress: (@Sendable (RenditionCounts) -> Void)? = nil) throws(PHPhotosError) -> RenditionCounts {
         if retryingFailures { logger.attempt(.warning, "make the failed renditions due again") { try store.renditions.retryFailed() } }
