@@ -13,12 +13,7 @@ extension Logger {
         file: String = #fileID, function: String = #function, line: UInt = #line,
         _ body: () throws -> T
     ) -> T? {
-        do {
-            return try body()
-        } catch {
-            failed(level, what(), error, file: file, function: function, line: line)
-            return nil
-        }
+        running(body, level, what, file: file, function: function, line: line)
     }
 
     /// ``attempt(_:_:file:function:line:_:)`` for a body that answers nil itself (a claim held
@@ -28,6 +23,12 @@ extension Logger {
         _ level: Logger.Level, _ what: @autoclosure () -> String,
         file: String = #fileID, function: String = #function, line: UInt = #line,
         _ body: () throws -> T?
+    ) -> T? {
+        running(body, level, what, file: file, function: function, line: line) ?? nil
+    }
+
+    private func running<T>(
+        _ body: () throws -> T, _ level: Logger.Level, _ what: () -> String, file: String, function: String, line: UInt
     ) -> T? {
         do {
             return try body()
