@@ -129,9 +129,12 @@ package struct LibraryAccess: Sendable {
         let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let (store, logger) = (self.store, self.logger)
         let last = Mutex(logger.attempt(.warning, "read the access version") { try store.accessTokens.version() } ?? 0)
+        let reads = RecurringFailure()
         let watcher = store.watchChanges(queue: DispatchQueue(label: "PHPhotoLibrary.access")) {
             // Unread (logged), the next wake-up reads it again.
-            let read = logger.attempt(.notice, "read the access version after a change") { try store.accessTokens.version() }
+            let read = logger.attempt(.notice, "read the access version after a change", recurring: reads) {
+                try store.accessTokens.version()
+            }
             guard let version = read else { return }
             let changed = last.withLock { last in
                 defer { last = version }

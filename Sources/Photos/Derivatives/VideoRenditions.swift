@@ -77,6 +77,8 @@ package final class VideoRenditions: Sendable {
     private let logger: Logger
     private let state = Mutex(State())
     private let wakeups = DispatchSemaphore(value: 0)
+    /// The workers' reads of what is due, which fail at every wake-up while the database is gone.
+    private let dueReads = RecurringFailure(), retryReads = RecurringFailure()
 
     init(store: LibraryDatabase, concurrency: Int, delegate: any PHPhotoLibrary.Delegate, logger: Logger) {
         self.store = store
@@ -273,7 +275,7 @@ package final class VideoRenditions: Sendable {
                 state.unrecorded = state.unrecorded.filter { $0.value > now }
                 return Set(state.busy.keys).union(state.unrecorded.keys)
             }
-            let due = logger.attempt(.warning, "find the next due rendition") {
+            let due = logger.attempt(.warning, "find the next due rendition", recurring: dueReads) {
                 try store.renditions.nextDue(now: Date(), excluding: passedOver.union(elsewhere))
             }
             guard let job = due else { return nil }
@@ -356,7 +358,9 @@ package final class VideoRenditions: Sendable {
                 finish(job.assetID, perform(job, foreground: false))
                 continue
             }
-            let retry = logger.attempt(.warning, "read when the next rendition retry is due") { try store.renditions.nextRetry() }
+            let retry = logger.attempt(.warning, "read when the next rendition retry is due", recurring: retryReads) {
+                try store.renditions.nextRetry()
+            }
             let wait = min(30, max(0.05, retry.map { $0.timeIntervalSinceNow } ?? 30))
             _ = wakeups.wait(timeout: .now() + wait)
         }

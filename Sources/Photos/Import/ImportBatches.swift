@@ -54,6 +54,8 @@ package final class ImportBatches: Sendable {
     private let logger: Logger
     private let running = Mutex<(running: Bool, workers: Int)>((false, 0))
     private let wakeups = DispatchSemaphore(value: 0)
+    /// The worker's reads of what is due, which fail at every wake-up while the database is gone.
+    private let dueReads = RecurringFailure(), dueDateReads = RecurringFailure()
 
     init(
         owner: LibraryReference, store: LibraryDatabase, retry: ImportBatchRetry, delegate: any PHPhotoLibrary.Delegate, logger: Logger
@@ -269,7 +271,9 @@ package final class ImportBatches: Sendable {
             }
             // Due batches are all claimed elsewhere (or none is due): look again at the next
             // due time, or after the poll interval, for a claim let go by an instance that died.
-            let due = logger.attempt(.warning, "read when the next import batch is due") { try store.importBatches.nextDueDate() }
+            let due = logger.attempt(.warning, "read when the next import batch is due", recurring: dueDateReads) {
+                try store.importBatches.nextDueDate()
+            }
             let wait = min(retry.pollInterval, max(0.05, due.map { $0.timeIntervalSinceNow } ?? retry.pollInterval))
             _ = wakeups.wait(timeout: .now() + wait)
         }
@@ -279,7 +283,7 @@ package final class ImportBatches: Sendable {
     private func claimNext() -> (ImportBatchRecord, any JobClaim)? {
         var elsewhere = Set<Int64>()
         while true {
-            let due = logger.attempt(.warning, "find the next due import batch") {
+            let due = logger.attempt(.warning, "find the next due import batch", recurring: dueReads) {
                 try store.importBatches.nextDue(now: Date(), excluding: elsewhere)
             }
             guard let batch = due else { return nil }

@@ -1,39 +1,45 @@
 import Foundation
 import Logging
+import PhotosLocking
 
 extension Logger {
     /// Runs `body` and returns what it returns; when it throws, logs "Could not `what`: the
     /// reason" at `level` and returns nil. For work whose failure the caller goes on from (a
     /// derivative not kept, a store read a background job retries), so the failure is not
     /// dropped unseen. `what` names the object ("keep the thumbnail /…/X_thumbnail.jpg") and is
-    /// built only when the message is logged.
+    /// built only when the message is logged. Work retried at every wake-up passes its
+    /// ``RecurringFailure``: while it keeps failing, only the first failure is logged at `level`.
     @discardableResult
     func attempt<T>(
-        _ level: Logger.Level, _ what: @autoclosure () -> String,
+        _ level: Logger.Level, _ what: @autoclosure () -> String, recurring: RecurringFailure? = nil,
         file: String = #fileID, function: String = #function, line: UInt = #line,
         _ body: () throws -> T
     ) -> T? {
-        running(body, level, what, file: file, function: function, line: line)
+        running(body, level, what, recurring, file: file, function: function, line: line)
     }
 
-    /// ``attempt(_:_:file:function:line:_:)`` for a body that answers nil itself (a claim held
-    /// elsewhere, no row): nil when it does, or when it throws (logged).
+    /// ``attempt(_:_:recurring:file:function:line:_:)`` for a body that answers nil itself (a
+    /// claim held elsewhere, no row): nil when it does, or when it throws (logged).
     @discardableResult
     func attempt<T>(
-        _ level: Logger.Level, _ what: @autoclosure () -> String,
+        _ level: Logger.Level, _ what: @autoclosure () -> String, recurring: RecurringFailure? = nil,
         file: String = #fileID, function: String = #function, line: UInt = #line,
         _ body: () throws -> T?
     ) -> T? {
-        running(body, level, what, file: file, function: function, line: line) ?? nil
+        running(body, level, what, recurring, file: file, function: function, line: line) ?? nil
     }
 
     private func running<T>(
-        _ body: () throws -> T, _ level: Logger.Level, _ what: () -> String, file: String, function: String, line: UInt
+        _ body: () throws -> T, _ level: Logger.Level, _ what: () -> String, _ recurring: RecurringFailure?,
+        file: String, function: String, line: UInt
     ) -> T? {
         do {
-            return try body()
+            let value = try body()
+            recurring?.succeeded()
+            return value
         } catch {
-            failed(level, what(), error, file: file, function: function, line: line)
+            let again = recurring?.failed() ?? false
+            failed(again ? .debug : level, what(), error, file: file, function: function, line: line)
             return nil
         }
     }
@@ -60,6 +66,26 @@ extension Logger {
         }
         if let error = error as? any LocalizedError, let description = error.errorDescription { return description }
         return "\(error)"
+    }
+}
+
+/// Work a watcher or a worker tries again at every wake-up (reading the library's position,
+/// the next due job): while it keeps failing (a database that is gone), ``Logger/attempt(_:_:recurring:file:function:line:_:)``
+/// logs the first failure at its level and the ones after at `.debug`, until it succeeds again,
+/// instead of a line a second.
+final class RecurringFailure: Sendable {
+    private let failing = Mutex(false)
+
+    /// Notes a failure; whether the attempt before failed too.
+    func failed() -> Bool {
+        failing.withLock { failing in
+            defer { failing = true }
+            return failing
+        }
+    }
+
+    func succeeded() {
+        failing.withLock { $0 = false }
     }
 }
 

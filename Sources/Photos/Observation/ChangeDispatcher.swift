@@ -38,6 +38,8 @@ final class ChangeDispatcher: Sendable {
     private let checkInterval: DispatchTimeInterval
     /// Where a read that delays or coarsens a delivery is reported (the library's logger).
     private let logger: Logger
+    /// The reads of every wake-up, which fail at each one while the database is gone.
+    private let positionReads = RecurringFailure(), snapshotReads = RecurringFailure()
 
     init(owner: LibraryReference, store: LibraryDatabase, checkInterval: DispatchTimeInterval, logger: Logger) {
         self.owner = owner
@@ -131,12 +133,13 @@ final class ChangeDispatcher: Sendable {
     /// On `queue`: a wake-up from the signal file or the timer. A read that fails is logged,
     /// and the next wake-up looks again.
     private func check() {
-        guard state.withLock({ $0.localCommitsInFlight == 0 }),
-            let position = logger.attempt(.notice, "read the library's position", { try store.currentPosition() }),
-            position > state.withLock({ $0.position }),
-            let snapshot = logger.attempt(.notice, "take a snapshot of changes made elsewhere", { try store.makeSnapshot() }),
-            state.withLock({ $0.localCommitsInFlight == 0 })
-        else { return }
+        guard state.withLock({ $0.localCommitsInFlight == 0 }) else { return }
+        let position = logger.attempt(.notice, "read the library's position", recurring: positionReads) { try store.currentPosition() }
+        guard let position, position > state.withLock({ $0.position }) else { return }
+        let snapshot = logger.attempt(.notice, "take a snapshot of changes made elsewhere", recurring: snapshotReads) {
+            try store.makeSnapshot()
+        }
+        guard let snapshot, state.withLock({ $0.localCommitsInFlight == 0 }) else { return }
         deliver(snapshot)
     }
 

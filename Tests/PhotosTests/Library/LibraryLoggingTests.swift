@@ -26,7 +26,7 @@ struct LibraryLoggingTests {
         handler.records.filter { record in record.level == .warning && parts.allSatisfy { record.message.contains($0) } }
     }
 
-    @Test("Logger.attempt returns the value, or logs what could not be done with the reason, at its level and place")
+    @Test("Logger.attempt returns the value, or logs what could not be done with the reason, at its level and place, once while it recurs")
     func attemptLogsFailures() throws {
         let handler = CollectingLogHandler()
         let logger = Logger(label: "photokit", factory: { _ in handler })
@@ -57,6 +57,16 @@ struct LibraryLoggingTests {
         quiet.attempt(.warning, described()) { throw CocoaError(.fileNoSuchFile) }
         #expect(handler.records.count == 2)
         #expect(!built)
+
+        // Work retried at every wake-up logs a failure that recurs once at its level, then at
+        // .debug, until it succeeds again.
+        let reads = RecurringFailure()
+        let levels = { handler.records.dropFirst(2).map(\.level) }
+        for _ in 0..<3 { logger.attempt(.notice, "read the position", recurring: reads) { throw CocoaError(.fileReadUnknown) } }
+        #expect(levels() == [.notice, .debug, .debug])
+        logger.attempt(.notice, "read the position", recurring: reads) { 1 }
+        logger.attempt(.notice, "read the position", recurring: reads) { throw CocoaError(.fileReadUnknown) }
+        #expect(levels() == [.notice, .debug, .debug, .notice])
     }
 
     /// A file where the thumbnail's folder should be: the derivative can't be written, the
