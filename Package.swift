@@ -154,7 +154,10 @@ let package = Package(
         // Shared test scaffolding: temporary libraries, generated photos, fetched fixtures.
         .target(
             name: "PhotosTestSupport",
-            dependencies: ["Photos", "PhotosStore", "Imaging", "PhotosLocking", "PhotosPostgres", "PhotosStorePostgres"],
+            dependencies: [
+                "Photos", "PhotosStore", "Imaging", "PhotosLocking", "PhotosPostgres", "PhotosStorePostgres",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -182,7 +185,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosTests",
-            dependencies: ["Photos", "PhotosStore", "Imaging", "PhotosTestSupport", "PhotosLocking"],
+            dependencies: [
+                "Photos", "PhotosStore", "Imaging", "PhotosTestSupport", "PhotosLocking", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PhotosStore
 import PhotosLocking
 
@@ -10,6 +11,8 @@ package struct LibraryAccess: Sendable {
     let store: LibraryDatabase
     /// Whether the library was opened read-only (a token's use is then not recorded).
     let isReadOnly: Bool
+    /// Where a version that can't be read is reported (the library's logger).
+    let logger: Logger
 
     /// Creates a token and returns it with its secret, which is shown only here: the library
     /// keeps only its SHA-256.
@@ -110,11 +113,12 @@ package struct LibraryAccess: Sendable {
         }
     }
 
-    /// A number that grows whenever a token or an allow-list changes, in any process.
+    /// A number that grows whenever a token or an allow-list changes, in any process; 0 when
+    /// it can't be read (logged).
     ///
     /// For `photos serve` only (`package` access).
     package var version: Int {
-        Int((try? store.accessTokens.version()) ?? 0)
+        Int(logger.attempt(.warning, "read the access version") { try store.accessTokens.version() } ?? 0)
     }
 
     /// Yields ``version`` each time tokens or allow-lists change, in this process or
@@ -123,10 +127,15 @@ package struct LibraryAccess: Sendable {
     /// For `photos serve` only (`package` access).
     package var changes: AsyncStream<Int> {
         let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let store = self.store
-        let last = Mutex((try? store.accessTokens.version()) ?? 0)
+        let (store, logger) = (self.store, self.logger)
+        let last = Mutex(logger.attempt(.warning, "read the access version") { try store.accessTokens.version() } ?? 0)
+        let reads = RecurringFailure()
         let watcher = store.watchChanges(queue: DispatchQueue(label: "PHPhotoLibrary.access")) {
-            guard let version = try? store.accessTokens.version() else { return }
+            // Unread (logged), the next wake-up reads it again.
+            let read = logger.attempt(.notice, "read the access version after a change", recurring: reads) {
+                try store.accessTokens.version()
+            }
+            guard let version = read else { return }
             let changed = last.withLock { last in
                 defer { last = version }
                 return last != version

@@ -17,7 +17,7 @@ public enum PHLimitedLibraryEdit: Sendable, Hashable {
 
 extension PHPhotoLibrary {
     /// The library's access tokens and sessions (``LibraryAccess``), for `photos serve`.
-    package var access: LibraryAccess { LibraryAccess(store: store, isReadOnly: isReadOnly) }
+    package var access: LibraryAccess { LibraryAccess(store: store, isReadOnly: isReadOnly, logger: logger) }
 
     /// Creates a token and returns it with its secret, which is shown only here: the library
     /// keeps only its SHA-256.

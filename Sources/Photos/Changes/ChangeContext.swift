@@ -69,7 +69,7 @@ extension PHPhotoLibrary {
     }
 
     private func commit(_ context: ChangeContext, gate: DeliveryGate?, importBatch: ImportBatchCompletion?) throws(PHPhotosError) {
-        var staging = StagingArea(store: store)
+        var staging = StagingArea(store: store, logger: logger)
         var changes = StoreChangeSet()
         changes.importBatch = importBatch
         do {

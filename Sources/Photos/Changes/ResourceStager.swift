@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Logging
 import PhotosStore
 
 #if canImport(Glibc)
@@ -25,6 +26,8 @@ import PhotosStore
 /// staged, and word each failure their way.
 struct ResourceStager: Sendable {
     let store: LibraryDatabase
+    /// Where a copy's date not kept is reported (the library's logger).
+    let logger: Logger
 
     /// A file as probed: what it is, and its size and modification time (`stat`, which
     /// follows a link to its file: the importer's aliases of byte-named files are links).
@@ -129,7 +132,9 @@ struct ResourceStager: Sendable {
             throw .writing(error)
         }
         if let modified = file.modified {
-            try? FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: destination.path)
+            logger.attempt(.notice, "give the copy of \(file.url.path) its modification date") {
+                try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: destination.path)
+            }
         }
         return Staged(file: prepared(staged: destination, hash: hash), renamed: false)
     }
@@ -142,6 +147,8 @@ struct ResourceStager: Sendable {
         do {
             try data.write(to: destination)
         } catch {
+            // try?: the staging folder is this process's, and the next open of the library
+            // removes it; the error thrown is the report.
             try? FileManager.default.removeItem(at: destination)
             throw .writing(StoreError(.fileOperation, error.localizedDescription))
         }
@@ -150,6 +157,7 @@ struct ResourceStager: Sendable {
         do throws(StoreError) {
             signature = try ContentSignature.signature(ofFileAt: destination, size: size)
         } catch {
+            // try?: as above.
             try? FileManager.default.removeItem(at: destination)
             throw .readingBack(error)
         }

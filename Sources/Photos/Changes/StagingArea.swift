@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Logging
 import PhotosStore
 
 #if canImport(Glibc)
@@ -10,6 +11,8 @@ import PhotosStore
 /// transaction, so a failure at any step leaves neither a row nor a stray file.
 struct StagingArea {
     let store: LibraryDatabase
+    /// Where a source not removed after its move, or a fingerprint not taken, is reported.
+    let logger: Logger
     /// Probes, fingerprints and stages the requests' files.
     private let stager: ResourceStager
     private var staged: [ObjectIdentifier: [StagedResource]] = [:]
@@ -22,9 +25,10 @@ struct StagingArea {
     /// Sources copied because a move crossed file systems (deleted after the commit).
     private var copiedForMove: [URL] = []
 
-    init(store: LibraryDatabase) {
+    init(store: LibraryDatabase, logger: Logger) {
         self.store = store
-        stager = ResourceStager(store: store)
+        self.logger = logger
+        stager = ResourceStager(store: store, logger: logger)
     }
 
     func resources(for request: AnyObject) -> [StagedResource] {
@@ -129,6 +133,8 @@ struct StagingArea {
     /// then referenced by its URL (not kept: it is fetched again when a request allows it).
     private func referenceRemote(_ url: URL, spec: ResourceSpec) throws(PHPhotosError) -> StagedResource {
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("photokit-remote-\(UUID().uuidString)")
+        // try?: absent when the fetch failed; one left stays in the system's temporary folder,
+        // whose cleaning removes it.
         defer { try? FileManager.default.removeItem(at: temporary) }
         try RemoteOriginals.fetch(url, to: temporary)
         let probed: ResourceStager.ProbedFile
@@ -140,7 +146,10 @@ struct StagingArea {
         try check(probed.metadata, for: spec, name: url.lastPathComponent)
         let file = PreparedFile(
             source: url, metadata: probed.metadata, stagedFile: nil, fileSize: probed.size, contentHash: nil,
-            contentSignature: try? stager.signature(of: probed), fileModificationDate: nil)
+            contentSignature: logger.attempt(.notice, "fingerprint \(url.absoluteString) (without one, no duplicate of it is found)") {
+                try stager.signature(of: probed)
+            },
+            fileModificationDate: nil)
         return StagedResource(spec, file, name: ByteNamedFiles.displayName(of: url))
     }
 
@@ -196,7 +205,13 @@ struct StagingArea {
         // A Live Photo's movie, when its editing context rendered one.
         var pairedMovie: (url: URL, metadata: MediaMetadata)?
         if let movie = output.renderedPairedVideoURL, FileManager.default.fileExists(atPath: movie.path) {
-            guard let probed = try? MediaProbe.probe(fileAt: movie), probed.format.isVideo else {
+            let probed: MediaMetadata
+            do {
+                probed = try MediaProbe.probe(fileAt: movie)
+            } catch {
+                throw PHPhotosError(.invalidResource, "The Live Photo's rendered movie \(movie.path) is not a movie: \(error)")
+            }
+            guard probed.format.isVideo else {
                 throw PHPhotosError(.invalidResource, "The Live Photo's rendered movie \(movie.path) is not a movie")
             }
             pairedMovie = (movie, probed)
@@ -217,6 +232,8 @@ struct StagingArea {
                 throw StoreError(.fileOperation, "Can't write the adjustment data: \(error.localizedDescription)")
             }
             created.append(adjustmentCopy)
+            // try?: the copy was just written; its size is unknown (0) only if it vanished, which
+            // the commit's move then reports.
             let size = (try? FileManager.default.attributesOfItem(atPath: renderedCopy.path)[.size] as? NSNumber)?.int64Value ?? 0
             var content = RenderedContent(
                 renderedFile: renderedCopy, adjustmentFile: adjustmentCopy, formatIdentifier: adjustment.formatIdentifier,
@@ -235,6 +252,7 @@ struct StagingArea {
                     throw StoreError(.fileOperation, "Can't copy \(pairedMovie.url.path): \(error.localizedDescription)")
                 }
                 created.append(movieCopy)
+                // try?: as for the rendered copy above.
                 let movieSize = (try? FileManager.default.attributesOfItem(atPath: movieCopy.path)[.size] as? NSNumber)?.int64Value ?? 0
                 content.pairedVideo = RenderedContent.StagedMovie(
                     file: movieCopy, uniformTypeIdentifier: pairedMovie.metadata.format.uniformTypeIdentifier, fileExtension: movieExt,
@@ -250,12 +268,19 @@ struct StagingArea {
     /// Undoes staging after a failure: moved files go back, copies are deleted.
     func rollBack() {
         for (source, staged) in moved.reversed() { _ = rename(staged.path, source.path) }
+        // try?: copies are in this process's staging folder, which the next open of the library
+        // removes; the change's own error is the report.
         for url in created { try? FileManager.default.removeItem(at: url) }
     }
 
-    /// After a commit: sources that were to be moved but had to be copied are removed.
+    /// After a commit: sources that were to be moved but had to be copied are removed. One that
+    /// can't be is logged: the library holds its copy, and the file stays where it was.
     func finish() {
-        for url in copiedForMove { try? FileManager.default.removeItem(at: url) }
+        for url in copiedForMove {
+            logger.attempt(.warning, "remove \(url.path) after copying it into the library (it was to be moved)") {
+                try FileManager.default.removeItem(at: url)
+            }
+        }
     }
 }
 

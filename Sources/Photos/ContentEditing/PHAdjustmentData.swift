@@ -39,6 +39,7 @@ public final class PHAdjustmentData: NSObject, @unchecked Sendable {
 
     /// Reads the stored form back; nil if it is not one.
     convenience init?(propertyList: Data) {
+        // try?: bytes that are not a property list are the nil this answers.
         guard let plist = try? PropertyListSerialization.propertyList(from: propertyList, format: nil) as? [String: Any],
             let identifier = plist["adjustmentFormatIdentifier"] as? String,
             let version = plist["adjustmentFormatVersion"] as? String,

@@ -1,6 +1,7 @@
 import AVFoundation
 import Foundation
 import Imaging
+import Logging
 import PhotosStore
 import PhotosLocking
 
@@ -62,11 +63,21 @@ extension PHAsset {
         /// A Live Photo's movie, and its edited render.
         var originalMovie: URL?
         var renderedMovie: URL?
+        /// The asset's library's logger, for what reading the files goes on from.
+        var logger: Logger
     }
 
+    /// The files of the asset's current edit; throws `.missingResource` when the asset has no
+    /// library, or its files can't be read (with the store's reason).
     func editFiles() throws(PHPhotosError) -> EditFiles {
-        guard let library, let records = try? library.store.resources(assetID: rowID) else {
+        guard let library else {
             throw PHPhotosError(.missingResource, "\(localIdentifier) has no files")
+        }
+        let records: [ResourceRecord]
+        do {
+            records = try library.store.resources(assetID: rowID)
+        } catch {
+            throw PHPhotosError(.missingResource, "\(localIdentifier) has no files: \(error.message)")
         }
         let layout = library.store.layout
         func record(_ type: PHAssetResourceType) -> ResourceRecord? { records.first { $0.type == type.rawValue } }
@@ -81,13 +92,22 @@ extension PHAsset {
             rendered: rendered.map { layout.url(forRelativePath: $0.path) }, renderedType: rendered?.uniformTypeIdentifier,
             adjustment: adjustment.map { layout.url(forRelativePath: $0.path) },
             originalMovie: isVideo ? nil : record(.pairedVideo).map { layout.url(forRelativePath: $0.path) },
-            renderedMovie: isVideo ? nil : record(.fullSizePairedVideo).map { layout.url(forRelativePath: $0.path) })
+            renderedMovie: isVideo ? nil : record(.fullSizePairedVideo).map { layout.url(forRelativePath: $0.path) },
+            logger: library.logger)
     }
 
-    /// The stored adjustment data of the current edit.
+    /// The stored adjustment data of the current edit; nil when it has none, or it can't be
+    /// read (logged: the editor then starts from the rendered version, as for an edit made
+    /// elsewhere).
     func currentAdjustmentData() -> PHAdjustmentData? {
-        guard hasAdjustments, let url = try? editFiles().adjustment, let data = try? Data(contentsOf: url) else { return nil }
-        return PHAdjustmentData(propertyList: data)
+        guard hasAdjustments else { return nil }
+        do {
+            guard let url = try editFiles().adjustment else { return nil }
+            return PHAdjustmentData(propertyList: try Data(contentsOf: url))
+        } catch {
+            library?.logger.failed(.warning, "read the adjustment data of \(localIdentifier)", error)
+            return nil
+        }
     }
 
     private func makeEditingInput(canHandle: (PHAdjustmentData) -> Bool) throws(PHPhotosError) -> PHContentEditingInput {
@@ -105,16 +125,22 @@ extension PHAsset {
                 asset: self, adjustmentData: adjustment, fullSizeImageURL: nil, orientation: 1, displaySizeImage: nil,
                 uniformTypeIdentifier: type, audiovisualAsset: AVURLAsset(url: image))
         }
-        let metadata = try? MediaProbe.probe(fileAt: image)
+        // Unread (logged), the input has no display image and orientation 1; not drawn (logged),
+        // no display image.
+        let metadata = files.logger.attempt(.notice, "read \(image.path) for the editing input of \(localIdentifier)") {
+            try MediaProbe.probe(fileAt: image)
+        }
         let display: UIImage?
         if let metadata {
             let geometry = ImageGeometry.plan(
                 sourceWidth: metadata.orientedPixelWidth, sourceHeight: metadata.orientedPixelHeight,
                 target: CGSize(width: 1440, height: 1440), contentMode: .aspectFit, resizeMode: .fast, normalizedCrop: .zero)
-            display = try? ImageRenderer(
-                originalURL: image, sourceWidth: metadata.orientedPixelWidth, sourceHeight: metadata.orientedPixelHeight,
-                geometry: geometry, derivatives: nil
-            ).render()
+            display = files.logger.attempt(.notice, "draw the display image of \(localIdentifier)'s editing input") {
+                try ImageRenderer(
+                    originalURL: image, sourceWidth: metadata.orientedPixelWidth, sourceHeight: metadata.orientedPixelHeight,
+                    geometry: geometry, derivatives: nil
+                ).render()
+            }
         } else {
             display = nil
         }
@@ -130,9 +156,19 @@ extension PHAsset {
     }
 
     /// The original movie's length, for a video (what a revert restores); nil for photos.
+    /// Nil too when the movie can't be read (logged).
     func originalMovieDuration() -> Double? {
-        guard mediaType == .video, let original = try? editFiles().original else { return nil }
-        if let metadata = try? MediaProbe.probe(fileAt: original), metadata.duration > 0 { return metadata.duration }
-        return (try? MovieDescription.of(original)).map { $0.duration.seconds }
+        guard mediaType == .video else { return nil }
+        let files: EditFiles
+        do {
+            files = try editFiles()
+        } catch {
+            library?.logger.failed(.warning, "read the files of \(localIdentifier) for its original movie's length", error)
+            return nil
+        }
+        // try?: the probe reads the length of some containers only; ffprobe, below, reads the rest.
+        if let metadata = try? MediaProbe.probe(fileAt: files.original), metadata.duration > 0 { return metadata.duration }
+        return files.logger.attempt(.notice, "read the length of \(files.original.path)") { try MovieDescription.of(files.original) }
+            .map { $0.duration.seconds }
     }
 }

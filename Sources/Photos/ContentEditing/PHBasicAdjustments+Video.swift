@@ -52,6 +52,8 @@ extension PHBasicAdjustments {
         let folder = destination.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).partial")
         arguments += ["-movflags", "+faststart", "-f", "mov", "-y", temporary.path]
+        // try?: gone after the rename below (the usual case); after a failure, the error thrown
+        // is the report.
         defer { try? FileManager.default.removeItem(at: temporary) }
         do throws(FFmpegJob.Stop) {
             try FFmpegJob(arguments: arguments, expectedDuration: length).run(what: "Rendering the edit of \(source.lastPathComponent)") { _ in }

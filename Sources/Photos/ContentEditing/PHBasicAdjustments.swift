@@ -48,12 +48,15 @@ public struct PHBasicAdjustments: Codable, Equatable, Sendable {
     public var adjustmentData: PHAdjustmentData {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        // try?: only a value that is not finite (NaN, infinity) fails to encode; its empty data
+        // then reads back as no recipe (`init?(adjustmentData:)` answers nil).
         let data = (try? encoder.encode(self)) ?? Data()
         return PHAdjustmentData(formatIdentifier: Self.formatIdentifier, formatVersion: Self.formatVersion, data: data)
     }
 
     /// The recipe stored in adjustment data of this format; nil for another format or damage.
     public init?(adjustmentData: PHAdjustmentData) {
+        // try?: damaged data is the nil documented above.
         guard Self.canHandle(adjustmentData), let value = try? JSONDecoder().decode(Self.self, from: adjustmentData.data) else {
             return nil
         }

@@ -42,6 +42,7 @@ public final class PHContentEditingOutput: NSObject, @unchecked Sendable {
 
     private static func makeURL(video: Bool) -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("PhotoKitEdits", isDirectory: true)
+        // try?: a folder that can't be made fails the editor's write to this URL, which tells it.
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.appendingPathComponent("\(UUID().uuidString).\(video ? "mov" : "jpg")")
     }

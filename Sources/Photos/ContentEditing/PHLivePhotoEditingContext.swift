@@ -35,6 +35,8 @@ public final class PHLivePhotoEditingContext: NSObject, @unchecked Sendable {
     public init?(livePhotoEditingInput: PHContentEditingInput) {
         guard let livePhoto = livePhotoEditingInput.livePhoto else { return nil }
         self.livePhoto = livePhoto
+        // try?: a movie that can't be read has no length here (zero); rendering it then fails
+        // with the reason.
         let movie = try? MovieDescription.of(livePhoto.videoURL)
         duration = movie?.duration ?? .zero
         let stillTime = movie?.tags["com.apple.quicktime.still-image-time"].flatMap(Double.init)

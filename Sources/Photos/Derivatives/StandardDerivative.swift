@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Logging
 import PhotosStore
 
 /// The derivatives the library keeps for each photo, like Photos' thumbnail tables: made at
@@ -88,16 +89,26 @@ struct StagedDerivatives: Sendable {
     }
 
     /// Renames the staged files to their places for `assetUUID` (a missing one is made again
-    /// on demand later, so failures are only dropped files).
-    func install(assetUUID: String, layout: LibraryLayout) {
+    /// on demand later, so failures are only dropped files, logged as notices).
+    func install(assetUUID: String, layout: LibraryLayout, logger: Logger) {
         for (kind, file) in files {
             let destination = layout.url(forRelativePath: kind.relativePath(assetUUID: assetUUID))
+            // try?: a folder that can't be made fails the rename below, which is logged.
             try? FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-            if rename(file.path, destination.path) != 0 { try? FileManager.default.removeItem(at: file) }
+            if rename(file.path, destination.path) != 0 {
+                let reason = String(cString: strerror(errno))
+                logger.notice("Could not keep the \(kind) of \(assetUUID) at \(destination.path): \(reason)")
+                // try?: the staged file is in this process's staging folder, which the next
+                // open of the library removes.
+                try? FileManager.default.removeItem(at: file)
+            }
         }
     }
 
+    /// Removes the staged files (their asset was not made).
     func discard() {
+        // try?: they are in this process's staging folder, which the next open of the library
+        // removes.
         for file in files.values { try? FileManager.default.removeItem(at: file) }
     }
 }

@@ -34,7 +34,11 @@ enum VideoRendition {
 
     /// The current version's movie record of a video asset.
     static func source(of asset: PHAsset, in library: PHPhotoLibrary) -> ResourceRecord? {
-        guard asset.mediaType == .video, let records = try? library.store.resources(assetID: asset.rowID) else { return nil }
+        guard asset.mediaType == .video else { return nil }
+        let records = library.logger.attempt(.warning, "read the files of \(asset.localIdentifier)") {
+            try library.store.resources(assetID: asset.rowID)
+        }
+        guard let records else { return nil }
         return currentMovie(in: records)
     }
 

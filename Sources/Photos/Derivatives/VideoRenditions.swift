@@ -1,5 +1,6 @@
 import AVFoundation
 import Foundation
+import Logging
 package import PhotosStore
 import PhotosLocking
 
@@ -63,18 +64,27 @@ package final class VideoRenditions: Sendable {
         var running = false
         /// The change observer that wakes the workers, and its library (held while running).
         var waker: (observer: RenditionWaker, library: PHPhotoLibrary)?
+        /// Jobs whose outcome could not be recorded (a library opened read-only, a database that
+        /// refuses writes), with when this process may take them again: the store still says
+        /// they are due, and ``claim()`` would hand them out again at once, in a loop.
+        var unrecorded: [Int64: Date] = [:]
     }
 
     private let store: LibraryDatabase
     private let concurrency: Int
     private let delegate: any PHPhotoLibrary.Delegate
+    /// Where failures the work goes on from are reported (the library's logger).
+    private let logger: Logger
     private let state = Mutex(State())
     private let wakeups = DispatchSemaphore(value: 0)
+    /// The workers' reads of what is due, which fail at every wake-up while the database is gone.
+    private let dueReads = RecurringFailure(), retryReads = RecurringFailure()
 
-    init(store: LibraryDatabase, concurrency: Int, delegate: any PHPhotoLibrary.Delegate) {
+    init(store: LibraryDatabase, concurrency: Int, delegate: any PHPhotoLibrary.Delegate, logger: Logger) {
         self.store = store
         self.concurrency = max(1, concurrency)
         self.delegate = delegate
+        self.logger = logger
     }
 
     // MARK: First need
@@ -86,7 +96,7 @@ package final class VideoRenditions: Sendable {
             throw PHPhotosError(.requestNotSupportedForAsset, "\(asset.localIdentifier) is neither a video nor a Live Photo")
         }
         let assetID = asset.rowID
-        let known = try? store.renditions.job(assetID: assetID)
+        let known = job(assetID: assetID, of: asset.uuid)
         if let known, let ready = ready(known) { return ready }
         if store.isReadOnly {
             // Nothing can be made or recorded: the movie as it is.
@@ -113,9 +123,11 @@ package final class VideoRenditions: Sendable {
             let job = known
                 ?? RenditionJob(assetID: assetID, assetUUID: asset.uuid, state: .pending, sourcePath: nil, attempts: 0, lastError: nil, notBefore: .distantPast)
             // Waits while another process or instance makes it, then uses what it made.
-            if let claim = try? store.claimJob(.rendition(assetID: assetID), waiting: true) {
-                state.withLock { $0.claims[assetID] = claim }
+            // Unclaimed when the claim fails (logged): made here regardless, as with no other process.
+            let claim = logger.attempt(.warning, "claim the rendition of \(asset.uuid)") {
+                try store.claimJob(.rendition(assetID: assetID), waiting: true)
             }
+            if let claim { state.withLock { $0.claims[assetID] = claim } }
             finish(assetID, perform(job, foreground: true))
         }
         done.wait()
@@ -147,9 +159,17 @@ package final class VideoRenditions: Sendable {
         }
     }
 
-    /// The current version's movie record (``VideoRendition/currentMovie(in:)``).
+    /// The current version's movie record (``VideoRendition/currentMovie(in:)``); nil when the
+    /// asset has none, or its files can't be read (logged).
     private func currentSource(assetID: Int64) -> ResourceRecord? {
-        (try? store.resources(assetID: assetID)).flatMap(VideoRendition.currentMovie(in:))
+        logger.attempt(.warning, "read the files of asset \(assetID) for its rendition") { try store.resources(assetID: assetID) }
+            .flatMap(VideoRendition.currentMovie(in:))
+    }
+
+    /// The rendition job of an asset as recorded; nil when it has none, or it can't be read
+    /// (logged: the caller goes on as if it had none).
+    private func job(assetID: Int64, of assetUUID: String) -> RenditionJob? {
+        logger.attempt(.warning, "read the rendition job of \(assetUUID)") { try store.renditions.job(assetID: assetID) }
     }
 
     // MARK: The work
@@ -178,13 +198,16 @@ package final class VideoRenditions: Sendable {
             var playable: Playable
             if playability == .asIs, !LibraryLayout.isRemote(path: source.path) {
                 playable = Playable(url: file, mimeType: Self.mimeType(of: source), isRendition: false)
-                try? store.renditions.finish(assetID: job.assetID, sourcePath: source.path, state: .notNeeded, now: now)
+                record(job, "record that the movie of \(job.assetUUID) plays as it is", orRetryAt: now.addingTimeInterval(60)) {
+                    try store.renditions.finish(assetID: job.assetID, sourcePath: source.path, state: .notNeeded, now: now)
+                }
                 delegate.videoRenditions(didReport: .finished(assetUUID: job.assetUUID, state: .notNeeded))
                 return .success(playable)
             }
             let output = store.layout.url(forRelativePath: VideoRendition.relativePath(assetUUID: job.assetUUID, sourcePath: source.path))
             playable = Playable(url: output, mimeType: "video/mp4", isRendition: true)
             if !FileManager.default.fileExists(atPath: output.path) {
+                // try?: a folder that can't be made fails the export below, whose reason is recorded.
                 try? FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
                 let session = AVAssetExportSession(
                     asset: AVURLAsset(url: file), preset: playability == .remux ? .remux : .browserRendition)
@@ -199,21 +222,33 @@ package final class VideoRenditions: Sendable {
                     throw PHPhotosError(.invalidResource, reason)
                 }
             }
-            try? store.renditions.finish(assetID: job.assetID, sourcePath: source.path, state: .made, now: now)
+            record(job, "record the rendition of \(job.assetUUID) as made", orRetryAt: now.addingTimeInterval(60)) {
+                try store.renditions.finish(assetID: job.assetID, sourcePath: source.path, state: .made, now: now)
+            }
             delegate.videoRenditions(didReport: .finished(assetUUID: job.assetUUID, state: .made))
             return .success(playable)
         } catch {
-            let delay = min(86_400, 60 * pow(2, Double(min(job.attempts, 20))))
-            try? store.renditions.fail(assetID: job.assetID, reason: error.message, retryAt: now.addingTimeInterval(delay), now: now)
+            let retryAt = now.addingTimeInterval(min(86_400, 60 * pow(2, Double(min(job.attempts, 20)))))
+            record(job, "record that the rendition of \(job.assetUUID) failed (\(error.message))", orRetryAt: retryAt) {
+                try store.renditions.fail(assetID: job.assetID, reason: error.message, retryAt: retryAt, now: now)
+            }
             delegate.videoRenditions(didReport: .failed(assetUUID: job.assetUUID, reason: error.message))
             return .failure(error)
         }
     }
 
+    /// Writes a job's outcome with `write`. When that fails (logged as a warning), this
+    /// process's workers pass the job over until `retryAt` (see ``State/unrecorded``); a
+    /// request for the video still makes it at once.
+    private func record(_ job: RenditionJob, _ what: @autoclosure () -> String, orRetryAt retryAt: Date, _ write: () throws -> Void) {
+        guard logger.attempt(.warning, what(), write) == nil else { return }
+        state.withLock { $0.unrecorded[job.assetID] = retryAt }
+    }
+
     /// A claimed job done: the rendition another process or instance made before the claim
     /// was had, else made here.
     private func perform(_ job: RenditionJob, foreground: Bool) -> Result<Playable, PHPhotosError> {
-        let fresh = (try? store.renditions.job(assetID: job.assetID)) ?? job
+        let fresh = self.job(assetID: job.assetID, of: job.assetUUID) ?? job
         if let ready = ready(fresh) { return .success(ready) }
         return work(fresh, foreground: foreground)
     }
@@ -230,13 +265,24 @@ package final class VideoRenditions: Sendable {
 
     /// Takes the next due job nobody is doing: not this process (``State/busy``), nor another
     /// process or instance (its ``JobClaim``, taken without waiting; a job claimed elsewhere
-    /// is passed over). Nil when nothing is due or all of it is claimed.
+    /// is passed over). Jobs whose outcome this process could not record are passed over
+    /// until their retry (``State/unrecorded``). Nil when nothing is due or all of it is claimed.
     private func claim() -> RenditionJob? {
         var elsewhere = Set<Int64>()
         while true {
-            let busy = state.withLock { Set($0.busy.keys) }
-            guard let job = try? store.renditions.nextDue(now: Date(), excluding: busy.union(elsewhere)) else { return nil }
-            guard let claim = try? store.claimJob(.rendition(assetID: job.assetID), waiting: false) else {
+            let passedOver = state.withLock { state in
+                let now = Date()
+                state.unrecorded = state.unrecorded.filter { $0.value > now }
+                return Set(state.busy.keys).union(state.unrecorded.keys)
+            }
+            let due = logger.attempt(.warning, "find the next due rendition", recurring: dueReads) {
+                try store.renditions.nextDue(now: Date(), excluding: passedOver.union(elsewhere))
+            }
+            guard let job = due else { return nil }
+            let claim = logger.attempt(.warning, "claim the rendition of \(job.assetUUID)") {
+                try store.claimJob(.rendition(assetID: job.assetID), waiting: false)
+            }
+            guard let claim else {
                 elsewhere.insert(job.assetID)
                 continue
             }
@@ -251,7 +297,7 @@ package final class VideoRenditions: Sendable {
                 continue
             }
             // Read again under the claim: another instance may have done it since.
-            let fresh = try? store.renditions.job(assetID: job.assetID)
+            let fresh = self.job(assetID: job.assetID, of: job.assetUUID)
             if let fresh, fresh.state == .pending || fresh.state == .failed, fresh.notBefore <= Date() { return fresh }
             finish(job.assetID, fresh.flatMap(ready).map { .success($0) }
                 ?? .failure(PHPhotosError(.missingResource, "The rendition of \(job.assetUUID) is not due")))
@@ -312,7 +358,9 @@ package final class VideoRenditions: Sendable {
                 finish(job.assetID, perform(job, foreground: false))
                 continue
             }
-            let retry = (try? store.renditions.nextRetry()) ?? nil
+            let retry = logger.attempt(.warning, "read when the next rendition retry is due", recurring: retryReads) {
+                try store.renditions.nextRetry()
+            }
             let wait = min(30, max(0.05, retry.map { $0.timeIntervalSinceNow } ?? 30))
             _ = wakeups.wait(timeout: .now() + wait)
         }
@@ -320,15 +368,18 @@ package final class VideoRenditions: Sendable {
 
     /// Makes every due rendition now, `concurrency` at a time, on the calling thread and
     /// helpers (failed ones first made due again when `retryingFailures`); returns the counts
-    /// after. For `photos cache warm --videos`.
+    /// after. Each job is tried once, whether or not its outcome can be recorded (a library
+    /// opened read-only records nothing: logged). For `photos cache warm --videos`.
     @discardableResult
     package func makeAllDue(retryingFailures: Bool, progress: (@Sendable (RenditionCounts) -> Void)? = nil) throws(PHPhotosError) -> RenditionCounts {
-        if retryingFailures { try? store.renditions.retryFailed() }
+        if retryingFailures { logger.attempt(.warning, "make the failed renditions due again") { try store.renditions.retryFailed() } }
         // A failure is due again only a minute later or more: each job is tried once per run.
         DispatchQueue.concurrentPerform(iterations: concurrency) { _ in
             while let job = claim() {
                 finish(job.assetID, perform(job, foreground: true))
-                if let progress, let counts = try? store.renditions.counts() { progress(counts) }
+                guard let progress else { continue }
+                let counts = logger.attempt(.notice, "count the renditions for progress") { try store.renditions.counts() }
+                if let counts { progress(counts) }
             }
         }
         do {
@@ -340,7 +391,7 @@ package final class VideoRenditions: Sendable {
 
     /// Failed renditions with their reasons, most attempted first.
     package func failures(limit: Int = 20) -> [RenditionJob] {
-        (try? store.renditions.failed(limit: limit)) ?? []
+        logger.attempt(.warning, "read the failed renditions") { try store.renditions.failed(limit: limit) } ?? []
     }
 
     /// How many videos are in each state.

@@ -39,7 +39,10 @@ extension PHFetchResult {
             let lists = Self.stand_in(.collectionList) is ObjectType
             if ids.isEmpty || (assetCollections && lists) { return true }
             if !assetCollections && !lists { return false }
-            guard let records = try? library.store.collections(ids: ids) else { return false }
+            let records = library.logger.attempt(.warning, "read the collections of a fetch result to convert it") {
+                try library.store.collections(ids: ids)
+            }
+            guard let records else { return false }
             // A row gone since the fetch reads as a vanished object of the requested kind.
             return records.allSatisfy { $0.isList == lists }
         }

@@ -148,14 +148,19 @@ enum FetchStorage: Sendable {
             return Array(objects[range])
         case .assets(let ids, let library):
             let slice = Array(ids[range])
-            let records = (try? library.store.assets(ids: slice)) ?? []
+            // Unread (logged), the objects read as vanished, as rows deleted since the fetch do.
+            let records = library.logger.attempt(.warning, "read \(slice.count) assets of a fetch result") {
+                try library.store.assets(ids: slice)
+            } ?? []
             let byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             return slice.map { id in
                 PHAsset(record: byID[id] ?? .vanished(id: id), library: library)
             }
         case .collections(let ids, let library):
             let slice = Array(ids[range])
-            let records = (try? library.store.collections(ids: slice)) ?? []
+            let records = library.logger.attempt(.warning, "read \(slice.count) collections of a fetch result") {
+                try library.store.collections(ids: slice)
+            } ?? []
             let byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             return slice.map { id in
                 let record = byID[id] ?? .vanished(id: id)
@@ -183,11 +188,17 @@ enum FetchStorage: Sendable {
         if isAsset {
             if let asset = object as? PHAsset, asset.library === library { return asset.rowID }
             guard let uuid = LocalIdentifier.assetUUID(object.localIdentifier) else { return nil }
-            return (try? library.store.assets(uuids: [uuid]))?.first?.id
+            let records = library.logger.attempt(.warning, "look up \(object.localIdentifier) in a fetch result") {
+                try library.store.assets(uuids: [uuid])
+            }
+            return records?.first?.id
         }
         if let collection = object as? PHCollection, collection.library === library, let id = collection.rowID { return id }
         guard let uuid = LocalIdentifier.collectionUUID(object.localIdentifier, isList: nil) else { return nil }
-        return (try? library.store.collections(uuids: [uuid]))?.first?.id
+        let records = library.logger.attempt(.warning, "look up \(object.localIdentifier) in a fetch result") {
+            try library.store.collections(uuids: [uuid])
+        }
+        return records?.first?.id
     }
 
     func countOfAssets(with mediaType: PHAssetMediaType) -> Int {
@@ -195,7 +206,9 @@ enum FetchStorage: Sendable {
         case .objects(let objects):
             return objects.lazy.compactMap { $0 as? PHAsset }.filter { $0.mediaType == mediaType }.count
         case .assets(let ids, let library):
-            return (try? library.store.countAssets(ids: ids, mediaType: mediaType.rawValue)) ?? 0
+            return library.logger.attempt(.warning, "count the assets of a fetch result") {
+                try library.store.countAssets(ids: ids, mediaType: mediaType.rawValue)
+            } ?? 0
         case .collections:
             return 0
         }

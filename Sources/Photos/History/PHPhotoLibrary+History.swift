@@ -3,9 +3,13 @@ import PhotosStore
 
 extension PHPhotoLibrary {
     /// The token of the library's newest change: fetch from it later to get what changed.
+    ///
+    /// Linux: a part that can't be read (logged) is empty: no library's identifier (fetching
+    /// from the token reports it expired), or position 0.
     public var currentChangeToken: PHPersistentChangeToken {
-        PHPersistentChangeToken(
-            libraryIdentifier: (try? store.libraryIdentifier()) ?? "", position: (try? store.currentPosition()) ?? 0)
+        let identifier = logger.attempt(.warning, "read the library's identifier for a change token") { try store.libraryIdentifier() }
+        let position = logger.attempt(.warning, "read the library's position for a change token") { try store.currentPosition() }
+        return PHPersistentChangeToken(libraryIdentifier: identifier ?? "", position: position ?? 0)
     }
 
     /// The changes committed after `token`, oldest first.

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Logging
 import PhotosStore
 
 /// Decodes and scales one image for an ``ImageGeometry``, with libvips: shrink-on-load (a
@@ -34,6 +35,8 @@ struct ImageRenderer: Sendable {
         /// The library's store, whose claims make each derivative once across processes and
         /// instances.
         let store: LibraryDatabase
+        /// Where a derivative not kept or a claim not had is reported (the library's logger).
+        let logger: Logger
 
         var thumbnail: URL { layout.url(forRelativePath: StandardDerivative.thumbnail.relativePath(assetUUID: assetUUID)) }
         var preview: URL { layout.url(forRelativePath: StandardDerivative.preview.relativePath(assetUUID: assetUUID)) }
@@ -42,7 +45,22 @@ struct ImageRenderer: Sendable {
         /// when nothing is kept (read-only) or the claim can't be had (made here regardless).
         func claim(_ kind: StandardDerivative) -> (any JobClaim)? {
             guard writable else { return nil }
-            return try? store.claimJob(kind.jobKey(assetUUID: assetUUID), waiting: true)
+            return logger.attempt(.warning, "claim the \(kind) of \(assetUUID)") {
+                try store.claimJob(kind.jobKey(assetUUID: assetUUID), waiting: true)
+            }
+        }
+
+        /// Encodes `image` as the `kind` derivative and keeps it (the preview toward the
+        /// library's limit); one that can't be encoded or written is logged, and made again on
+        /// next need. Returns without keeping anything for a library opened read-only.
+        func keep(_ image: VipsImage, as kind: StandardDerivative) {
+            guard writable else { return }
+            let data = logger.attempt(.warning, "encode the \(kind) of \(assetUUID)") {
+                try image.jpegData(quality: StandardDerivative.quality, keepMetadata: false)
+            }
+            guard let data else { return }
+            DerivativeCache.write(data, to: kind == .thumbnail ? thumbnail : preview, logger: logger)
+            if kind == .preview { budget.noteWritten(data.count, layout: layout) }
         }
     }
 
@@ -82,9 +100,7 @@ struct ImageRenderer: Sendable {
                 }
                 let thumbnail = try VipsImage.thumbnail(
                     fileAt: originalURL, width: thumbnailSize, height: thumbnailSize, crop: true, upscale: false)
-                if derivatives.writable, let data = try? thumbnail.jpegData(quality: StandardDerivative.quality, keepMetadata: false) {
-                    DerivativeCache.write(data, to: derivatives.thumbnail)
-                }
+                derivatives.keep(thumbnail, as: .thumbnail)
                 return try Self.render(.image(thumbnail), width: thumbnail.width, height: thumbnail.height, geometry: square)
             }
         }
@@ -106,10 +122,7 @@ struct ImageRenderer: Sendable {
                 return try Self.render(.file(derivatives.preview), width: width, height: height, geometry: scaled)
             }
             let preview = try VipsImage.thumbnail(fileAt: originalURL, width: previewSize, height: previewSize, upscale: false)
-            if derivatives.writable, let data = try? preview.jpegData(quality: StandardDerivative.quality, keepMetadata: false) {
-                DerivativeCache.write(data, to: derivatives.preview)
-                derivatives.budget.noteWritten(data.count, layout: derivatives.layout)
-            }
+            derivatives.keep(preview, as: .preview)
             return try Self.render(.image(preview), width: preview.width, height: preview.height, geometry: scaled)
         }
         return try Self.render(.file(originalURL), width: sourceWidth, height: sourceHeight, geometry: geometry)

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Logging
 import PhotosStore
 import PhotosLocking
 
@@ -19,6 +20,8 @@ struct ImageRequestPlan: Sendable {
     /// Where a failure to render the asset's current version is recorded (nil for other
     /// versions): see ``PHLibraryCheckReport/Problem/Kind/unrenderable``.
     let failures: RenderFailureLog?
+    /// The asset's library's logger.
+    let logger: Logger
 
     struct RemoteFetch: Sendable {
         let url: URL
@@ -62,6 +65,7 @@ struct ImageRequestPlan: Sendable {
             throw PHPhotosError(.missingResource, "\(asset.localIdentifier) has no photo or video file")
         }
         loader = library.imageLoader
+        logger = library.logger
         // `.current` is the edit's rendered version when there is one; the others the original.
         let (source, sourceIdentity) = sources.source(current: options.version == .current)
         let layout = library.store.layout
@@ -94,9 +98,11 @@ struct ImageRequestPlan: Sendable {
         // Derivatives show the current version.
         derivatives = isCurrent
             ? ImageRenderer.Derivatives(
-                assetUUID: asset.uuid, layout: layout, budget: library.derivatives.previewBudget, writable: !library.isReadOnly, store: library.store)
+                assetUUID: asset.uuid, layout: layout, budget: library.derivatives.previewBudget, writable: !library.isReadOnly,
+                store: library.store, logger: library.logger)
             : nil
-        failures = isCurrent && !library.isReadOnly ? RenderFailureLog(store: library.store, assetUUID: asset.uuid) : nil
+        failures =
+            isCurrent && !library.isReadOnly ? RenderFailureLog(store: library.store, assetUUID: asset.uuid, logger: library.logger) : nil
         let geometry = ImageGeometry.plan(
             sourceWidth: sourceWidth, sourceHeight: sourceHeight, target: targetSize, contentMode: contentMode,
             resizeMode: options.resizeMode, normalizedCrop: options.normalizedCropRect)
@@ -109,11 +115,11 @@ struct ImageRequestPlan: Sendable {
         let renderer = ImageRenderer(
             originalURL: fileURL, sourceWidth: sourceWidth, sourceHeight: sourceHeight, geometry: key.geometry,
             derivatives: derivatives)
-        let (fetch, copy, poster, failures) = (remoteFetch, fileURL, posterSource, failures)
+        let (fetch, copy, poster, failures, logger) = (remoteFetch, fileURL, posterSource, failures, logger)
         return { () throws(PHPhotosError) -> UIImage in
             try fetch?.run(to: copy)
             do throws(PHPhotosError) {
-                if let poster { try VideoPosterFrame.make(from: poster, at: copy) }
+                if let poster { try VideoPosterFrame.make(from: poster, at: copy, logger: logger) }
                 let image = try renderer.render()
                 failures?.rendered()
                 return image
@@ -210,7 +216,10 @@ final class ImageSourceCache: Sendable {
     func sources(of asset: PHAsset, in library: PHPhotoLibrary) -> Sources? {
         let key = Key(library: library.instanceNumber, assetID: asset.rowID, modified: asset.modificationDate)
         if let found = entries.withLock({ $0[key] }) { return found }
-        guard let records = try? library.store.resources(assetID: asset.rowID),
+        let read = library.logger.attempt(.warning, "read the files of \(asset.localIdentifier) for an image request") {
+            try library.store.resources(assetID: asset.rowID)
+        }
+        guard let records = read,
             let photo = records.first(where: { $0.type == PHAssetResourceType.photo.rawValue })
                 ?? records.first(where: { $0.type == PHAssetResourceType.video.rawValue })
         else { return nil }
@@ -237,17 +246,20 @@ final class ImageSourceCache: Sendable {
 }
 
 /// Records (and forgets) render failures of one asset's current version in its library, for
-/// `photos check` and a gallery's "can't display" mark. A failure to record is dropped: the
-/// request's own error is what its caller needs.
+/// `photos check` and a gallery's "can't display" mark. A failure to record is logged, not
+/// thrown: the request's own error is what its caller needs.
 struct RenderFailureLog: Sendable {
     let store: LibraryDatabase
     let assetUUID: String
+    let logger: Logger
 
     func failed(_ reason: String) {
-        try? store.renderFailures.record(assetUUID: assetUUID, reason: reason)
+        logger.attempt(.warning, "record that \(assetUUID) can't be rendered (\(reason))") {
+            try store.renderFailures.record(assetUUID: assetUUID, reason: reason)
+        }
     }
 
     func rendered() {
-        try? store.renderFailures.clear(assetUUID: assetUUID)
+        logger.attempt(.warning, "forget the render failure of \(assetUUID)") { try store.renderFailures.clear(assetUUID: assetUUID) }
     }
 }

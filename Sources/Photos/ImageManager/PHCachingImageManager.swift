@@ -68,6 +68,7 @@ public class PHCachingImageManager: PHImageManager, @unchecked Sendable {
         for assets: [PHAsset], targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions?
     ) -> [ImageRequestPlan] {
         let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
+        // try?: an asset whose image can't be made is not prepared; a request for it reports why.
         return assets.compactMap { try? ImageRequestPlan(asset: $0, targetSize: targetSize, contentMode: contentMode, options: options) }
     }
 

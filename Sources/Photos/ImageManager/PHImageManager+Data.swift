@@ -109,7 +109,11 @@ extension PHImageManager {
         } catch {
             throw PHPhotosError(.missingResource, "Can't read \(url.path): \(error.localizedDescription)")
         }
-        let orientation = (try? MediaProbe.probe(data: data)).flatMap { CGImagePropertyOrientation(rawValue: UInt32($0.orientation)) } ?? .up
+        // Unread (logged), the bytes still go to the caller, reported upright.
+        let metadata = library.logger.attempt(.notice, "read the orientation of \(asset.localIdentifier)'s image data") {
+            try MediaProbe.probe(data: data)
+        }
+        let orientation = metadata.flatMap { CGImagePropertyOrientation(rawValue: UInt32($0.orientation)) } ?? .up
         return (data, photo.uniformTypeIdentifier, orientation)
     }
 }

@@ -16,6 +16,8 @@ extension PHImageManager {
     /// A server sends these bytes on without decoding and encoding them again. Reads one small
     /// file; doesn't make anything.
     package func storedGridThumbnailData(for asset: PHAsset) -> Data? {
+        // try?: a thumbnail not made yet is the nil asked about; the caller then requests the
+        // image, which makes it or reports why it can't.
         storedGridThumbnailURL(for: asset).flatMap { try? Data(contentsOf: $0) }
     }
 
@@ -59,6 +61,7 @@ extension PHImageManager {
         for asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions,
         preferringJPEG: Bool = false
     ) -> ImmediateImage? {
+        // try?: nothing at once; the request that follows makes the plan again and reports its error.
         guard let plan = try? ImageRequestPlan(asset: asset, targetSize: targetSize, contentMode: contentMode, options: options) else {
             return nil
         }

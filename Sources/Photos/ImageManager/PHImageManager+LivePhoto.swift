@@ -69,7 +69,10 @@ extension PHImageManager {
         var height = Double(still.record.pixelHeight)
         if current, asset.pixelWidth > 0, asset.pixelHeight > 0 {
             (width, height) = (Double(asset.pixelWidth), Double(asset.pixelHeight))
-        } else if let metadata = try? MediaProbe.probe(fileAt: still.url) {
+        } else if
+            // try?: a still the probe can't read keeps the size its record holds (read at import).
+            let metadata = try? MediaProbe.probe(fileAt: still.url)
+        {
             (width, height) = (Double(metadata.orientedPixelWidth), Double(metadata.orientedPixelHeight))
         }
         let size = fitted(CGSize(width: width, height: height), to: targetSize, contentMode: contentMode)

@@ -1,5 +1,6 @@
 import AVFoundation
 import Foundation
+import Logging
 
 /// A video's poster frame: its first frame as a full-size JPEG, upright (the container's
 /// rotation applied), made once with `ffmpeg` (Debian's `ffmpeg`, installed by
@@ -13,13 +14,15 @@ enum VideoPosterFrame {
         return "derivatives/\(assetUUID.prefix(1))/\(assetUUID)_poster\(suffix).jpg"
     }
 
-    /// Makes the poster frame of `video` at `destination` unless it exists.
-    static func make(from video: URL, at destination: URL) throws(PHPhotosError) {
+    /// Makes the poster frame of `video` at `destination` unless it exists. A temporary file
+    /// that can't be removed is logged (`logger`, the library's): nothing else removes it.
+    static func make(from video: URL, at destination: URL, logger: Logger) throws(PHPhotosError) {
         guard !FileManager.default.fileExists(atPath: destination.path) else { return }
         guard let ffmpeg = FFmpegTools.ffmpeg else {
             throw PHPhotosError(.requestNotSupportedForAsset, "Video poster frames need ffmpeg (apt install ffmpeg)")
         }
         let folder = destination.deletingLastPathComponent()
+        // try?: a folder that can't be made fails ffmpeg's write below, which is thrown.
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let temporary = folder.appendingPathComponent(".\(UUID().uuidString).tmp.jpg")
         do throws(AVError) {
@@ -27,12 +30,22 @@ enum VideoPosterFrame {
                 ffmpeg, ["-v", "error", "-nostdin", "-i", video.path, "-frames:v", "1", "-q:v", "2", "-y", temporary.path],
                 failure: .decodeFailed, what: "Can't take a poster frame from \(video.lastPathComponent)")
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
+            removeTemporary(temporary, logger: logger)
             throw PHPhotosError(.invalidResource, error.message)
         }
         guard FileManager.default.fileExists(atPath: temporary.path) else {
             throw PHPhotosError(.invalidResource, "Can't take a poster frame from \(video.lastPathComponent): ffmpeg wrote no frame")
         }
-        if rename(temporary.path, destination.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
+        if rename(temporary.path, destination.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            logger.notice("Could not keep the poster frame \(destination.path): \(reason)")
+            removeTemporary(temporary, logger: logger)
+        }
+    }
+
+    private static func removeTemporary(_ temporary: URL, logger: Logger) {
+        logger.attempt(.notice, "remove the temporary poster frame \(temporary.path)") {
+            try FileManager.default.removeItemIfPresent(at: temporary)
+        }
     }
 }

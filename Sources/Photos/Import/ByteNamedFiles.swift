@@ -43,6 +43,7 @@ package enum ByteNamedFiles {
         let displayName = String(decoding: name, as: UTF8.self)
         let ext = (displayName as NSString).pathExtension
         let safeExtension = ext.unicodeScalars.allSatisfy { $0.isASCII && $0 != "\u{FFFD}" } ? ext : ""
+        // try?: a folder that can't be made fails the link below, and the nil returned says so.
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let link = folder.appendingPathComponent(UUID().uuidString + (safeExtension.isEmpty ? "" : ".\(safeExtension)"))
         guard makeLink(at: link, to: bytes) else { return nil }

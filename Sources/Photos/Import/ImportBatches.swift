@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 package import PhotosStore
 import PhotosLocking
 
@@ -49,14 +50,21 @@ package final class ImportBatches: Sendable {
     private let store: LibraryDatabase
     private let retry: ImportBatchRetry
     private let delegate: any PHPhotoLibrary.Delegate
+    /// Where failures the work goes on from are reported (the library's logger).
+    private let logger: Logger
     private let running = Mutex<(running: Bool, workers: Int)>((false, 0))
     private let wakeups = DispatchSemaphore(value: 0)
+    /// The worker's reads of what is due, which fail at every wake-up while the database is gone.
+    private let dueReads = RecurringFailure(), dueDateReads = RecurringFailure()
 
-    init(owner: LibraryReference, store: LibraryDatabase, retry: ImportBatchRetry, delegate: any PHPhotoLibrary.Delegate) {
+    init(
+        owner: LibraryReference, store: LibraryDatabase, retry: ImportBatchRetry, delegate: any PHPhotoLibrary.Delegate, logger: Logger
+    ) {
         self.owner = owner
         self.store = store
         self.retry = retry
         self.delegate = delegate
+        self.logger = logger
     }
 
     // MARK: Receiving
@@ -82,7 +90,9 @@ package final class ImportBatches: Sendable {
         uuid: String, files: [ImportBatchFile], owner: String, clientKey: String?, tokenIdentifier: String?
     ) throws(PHPhotosError) -> (batch: ImportBatchRecord, replayed: Bool) {
         // Claimed before it is recorded: no background worker starts it meanwhile.
-        let claim = try? store.claimJob(.importBatch(uuid: uuid), waiting: false)
+        let claim = logger.attempt(.warning, "claim the import batch \(uuid)") {
+            try store.claimJob(.importBatch(uuid: uuid), waiting: false)
+        }
         defer { claim?.release() }
         let recorded: (batch: ImportBatchRecord, isNew: Bool)
         do {
@@ -106,19 +116,24 @@ package final class ImportBatches: Sendable {
     /// holds it), else as it ended.
     package func resume(_ batch: ImportBatchRecord) -> ImportBatchRecord {
         guard batch.state == .pending else { return batch }
-        let claim = try? store.claimJob(.importBatch(uuid: batch.uuid), waiting: true)
+        let claim = logger.attempt(.warning, "claim the import batch \(batch.uuid)") {
+            try store.claimJob(.importBatch(uuid: batch.uuid), waiting: true)
+        }
         defer { claim?.release() }
         return perform(batch, foreground: true)
     }
 
-    /// One batch by its UUID.
+    /// One batch by its UUID; nil when there is none, or it can't be read (logged).
     package func batch(uuid: String) -> ImportBatchRecord? {
-        try? store.importBatches.batch(uuid: uuid)
+        logger.attempt(.warning, "read the import batch \(uuid)") { try store.importBatches.batch(uuid: uuid) }
     }
 
-    /// One owner's batch by the client's `Idempotency-Key`.
+    /// One owner's batch by the client's `Idempotency-Key`; nil when there is none, or it
+    /// can't be read (logged).
     package func batch(owner: String, clientKey: String) -> ImportBatchRecord? {
-        try? store.importBatches.batch(owner: owner, clientKey: clientKey)
+        logger.attempt(.warning, "read the import batch of \(owner) with the client's key \(clientKey)") {
+            try store.importBatches.batch(owner: owner, clientKey: clientKey)
+        }
     }
 
     // MARK: The work
@@ -128,7 +143,7 @@ package final class ImportBatches: Sendable {
     private func perform(_ batch: ImportBatchRecord, foreground: Bool, started: Bool = false) -> ImportBatchRecord {
         var fresh = batch
         if !started {
-            guard let current = try? store.importBatches.batch(uuid: batch.uuid) else { return batch }
+            guard let current = self.batch(uuid: batch.uuid) else { return batch }
             guard current.state == .pending else { return current }
             guard current.attempts < retry.maximumAttempts else {
                 let reason = "Given up after \(current.attempts) attempts" + (current.lastError.map { ": \($0)" } ?? "")
@@ -149,6 +164,8 @@ package final class ImportBatches: Sendable {
         guard let library = owner.library else { return fail(fresh, PHPhotosError(.libraryVolumeOffline, "The library was closed"), permanently: false) }
         let folder = store.layout.importBatchFolder(uuid: fresh.uuid)
         var links: [URL] = []
+        // try?: a link the commit moved into `originals/` is gone (the usual case); one left
+        // stays in the batch's folder, which goes with the batch.
         defer { for link in links { try? FileManager.default.removeItem(at: link) } }
         var sources: [(file: ImportBatchFile, url: URL, moves: Bool)] = []
         for file in fresh.files {
@@ -159,6 +176,8 @@ package final class ImportBatches: Sendable {
             // A hard link is what moves into `originals/`: the upload itself stays until the
             // commit, so an attempt that dies leaves it for the next.
             let link = folder.appendingPathComponent(".\(fresh.attempts)-\(file.file)")
+            // try?: usually absent; one that stays makes the link below fail, and the upload's
+            // own file is imported instead (copied, not moved).
             try? FileManager.default.removeItem(at: link)
             if Glibc.link(url.path, link.path) == 0 {
                 links.append(link)
@@ -180,13 +199,13 @@ package final class ImportBatches: Sendable {
                 }, completing: ImportBatchCompletion(batchID: fresh.id, tokenIdentifier: fresh.tokenIdentifier))
         } catch {
             let error = (error as? PHPhotosError) ?? PHPhotosError(error)
-            if let now = try? store.importBatches.batch(uuid: fresh.uuid), now.state != .pending { return now }
+            if let now = self.batch(uuid: fresh.uuid), now.state != .pending { return now }
             // A file the library can't read fails the batch for good; anything else (the
             // database, the disk) is tried again.
             return fail(fresh, error, permanently: error.code == .invalidResource)
         }
         removeFolder(fresh.uuid)
-        let done = (try? store.importBatches.batch(uuid: fresh.uuid)) ?? fresh
+        let done = self.batch(uuid: fresh.uuid) ?? fresh
         delegate.importBatches(didReport: .finished(uuid: fresh.uuid, assets: done.assetUUIDs.count))
         return done
     }
@@ -199,14 +218,19 @@ package final class ImportBatches: Sendable {
             message = message.replacingOccurrences(of: folder + "/." + "\(batch.attempts)-" + file.file, with: file.name)
             message = message.replacingOccurrences(of: folder + "/" + file.file, with: file.name)
         }
-        try? store.importBatches.fail(id: batch.id, code: error.code.rawValue, reason: message, permanently: permanently, now: Date())
+        logger.attempt(.warning, "record that the import batch \(batch.uuid) failed (\(message))") {
+            try store.importBatches.fail(id: batch.id, code: error.code.rawValue, reason: message, permanently: permanently, now: Date())
+        }
         if permanently { removeFolder(batch.uuid) }
         delegate.importBatches(didReport: .failed(uuid: batch.uuid, reason: message, permanently: permanently))
-        return (try? store.importBatches.batch(uuid: batch.uuid)) ?? batch
+        return self.batch(uuid: batch.uuid) ?? batch
     }
 
+    /// Removes a batch's folder of uploaded files; one that can't be removed is logged (its
+    /// files stay in `imports/`, where `photos check` lists them).
     private func removeFolder(_ uuid: String) {
-        try? FileManager.default.removeItem(at: store.layout.importBatchFolder(uuid: uuid))
+        let folder = store.layout.importBatchFolder(uuid: uuid)
+        logger.attempt(.warning, "remove the upload folder \(folder.path)") { try FileManager.default.removeItemIfPresent(at: folder) }
     }
 
     // MARK: Background work
@@ -247,7 +271,9 @@ package final class ImportBatches: Sendable {
             }
             // Due batches are all claimed elsewhere (or none is due): look again at the next
             // due time, or after the poll interval, for a claim let go by an instance that died.
-            let due = (try? store.importBatches.nextDueDate()) ?? nil
+            let due = logger.attempt(.warning, "read when the next import batch is due", recurring: dueDateReads) {
+                try store.importBatches.nextDueDate()
+            }
             let wait = min(retry.pollInterval, max(0.05, due.map { $0.timeIntervalSinceNow } ?? retry.pollInterval))
             _ = wakeups.wait(timeout: .now() + wait)
         }
@@ -257,8 +283,14 @@ package final class ImportBatches: Sendable {
     private func claimNext() -> (ImportBatchRecord, any JobClaim)? {
         var elsewhere = Set<Int64>()
         while true {
-            guard let batch = try? store.importBatches.nextDue(now: Date(), excluding: elsewhere) else { return nil }
-            guard let claim = try? store.claimJob(.importBatch(uuid: batch.uuid), waiting: false) else {
+            let due = logger.attempt(.warning, "find the next due import batch", recurring: dueReads) {
+                try store.importBatches.nextDue(now: Date(), excluding: elsewhere)
+            }
+            guard let batch = due else { return nil }
+            let claim = logger.attempt(.warning, "claim the import batch \(batch.uuid)") {
+                try store.claimJob(.importBatch(uuid: batch.uuid), waiting: false)
+            }
+            guard let claim else {
                 elsewhere.insert(batch.id)
                 continue
             }

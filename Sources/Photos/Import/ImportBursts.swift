@@ -130,7 +130,13 @@ enum ImportBursts {
             for burst in bursts {
                 let existing = PHAsset.fetchAssets(withBurstIdentifier: burst.identifier, options: options)
                 let hasRepresentative = existing.contains { $0.representsBurst }
-                let sharpness = burst.members.map { (try? VipsImage.sharpness(ofFileAt: files.url($0.entry))) ?? 0 }
+                // Unmeasured (logged), a frame counts as the least sharp: another is picked.
+                let sharpness = burst.members.map { member in
+                    let url = files.url(member.entry)
+                    return library.logger.attempt(.notice, "measure the sharpness of \(url.path) to pick its burst's best frame") {
+                        try VipsImage.sharpness(ofFileAt: url)
+                    } ?? 0
+                }
                 let sharpest = sharpness.indices.max { sharpness[$0] < sharpness[$1] } ?? 0
                 let assets = PHAsset.fetchAssets(withLocalIdentifiers: burst.members.map(\.localIdentifier), options: options)
                 let byIdentifier = Dictionary(uniqueKeysWithValues: assets.map { ($0.localIdentifier, $0) })

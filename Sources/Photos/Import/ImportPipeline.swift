@@ -49,7 +49,8 @@ struct ImportPipeline {
         let members = discovery.members
         let workers = max(1, min(importer.options.maximumConcurrentFiles, groups.count))
         let handoff = Handoff(slots: workers * 4)
-        let preparer = ImportPreparer(store: importer.library.store, options: importer.options, files: discovery.files)
+        let preparer = ImportPreparer(
+            store: importer.library.store, options: importer.options, files: discovery.files, logger: importer.library.logger)
         let finished = DispatchGroup()
         for _ in 0..<workers {
             DispatchQueue.global(qos: .userInitiated).async(group: finished) { [importer] in
@@ -161,8 +162,12 @@ struct ImportPipeline {
             }
             for (item, identifier) in zip(items, identifiers) {
                 let uuid = String(identifier.prefix { $0 != "/" })
-                item.derivatives.install(assetUUID: uuid, layout: library.store.layout)
-                if let reason = item.renderFailure { try? library.store.renderFailures.record(assetUUID: uuid, reason: reason) }
+                item.derivatives.install(assetUUID: uuid, layout: library.store.layout, logger: library.logger)
+                if let reason = item.renderFailure {
+                    library.logger.attempt(.warning, "record that \(uuid) can't be rendered (\(reason))") {
+                        try library.store.renderFailures.record(assetUUID: uuid, reason: reason)
+                    }
+                }
             }
             let reported = zip(items, identifiers).map { item, identifier in
                 PHImportReport.Record(files: item.reference, outcome: .imported(localIdentifier: identifier, mediaType: item.mediaType))
@@ -175,6 +180,8 @@ struct ImportPipeline {
         } catch where items.count > 1 {
             return items.flatMap { commit([$0], bursts: &bursts) }
         } catch {
+            // try?: staged copies are in this process's staging folder, which the next open of
+            // the library removes.
             for case let staged? in items[0].files.map(\.file.stagedFile) { try? FileManager.default.removeItem(at: staged) }
             items[0].derivatives.discard()
             return [PHImportReport.Record(files: items[0].reference, outcome: .failed(reason: error.localizedDescription))]

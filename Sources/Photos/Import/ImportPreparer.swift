@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import Logging
 import PhotosStore
 import PhotosLocking
 
@@ -59,10 +60,10 @@ final class ImportPreparer: Sendable {
         }
     }
 
-    init(store: LibraryDatabase, options: PHAssetImporter.Options, files: ImportFiles) {
+    init(store: LibraryDatabase, options: PHAssetImporter.Options, files: ImportFiles, logger: Logger) {
         self.files = files
         self.store = store
-        stager = ResourceStager(store: store)
+        stager = ResourceStager(store: store, logger: logger)
         self.options = options
     }
 
@@ -123,6 +124,8 @@ final class ImportPreparer: Sendable {
             let path = files.path(entry)
             var info = stat()
             guard stat(path, &info) == 0,
+                // try?: a read that fails takes the full path, whose duplicate check reads the
+                // library again and reports its failure.
                 let file = try? store.referencedFile(atPath: path), file.fileSize == Int64(info.st_size),
                 file.fileModificationDate == Self.modificationDate(info),
                 asset == nil || asset?.assetUUID == file.assetUUID
@@ -210,6 +213,8 @@ final class ImportPreparer: Sendable {
             do throws(ResourceStager.Failure) {
                 files.append((type, try stager.stage(probed.file, signature: signature, placement: placement).file))
             } catch {
+                // try?: staged copies are in this process's staging folder, which the next open
+                // of the library removes; the failure is the report.
                 for case let done? in files.map(\.file.stagedFile) { try? FileManager.default.removeItem(at: done) }
                 return failed("can't \(options.referencesFiles ? "link" : "copy") it into the library: \(error.message)")
             }
@@ -225,6 +230,7 @@ final class ImportPreparer: Sendable {
             do {
                 item.derivatives = try StagedDerivatives.render(StandardDerivative.madeAtImport, photoAt: main, store: store)
             } catch let error as ImagingError where error.code == .corrupt || error.code == .decodeFailed {
+                // try?: as above.
                 for case let staged? in files.map(\.file.stagedFile) { try? FileManager.default.removeItem(at: staged) }
                 return failed("its image can't be decoded: \(Self.withoutPath(error.message, of: main))")
             } catch let error as ImagingError where error.code != .unreadable {
@@ -264,6 +270,8 @@ final class ImportPreparer: Sendable {
         // Same size and signature as a file claimed earlier in this import: compare the bytes.
         let key = ClaimKey(size: file.file.size, signature: signature)
         let earlier = claimed.withLock { $0.claim(file.entry, key) }
+        // try?: files that can't be compared are taken as different: each is staged on its own,
+        // which reads it again and reports a file that can't be read.
         for other in earlier.map(files.url) where (try? ContentSignature.sameBytes(other, file.file.url)) == true {
             claimed.withLock { $0.release(file.entry, key) }
             return .finished(PHImportReport.Record(files: reference, outcome: .duplicateOfFile(other)))

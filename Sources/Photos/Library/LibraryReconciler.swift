@@ -220,9 +220,16 @@ struct LibraryReconciler {
         guard let rendered, let adjustment else { return nil }
         let layout = store.layout
         let renderedURL = layout.url(forRelativePath: rendered), adjustmentURL = layout.url(forRelativePath: adjustment)
-        guard let data = try? Data(contentsOf: adjustmentURL), let recipe = PHAdjustmentData(propertyList: data),
-            let metadata = try? MediaProbe.probe(fileAt: renderedURL), let (size, _) = SafeFiles.stat(renderedURL)
-        else { return nil }
+        // Files that can't be read (logged) are not reattached: the repair lists them as unused.
+        let logger = library.logger
+        let data = logger.attempt(.warning, "read the adjustment data \(adjustment) to reattach its edit") {
+            try Data(contentsOf: adjustmentURL)
+        }
+        guard let data, let recipe = PHAdjustmentData(propertyList: data) else { return nil }
+        let metadata = logger.attempt(.warning, "read the rendered file \(rendered) to reattach its edit") {
+            try MediaProbe.probe(fileAt: renderedURL)
+        }
+        guard let metadata, let (size, _) = SafeFiles.stat(renderedURL) else { return nil }
         var content = RenderedContent(
             renderedFile: renderedURL, adjustmentFile: adjustmentURL, formatIdentifier: recipe.formatIdentifier,
             uniformTypeIdentifier: metadata.format.uniformTypeIdentifier, fileExtension: metadata.format.preferredFilenameExtension,
@@ -233,7 +240,10 @@ struct LibraryReconciler {
         }
         if let movie {
             let movieURL = layout.url(forRelativePath: movie)
-            if let probed = try? MediaProbe.probe(fileAt: movieURL), probed.isVideo, let (movieSize, _) = SafeFiles.stat(movieURL) {
+            let probed = logger.attempt(.notice, "read the rendered movie \(movie) to reattach it with its edit") {
+                try MediaProbe.probe(fileAt: movieURL)
+            }
+            if let probed, probed.isVideo, let (movieSize, _) = SafeFiles.stat(movieURL) {
                 content.pairedVideo = RenderedContent.StagedMovie(
                     file: movieURL, uniformTypeIdentifier: probed.format.uniformTypeIdentifier,
                     fileExtension: probed.format.preferredFilenameExtension, fileSize: movieSize, pixelWidth: probed.orientedPixelWidth,

@@ -29,8 +29,13 @@ extension PHPhotoLibrary {
         /// Told of each step of the library's work: the image loader's, the renditions', the
         /// import batches', a host's heavy jobs (``PHPhotoLibrary/Delegate``).
         package var delegate: any PHPhotoLibrary.Delegate = QuietLibraryDelegate()
-        /// Where errors the library handles and goes on from are reported (swift-log; nothing
-        /// is printed unless the process bootstraps a logging backend, as `photos serve` does).
+        /// Where errors the library handles and goes on from are reported: a derivative not
+        /// kept, a render failure or a rendition not recorded, a background job's store read that
+        /// failed (``PHPhotoLibrary/logger``). swift-log, label `photokit`: the process's
+        /// backend when it bootstraps one (`LoggingSystem.bootstrap`), else swift-log's default,
+        /// which writes `.info` and above to standard error. Levels: `.warning` for work or
+        /// state lost (a file not kept, a row not written or not read), `.notice` for what only
+        /// degrades (a retry later, a display image missing), `.debug` for expected races.
         package var logger = Logger(label: "photokit")
         /// When an import batch that did not finish is tried again, and how often at most.
         package var importBatchRetry = ImportBatchRetry()

@@ -80,7 +80,11 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     }
 
     deinit {
-        if store.isReadOnly { try? FileManager.default.removeItem(at: readOnlyScratch) }
+        if store.isReadOnly {
+            logger.attempt(.notice, "remove the read-only library's scratch folder \(readOnlyScratch.path)") {
+                try FileManager.default.removeItemIfPresent(at: readOnlyScratch)
+            }
+        }
     }
 
     /// Whether the library was opened read-only (``init(url:readOnly:)``).
@@ -111,14 +115,16 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
             cache: ImageMemoryCache(costLimit: configuration.imageCacheBytes),
             maximumConcurrentRenders: configuration.maximumConcurrentDecodes, memoryRelease: configuration.memoryRelease,
             delegate: configuration.delegate)
-        derivatives = LibraryDerivatives(store: store, previewLimit: configuration.previewCacheLimit)
+        let logger = configuration.logger
+        derivatives = LibraryDerivatives(store: store, previewLimit: configuration.previewCacheLimit, logger: logger)
         videoRenditions = VideoRenditions(
-            store: store, concurrency: configuration.videoRenditionConcurrency, delegate: configuration.delegate)
+            store: store, concurrency: configuration.videoRenditionConcurrency, delegate: configuration.delegate, logger: logger)
         changeQueue = DispatchQueue(label: "PHPhotoLibrary.changes")
         callbackQueue = DispatchQueue(label: "PHPhotoLibrary.callbacks")
         let owner = LibraryReference()
-        dispatcher = ChangeDispatcher(owner: owner, store: store, checkInterval: configuration.changeCheckInterval)
-        importBatches = ImportBatches(owner: owner, store: store, retry: configuration.importBatchRetry, delegate: configuration.delegate)
+        dispatcher = ChangeDispatcher(owner: owner, store: store, checkInterval: configuration.changeCheckInterval, logger: logger)
+        importBatches = ImportBatches(
+            owner: owner, store: store, retry: configuration.importBatchRetry, delegate: configuration.delegate, logger: logger)
         super.init()
         owner.attach(self)
     }

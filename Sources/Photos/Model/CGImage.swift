@@ -50,9 +50,11 @@ public final class CGImage: Sendable {
     public func cropping(to rect: CGRect) -> CGImage? {
         let clipped = rect.standardized.integral.intersection(CGRect(x: 0, y: 0, width: width, height: height))
         guard !clipped.isNull, clipped.width >= 1, clipped.height >= 1 else { return nil }
+        // try?: a region libvips can't cut is the nil Apple's `cropping(to:)` answers.
         guard let part = try? image.cropped(
             x: Int(clipped.minX), y: Int(clipped.minY), width: Int(clipped.width), height: Int(clipped.height))
         else { return nil }
+        // try?: as above.
         return try? CGImage(part.materialized())
     }
 }

@@ -16,10 +16,10 @@ extension PHAsset {
     ///
     /// - Note: Linux addition.
     public var cameraInfo: PHAssetCameraInfo? {
-        guard let uuid = LocalIdentifier.assetUUID(localIdentifier),
-            let camera = try? (library ?? PHPhotoLibrary.current).store.camera(assetUUID: uuid),
-            camera.make != nil || camera.model != nil || camera.lens != nil
-        else { return nil }
+        guard let uuid = LocalIdentifier.assetUUID(localIdentifier) else { return nil }
+        let library = library ?? PHPhotoLibrary.current
+        let camera = library.logger.attempt(.warning, "read the camera of \(localIdentifier)") { try library.store.camera(assetUUID: uuid) }
+        guard let camera, camera.make != nil || camera.model != nil || camera.lens != nil else { return nil }
         return PHAssetCameraInfo(make: camera.make, model: camera.model, lensModel: camera.lens)
     }
 }

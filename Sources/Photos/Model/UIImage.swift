@@ -31,6 +31,7 @@ public final class UIImage: NSObject, @unchecked Sendable {
 
     /// An image from encoded bytes; `nil` if they are not an image this library can read.
     public init?(data: Data) {
+        // try?: bytes that are not an image are the nil Apple's initializer answers.
         guard let metadata = try? MediaProbe.probe(data: data), !metadata.format.isVideo else { return nil }
         backing = .encoded(data)
         size = CGSize(width: metadata.orientedPixelWidth, height: metadata.orientedPixelHeight)
@@ -89,7 +90,10 @@ public final class UIImage: NSObject, @unchecked Sendable {
     var encodedData: Data {
         switch backing {
         case .encoded(let data): data
-        case .pixels(let image): (try? image.pngData(keepMetadata: false)) ?? Data()
+        case .pixels(let image):
+            // try?: pixels that can't be encoded give no bytes, which the creation request
+            // given this image then refuses with its own error.
+            (try? image.pngData(keepMetadata: false)) ?? Data()
         }
     }
 
@@ -114,7 +118,9 @@ public final class UIImage: NSObject, @unchecked Sendable {
     ///
     /// Linux: a ``CGImage`` stand-in holding 8-bit pixels: grey, grey and alpha, RGB or RGBA.
     public var cgImage: CGImage? {
+        // try?: bytes that can't be decoded are the nil documented above (Apple's answer too).
         guard let image = try? stored() else { return nil }
+        // try?: as above.
         return try? CGImage(image)
     }
 
@@ -125,17 +131,20 @@ public final class UIImage: NSObject, @unchecked Sendable {
 
     /// Channels per pixel in ``pixelData()``: 3 (RGB) or 4 (RGBA), or 1/2 for grey images.
     package var bytesPerPixel: Int {
+        // try?: an image that can't be decoded has no pixels (0), as ``pixelData()`` has none.
         (try? decoded().bands) ?? 0
     }
 
     /// The upright pixels, row by row from the top left, ``bytesPerPixel`` bytes each, no
     /// padding (`bytesPerRow == pixelWidth × bytesPerPixel`).
     package func pixelData() -> Data? {
+        // try?: an image that can't be decoded has no pixels: nil is the answer.
         try? decoded().memoryBytes()
     }
 
     /// One upright pixel's channel values (0...255).
     package func pixel(x: Int, y: Int) -> [UInt8]? {
+        // try?: nil for an image that can't be decoded or a point outside it.
         guard let values = try? decoded().pixel(x: x, y: y) else { return nil }
         return values.map { UInt8(max(0, min(255, $0.rounded()))) }
     }
@@ -144,17 +153,20 @@ public final class UIImage: NSObject, @unchecked Sendable {
     /// not written as EXIF); `nil` if the image can't be decoded.
     public func jpegData(compressionQuality: CGFloat) -> Data? {
         let quality = Int((max(0, min(1, compressionQuality)) * 100).rounded())
+        // try?: nil when the image can't be decoded, as documented (Apple's answer too).
         return try? decoded().jpegData(quality: max(1, quality), keepMetadata: false)
     }
 
     /// PNG bytes, upright.
     public func pngData() -> Data? {
+        // try?: nil when the image can't be decoded, as Apple's answers.
         try? decoded().pngData(keepMetadata: false)
     }
 
     /// WebP bytes at a quality from 0 to 1, upright. Linux addition.
     public func webpData(quality: CGFloat = 0.8) -> Data? {
         let value = Int((max(0, min(1, quality)) * 100).rounded())
+        // try?: nil when the image can't be decoded, as ``pngData()``.
         return try? decoded().webpData(quality: max(1, value), keepMetadata: false)
     }
 

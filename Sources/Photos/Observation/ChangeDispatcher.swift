@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PhotosStore
 import PhotosLocking
 
@@ -35,11 +36,16 @@ final class ChangeDispatcher: Sendable {
     private let store: LibraryDatabase
     /// How often the journal is looked at without a wake-up.
     private let checkInterval: DispatchTimeInterval
+    /// Where a read that delays or coarsens a delivery is reported (the library's logger).
+    private let logger: Logger
+    /// The reads of every wake-up, which fail at each one while the database is gone.
+    private let positionReads = RecurringFailure(), snapshotReads = RecurringFailure()
 
-    init(owner: LibraryReference, store: LibraryDatabase, checkInterval: DispatchTimeInterval) {
+    init(owner: LibraryReference, store: LibraryDatabase, checkInterval: DispatchTimeInterval, logger: Logger) {
         self.owner = owner
         self.store = store
         self.checkInterval = checkInterval
+        self.logger = logger
         state = Mutex(State(position: 0))
     }
 
@@ -47,7 +53,8 @@ final class ChangeDispatcher: Sendable {
         let identifier = ObjectIdentifier(observer)
         let weak = WeakObserver(observer: observer, identifier: identifier)
         let strong = retain ? StrongObserver(observer: observer) : nil
-        let now = try? store.currentPosition()
+        // Unread (logged), the observers start from the last position delivered.
+        let now = logger.attempt(.notice, "read the library's position for a new observer") { try store.currentPosition() }
         state.withLock { state in
             state.observers.removeAll { $0.observer == nil || $0.identifier == identifier }
             if state.observers.isEmpty && state.watcher == nil {
@@ -98,7 +105,8 @@ final class ChangeDispatcher: Sendable {
         let observed = state.withLock { $0.watcher != nil }
         var snapshot: StoreSnapshot?
         if committed && observed && state.withLock({ $0.snapshotsWaiting < Self.maximumSnapshotsWaiting }) {
-            snapshot = try? store.makeSnapshot()
+            // Without one (logged), the commit is delivered with what commits after it.
+            snapshot = logger.attempt(.notice, "take a snapshot after a commit") { try store.makeSnapshot() }
             if snapshot != nil { state.withLock { $0.snapshotsWaiting += 1 } }
         }
         let coalesced = committed && observed && snapshot == nil
@@ -107,8 +115,9 @@ final class ChangeDispatcher: Sendable {
             if let snapshot {
                 self.state.withLock { $0.snapshotsWaiting -= 1 }
                 self.deliver(snapshot)
-            } else if coalesced, let now = try? self.store.makeSnapshot() {
-                self.deliver(now)
+            } else if coalesced {
+                let now = self.logger.attempt(.notice, "take a snapshot for commits delivered together") { try self.store.makeSnapshot() }
+                if let now { self.deliver(now) }
             }
             self.state.withLock { $0.localCommitsInFlight -= 1 }
         }
@@ -121,13 +130,16 @@ final class ChangeDispatcher: Sendable {
         queue.async(execute: body)
     }
 
-    /// On `queue`: a wake-up from the signal file or the timer.
+    /// On `queue`: a wake-up from the signal file or the timer. A read that fails is logged,
+    /// and the next wake-up looks again.
     private func check() {
-        guard state.withLock({ $0.localCommitsInFlight == 0 }),
-            let position = try? store.currentPosition(), position > state.withLock({ $0.position }),
-            let snapshot = try? store.makeSnapshot(),
-            state.withLock({ $0.localCommitsInFlight == 0 })
-        else { return }
+        guard state.withLock({ $0.localCommitsInFlight == 0 }) else { return }
+        let position = logger.attempt(.notice, "read the library's position", recurring: positionReads) { try store.currentPosition() }
+        guard let position, position > state.withLock({ $0.position }) else { return }
+        let snapshot = logger.attempt(.notice, "take a snapshot of changes made elsewhere", recurring: snapshotReads) {
+            try store.makeSnapshot()
+        }
+        guard let snapshot, state.withLock({ $0.localCommitsInFlight == 0 }) else { return }
         deliver(snapshot)
     }
 
@@ -136,8 +148,9 @@ final class ChangeDispatcher: Sendable {
         guard let library = owner.library else { return }
         let start = state.withLock { $0.position }
         guard snapshot.position > start else { return }
-        // `nil`: the history was pruned past what we delivered; details can't be exact.
-        let changes = try? snapshot.objectChanges(after: start)
+        // `nil`: the history was pruned past what we delivered, or can't be read (logged);
+        // details are then computed from the library as it is.
+        let changes = logger.attempt(.notice, "read the changes after position \(start)") { try snapshot.objectChanges(after: start) }
         state.withLock { $0.position = snapshot.position }
         if let changes, changes.isEmpty { return }
         let change = PHChange(library: library, snapshot: snapshot, objectChanges: changes)

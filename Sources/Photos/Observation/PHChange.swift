@@ -71,12 +71,15 @@ public final class PHChange: NSObject, @unchecked Sendable {
             change = ObjectChange(
                 entity: 0, objectID: 0, uuid: uuid, wasVisible: true, isVisible: true, flags: JournalFlags.updated)
         }
-        guard let snapshot = try? snapshot else { return nil }
-        let after = try? readObject(uuid: uuid, isAsset: isAsset, in: snapshot)
-        let visibleAfter = after.flatMap { $0 }.map { object in
+        guard let snapshot = answeringSnapshot(for: object.localIdentifier) else { return nil }
+        // Unread (logged), the object reads as deleted (no object after the change).
+        let after = library.logger.attempt(.warning, "read \(object.localIdentifier) for its change details") {
+            try readObject(uuid: uuid, isAsset: isAsset, in: snapshot)
+        }
+        let visibleAfter = after.map { object in
             (object as? PHAsset).map { $0.record.trashedDate == nil } ?? true
         } ?? false
-        let afterObject = visibleAfter ? after.flatMap { $0 } as? T : nil
+        let afterObject = visibleAfter ? after as? T : nil
         return PHObjectChangeDetails(
             before: object, after: afterObject, contentChanged: change.contentChanged,
             wasDeleted: afterObject == nil)
@@ -92,6 +95,12 @@ public final class PHChange: NSObject, @unchecked Sendable {
         objects.map { objects in
             Set(objects.values.lazy.filter { $0.entity == JournalEntity.asset }.map { LocalIdentifier.asset($0.uuid) })
         }
+    }
+
+    /// ``snapshot``, or nil when a new one can't be taken (logged: the details asked for are
+    /// then nil, as for a change that didn't affect `subject`).
+    private func answeringSnapshot(for subject: @autoclosure () -> String) -> StoreSnapshot? {
+        library.logger.attempt(.warning, "take a snapshot for the change details of \(subject())") { try snapshot }
     }
 
     private static func uuid(of object: PHObject) -> (String, isAsset: Bool)? {
@@ -129,15 +138,15 @@ public final class PHChange: NSObject, @unchecked Sendable {
     }
 
     private func computeDetails<T: PHObject>(for result: PHFetchResult<T>) -> PHFetchResultChangeDetails<T>? {
-        guard let snapshot = try? snapshot else { return nil }
+        guard let snapshot = answeringSnapshot(for: "a fetch result") else { return nil }
         let diff: FetchDiff?
         let after: FetchStorage
         switch (result.query, result.storage) {
         case (.assets(let query, _), .assets(let ids, let owner)) where owner === library:
-            do { diff = try snapshot.diff(query, before: ids, since: result.diffBase) } catch { return nil }
+            do { diff = try snapshot.diff(query, before: ids, since: result.diffBase) } catch { return detailsFailed(error) }
             after = .assets(ids: diff?.after ?? ids, library: library)
         case (.collections(let query, _, _), .collections(let ids, let owner)) where owner === library:
-            do { diff = try snapshot.diff(query, before: ids, since: result.diffBase) } catch { return nil }
+            do { diff = try snapshot.diff(query, before: ids, since: result.diffBase) } catch { return detailsFailed(error) }
             after = .collections(ids: diff?.after ?? ids, library: library)
         case (_, .objects(let held)):
             guard let (found, objects) = diffHeldObjects(held, in: snapshot) else { return nil }
@@ -156,6 +165,13 @@ public final class PHChange: NSObject, @unchecked Sendable {
             before: result, after: afterResult, diff: diff, wantsIncremental: result.query.wantsIncrementalChangeDetails)
     }
 
+    /// No details for a fetch result whose diff can't be read: logged, and nil (as for a result
+    /// the change didn't affect).
+    private func detailsFailed<T: PHObject>(_ error: any Error) -> PHFetchResultChangeDetails<T>? {
+        library.logger.failed(.warning, "compute the change details of a fetch result", error)
+        return nil
+    }
+
     /// Objects held in memory (transient collection lists): deleted ones go, changed ones are
     /// read again; nothing is inserted.
     private func diffHeldObjects(_ held: [PHObject], in snapshot: StoreSnapshot) -> (FetchDiff, [PHObject])? {
@@ -172,7 +188,11 @@ public final class PHChange: NSObject, @unchecked Sendable {
                 diff.removed.insert(index)
             case .updated:
                 diff.changed.insert(kept.count)
-                kept.append(((try? readObject(uuid: uuid, isAsset: isAsset, in: snapshot)) ?? nil) ?? object)
+                // Unread (logged), the object is kept as it was held.
+                let read = library.logger.attempt(.warning, "read \(object.localIdentifier) for a fetch result's change details") {
+                    try readObject(uuid: uuid, isAsset: isAsset, in: snapshot)
+                }
+                kept.append(read ?? object)
             case .inserted, .touched:
                 kept.append(object)
             }

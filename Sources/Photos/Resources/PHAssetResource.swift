@@ -67,9 +67,11 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
 
     /// The files of an asset, ordered by type (the original `.photo` or `.video` first).
     public class func assetResources(for asset: PHAsset) -> [PHAssetResource] {
-        guard let library = asset.library, let records = try? library.store.resources(assetID: asset.rowID) else {
-            return []
+        guard let library = asset.library else { return [] }
+        let records = library.logger.attempt(.warning, "read the files of \(asset.localIdentifier)") {
+            try library.store.resources(assetID: asset.rowID)
         }
+        guard let records else { return [] }
         return records.map { PHAssetResource(record: $0, library: library) }
     }
 
@@ -83,7 +85,10 @@ extension PHAssetResource {
     /// its `.photo` and `.pairedVideo`, with no asset identifier.
     public class func assetResources(for livePhoto: PHLivePhoto) -> [PHAssetResource] {
         [(PHAssetResourceType.photo, livePhoto.photoURL), (.pairedVideo, livePhoto.videoURL)].compactMap { type, url in
+            // try?: a file that can't be read is no resource of the Live Photo (it can't be
+            // written out either); the Live Photo was made from the caller's own files.
             guard let metadata = try? MediaProbe.probe(fileAt: url) else { return nil }
+            // try?: the file was just read; a size that can't be had reads as 0, unknown.
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value ?? 0
             return PHAssetResource(
                 type: type, assetLocalIdentifier: livePhoto.assetLocalIdentifier ?? "", uniformTypeIdentifier: metadata.format.uniformTypeIdentifier,

@@ -1,4 +1,5 @@
 public import Foundation
+import Logging
 import PhotosLocking
 
 #if canImport(Glibc)
@@ -108,11 +109,16 @@ public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
         } catch {
             return error
         }
-        guard let file = try? FileHandle(forReadingFrom: url) else {
+        let file: FileHandle
+        do {
+            file = try FileHandle(forReadingFrom: url)
+        } catch {
             return PHPhotosError(
-                .missingResource, "The file of \(resource.originalFilename) is missing from the library (\(url.path))",
+                .missingResource,
+                "The file of \(resource.originalFilename) is missing from the library (\(url.path)): \(Logger.reason(error))",
                 localIdentifiers: [resource.assetLocalIdentifier])
         }
+        // try?: closing a file that was only read loses nothing.
         defer { try? file.close() }
         var read: Int64 = 0
         while true {
@@ -169,6 +175,8 @@ public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
         do {
             try fileManager.copyItem(at: source, to: temporary)
         } catch {
+            // try?: a partial copy is a dot-file beside the destination; the error returned is
+            // the report.
             try? fileManager.removeItem(at: temporary)
             return PHPhotosError(
                 .missingResource, "Can't copy \(resource.originalFilename) to \(destination.path): \(error.localizedDescription)")

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
+import Logging
 import PhotosLocking
 
 /// Fetches originals kept in a remote store (`http`/`https` resource paths) into local
@@ -11,6 +12,7 @@ enum RemoteOriginals {
     /// server says how many) and returns true to stop.
     static func fetch(_ url: URL, to destination: URL, progress: (@Sendable (Double) -> Bool)? = nil) throws(PHPhotosError) {
         let folder = destination.deletingLastPathComponent()
+        // try?: a folder that can't be made fails the download's file below, which says so.
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let temporary = folder.appendingPathComponent(".\(UUID().uuidString).download")
         let download = Download(destination: temporary, progress: progress)
@@ -19,10 +21,13 @@ enum RemoteOriginals {
         session.dataTask(with: url).resume()
         download.done.wait()
         if let failure = download.failure {
+            // try?: usually there is nothing to remove, and the error thrown is the report; a
+            // `.download` left in the library's `cache/remote` goes with a later trim (an hour old).
             try? FileManager.default.removeItem(at: temporary)
             throw PHPhotosError(failure.cancelled ? .userCancelled : .networkError, "Can't fetch \(url.absoluteString): \(failure.message)")
         }
         guard rename(temporary.path, destination.path) == 0 else {
+            // try?: as above.
             try? FileManager.default.removeItem(at: temporary)
             throw PHPhotosError(.notEnoughSpace, "Can't keep the fetched original at \(destination.path)")
         }
@@ -59,7 +64,11 @@ enum RemoteOriginals {
             }
             expected = response.expectedContentLength
             _ = FileManager.default.createFile(atPath: destination.path, contents: nil)
-            handle = try? FileHandle(forWritingTo: destination)
+            do {
+                handle = try FileHandle(forWritingTo: destination)
+            } catch {
+                failure = Failure(message: "can't write \(destination.path): \(Logger.reason(error))")
+            }
             completionHandler(handle == nil ? .cancel : .allow)
         }
 
@@ -75,7 +84,12 @@ enum RemoteOriginals {
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            try? handle?.close()
+            do {
+                try handle?.close()
+            } catch {
+                // Bytes a failed close may not have kept: the copy is not used.
+                if failure == nil { failure = Failure(message: "can't finish writing \(destination.path): \(Logger.reason(error))") }
+            }
             if failure == nil, let error { failure = Failure(message: error.localizedDescription) }
             if failure == nil, expected > 0, received != expected {
                 failure = Failure(message: "got \(received) of \(expected) bytes")

@@ -106,6 +106,8 @@ extension NSPredicate {
 
     /// The predicate in format syntax, when it is one PhotoKit fetches accept.
     var photosPredicateFormat: String? {
+        // try?: a predicate fetches don't accept has no such format: nil is the answer (a
+        // fetch with it reports why).
         (try? photosPredicateNode())?.description
     }
 }
