@@ -22,16 +22,14 @@ struct JPEGDecodingTablesTests {
             let url = try input.write(into: folder.url)
             let reason = try #require(MediaProbe.Context.jpegProblem(try FileSource(url: url)), "\(input.name) was accepted")
             #expect(reason.contains(input.expectedReason ?? "?"), "\(input.name): \(reason)")
-            // Not a false refusal: libvips' pixel decode (libjpeg) stops too, in its own words.
+            // Not a false refusal: libvips' pixel decode (libjpeg) stops too. (Not in its own
+            // words: libvips keeps one error buffer per process, which tests decoding at the same
+            // time fill and clear, so its message here may be another's or a generic one.)
             var decoded = false
             do {
                 try VipsImage(contentsOf: url, access: .sequential).validatePixels()
                 decoded = true
-            } catch {
-                #expect(
-                    ["Bogus Huffman table definition", "Bogus marker length", "was not defined", "Sampling factors too large"]
-                        .contains(where: error.message.contains), "\(input.name): \(error.message)")
-            }
+            } catch {}
             #expect(!decoded, "\(input.name) decodes, but the probe refuses it: \(reason)")
         }
     }
