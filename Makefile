@@ -22,6 +22,8 @@ test: deps fixtures
 	PHOTOKIT_TEST_STORE=postgres $(SWIFT) test --skip-build --filter 'PhotosTests\.|PhotosServerTests\.'
 	python3 Tests/EndToEnd/gallery_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
 	python3 Tests/EndToEnd/video_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
+	# People: sign-in with a name and password, what a person who doesn't own the library sees.
+	python3 Tests/EndToEnd/people_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
 	# Two `photos serve` instances over one throwaway PostgreSQL: fan-out, kill -9, catch-up.
 	python3 Tests/EndToEnd/cluster_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
 	scripts/check-consumer.sh

@@ -25,6 +25,7 @@ let package = Package(
         // swift-configuration support is not used; leaving its trait off skips building it.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -105,6 +106,8 @@ let package = Package(
             dependencies: [
                 "PhotosStore", "Imaging", "CoreLocation", "AVFoundation", "PhotosLocking",
                 .product(name: "Logging", package: "swift-log"),
+                // bcrypt for people's passwords (a C implementation and its wrapper, nothing more).
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -14,7 +14,7 @@ struct PhotosCommand: AsyncParsableCommand {
             ImportCommand.self, ListCommand.self, InfoCommand.self, AlbumsCommand.self, AlbumCommand.self,
             FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
             DeleteCommand.self, DeletedCommand.self, RecoverCommand.self, CheckCommand.self, WatchCommand.self, HistoryCommand.self,
-            ThumbnailCommand.self, ExportCommand.self, EditCommand.self, RevertCommand.self, CacheCommand.self, TokenCommand.self, ServeCommand.self,
+            ThumbnailCommand.self, ExportCommand.self, EditCommand.self, RevertCommand.self, CacheCommand.self, TokenCommand.self, UserCommand.self, ServeCommand.self,
             BackupCommand.self, RestoreCommand.self, RepairCommand.self, MigrateCommand.self,
         ]
     )

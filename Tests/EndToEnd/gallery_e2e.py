@@ -104,7 +104,7 @@ def main():
         step = "sign in"
         sign_in(driver, base, secret, wait, prepare=COUNT_QUICK)
         cookie = driver.get_cookie("photos_session")
-        assert cookie and cookie["httpOnly"] and cookie.get("sameSite") == "Strict", cookie
+        assert cookie and cookie["httpOnly"] and cookie.get("sameSite") == "Lax", cookie
         script("window.__notReloaded = true")
 
         step = "thumbnails"
@@ -310,8 +310,10 @@ def main():
         except Exception:
             print("album cells:", album_cells(), "added:", four, "listed:", listed(), file=sys.stderr)
             raise
-        reordered = script("return fetch('/api/changes', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: "
-                           "JSON.stringify({operations: [3, 3, 3].map((from, to) => ({op: 'reorderAlbum', album: arguments[0], from: [from], to}))})})"
+        # A change made with the session cookie carries the session's CSRF token.
+        reordered = script("return fetch('/api/session').then(r => r.json()).then(session => fetch('/api/changes', {method: 'POST', "
+                           "headers: {'Content-Type': 'application/json', 'X-CSRF-Token': session.csrfToken}, body: "
+                           "JSON.stringify({operations: [3, 3, 3].map((from, to) => ({op: 'reorderAlbum', album: arguments[0], from: [from], to}))})}))"
                            ".then(async r => [r.status, await r.text()])", order_album)
         assert reordered[0] == 200, reordered
         wait(lambda: listed() == four[::-1])

@@ -24,8 +24,8 @@ struct CLIRunner {
     }
 
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Output {
-        try run(arguments, library: library, environment: environment)
+    func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> Output {
+        try Self.run(arguments, library: library, environment: environment, input: input)
     }
 
     /// Runs a command on another library folder (a restored one).
@@ -37,7 +37,8 @@ struct CLIRunner {
     /// Runs a command on any library folder, without a runner (a library no test process opened);
     /// with `library` nil, no `--library` (a command that names its libraries itself).
     @discardableResult
-    static func run(_ arguments: [String], library: URL?, environment: [String: String] = [:]) throws -> Output {
+    /// `input`, when given, is the command's standard input (else it inherits none: /dev/null).
+    static func run(_ arguments: [String], library: URL?, environment: [String: String] = [:], input: String? = nil) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments + (library.map { ["--library", $0.path] } ?? [])
@@ -49,7 +50,13 @@ struct CLIRunner {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let inputPipe = input.map { _ in Pipe() }
+        if let inputPipe { process.standardInput = inputPipe } else { process.standardInput = FileHandle.nullDevice }
         try process.run()
+        if let inputPipe, let input {
+            inputPipe.fileHandleForWriting.write(Data(input.utf8))
+            try inputPipe.fileHandleForWriting.close()
+        }
         // Read both pipes before waiting, so a full pipe can't block the child.
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HTTPTypes
 import HummingbirdTesting
 import Photos
 import PhotosServer
@@ -150,7 +151,7 @@ struct AccessTests {
         }
     }
 
-    @Test func sessionsUseAStrictHttpOnlyCookie() async throws {
+    @Test func sessionsUseALaxHttpOnlyCookieAndChangesNeedTheirCSRFToken() async throws {
         let fixture = try ServerFixture(photos: 1)
         try await fixture.withServer { client in
             let wrong = try await client.call(.post, "/api/session", token: nil, json: #"{"token":"pk_wrong"}"#)
@@ -158,10 +159,28 @@ struct AccessTests {
             let signIn = try await client.call(.post, "/api/session", token: nil, json: #"{"token":"\#(fixture.readWrite)"}"#)
             #expect(signIn.status == .ok)
             let cookie = try #require(signIn.headers[.setCookie])
-            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"))
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"))
+            #expect(!cookie.contains("Secure"), "not over TLS")
             let value = try #require(cookie.split(separator: ";").first.map(String.init))
             let page = try await client.call(.get, "/api/assets", token: nil, headers: [.cookie: value])
             #expect(page.status == .ok)
+            // A change with the cookie alone is refused; with the session's CSRF token it goes.
+            let csrf = try #require(try await client.call(.get, "/api/session", token: nil, headers: [.cookie: value]).json()["csrfToken"] as? String)
+            #expect(try signIn.json()["csrfToken"] as? String == csrf)
+            let asset = ServerFixture.uuid(fixture.assets[0])
+            let change = #"{"operations":[{"op":"favorite","assets":["\#(asset)"],"value":true}]}"#
+            let bare = try await client.call(.post, "/api/changes", token: nil, json: change, headers: [.cookie: value])
+            #expect(bare.status == .forbidden)
+            #expect(try bare.reason().contains("X-CSRF-Token"))
+            let forged = try await client.call(.post, "/api/changes", token: nil, json: change, headers: [.cookie: value, .csrf: "x" + csrf])
+            #expect(forged.status == .forbidden)
+            #expect(try await client.call(.post, "/api/changes", token: nil, json: change, headers: [.cookie: value, .csrf: csrf]).status == .ok)
+            // A bearer token needs none (browsers don't send one on their own).
+            #expect(try await client.call(.post, "/api/changes", token: fixture.readWrite, json: change).status == .ok)
+            // Over TLS (a proxy says so), the cookie is Secure.
+            let overTLS = try await client.call(
+                .post, "/api/session", token: nil, json: #"{"token":"\#(fixture.readWrite)"}"#, headers: [.forwardedProto: "https"])
+            #expect(overTLS.headers[.setCookie]?.contains("; Secure") == true)
             #expect(try await client.call(.delete, "/api/session", token: nil, headers: [.cookie: value]).status == .noContent)
             #expect(try await client.call(.get, "/api/assets", token: nil, headers: [.cookie: value]).status == .unauthorized)
             #expect(try await client.call(.get, "/api/assets", token: nil, headers: [.cookie: "photos_session=forged"]).status == .unauthorized)

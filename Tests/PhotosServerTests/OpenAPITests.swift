@@ -116,6 +116,7 @@ struct DocumentedCall {
         let bodies: [String: String] = [
             "POST /api/changes": #"{"operations":[{"op":"favorite","assets":["\#(asset)"],"value":true}]}"#,
             "POST /api/session": #"{"token":"\#(fixture.readWrite)"}"#,
+            "POST /api/session/password": #"{"currentPassword":"old password","newPassword":"new password"}"#,
             "POST /api/tokens": #"{"name":"doc","level":"limited","assets":["\#(asset)"]}"#,
             "POST /api/tokens/{token}/assets": #"{"add":["\#(asset)"]}"#,
         ]

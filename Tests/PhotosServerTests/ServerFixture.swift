@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HTTPTypes
 import HummingbirdTesting
 import Photos
 import PhotosServer
@@ -24,6 +25,8 @@ struct ServerFixture: Sendable {
     init(photos: Int = 4, height: Int = 240, delegate: (any PHPhotoLibrary.Delegate)? = nil, function: String = #function) throws {
         var configuration = PHPhotoLibrary.Configuration()
         if let delegate { configuration.delegate = delegate }
+        // bcrypt's least cost: people's passwords are checked in many tests.
+        configuration.passwordHashCost = 4
         temporary = try TemporaryLibrary(configuration: configuration, function: function)
         var urls: [URL] = []
         for index in 0..<photos {
@@ -123,4 +126,11 @@ extension TestResponse {
     func reason() throws -> String {
         (try json()["error"] as? [String: Any])?["reason"] as? String ?? ""
     }
+}
+
+extension HTTPField.Name {
+    /// What a cookie session's changes carry.
+    static let csrf = HTTPField.Name("X-CSRF-Token")!
+    /// A reverse proxy's word that the client came over TLS.
+    static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
 }

@@ -4,14 +4,14 @@ import Testing
 
 @testable import PhotosStore
 
-/// The schema a new SQLite library gets, as released (v14): every table, index and trigger, one
-/// per line (`type name table SQL`, whitespace folded). The migrations render the tables from
+/// The schema a new SQLite library gets, as released (v15: v14 and the people's tables): every
+/// table, index and trigger, one per line (`type name table SQL`, whitespace folded). The migrations render the tables from
 /// their descriptions; a description changed without a new migration changes what a new library
 /// gets but not what an existing one has, and this test says so. (Taken from the library the
 /// version before the descriptions made: the redesign changed nothing.)
 @Suite("Released schema")
 struct ReleasedSchemaTests {
-    static let v14 = """
+    static let v15 = """
         index accessSession_by_token accessSession CREATE INDEX accessSession_by_token ON accessSession(tokenID)
         index albumAsset_by_asset albumAsset CREATE INDEX albumAsset_by_asset ON albumAsset(assetID)
         index albumAsset_by_position albumAsset CREATE INDEX albumAsset_by_position ON albumAsset(albumID, position)
@@ -29,6 +29,7 @@ struct ReleasedSchemaTests {
         index collection_moments_by_startDate collection CREATE INDEX collection_moments_by_startDate ON collection(startDate, id) WHERE isList = 0 AND type = 3
         index importBatch_by_clientKey importBatch CREATE UNIQUE INDEX importBatch_by_clientKey ON importBatch(owner, clientKey) WHERE clientKey IS NOT NULL
         index importBatch_due importBatch CREATE INDEX importBatch_due ON importBatch(state, notBefore)
+        index personSession_by_person personSession CREATE INDEX personSession_by_person ON personSession(personID)
         index resource_by_contentHash resource CREATE INDEX resource_by_contentHash ON resource(contentHash)
         index resource_by_size_signature resource CREATE INDEX resource_by_size_signature ON resource(fileSize, contentSignature)
         index sqlite_autoindex_accessToken_1 accessToken 
@@ -37,11 +38,13 @@ struct ReleasedSchemaTests {
         index sqlite_autoindex_collection_1 collection 
         index sqlite_autoindex_grdb_migrations_1 grdb_migrations 
         index sqlite_autoindex_importBatch_1 importBatch 
+        index sqlite_autoindex_person_1 person 
+        index sqlite_autoindex_person_2 person 
         index sqlite_autoindex_resource_1 resource 
         index sqlite_autoindex_resource_2 resource 
         index videoRendition_due videoRendition CREATE INDEX videoRendition_due ON videoRendition(state, notBefore)
         table accessSession accessSession CREATE TABLE accessSession (secretHash TEXT PRIMARY KEY, tokenID INTEGER NOT NULL REFERENCES accessToken(id) ON DELETE CASCADE, createdDate REAL NOT NULL) WITHOUT ROWID
-        table accessToken accessToken CREATE TABLE accessToken (id INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE, name TEXT NOT NULL, level INTEGER NOT NULL, secretHash TEXT NOT NULL UNIQUE, createdDate REAL NOT NULL, lastUsedDate REAL)
+        table accessToken accessToken CREATE TABLE accessToken (id INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE, name TEXT NOT NULL, level INTEGER NOT NULL, secretHash TEXT NOT NULL UNIQUE, createdDate REAL NOT NULL, lastUsedDate REAL , personID INTEGER REFERENCES person(id) ON DELETE CASCADE)
         table accessTokenAsset accessTokenAsset CREATE TABLE accessTokenAsset (tokenID INTEGER NOT NULL REFERENCES accessToken(id) ON DELETE CASCADE, assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE, PRIMARY KEY (tokenID, assetID)) WITHOUT ROWID
         table albumAsset albumAsset CREATE TABLE albumAsset (albumID INTEGER NOT NULL REFERENCES collection(id) ON DELETE CASCADE, assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE, position INTEGER NOT NULL, PRIMARY KEY (albumID, assetID)) WITHOUT ROWID
         table asset asset CREATE TABLE "asset" (id INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL DEFAULT 0, sourceType INTEGER NOT NULL DEFAULT 1, pixelWidth INTEGER NOT NULL DEFAULT 0, pixelHeight INTEGER NOT NULL DEFAULT 0, creationDate REAL, creationTimeZoneOffset INTEGER, modificationDate REAL, addedDate REAL NOT NULL, latitude REAL, longitude REAL, altitude REAL, horizontalAccuracy REAL, verticalAccuracy REAL, locationTimestamp REAL, duration REAL NOT NULL DEFAULT 0, isFavorite INTEGER NOT NULL DEFAULT 0, isHidden INTEGER NOT NULL DEFAULT 0, burstIdentifier TEXT, burstSelectionTypes INTEGER NOT NULL DEFAULT 0, representsBurst INTEGER NOT NULL DEFAULT 0, playbackStyle INTEGER NOT NULL DEFAULT 1, hasAdjustments INTEGER NOT NULL DEFAULT 0, adjustmentFormatIdentifier TEXT, uniformTypeIdentifier TEXT NOT NULL, originalFilename TEXT, traits INTEGER NOT NULL DEFAULT 0, momentID INTEGER REFERENCES collection(id) ON DELETE SET NULL, trashedDate REAL , cameraMake TEXT, cameraModel TEXT, lensModel TEXT, contentVersion INTEGER NOT NULL DEFAULT 0)
@@ -51,8 +54,11 @@ struct ReleasedSchemaTests {
         table grdb_migrations grdb_migrations CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)
         table importBatch importBatch CREATE TABLE importBatch (id INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, owner TEXT NOT NULL, clientKey TEXT, tokenIdentifier TEXT, files TEXT NOT NULL, state INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0, errorCode INTEGER, lastError TEXT, notBefore REAL NOT NULL DEFAULT 0, assetUUIDs TEXT, createdDate REAL NOT NULL, updatedDate REAL NOT NULL)
         table libraryInfo libraryInfo CREATE TABLE libraryInfo (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID
+        table person person CREATE TABLE person (id INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE, name TEXT NOT NULL, nameKey TEXT NOT NULL UNIQUE, isAdmin INTEGER NOT NULL DEFAULT 0, passwordHash TEXT NOT NULL, createdDate REAL NOT NULL, passwordChangedDate REAL NOT NULL)
+        table personSession personSession CREATE TABLE personSession (secretHash TEXT PRIMARY KEY, personID INTEGER NOT NULL REFERENCES person(id) ON DELETE CASCADE, createdDate REAL NOT NULL) WITHOUT ROWID
         table renderFailure renderFailure CREATE TABLE renderFailure (assetID INTEGER PRIMARY KEY REFERENCES asset(id) ON DELETE CASCADE, sourcePath TEXT NOT NULL, reason TEXT NOT NULL, failedDate REAL NOT NULL)
         table resource resource CREATE TABLE resource (id INTEGER PRIMARY KEY, assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE, type INTEGER NOT NULL, uniformTypeIdentifier TEXT NOT NULL, originalFilename TEXT NOT NULL, path TEXT NOT NULL UNIQUE, fileSize INTEGER NOT NULL, pixelWidth INTEGER NOT NULL DEFAULT 0, pixelHeight INTEGER NOT NULL DEFAULT 0, contentHash TEXT, contentSignature TEXT, fileModificationDate REAL, UNIQUE (assetID, type))
+        table signInFailure signInFailure CREATE TABLE signInFailure (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, firstDate REAL NOT NULL, lastDate REAL NOT NULL) WITHOUT ROWID
         table sqlite_sequence sqlite_sequence CREATE TABLE sqlite_sequence(name,seq)
         table videoRendition videoRendition CREATE TABLE videoRendition (assetID INTEGER PRIMARY KEY REFERENCES asset(id) ON DELETE CASCADE, state INTEGER NOT NULL DEFAULT 0, sourcePath TEXT, attempts INTEGER NOT NULL DEFAULT 0, lastError TEXT, notBefore REAL NOT NULL DEFAULT 0, updatedDate REAL NOT NULL DEFAULT 0)
         trigger videoRendition_edited asset CREATE TRIGGER videoRendition_edited AFTER UPDATE OF contentVersion ON asset WHEN NEW.mediaType = 2 OR (NEW.mediaSubtypes & 8) != 0 BEGIN UPDATE videoRendition SET state = 0, sourcePath = NULL, attempts = 0, lastError = NULL, notBefore = 0 WHERE assetID = NEW.id; END
@@ -72,7 +78,7 @@ struct ReleasedSchemaTests {
                 return "\(row["type"] as String) \(row["name"] as String) \(row["tbl_name"] as String) \(folded)"
             }
         }
-        let expected = Self.v14.split(separator: "\n").map(String.init)
+        let expected = Self.v15.split(separator: "\n").map(String.init)
         #expect(lines.count == expected.count)
         for (line, wanted) in zip(lines, expected) {
             #expect(line == wanted)

@@ -17,33 +17,54 @@ package struct LibraryAccess: Sendable {
     /// Creates a token and returns it with its secret, which is shown only here: the library
     /// keeps only its SHA-256.
     ///
-    /// For `photos token create` and `photos serve`.
-    package func create(named name: String, level: PHAccessToken.Level) throws -> (token: PHAccessToken, secret: String) {
+    /// For `photos token create` and `photos serve`. In a library with people the token
+    /// belongs to `person` (a name or `pe_` identifier), or else to the library's owner.
+    package func create(
+        named name: String, level: PHAccessToken.Level, person: String? = nil
+    ) throws -> (token: PHAccessToken, secret: String) {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw PHPhotosError(.invalidResource, "An access token needs a name") }
         let secret = "pk_" + Self.randomText(bytes: 32)
         do {
+            var personID: Int64?
+            if let person {
+                guard let record = try store.people.person(identifier: person) ?? store.people.person(named: person) else {
+                    throw PHPhotosError(.identifierNotFound, "No person named '\(person.prefix(80))'")
+                }
+                personID = record.id
+            }
             let record = try store.accessTokens.create(
                 identifier: "tk_" + Self.randomText(bytes: 8).prefix(10), name: trimmed, level: level.storedValue,
-                secretHash: ContentHash.sha256(of: Data(secret.utf8)), date: Date())
-            return (PHAccessToken(record), secret)
-        } catch {
+                secretHash: ContentHash.sha256(of: Data(secret.utf8)), date: Date(), personID: personID)
+            return (try token(record), secret)
+        } catch let error as StoreError {
             throw PHPhotosError(error)
         }
+    }
+
+    /// The token a row describes, with its person's identifier.
+    private func token(_ record: AccessTokenRecord) throws -> PHAccessToken {
+        let person = try record.personID.flatMap { id throws(StoreError) in try store.people.person(id: id)?.identifier }
+        return PHAccessToken(record, personIdentifier: person)
     }
 
     /// Every token, oldest first.
     ///
     /// - Note: Linux addition.
     package func all() throws -> [PHAccessToken] {
-        do { return try store.accessTokens.all().map(PHAccessToken.init) } catch { throw PHPhotosError(error) }
+        do {
+            let people = Dictionary(uniqueKeysWithValues: try store.people.all().map { ($0.id, $0.identifier) })
+            return try store.accessTokens.all().map { PHAccessToken($0, personIdentifier: $0.personID.flatMap { people[$0] }) }
+        } catch {
+            throw PHPhotosError(error)
+        }
     }
 
     /// The token with this identifier (`tk_...`), if it exists.
     ///
     /// - Note: Linux addition.
     package func token(withIdentifier identifier: String) throws -> PHAccessToken? {
-        do { return try store.accessTokens.token(identifier: identifier).map(PHAccessToken.init) } catch { throw PHPhotosError(error) }
+        do { return try store.accessTokens.token(identifier: identifier).map(token) } catch let error as StoreError { throw PHPhotosError(error) }
     }
 
     /// The token whose secret this is, or `nil`; records the use (at most once a minute, and
@@ -58,8 +79,8 @@ package struct LibraryAccess: Sendable {
             if !isReadOnly, record.lastUsedDate.map({ now.timeIntervalSince($0) > 60 }) ?? true {
                 try store.accessTokens.markUsed(id: record.id, date: now)
             }
-            return PHAccessToken(record)
-        } catch {
+            return try token(record)
+        } catch let error as StoreError {
             throw PHPhotosError(error)
         }
     }
@@ -183,8 +204,8 @@ package struct LibraryAccess: Sendable {
         do {
             return try store.accessTokens.token(
                 sessionHash: ContentHash.sha256(of: Data(secret.utf8)), createdAfter: Date().addingTimeInterval(-lifetime)
-            ).map(PHAccessToken.init)
-        } catch {
+            ).map(token)
+        } catch let error as StoreError {
             throw PHPhotosError(error)
         }
     }

@@ -45,6 +45,10 @@ public struct PHAccessToken: Sendable, Hashable, Identifiable {
     public let creationDate: Date
     /// When the token last signed a request in (updated at most once a minute).
     public let lastUseDate: Date?
+    /// The identifier (`pe_...`) of the person the token belongs to, in a library with people
+    /// (``PHLibraryPerson``): the token never sees more than they do. `nil` in a library
+    /// without people.
+    public let personIdentifier: String?
 
     public var id: String { identifier }
 

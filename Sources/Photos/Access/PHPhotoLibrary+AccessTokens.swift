@@ -20,11 +20,14 @@ extension PHPhotoLibrary {
     package var access: LibraryAccess { LibraryAccess(store: store, isReadOnly: isReadOnly, logger: logger) }
 
     /// Creates a token and returns it with its secret, which is shown only here: the library
-    /// keeps only its SHA-256.
+    /// keeps only its SHA-256. In a library with people the token belongs to `person` (a name
+    /// or `pe_` identifier; the library's owner when `nil`) and never sees more than they do.
     ///
     /// - Note: Linux addition, for `photos serve`.
-    public func createAccessToken(named name: String, level: PHAccessToken.Level) throws -> (token: PHAccessToken, secret: String) {
-        try access.create(named: name, level: level)
+    public func createAccessToken(
+        named name: String, level: PHAccessToken.Level, person: String? = nil
+    ) throws -> (token: PHAccessToken, secret: String) {
+        try access.create(named: name, level: level, person: person)
     }
 
     /// Every token, oldest first.
@@ -76,9 +79,9 @@ extension PHPhotoLibrary {
 }
 
 extension PHAccessToken {
-    init(_ record: AccessTokenRecord) {
+    init(_ record: AccessTokenRecord, personIdentifier: String?) {
         self.init(
             identifier: record.identifier, name: record.name, level: Level(storedValue: record.level) ?? .limited,
-            creationDate: record.createdDate, lastUseDate: record.lastUsedDate)
+            creationDate: record.createdDate, lastUseDate: record.lastUsedDate, personIdentifier: personIdentifier)
     }
 }

@@ -50,6 +50,10 @@ extension PHPhotoLibrary {
         /// maps less: every mapped page it touches counts in its resident set.
         package var databaseMemoryMap = LibraryDatabase.mmapSize
 
+        /// bcrypt's cost (log2 of its rounds) for people's passwords: 12, about a quarter of a
+        /// second of one core per hash here. Tests lower it to bcrypt's least, 4.
+        package var passwordHashCost: UInt8 = 12
+
         /// Open the library for reading only (``PHPhotoLibrary/init(url:readOnly:)``).
         package var readOnly = false
         package init() {}

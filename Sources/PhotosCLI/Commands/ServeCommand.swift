@@ -10,8 +10,10 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve", abstract: "Serve the library: a web gallery, a JSON API and live updates.",
         discussion: """
-            Clients sign in with a token from 'photos token create'. Without tokens the server \
-            answers 401, unless --open is given, which is allowed on a loopback address only. \
+            Clients sign in with a token from 'photos token create' or, once the library has \
+            people ('photos user add'), with a name and a password. Without tokens the server \
+            answers 401, unless --open is given, which is allowed on a loopback address only and \
+            never for a library with people. \
             With --read-only the library's folder is never written (a read-only mount, a backup \
             drive): uploads and changes answer 403, thumbnails not made yet are made in memory.
             """)
@@ -65,7 +67,11 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw CLIError("\(error)")
         }
-        if !open, try library.accessTokens().isEmpty {
+        let people = try library.libraryPeople()
+        if open, !people.isEmpty {
+            throw CLIError("--open: this library has people (\(people.count)); they sign in with their names and passwords")
+        }
+        if !open, people.isEmpty, try library.accessTokens().isEmpty {
             print("No access tokens yet: create one with 'photos token create --level read-write' to sign in.")
         }
         print("Serving \(try options.name)\(library.isReadOnly ? " read-only" : "") on http://\(host):\(port)/")

@@ -24,6 +24,7 @@ struct TokenCreateCommand: ParsableCommand {
     @Option(help: "read-write, add-only or limited.") var level: String
     @Option(help: "What the token is for.") var name = "token"
     @Option(parsing: .upToNextOption, help: "For limited tokens: the assets it may see.") var allow: [String] = []
+    @Option(help: "In a library with people: whose token it is (name or pe_...; the owner's if left out).") var user: String?
     @Flag(help: "Print only the secret.") var quiet = false
 
     func validate() throws {
@@ -37,7 +38,7 @@ struct TokenCreateCommand: ParsableCommand {
         let level = PHAccessToken.Level(rawValue: self.level) ?? .readWrite
         let library = try options.open()
         let identifiers = try library.withCurrent { try ObjectLookup.assets(allow).map(\.localIdentifier) }
-        let (token, secret) = try library.createAccessToken(named: name, level: level)
+        let (token, secret) = try library.createAccessToken(named: name, level: level, person: user)
         if !identifiers.isEmpty {
             try library.changeLimitedLibrary(ofAccessToken: token.identifier, .add(identifiers))
         }
@@ -64,6 +65,7 @@ struct TokenListCommand: ParsableCommand {
             if token.level == .limited {
                 line += "  (\(try library.limitedLibraryAssetIdentifiers(forAccessToken: token.identifier).count) assets)"
             }
+            if let person = token.personIdentifier { line += "  of \(try library.person(named: person)?.name ?? person)" }
             line += "  created \(formatter.string(from: token.creationDate))"
             if let used = token.lastUseDate { line += ", used \(formatter.string(from: used))" }
             print(line)

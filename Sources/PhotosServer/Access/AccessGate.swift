@@ -6,9 +6,14 @@ import PhotosLocking
 /// read from the library cached until the library's ``LibraryAccess/version`` moves
 /// (a `photos token` command in another process reaches a running server within a second).
 ///
-/// A token's sessions are kept in the library (`LibraryAccess.createSession`), so they outlive a
-/// restart; a session's token is remembered here for ``sessionRecheck`` between reads. Sessions
-/// of an open server (no token) live in memory only.
+/// A token's sessions and a person's are kept in the library (`LibraryAccess.createSession`,
+/// `LibraryPeople.createSession`), so they outlive a restart; a session's token or person is
+/// remembered here for ``sessionRecheck`` between reads, and forgotten as soon as the library's
+/// access version moves (a password changed, a person removed, a token revoked: in this
+/// process or another). Sessions of an open server (no token) live in memory only.
+///
+/// In a library with people nobody is let in without signing in: an open server stops being
+/// open the moment its library gets its first person.
 final class AccessGate: Sendable {
     static let cookieName = "photos_session"
     /// How long a session read from the library is trusted before it is read again.
@@ -16,11 +21,21 @@ final class AccessGate: Sendable {
     /// At most this many sessions are remembered (all forgotten past it; they are read again).
     static let rememberedSessions = 10_000
 
+    /// Whose a session is.
+    enum Holder: Sendable, Hashable {
+        /// A session of an open server.
+        case open
+        case token(String)
+        case person(String)
+    }
+
     private struct Session {
-        let tokenIdentifier: String?
+        let holder: Holder
         /// Open sessions: when they started (they last ``ServerConfiguration/sessionLifetime``,
-        /// as the cookie does). A token's: when the library last said the session is valid.
+        /// as the cookie does). Others: when the library last said the session is valid.
         let since: Date
+        /// The access version it was read at (others are read again).
+        let version: Int
     }
 
     private struct Caches {
@@ -28,6 +43,8 @@ final class AccessGate: Sendable {
         var bySecret: [String: PHAccessToken] = [:]
         var byIdentifier: [String: PHAccessToken?] = [:]
         var allowLists: [String: Set<String>] = [:]
+        var people: [String: PHLibraryPerson?] = [:]
+        var hasPeople: Bool?
     }
 
     private let library: PHPhotoLibrary
@@ -54,75 +71,153 @@ final class AccessGate: Sendable {
 
     /// The client for a bearer secret or a session id; `nil` when neither is valid.
     func client(bearer: String?, session: String?) throws -> ClientAccess? {
-        if configuration.allowsUnauthenticatedAccess && bearer == nil && session == nil { return .open }
+        let isOpen = try configuration.allowsUnauthenticatedAccess && !hasPeople()
+        if isOpen && bearer == nil && session == nil { return .open }
         if let bearer {
             guard let token = try token(forSecret: bearer) else { return nil }
-            return try access(for: token)
+            return try access(for: token, session: nil)
         }
-        guard let session, let tokenIdentifier = try lookUp(session: session) else {
+        guard let session, let holder = try lookUp(session: session) else {
             // A stale cookie on a server without tokens is no reason to refuse.
-            return configuration.allowsUnauthenticatedAccess && bearer == nil ? .open : nil
+            return isOpen ? .open : nil
         }
-        guard let tokenIdentifier else { return .open }
-        guard let token = try token(withIdentifier: tokenIdentifier) else {
+        guard let client = try client(of: holder, session: session, isOpen: isOpen) else {
             endSession(session)
             return nil
         }
-        return try access(for: token)
+        return client
     }
 
-    /// Starts a session for a secret (or for an open server without one); `nil` when the
-    /// secret is wrong.
+    /// The client a session's holder is now, or `nil` (a token revoked, a person removed, an
+    /// open session on a library that got people).
+    private func client(of holder: Holder, session: String, isOpen: Bool) throws -> ClientAccess? {
+        switch holder {
+        case .open:
+            return isOpen ? .open : nil
+        case .token(let identifier):
+            guard let token = try token(withIdentifier: identifier) else { return nil }
+            return try access(for: token, session: session)
+        case .person(let identifier):
+            guard let person = try person(withIdentifier: identifier) else { return nil }
+            return ClientAccess(token: nil, person: person, allowList: nil, session: session)
+        }
+    }
+
+    /// The client again, as the library now says (a live connection's, after an access
+    /// change); `nil` when its token, person or session is gone.
+    func revalidate(_ client: ClientAccess) -> ClientAccess? {
+        do {
+            if let session = client.session { return try self.client(bearer: nil, session: session) }
+            guard let token = client.token else { return try hasPeople() ? nil : client }
+            guard let current = try self.token(withIdentifier: token.identifier) else { return nil }
+            return try access(for: current, session: nil)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Starts a session for a token's secret (or for an open server without one); `nil` when
+    /// the secret is wrong, or none was given to a server that isn't open.
     func startSession(secret: String?) throws -> (id: String, client: ClientAccess)? {
         let client: ClientAccess
         if let secret, !secret.isEmpty {
-            guard let token = try token(forSecret: secret) else { return nil }
-            client = try access(for: token)
-        } else if configuration.allowsUnauthenticatedAccess {
+            guard let token = try token(forSecret: secret), let access = try access(for: token, session: nil) else { return nil }
+            client = access
+        } else if try configuration.allowsUnauthenticatedAccess && !hasPeople() {
             client = .open
         } else {
             return nil
         }
         let id: String
+        let holder: Holder
         if let token = client.token, !library.isReadOnly {
             // A read-only library can't keep the session: it lives in this server's memory.
             id = try library.access.createSession(forAccessToken: token.identifier, lifetime: configuration.sessionLifetime)
+            holder = .token(token.identifier)
         } else {
             id = Self.sessionID()
+            holder = client.token.map { .token($0.identifier) } ?? .open
         }
-        remember(id, Session(tokenIdentifier: client.token?.identifier, since: Date()))
-        return (id, client)
+        remember(id, holder)
+        var started = client
+        if client.token != nil { started.session = id }
+        return (id, started)
+    }
+
+    /// Starts a session of a person who gave their password.
+    func startSession(for person: PHLibraryPerson) throws -> (id: String, client: ClientAccess) {
+        let id =
+            library.isReadOnly
+            ? "ps_" + Self.sessionID() : try library.people.createSession(for: person, lifetime: configuration.sessionLifetime)
+        remember(id, .person(person.identifier))
+        return (id, ClientAccess(token: nil, person: person, allowList: nil, session: id))
     }
 
     func endSession(_ id: String) {
         _ = sessions.withLock { $0.removeValue(forKey: id) }
+        // try?: signing out of a session the library no longer has (or can't reach) leaves
+        // nothing to end; the cookie is cleared either way.
         _ = try? library.access.endSession(secret: id)
+        // try?: as above.
+        _ = try? library.people.endSession(secret: id)
     }
 
-    private func remember(_ id: String, _ session: Session) {
+    private func remember(_ id: String, _ holder: Holder) {
+        let session = Session(holder: holder, since: Date(), version: version.load(ordering: .sequentiallyConsistent))
         sessions.withLock { sessions in
             if sessions.count >= Self.rememberedSessions { sessions.removeAll(keepingCapacity: true) }
             sessions[id] = session
         }
     }
 
-    /// The session's token identifier (`.some(nil)` for an open session); `nil` when there is
-    /// no such session or it expired.
-    private func lookUp(session id: String) throws -> String?? {
+    /// The session's holder; `nil` when there is no such session or it expired.
+    private func lookUp(session id: String) throws -> Holder? {
         let now = Date()
+        let version = self.version.load(ordering: .sequentiallyConsistent)
         let remembered = sessions.withLock { sessions -> Session? in
             guard let session = sessions[id] else { return nil }
-            let limit = session.tokenIdentifier == nil || library.isReadOnly ? configuration.sessionLifetime : Self.sessionRecheck
-            guard now.timeIntervalSince(session.since) < limit else {
+            let keptInMemory = session.holder == .open || library.isReadOnly
+            let limit = keptInMemory ? configuration.sessionLifetime : Self.sessionRecheck
+            guard now.timeIntervalSince(session.since) < limit, keptInMemory || session.version == version else {
                 sessions[id] = nil
                 return nil
             }
             return session
         }
-        if let remembered { return .some(remembered.tokenIdentifier) }
-        guard let token = try library.access.token(forSessionSecret: id, lifetime: configuration.sessionLifetime) else { return nil }
-        remember(id, Session(tokenIdentifier: token.identifier, since: now))
-        return .some(token.identifier)
+        if let remembered { return remembered.holder }
+        let holder: Holder
+        if let person = try library.people.person(forSessionSecret: id, lifetime: configuration.sessionLifetime) {
+            holder = .person(person.identifier)
+        } else if let token = try library.access.token(forSessionSecret: id, lifetime: configuration.sessionLifetime) {
+            holder = .token(token.identifier)
+        } else {
+            return nil
+        }
+        remember(id, holder)
+        return holder
+    }
+
+    /// Whether the library has people (cached per access version).
+    func hasPeople() throws -> Bool {
+        let version = self.version.load(ordering: .sequentiallyConsistent)
+        if let cached = caches.withLock({ $0.version == version ? $0.hasPeople : nil }) { return cached }
+        let exist = try library.people.exist()
+        caches.withLock { caches in
+            if caches.version != version { caches = Caches(version: version) }
+            caches.hasPeople = exist
+        }
+        return exist
+    }
+
+    private func person(withIdentifier identifier: String) throws -> PHLibraryPerson? {
+        let version = self.version.load(ordering: .sequentiallyConsistent)
+        if let cached = caches.withLock({ $0.version == version ? $0.people[identifier] : nil }) { return cached }
+        let person = try library.people.person(withIdentifier: identifier)
+        caches.withLock { caches in
+            if caches.version != version { caches = Caches(version: version) }
+            caches.people[identifier] = .some(person)
+        }
+        return person
     }
 
     private func token(forSecret secret: String) throws -> PHAccessToken? {
@@ -149,14 +244,15 @@ final class AccessGate: Sendable {
         return token
     }
 
-    /// Whether a token still exists (not revoked).
-    func isValid(_ token: PHAccessToken) -> Bool {
-        (try? self.token(withIdentifier: token.identifier)) != nil
-    }
-
-    private func access(for token: PHAccessToken) throws -> ClientAccess {
-        guard token.level == .limited else { return ClientAccess(token: token, allowList: nil) }
-        return ClientAccess(token: token, allowList: try allowList(of: token.identifier))
+    /// What a token's holder may do: its level and allow-list, within its person's rights.
+    private func access(for token: PHAccessToken, session: String?) throws -> ClientAccess? {
+        var person: PHLibraryPerson?
+        if let identifier = token.personIdentifier {
+            guard let found = try self.person(withIdentifier: identifier) else { return nil }
+            person = found
+        }
+        let allowList = token.level == .limited ? try allowList(of: token.identifier) : nil
+        return ClientAccess(token: token, person: person, allowList: allowList, session: session)
     }
 
     /// A limited token's allow-list, cached per access version.

@@ -13,8 +13,26 @@ struct AccessMiddleware: RouterMiddleware {
         let authorization = request.headers[.authorization]
         let session = authorization == nil ? request.cookies[AccessGate.cookieName]?.value : nil
         var context = context
-        context.client = try Self.client(authorization: authorization, session: session, host: request.head.authority, gate: gate)
+        let client = try Self.client(authorization: authorization, session: session, host: request.head.authority, gate: gate)
+        if let secret = client.session, request.method != .get, request.method != .head {
+            try Self.checkCSRF(request.headers[.csrfToken], session: secret)
+        }
+        context.client = client
         return try await next(request, context)
+    }
+
+    /// A change made with a session cookie must carry the session's CSRF token
+    /// (``ClientAccess/csrfToken(forSession:)``) in `X-CSRF-Token`: a page of another site can
+    /// make the browser send the cookie (`SameSite=Lax` lets top-level navigations through)
+    /// but can't read the token. Bearer tokens aren't sent by browsers on their own and need none.
+    static func checkCSRF(_ header: String?, session: String) throws {
+        guard let header, header == ClientAccess.csrfToken(forSession: session) else {
+            throw APIError(
+                .forbidden,
+                header == nil
+                    ? "A change made with a session cookie needs the session's X-CSRF-Token header (GET /api/session gives it)"
+                    : "The X-CSRF-Token header is not this session's")
+        }
     }
 
     /// ``client(authorization:session:host:gate:)`` for a request read by a channel handler
@@ -44,7 +62,7 @@ struct AccessMiddleware: RouterMiddleware {
             throw APIError(error)
         }
         guard let client else {
-            throw unauthorized(bearer != nil ? "The access token is not valid" : "Sign in with an access token")
+            throw unauthorized(bearer != nil ? "The access token is not valid" : "Sign in with an access token or as a person")
         }
         if client.token == nil, case let host = host(), !ServerConfiguration.isLoopback(hostHeader: host) {
             throw APIError(

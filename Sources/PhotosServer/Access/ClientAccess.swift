@@ -2,20 +2,64 @@ import Foundation
 import Photos
 
 /// Who a request comes from and what it may see: PhotoKit's authorization for one client.
+///
+/// In a library with people (``PHLibraryPerson``) every client is a person, signed in with a
+/// password or holding one of their tokens, and never sees more than that person does. Until
+/// the people's own libraries arrive, only the library's owner sees its photos: everyone else
+/// is limited to an empty selection and may not add.
 struct ClientAccess: Sendable {
-    /// The token, or `nil` when the server runs without tokens (everyone read-write).
+    /// The token, or `nil` when the server runs without tokens (everyone read-write) or the
+    /// client signed in with a password.
     let token: PHAccessToken?
-    /// The local identifiers a limited token sees; `nil` for every other level.
+    /// The person the client acts as, in a library with people.
+    let person: PHLibraryPerson?
+    /// The local identifiers a limited client sees; `nil` for every other level.
     let allowList: Set<String>?
+    /// What the client may do: the token's level, never more than its person's.
+    let level: PHAccessToken.Level
+    /// The session's secret when the client came with a session cookie: its changes must then
+    /// carry the session's ``csrfToken``.
+    var session: String?
 
-    static let open = ClientAccess(token: nil, allowList: nil)
+    static let open = ClientAccess(token: nil, person: nil, allowList: nil)
 
-    var level: PHAccessToken.Level { token?.level ?? .readWrite }
-    var name: String { token?.name ?? "open" }
+    init(token: PHAccessToken?, person: PHLibraryPerson?, allowList: Set<String>?, session: String? = nil) {
+        self.token = token
+        self.person = person
+        self.session = session
+        if let person, !person.isOwner {
+            // Not the owner: nothing of the library is theirs yet.
+            level = token?.level == .addOnly ? .addOnly : .limited
+            self.allowList = level == .limited ? [] : nil
+        } else {
+            level = token?.level ?? .readWrite
+            self.allowList = allowList
+        }
+    }
+
+    var name: String { person?.name ?? token?.name ?? "open" }
+
+    /// Whose selection narrows what this client sees, as a key results kept for it are filed
+    /// under: `nil` for a client that sees the whole library, else its token's or its person's
+    /// identifier, so a result narrowed for one is never handed to another.
+    var narrowing: String? {
+        guard allowList != nil else { return nil }
+        return token.map { "token:" + $0.identifier } ?? person.map { "person:" + $0.identifier } ?? "limited"
+    }
+
+    /// Whether this client may add photos: a person who owns nothing of the library yet may not.
+    var mayAdd: Bool { person?.isOwner ?? true }
 
     /// Reading anything at all: refused to add-only tokens, which "see nothing".
     func requireRead() throws {
         if level == .addOnly { throw APIError(.forbidden, "This token may only add photos (add-only)") }
+    }
+
+    /// Adding photos and videos.
+    func requireAdd() throws {
+        guard mayAdd else {
+            throw APIError(.forbidden, "\(name) has no photos of their own in this library yet; only its owner may add")
+        }
     }
 
     /// Changing collections, tokens and allow-lists: the library's owner (read-write) only.
@@ -29,12 +73,20 @@ struct ClientAccess: Sendable {
         return allowList?.contains(localIdentifier) ?? true
     }
 
+    /// The value a session's changes carry in `X-CSRF-Token`: derived from the session's
+    /// secret (which the page can't read: its cookie is HttpOnly), so it needs no storage, and
+    /// handed to the page in `GET /api/session`, which another site's page can't read.
+    static func csrfToken(forSession secret: String) -> String {
+        LibraryPeople.csrfToken(forSession: secret)
+    }
+
     /// PhotoKit's view of this client, as `GET /api/session` reports it.
     var summary: SessionJSON {
         SessionJSON(
             name: name, tokenIdentifier: token?.identifier, level: level.rawValue,
-            accessLevel: token?.accessLevel == .addOnly ? "addOnly" : "readWrite",
-            authorizationStatus: level == .limited ? "limited" : "authorized")
+            accessLevel: level == .addOnly ? "addOnly" : "readWrite",
+            authorizationStatus: level == .limited ? "limited" : "authorized",
+            person: person.map(PersonJSON.init), csrfToken: session.map(Self.csrfToken(forSession:)))
     }
 }
 
@@ -44,4 +96,22 @@ struct SessionJSON: Codable, Sendable {
     let level: String
     let accessLevel: String
     let authorizationStatus: String
+    /// The person signed in, in a library with people.
+    var person: PersonJSON?
+    /// For a session: what its changes carry in `X-CSRF-Token`.
+    var csrfToken: String?
+}
+
+struct PersonJSON: Codable, Sendable {
+    let identifier: String
+    let name: String
+    let isAdmin: Bool
+    let isOwner: Bool
+
+    init(_ person: PHLibraryPerson) {
+        identifier = person.identifier
+        name = person.name
+        isAdmin = person.isAdmin
+        isOwner = person.isOwner
+    }
 }

@@ -19,6 +19,26 @@ export class ApiError extends Error {
 /** @type {(() => void) | null} */
 let unauthorizedHandler = null;
 
+/** The session's CSRF token (GET /api/session gives it), sent with every change. */
+let csrfToken = "";
+
+/**
+ * Keeps the session's CSRF token, which every request that changes something carries in
+ * X-CSRF-Token (the session cookie alone is refused for changes).
+ * @param {string | null | undefined} token
+ */
+export function setCsrfToken(token) {
+  csrfToken = token || "";
+}
+
+/**
+ * The headers a change needs besides its own: the session's CSRF token.
+ * @returns {Record<string, string>}
+ */
+export function csrfHeaders() {
+  return csrfToken ? { "X-CSRF-Token": csrfToken } : {};
+}
+
 /**
  * Registers the function called whenever a request answers 401 (not signed in).
  * @param {() => void} handler
@@ -73,6 +93,7 @@ export function notifyUnauthorized() {
  */
 export async function request(path, options = {}) {
   const init = { method: options.method || "GET", credentials: "same-origin", signal: options.signal, headers: { Accept: "application/json" } };
+  if (init.method !== "GET" && init.method !== "HEAD") Object.assign(init.headers, csrfHeaders());
   if (options.body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(options.body);

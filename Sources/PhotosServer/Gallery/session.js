@@ -1,9 +1,10 @@
 // Sign-in: session probing, the #signin form, sign-out.
 
-import { ApiError, request } from "./api.js";
+import { ApiError, request, setCsrfToken } from "./api.js";
 
 /**
- * @typedef {{name: string, accessLevel: "readWrite"|"addOnly", authorizationStatus: "authorized"|"limited"}} Session
+ * @typedef {{name: string, accessLevel: "readWrite"|"addOnly", authorizationStatus: "authorized"|"limited",
+ *   person?: {identifier: string, name: string, isAdmin: boolean, isOwner: boolean}, csrfToken?: string}} Session
  */
 
 /**
@@ -13,7 +14,9 @@ import { ApiError, request } from "./api.js";
  */
 export async function currentSession() {
   try {
-    return await request("/api/session", { quiet401: true });
+    const session = await request("/api/session", { quiet401: true });
+    setCsrfToken(session && session.csrfToken);
+    return session;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return null;
     throw error;
@@ -29,44 +32,56 @@ export async function signOut() {
     await request("/api/session", { method: "DELETE", quiet401: true });
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 401)) throw error;
+  } finally {
+    setCsrfToken("");
   }
 }
 
 /**
- * Shows the sign-in form and resolves with the session once a token is accepted.
+ * Shows the sign-in form and resolves with the session once a name and password, or a token,
+ * is accepted.
  * @param {string} [message] Shown above the form (e.g. "Your session ended").
  * @returns {Promise<Session>}
  */
 export function signIn(message = "") {
   const form = /** @type {HTMLFormElement} */ (document.getElementById("signin"));
   const input = /** @type {HTMLInputElement} */ (form.elements.namedItem("token"));
+  const nameInput = /** @type {HTMLInputElement} */ (form.elements.namedItem("name"));
+  const passwordInput = /** @type {HTMLInputElement} */ (form.elements.namedItem("password"));
   const error = form.querySelector(".error");
   const button = form.querySelector("button[type=submit]");
   error.textContent = message;
   form.hidden = false;
   input.value = "";
-  input.focus();
+  passwordInput.value = "";
+  nameInput.focus();
 
   return new Promise((resolve) => {
     const onSubmit = async (event) => {
       event.preventDefault();
       const token = input.value.trim();
-      if (!token) return;
+      const name = nameInput.value.trim();
+      const password = passwordInput.value;
+      if (!token && !(name && password)) return;
+      const body = token ? { token } : { name, password };
       button.disabled = true;
       error.textContent = "";
       try {
-        await request("/api/session", { method: "POST", body: { token }, quiet401: true });
+        await request("/api/session", { method: "POST", body, quiet401: true });
         const session = await currentSession();
         if (!session) throw new ApiError(401, "The session cookie was not kept (cookies blocked?)");
         form.removeEventListener("submit", onSubmit);
         form.hidden = true;
         input.value = "";
+        passwordInput.value = "";
         resolve(session);
       } catch (failure) {
         error.textContent = failure instanceof ApiError && failure.status === 401
-          ? "This token is not valid."
-          : `Could not sign in: ${failure.message}`;
-        input.select();
+          ? (token ? "This token is not valid." : "The name or the password is wrong.")
+          : failure instanceof ApiError && failure.status === 429
+            ? failure.message
+            : `Could not sign in: ${failure.message}`;
+        (token ? input : passwordInput).select();
       } finally {
         button.disabled = false;
       }

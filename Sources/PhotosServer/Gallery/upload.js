@@ -1,7 +1,7 @@
 // Uploads: a full-page drop overlay and the header's file input; one XMLHttpRequest per
 // file (raw body, progress events), a per-file row in the #uploads panel.
 
-import { errorFromText, notifyUnauthorized } from "./api.js";
+import { csrfHeaders, errorFromText, notifyUnauthorized } from "./api.js";
 
 const CONCURRENCY = 2;
 const sizeFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
@@ -128,6 +128,7 @@ export class Uploader {
       row.cancel.onclick = () => xhr.abort();
       xhr.open("POST", `/api/uploads?filename=${encodeURIComponent(file.name)}`);
       xhr.setRequestHeader("Content-Type", file.type || "application/octet-stream");
+      for (const [name, value] of Object.entries(csrfHeaders())) xhr.setRequestHeader(name, value);
       // One key per file: should this upload be sent again, the server answers with the
       // first one's assets instead of adding them twice.
       row.key = row.key || (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);

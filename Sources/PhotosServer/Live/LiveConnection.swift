@@ -30,6 +30,8 @@ final class LiveConnection: Sendable {
 
         /// The token was revoked (policy violation).
         static let revoked = Ending(code: 1008, reason: "The access token was revoked")
+        /// The person's session ended: signed out, a new password, the person removed.
+        static let sessionEnded = Ending(code: 1008, reason: "The session ended")
         /// The client read too slowly and messages would have been lost ("try again later": a
         /// reconnected client subscribes afresh).
         static let tooSlow = Ending(code: 1013, reason: "Too many unread messages; connect again")
@@ -239,22 +241,29 @@ final class LiveConnection: Sendable {
     }
 
     /// A limited client's allow-list may have changed: re-run its fetches and send the
-    /// difference as a change (or a revoked token closes the connection).
+    /// difference as a change (or a revoked token, a removed person or an ended session closes
+    /// the connection).
     func refreshAccess(gate: AccessGate) {
         let client = state.withLock { $0.client }
-        guard let token = client.token else { return }
-        guard gate.isValid(token) else {
-            send(.error(nil, Ending.revoked.reason))
-            end(.revoked)
+        guard client.token != nil || client.person != nil else {
+            // An open server's client: shut out once the library has people.
+            // try?: unread, the next access change asks again.
+            if (try? gate.hasPeople()) == true {
+                send(.error(nil, Ending.sessionEnded.reason))
+                end(.sessionEnded)
+            }
             return
         }
-        guard token.level == .limited else { return }
-        guard let list = try? gate.allowList(of: token.identifier) else {
-            send(.error(nil, Ending.revoked.reason))
-            end(.revoked)
+        guard let updated = gate.revalidate(client) else {
+            let ending = client.token != nil ? Ending.revoked : .sessionEnded
+            send(.error(nil, ending.reason))
+            end(ending)
             return
         }
-        let updated = ClientAccess(token: token, allowList: list)
+        guard updated.level == .limited || client.level == .limited else {
+            state.withLock { $0.client = updated }
+            return
+        }
         let fetches = state.withLock { state -> [(String, AssetFetch, PHFetchResult<PHAsset>)] in
             state.client = updated
             return state.subscriptions.map { ($0.key, $0.value.fetch, $0.value.result) }

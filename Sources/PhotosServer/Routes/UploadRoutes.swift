@@ -29,6 +29,7 @@ struct UploadRoutes {
 
     private func upload(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
+        try client.requireAdd()
         let limit = service.configuration.uploadLimit
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw APIError(.contentTooLarge, "The upload is \(length) bytes; the limit is \(limit)")
@@ -108,9 +109,10 @@ struct UploadRoutes {
         return UploadResult(assets: assets, localIdentifiers: created, upload: upload)
     }
 
-    /// Whose uploads a client's are: its token's, or the owner's (empty) without tokens.
+    /// Whose uploads a client's are: its token's, its person's, or the owner's (empty) without
+    /// tokens.
     static func owner(_ client: ClientAccess) -> String {
-        client.token?.identifier ?? ""
+        client.token?.identifier ?? client.person?.identifier ?? ""
     }
 
     /// The `Idempotency-Key` header: 1-255 printable ASCII characters.

@@ -78,4 +78,10 @@ extension HTTPResponse.Status {
 
 extension HTTPField.Name {
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+    /// What a session's changes carry (``AccessMiddleware/checkCSRF(_:session:)``).
+    static let csrfToken = HTTPField.Name("X-CSRF-Token")!
+    /// The scheme a reverse proxy was reached by (`https` makes session cookies `Secure`).
+    static let xForwardedProto = HTTPField.Name("X-Forwarded-Proto")!
+    /// The addresses a request came through, as a reverse proxy appends them.
+    static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
 }

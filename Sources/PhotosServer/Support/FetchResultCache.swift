@@ -16,7 +16,7 @@ import PhotosLocking
 final class FetchResultCache: PHPhotoLibraryChangeObserver, Sendable {
     struct Key: Hashable, Sendable {
         let fetch: AssetFetch
-        /// The limited token whose allow-list narrows the fetch (nil for everyone else).
+        /// Whose selection narrows the fetch (``ClientAccess/narrowing``; nil for everyone else).
         let limitedToken: String?
     }
 
@@ -40,7 +40,7 @@ final class FetchResultCache: PHPhotoLibraryChangeObserver, Sendable {
         for fetch: AssetFetch, client: ClientAccess, make: () async throws -> PHFetchResult<PHAsset>
     ) async throws -> PHFetchResult<PHAsset> {
         try client.requireRead()
-        let key = Key(fetch: fetch, limitedToken: client.allowList == nil ? nil : client.token?.identifier)
+        let key = Key(fetch: fetch, limitedToken: client.narrowing)
         let (kept, generation) = state.withLock { ($0.results[key], $0.generation) }
         if let kept { return kept }
         let made = try await make()

@@ -8,6 +8,8 @@ package struct AccessTokenRecord: Sendable, Hashable {
     package var level: Int
     package var createdDate: Date
     package var lastUsedDate: Date?
+    /// The person the token belongs to (nil in a library without people).
+    package var personID: Int64?
 
     /// Reads a row selected with `AccessTokenColumn.selection` (its secret's hash is left).
     init(row: some ColumnReading) {
@@ -17,6 +19,7 @@ package struct AccessTokenRecord: Sendable, Hashable {
         level = row[AccessTokenColumn.level]
         createdDate = row[AccessTokenColumn.createdDate]
         lastUsedDate = row[AccessTokenColumn.lastUsedDate]
+        personID = row[AccessTokenColumn.personID]
     }
 }
 
@@ -32,12 +35,15 @@ package enum AllowListEdit: Sendable {
 package struct AccessTokenStore: Sendable {
     let database: LibraryDatabase
 
-    /// Stores a new token; `secretHash` is the SHA-256 of its secret, which is not stored.
+    /// Stores a new token; `secretHash` is the SHA-256 of its secret, which is not stored. In
+    /// a library with people the token belongs to `personID`, or else to the library's owner.
     package func create(
-        identifier: String, name: String, level: Int, secretHash: String, date: Date
+        identifier: String, name: String, level: Int, secretHash: String, date: Date, personID: Int64? = nil
     ) throws(StoreError) -> AccessTokenRecord {
         let record = try database.write { db -> AccessTokenRecord in
             var row = TableRow<AccessTokenColumn>()
+            let owner = try db.text("SELECT value FROM libraryInfo WHERE key = 'ownerPersonID'").flatMap { Int64($0) }
+            row[.personID] = personID ?? owner
             row[.identifier] = identifier
             row[.name] = name
             row[.level] = level

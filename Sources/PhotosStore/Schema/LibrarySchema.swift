@@ -8,8 +8,9 @@ package enum LibrarySchema {
     /// fills them in.
     package static let tables: [TableDefinition] = [
         LibraryInfoColumn.table, CollectionColumn.table, AssetColumn.table, ResourceColumn.table, AlbumAssetColumn.table,
-        ChangeColumn.table, ChangedObjectColumn.table, AccessTokenColumn.table, AccessTokenAssetColumn.table,
-        AccessSessionColumn.table, VideoRenditionColumn.table, RenderFailureColumn.table, ImportBatchColumn.table,
+        ChangeColumn.table, ChangedObjectColumn.table, PersonColumn.table, AccessTokenColumn.table,
+        AccessTokenAssetColumn.table, AccessSessionColumn.table, VideoRenditionColumn.table, RenderFailureColumn.table,
+        ImportBatchColumn.table, PersonSessionColumn.table, SignInFailureColumn.table,
     ]
 
     /// The table named `name`.

@@ -1,8 +1,9 @@
 /// The `accessToken` table: the server's API tokens, by the SHA-256 of their secret (the
 /// secret itself is never stored). `libraryInfo.accessVersion` counts changes to tokens and
-/// allow-lists, so a server notices another process's `photos token` commands.
+/// allow-lists, so a server notices another process's `photos token` commands. A token of a
+/// library with people belongs to one (`personID`) and never sees more than they do.
 package enum AccessTokenColumn: Int32, TableColumn {
-    case id, identifier, name, level, secretHash, createdDate, lastUsedDate
+    case id, identifier, name, level, secretHash, createdDate, lastUsedDate, personID
 
     package var definition: ColumnDefinition {
         switch self {
@@ -12,6 +13,7 @@ package enum AccessTokenColumn: Int32, TableColumn {
         case .level: .integer.notNull()
         case .createdDate: .real.notNull()
         case .lastUsedDate: .real
+        case .personID: .integer.references("person", onDelete: .cascade).added(in: .v15)
         }
     }
 

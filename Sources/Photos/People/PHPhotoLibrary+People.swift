@@ -1,0 +1,65 @@
+import Foundation
+
+extension PHPhotoLibrary {
+    /// The library's people and their sessions (``LibraryPeople``), for `photos user` and
+    /// `photos serve`.
+    package var people: LibraryPeople {
+        LibraryPeople(store: store, hashCost: configuration.passwordHashCost, logger: logger)
+    }
+
+    /// Adds a person who signs in to `photos serve` with this name and password. The first
+    /// person added owns the library (the photos, albums and tokens it held become theirs)
+    /// and is an administrator whatever `isAdmin` says.
+    ///
+    /// Names are 1 to 64 characters, unique without regard to case; passwords 8 characters to
+    /// 72 bytes (all that bcrypt reads). Fails with ``PHPhotosError/Code/invalidResource`` for a
+    /// name or password that breaks these rules, ``PHPhotosError/Code/internalError`` for a
+    /// name already taken.
+    ///
+    /// - Note: Linux addition. The password is kept only as a bcrypt hash (2^12 rounds).
+    @discardableResult
+    public func addPerson(named name: String, password: String, isAdmin: Bool = false) throws -> PHLibraryPerson {
+        try people.add(named: name, password: password, isAdmin: isAdmin)
+    }
+
+    /// Every person of the library, in the order they were added; empty for a library without
+    /// people (served as one person's, with tokens).
+    ///
+    /// - Note: Linux addition.
+    public func libraryPeople() throws -> [PHLibraryPerson] {
+        try people.all()
+    }
+
+    /// The person with this name (in any case) or identifier (`pe_...`), if there is one.
+    ///
+    /// - Note: Linux addition.
+    public func person(named nameOrIdentifier: String) throws -> PHLibraryPerson? {
+        try people.person(named: nameOrIdentifier)
+    }
+
+    /// Removes a person, ending their sessions and revoking their tokens; `false` when there
+    /// was no such person. The library's owner can't be removed
+    /// (``PHPhotosError/Code/changeNotSupported``).
+    ///
+    /// - Note: Linux addition.
+    @discardableResult
+    public func removePerson(named nameOrIdentifier: String) throws -> Bool {
+        try people.remove(named: nameOrIdentifier)
+    }
+
+    /// Sets a person's password; every session they had ends.
+    ///
+    /// - Note: Linux addition.
+    public func setPassword(_ password: String, forPersonNamed nameOrIdentifier: String) throws {
+        try people.setPassword(password, forPersonNamed: nameOrIdentifier)
+    }
+
+    /// The person whose name and password these are, or `nil`. A name nobody has takes as
+    /// long to refuse as a wrong password.
+    ///
+    /// - Note: Linux addition. `photos serve` also slows sign-ins after failures; this call
+    ///   does not.
+    public func authenticatePerson(named name: String, password: String) throws -> PHLibraryPerson? {
+        try people.authenticate(name: name, password: password)
+    }
+}

@@ -1,0 +1,55 @@
+/// The `person` table: the people of a household's library, each signing in with a name and
+/// a password (kept only as a bcrypt hash). `nameKey` is the name folded to lower case, so
+/// "Ana" and "ana" can't both exist. The first person becomes the library's owner
+/// (`libraryInfo.ownerPersonID`). Changes count in `libraryInfo.accessVersion`, as tokens' do.
+package enum PersonColumn: Int32, TableColumn {
+    case id, identifier, name, nameKey, isAdmin, passwordHash, createdDate, passwordChangedDate
+
+    package var definition: ColumnDefinition {
+        switch self {
+        case .id: .identity
+        case .identifier, .nameKey: .text.notNull().unique()
+        case .name, .passwordHash: .text.notNull()
+        case .isAdmin: .integer.notNull().defaults(to: 0)
+        case .createdDate, .passwordChangedDate: .real.notNull()
+        }
+    }
+
+    package static let table = TableDefinition("person", columns: PersonColumn.self, added: .v15)
+}
+
+/// The `personSession` table: a browser signed in as a person, by the SHA-256 of the session's
+/// secret (the cookie), so sessions outlive a server restart; removing the person or changing
+/// their password ends them.
+package enum PersonSessionColumn: Int32, TableColumn {
+    case secretHash, personID, createdDate
+
+    package var definition: ColumnDefinition {
+        switch self {
+        case .secretHash: .text.primaryKey()
+        case .personID: .integer.notNull().references("person", onDelete: .cascade)
+        case .createdDate: .real.notNull()
+        }
+    }
+
+    package static let table = TableDefinition(
+        "personSession", columns: PersonSessionColumn.self, withoutRowID: true,
+        indexes: [IndexDefinition("personSession_by_person", [.key("personID")], added: .v15)], added: .v15)
+}
+
+/// The `signInFailure` table: failed sign-ins counted per key (`name:` a folded name, whether
+/// or not such a person exists, or `address:` a client's address) since `firstDate`, shared by
+/// every instance of a library, so a guesser is slowed however many servers answer.
+package enum SignInFailureColumn: Int32, TableColumn {
+    case key, failures, firstDate, lastDate
+
+    package var definition: ColumnDefinition {
+        switch self {
+        case .key: .text.primaryKey()
+        case .failures: .integer.notNull()
+        case .firstDate, .lastDate: .real.notNull()
+        }
+    }
+
+    package static let table = TableDefinition("signInFailure", columns: SignInFailureColumn.self, withoutRowID: true, added: .v15)
+}

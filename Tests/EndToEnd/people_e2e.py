@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""People signing in to the gallery, end to end, in Debian's headless Chromium.
+
+A library of real photos gets two people with `photos user add` (passwords on standard input):
+Ana, who owns it, and Ben. In one browser Ana signs in on the gallery's page with her name and
+password: the session cookie is HttpOnly and SameSite=Lax, the grid shows the library, and a
+star (a change: it carries the session's CSRF token) reaches the library. A wrong password is
+refused on the page with the same words as a name nobody has. Ben, in a second browser, signs
+in and sees none of Ana's photos. Ana signs out and is back at the sign-in form; after
+`photos user remove ben` in another process, Ben's open page loses its session.
+
+Usage: people_e2e.py PHOTOS_BINARY CORPUS_DIR
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from e2e_support import chromium, failed, start_server, stop, workspace
+
+PHOTOS, CORPUS = sys.argv[1], sys.argv[2]
+ARTIFACTS = os.environ.get("ARTIFACTS", os.path.join(".build", "e2e-artifacts"))
+PHOTOS_IN = ["cosmos__comet.jpg", "cosmos__jupiter.jpg", "cosmos__sombrero.jpg"]
+
+
+def photos(*arguments, stdin=None):
+    return subprocess.run([PHOTOS, *arguments], check=True, capture_output=True, text=True, input=stdin).stdout
+
+
+def sign_in_as(driver, base, name, password, wait):
+    """Fills the sign-in form with a name and a password and submits it."""
+    driver.get(base + "/")
+    wait(lambda: driver.find_element(By.ID, "signin").is_displayed())
+    driver.find_element(By.CSS_SELECTOR, "#signin input[name=name]").send_keys(name)
+    driver.find_element(By.CSS_SELECTOR, "#signin input[name=password]").send_keys(password)
+    driver.find_element(By.CSS_SELECTOR, "#signin button").click()
+
+
+def main():
+    work, library = workspace("photos-people-e2e-", ARTIFACTS)
+    folder = os.path.join(work, "photos")
+    os.makedirs(folder)
+    for name in PHOTOS_IN:
+        shutil.copy(os.path.join(CORPUS, name), folder)
+    photos("import", "--library", library, folder)
+    photos("user", "add", "--library", library, "Ana", stdin="correct horse\n")
+    photos("user", "add", "--library", library, "Ben", stdin="battery staple\n")
+    server, base = start_server(PHOTOS, library, log=os.path.join(ARTIFACTS, "people-server.log"))
+    ana = ben = None
+    step = "start"
+    try:
+        ana, ben = chromium(), chromium()
+        wait_ana = lambda condition: WebDriverWait(ana, 15).until(lambda _: condition())
+        wait_ben = lambda condition: WebDriverWait(ben, 15).until(lambda _: condition())
+        error_text = lambda driver: driver.find_element(By.CSS_SELECTOR, "#signin .error").text
+
+        step = "a wrong password and an unknown name"
+        sign_in_as(ana, base, "Ana", "not her password", wait_ana)
+        wait_ana(lambda: error_text(ana) != "")
+        wrong = error_text(ana)
+        sign_in_as(ana, base, "Nobody", "not her password", wait_ana)
+        wait_ana(lambda: error_text(ana) != "")
+        assert error_text(ana) == wrong == "The name or the password is wrong.", (wrong, error_text(ana))
+        assert ana.get_cookie("photos_session") is None
+
+        step = "Ana signs in"
+        sign_in_as(ana, base, "ana", "correct horse", wait_ana)
+        wait_ana(lambda: ana.execute_script("return document.body.dataset.ready") == "1")
+        cookie = ana.get_cookie("photos_session")
+        assert cookie and cookie["httpOnly"] and cookie.get("sameSite") == "Lax", cookie
+        wait_ana(lambda: ana.find_element(By.ID, "count").text.strip().startswith(str(len(PHOTOS_IN))))
+        assert ana.find_element(By.ID, "user-name").text == "Ana"
+
+        step = "Ana stars a photo"
+        cell = ana.find_elements(By.CSS_SELECTOR, ".cell[data-id]")[0]
+        starred = cell.get_attribute("data-id")
+        cell.find_element(By.CSS_SELECTOR, ".star").click()
+        wait_ana(lambda: json.loads(photos("info", "--library", library, starred, "--json")).get("isFavorite") is True)
+        ana.save_screenshot(os.path.join(ARTIFACTS, "people-1-ana.png"))
+
+        step = "Ben sees none of it"
+        sign_in_as(ben, base, "Ben", "battery staple", wait_ben)
+        wait_ben(lambda: ben.execute_script("return document.body.dataset.ready") == "1")
+        wait_ben(lambda: ben.find_element(By.ID, "count").text.strip().startswith("0"))
+        assert ben.find_elements(By.CSS_SELECTOR, ".cell[data-id]") == []
+        ben.save_screenshot(os.path.join(ARTIFACTS, "people-2-ben.png"))
+
+        step = "Ana signs out"
+        ana.find_element(By.ID, "signout").click()
+        wait_ana(lambda: ana.find_element(By.ID, "signin").is_displayed())
+
+        step = "Ben is removed while his page is open"
+        photos("user", "remove", "--library", library, "Ben")
+        wait_ben(lambda: ben.find_element(By.ID, "signin").is_displayed())
+        print("people e2e: passed")
+    except Exception:
+        failed("people e2e", step, ana or ben, os.path.join(ARTIFACTS, "people-failure.png"))
+        raise
+    finally:
+        if ben:
+            ben.quit()
+        stop(ana, server, work)
+
+
+if __name__ == "__main__":
+    main()
