@@ -3,6 +3,10 @@ import Photos
 import PhotosTestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// `photos user add|list|remove|passwd`, and what people change for `photos token` and
 /// `photos serve --open`. Passwords come on standard input (a terminal asks for them twice).
 @Suite("photos user")
@@ -50,5 +54,46 @@ struct UserCommandTests {
         #expect(try cli.run(["user", "add", "Ana"], input: "correct horse\n").status == 0)
         let open = try cli.run(["serve", "--open", "--port", "0"])
         #expect(open.status != 0 && open.stderr.contains("has people"), "\(open.stderr)")
+    }
+}
+
+/// `--as PERSON`: a command acting in a person's own library; `photos serve` of a library with
+/// people serves its owner's.
+@Suite("photos --as")
+struct ActingAsPersonTests {
+    @Test func importsAreTheImportersAndEachSeesTheirOwn() async throws {
+        let temporary = try TemporaryLibrary()
+        let cli = CLIRunner(temporary)
+        let photos = try Fixtures.kphotoalbum()
+        try #require(photos.count >= 2)
+        #expect(try cli.run(["import", photos[0].path]).status == 0)
+        let token = try cli.run(["token", "create", "--level", "read-write", "--quiet"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try cli.run(["user", "add", "Ana"], input: "correct horse\n").status == 0)
+        #expect(try cli.run(["user", "add", "Ben"], input: "battery staple\n").status == 0)
+        let imported = try cli.run(["import", "--as", "ben", photos[1].path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        // The same file again, as Ana: hers is no duplicate of Ben's.
+        let anas = try cli.run(["import", "--as", "Ana", photos[1].path, "--json"])
+        let summary = try JSONSerialization.jsonObject(with: Data(anas.stdout.utf8)) as? [String: Any]
+        #expect(summary?["imported"] as? Int == 1 && summary?["duplicates"] as? Int == 0, "\(anas.stdout)")
+        func count(_ arguments: [String]) throws -> Int {
+            let listing = try cli.run(["ls", "--json"] + arguments)
+            let assets = try JSONSerialization.jsonObject(with: Data(listing.stdout.utf8)) as? [[String: Any]]
+            return assets?.count ?? -1
+        }
+        #expect(try count(["--as", "ben"]) == 1)
+        #expect(try count(["--as", "ana"]) == 2)
+        #expect(try count([]) == 3)
+        let nobody = try cli.run(["ls", "--as", "Cy"])
+        #expect(nobody.status != 0 && nobody.stderr.contains("No person named 'Cy'"), "\(nobody.stderr)")
+
+        // The server shows the owner's library to the owner's token: not Ben's photo.
+        let server = try ServerProcess(arguments: ["serve", "--port", "0", "--library", temporary.url.path])
+        defer { server.stop() }
+        var request = URLRequest(url: try #require(URL(string: "http://127.0.0.1:\(server.port)/api/assets")))
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let (data, _) = try await URLSession.shared.data(for: request)
+        let page = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(page["count"] as? Int == 2)
     }
 }

@@ -69,9 +69,10 @@ extension PHPhotoLibrary {
     }
 
     private func commit(_ context: ChangeContext, gate: DeliveryGate?, importBatch: ImportBatchCompletion?) throws(PHPhotosError) {
-        var staging = StagingArea(store: store, logger: logger)
+        var staging = StagingArea(store: store, owner: personID, logger: logger)
         var changes = StoreChangeSet()
         changes.importBatch = importBatch
+        changes.actingPerson = personID
         do {
             for request in context.requests { try request.stage(into: &staging) }
             for request in context.requests { try request.contribute(to: &changes, staging: staging) }

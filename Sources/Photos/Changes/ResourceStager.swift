@@ -26,6 +26,9 @@ import PhotosStore
 /// staged, and word each failure their way.
 struct ResourceStager: Sendable {
     let store: LibraryDatabase
+    /// The person whose photos a duplicate is looked for among: another person's copy of the
+    /// same file is no duplicate of theirs (nil: anyone's).
+    let owner: Int64?
     /// Where a copy's date not kept is reported (the library's logger).
     let logger: Logger
 
@@ -93,7 +96,7 @@ struct ResourceStager: Sendable {
     /// The asset in the library that already holds the file's bytes (one outside Recently
     /// Deleted first), or `nil`.
     func duplicate(of file: ProbedFile, signature: String) throws(StoreError) -> ContentMatch? {
-        let matches = try store.duplicates(of: ContentQuery(url: file.url, fileSize: file.size, signature: signature))
+        let matches = try store.duplicates(of: ContentQuery(url: file.url, fileSize: file.size, signature: signature, owner: owner))
         return matches.first { !$0.isTrashed } ?? matches.first
     }
 

@@ -25,10 +25,11 @@ struct StagingArea {
     /// Sources copied because a move crossed file systems (deleted after the commit).
     private var copiedForMove: [URL] = []
 
-    init(store: LibraryDatabase, logger: Logger) {
+    /// `owner`: the person whose photos a duplicate is looked for among (nil: anyone's).
+    init(store: LibraryDatabase, owner: Int64?, logger: Logger) {
         self.store = store
         self.logger = logger
-        stager = ResourceStager(store: store, logger: logger)
+        stager = ResourceStager(store: store, owner: owner, logger: logger)
     }
 
     func resources(for request: AnyObject) -> [StagedResource] {

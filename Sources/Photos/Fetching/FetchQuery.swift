@@ -16,7 +16,7 @@ extension PHPhotoLibrary {
         let query = AssetQuery(
             scope: scope, filter: options.filter, sort: options.sort, includeHidden: options.includeHiddenAssets,
             includeAllBurstAssets: options.includeAllBurstAssets, sourceTypes: options.sourceTypes,
-            limit: options.fetchLimit)
+            limit: options.fetchLimit, owner: personID)
         let fetched: (ids: [Int64], position: Int64)
         var failure: PHPhotosError?
         do {
@@ -33,7 +33,7 @@ extension PHPhotoLibrary {
     func fetchCollections<T: AnyObject>(
         _ scope: CollectionQuery.Scope, entity: FetchEntity, options: ResolvedFetchOptions
     ) -> PHFetchResult<T> {
-        let query = CollectionQuery(scope: scope, filter: options.filter, sort: options.sort, limit: options.fetchLimit)
+        let query = CollectionQuery(scope: scope, filter: options.filter, sort: options.sort, limit: options.fetchLimit, owner: personID)
         let fetched: (ids: [Int64], position: Int64)
         var failure: PHPhotosError?
         do {

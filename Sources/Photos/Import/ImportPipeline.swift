@@ -50,7 +50,8 @@ struct ImportPipeline {
         let workers = max(1, min(importer.options.maximumConcurrentFiles, groups.count))
         let handoff = Handoff(slots: workers * 4)
         let preparer = ImportPreparer(
-            store: importer.library.store, options: importer.options, files: discovery.files, logger: importer.library.logger)
+            store: importer.library.store, owner: importer.library.personID, options: importer.options, files: discovery.files,
+            logger: importer.library.logger)
         let finished = DispatchGroup()
         for _ in 0..<workers {
             DispatchQueue.global(qos: .userInitiated).async(group: finished) { [importer] in

@@ -60,10 +60,11 @@ final class ImportPreparer: Sendable {
         }
     }
 
-    init(store: LibraryDatabase, options: PHAssetImporter.Options, files: ImportFiles, logger: Logger) {
+    /// `owner`: the person whose photos a duplicate is looked for among (nil: anyone's).
+    init(store: LibraryDatabase, owner: Int64?, options: PHAssetImporter.Options, files: ImportFiles, logger: Logger) {
         self.files = files
         self.store = store
-        stager = ResourceStager(store: store, logger: logger)
+        stager = ResourceStager(store: store, owner: owner, logger: logger)
         self.options = options
     }
 

@@ -45,6 +45,13 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     /// Uploads imported by whichever process or instance claims them (the server's
     /// `POST /api/uploads`).
     package let importBatches: ImportBatches
+    /// The person this library is opened for (``library(forPerson:)``): it shows only their
+    /// photos and albums, and what it creates is theirs. `nil`: the whole library.
+    ///
+    /// Linux addition.
+    public let person: PHLibraryPerson?
+    /// ``person``'s row id, which the store's fetches and changes are scoped by.
+    package let personID: Int64?
 
     /// Opens (creating if needed) the library folder at `url`.
     ///
@@ -107,8 +114,10 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
 
     /// A library over an opened store, whichever engine holds its rows (the `PhotosPostgres`
     /// module opens PostgreSQL ones).
-    package init(store: LibraryDatabase, configuration: Configuration) {
+    package init(store: LibraryDatabase, configuration: Configuration, person: (PHLibraryPerson, id: Int64)? = nil) {
         self.store = store
+        self.person = person?.0
+        personID = person?.id
         self.url = store.layout.root
         self.configuration = configuration
         imageLoader = ImageLoader(

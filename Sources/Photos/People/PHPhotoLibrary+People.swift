@@ -1,4 +1,5 @@
 import Foundation
+import PhotosStore
 
 extension PHPhotoLibrary {
     /// The library's people and their sessions (``LibraryPeople``), for `photos user` and
@@ -61,5 +62,45 @@ extension PHPhotoLibrary {
     ///   does not.
     public func authenticatePerson(named name: String, password: String) throws -> PHLibraryPerson? {
         try people.authenticate(name: name, password: password)
+    }
+}
+
+extension PHPhotoLibrary {
+    /// The library as the person with this name (in any case) or identifier (`pe_...`) sees it:
+    /// their own photos, videos, albums, folders, moments and Recently Deleted, besides the
+    /// smart albums every person has (holding their own assets). What a change block run on it
+    /// creates is theirs; another person's objects are not found in it (a change naming one
+    /// fails with ``PHPhotosError/Code/identifierNotFound``, as for an object that doesn't
+    /// exist), and an import skips only their own duplicates.
+    ///
+    /// The returned library shares this one's database and files; observers registered on it
+    /// get change details for its own fetch results.
+    ///
+    /// - Note: Linux addition: on Apple's platforms each person has a library of their own on
+    ///   their devices. Fails with ``PHPhotosError/Code/identifierNotFound`` when there is no
+    ///   such person.
+    public func library(forPerson nameOrIdentifier: String) throws -> PHPhotoLibrary {
+        let record: PersonRecord?
+        do {
+            record =
+                try nameOrIdentifier.hasPrefix("pe_")
+                ? store.people.person(identifier: nameOrIdentifier) : store.people.person(named: nameOrIdentifier)
+        } catch {
+            throw PHPhotosError(error)
+        }
+        guard let record, let person = try people.person(withIdentifier: record.identifier) else {
+            throw PHPhotosError(.identifierNotFound, "No person named '\(nameOrIdentifier.prefix(80))' in \(url.path)")
+        }
+        return PHPhotoLibrary(store: store, configuration: configuration, person: (person, id: record.id))
+    }
+
+    /// Opens the library folder at `url` as the person with this name or identifier sees it
+    /// (``library(forPerson:)``).
+    ///
+    /// - Note: Linux addition.
+    public convenience init(url: URL, person nameOrIdentifier: String) throws {
+        let whole = try PHPhotoLibrary(url: url)
+        let scoped = try whole.library(forPerson: nameOrIdentifier)
+        self.init(store: whole.store, configuration: whole.configuration, person: (scoped.person!, id: scoped.personID!))
     }
 }

@@ -57,8 +57,13 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // Before any work starts: threads lowered once stay low.
         ServerRuntime.runHeavyWorkInBackground(niceness: backgroundNiceness)
-        let library = try options.open(databaseMemoryMap: databaseMap << 20) { configuration in
+        var library = try options.open(databaseMemoryMap: databaseMap << 20) { configuration in
             configuration.delegate = ServeLog()
+        }
+        // A library with people is served as its owner's: until each person's own library is
+        // served, the others see nothing of it (and the owner nothing of theirs).
+        if options.person == nil, let owner = try library.libraryPeople().first(where: \.isOwner) {
+            library = try library.library(forPerson: owner.identifier)
         }
         let configuration = ServerConfiguration(
             host: host, port: port, allowsUnauthenticatedAccess: open, uploadLimit: uploadLimit << 20)

@@ -16,6 +16,13 @@ struct LibraryOptions: ParsableArguments {
     @Flag(help: "Open the library read-only: nothing in its folder is written (a read-only mount, a backup drive, a full disk); changes fail.")
     var readOnly = false
 
+    @Option(
+        name: .customLong("as"),
+        help: ArgumentHelp(
+            "In a library with people: act as this person (name or pe_...): see only their photos and albums; what is added is theirs.",
+            valueName: "PERSON"))
+    var person: String?
+
     /// The library folder named (not opened).
     var url: URL {
         library.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath, isDirectory: true) }
@@ -64,6 +71,19 @@ struct LibraryOptions: ParsableArguments {
     /// `configure` adjusts the library's configuration (the server's logging hooks).
     func open(
         forReading: Bool = false, databaseMemoryMap: Int? = nil, configure: (inout PHPhotoLibrary.Configuration) -> Void = { _ in }
+    ) throws -> PHPhotoLibrary {
+        let whole = try openWhole(forReading: forReading, databaseMemoryMap: databaseMemoryMap, configure: configure)
+        guard let person else { return whole }
+        do {
+            return try whole.library(forPerson: person)
+        } catch {
+            throw CLIError("--as \(person): \(error.localizedDescription)")
+        }
+    }
+
+    /// The library, as no person in particular.
+    private func openWhole(
+        forReading: Bool, databaseMemoryMap: Int?, configure: (inout PHPhotoLibrary.Configuration) -> Void
     ) throws -> PHPhotoLibrary {
         let url = self.url
         if let database = try databaseURL {

@@ -15,8 +15,11 @@ package struct ContentQuery: Sendable {
     package var fileSize: Int64
     /// ``ContentSignature`` of the file.
     package var signature: String
+    /// Whose assets count (`person.id`); nil: anyone's.
+    package var owner: Int64?
 
-    package init(url: URL, fileSize: Int64, signature: String) {
+    package init(url: URL, fileSize: Int64, signature: String, owner: Int64? = nil) {
+        self.owner = owner
         self.url = url
         self.fileSize = fileSize
         self.signature = signature
@@ -28,18 +31,19 @@ extension LibraryDatabase {
     /// two seeks of `resource_by_size_signature`. (One `contentSignature = ? OR … IS NULL`
     /// term made SQLite seek the size alone and read every file of that size: an import of
     /// 200,000 files of one size fell from 1,250 to 90 files a second.)
-    static func duplicateCandidates(fileSize: Int64, signature: String) -> StoreSQL {
-        """
-        SELECT resource.id, resource.path, resource.contentHash, resource.contentSignature,
-               asset.uuid, resource.type, asset.trashedDate IS NOT NULL
-        FROM resource JOIN asset ON asset.id = resource.assetID
-        WHERE resource.fileSize = \(fileSize) AND resource.contentSignature = \(signature)
-        UNION ALL
-        SELECT resource.id, resource.path, resource.contentHash, resource.contentSignature,
-               asset.uuid, resource.type, asset.trashedDate IS NOT NULL
-        FROM resource JOIN asset ON asset.id = resource.assetID
-        WHERE resource.fileSize = \(fileSize) AND resource.contentSignature IS NULL
-        """
+    static func duplicateCandidates(fileSize: Int64, signature: String, owner: Int64? = nil) -> StoreSQL {
+        let owned: StoreSQL = owner.map { " AND asset.ownerID = \($0)" } ?? ""
+        return """
+            SELECT resource.id, resource.path, resource.contentHash, resource.contentSignature,
+                   asset.uuid, resource.type, asset.trashedDate IS NOT NULL
+            FROM resource JOIN asset ON asset.id = resource.assetID
+            WHERE resource.fileSize = \(fileSize) AND resource.contentSignature = \(signature)\(owned)
+            UNION ALL
+            SELECT resource.id, resource.path, resource.contentHash, resource.contentSignature,
+                   asset.uuid, resource.type, asset.trashedDate IS NOT NULL
+            FROM resource JOIN asset ON asset.id = resource.assetID
+            WHERE resource.fileSize = \(fileSize) AND resource.contentSignature IS NULL\(owned)
+            """
     }
 
     /// The assets holding a file with the same bytes as `file`.
@@ -51,7 +55,7 @@ extension LibraryDatabase {
     /// now (stored), so a library made by an older version still finds its duplicates.
     package func duplicates(of file: ContentQuery) throws(StoreError) -> [ContentMatch] {
         let rows = try read { db in
-            try db.rows(Self.duplicateCandidates(fileSize: file.fileSize, signature: file.signature)) { row in
+            try db.rows(Self.duplicateCandidates(fileSize: file.fileSize, signature: file.signature, owner: file.owner)) { row in
                 Candidate(
                     id: row.int64(0), path: row.text(1), contentHash: row.optionalText(2), contentSignature: row.optionalText(3),
                     match: ContentMatch(assetUUID: row.text(4), resourceType: row.int(5), isTrashed: row.bool(6)))

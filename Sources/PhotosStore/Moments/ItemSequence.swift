@@ -17,18 +17,19 @@ struct ItemSequence {
 
     static let pageSize = 64
 
-    /// Assets with a capture date, outside Recently Deleted, grouped by moment.
-    static func assets(_ db: any StoreConnection) -> ItemSequence {
+    /// Assets with a capture date, outside Recently Deleted, grouped by moment; `owner` says
+    /// whose (a condition on `asset.ownerID`; `ownerID IS NULL` in a library without people).
+    static func assets(_ db: any StoreConnection, owner: StoreSQL = "asset.ownerID IS NULL") -> ItemSequence {
         ItemSequence(
-            db: db, table: "asset", columns: assetColumns, condition: liveAssets, timeColumn: "creationDate",
+            db: db, table: "asset", columns: assetColumns, condition: "\(liveAssets) AND \(owner)", timeColumn: "creationDate",
             index: "asset_by_creationDate")
     }
 
-    /// Moments, grouped by cluster.
-    static func moments(_ db: any StoreConnection) -> ItemSequence {
+    /// Moments, grouped by cluster; `owner` says whose (a condition on `collection.ownerID`).
+    static func moments(_ db: any StoreConnection, owner: StoreSQL = "collection.ownerID IS NULL") -> ItemSequence {
         ItemSequence(
             db: db, table: "collection", columns: "id, startDate, endDate, latitude, longitude, parentID",
-            condition: "isList = 0 AND type = 3", timeColumn: "startDate", index: "collection_moments_by_startDate")
+            condition: "isList = 0 AND type = 3 AND \(owner)", timeColumn: "startDate", index: "collection_moments_by_startDate")
     }
 
     /// What an asset item reads (an asset starts and ends at its capture date).

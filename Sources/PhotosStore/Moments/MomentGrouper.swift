@@ -14,11 +14,21 @@ import Foundation
 /// Each moment written gets place names from the offline gazetteer (`Places/`): its
 /// `locationNames` are its assets' towns, most frequent first, and its `title` names the main
 /// one ("Lisbon", "Lisbon - Alfama", "Lisbon & Sintra"); a cluster lists its moments' places.
+///
+/// In a library with people each person's assets make their own moments, clusters and years
+/// (`owner`): two people's photos of one afternoon are two moments.
 struct MomentGrouper {
     let db: any StoreConnection
     let now: Date
     /// Where moments' place names come from.
     let gazetteer: GazetteerChoice
+    /// Whose assets are grouped and whose the moments are (`nil`: a library without people).
+    var owner: Int64? = nil
+
+    /// Rows of `table` that belong to ``owner``.
+    private func owned(_ table: String) -> StoreSQL {
+        owner.map { "\(unescaped: table).ownerID = \($0)" } ?? "\(unescaped: table).ownerID IS NULL"
+    }
 
     static let momentGap: Double = 4 * 3600
     static let momentDistance: Double = 10_000
@@ -49,7 +59,7 @@ struct MomentGrouper {
             try deleteEmptyMoments(oldMoments)
             return
         }
-        let assets = ItemSequence.assets(db)
+        let assets = ItemSequence.assets(db, owner: owned("asset"))
         let window = self.window(lo: lo, hi: hi, sequence: assets, gap: Self.momentGap, distance: Self.momentDistance)
         let items = try assets.items(from: window.lowerBound, to: window.upperBound)
         let groups = Self.split(items, gap: Self.momentGap, distance: Self.momentDistance)
@@ -60,7 +70,7 @@ struct MomentGrouper {
         try deleteEmptyMoments(previous)
 
         // Clusters: the same rule one level up, over the moments around the window.
-        let moments = ItemSequence.moments(db)
+        let moments = ItemSequence.moments(db, owner: owned("collection"))
         let clusterWindow = self.window(
             lo: window.lowerBound, hi: window.upperBound, sequence: moments, gap: Self.clusterGap,
             distance: Self.clusterDistance)
@@ -71,7 +81,7 @@ struct MomentGrouper {
             namer: nil)
         try db.execute(
             """
-                DELETE FROM collection WHERE isList = 1 AND type = 1 AND subtype = 1
+                DELETE FROM collection WHERE isList = 1 AND type = 1 AND subtype = 1 AND \(owned("collection"))
                 AND NOT EXISTS (SELECT 1 FROM collection AS child WHERE child.parentID = collection.id)
                 """)
         try updateYears(from: min(window.lowerBound, lo), to: max(window.upperBound, hi))
@@ -167,6 +177,7 @@ struct MomentGrouper {
                 row[.longitude] = longitude
                 row[.locationNames] = locationNames
                 row[.creationDate] = now
+                row[.ownerID] = owner
                 id = try db.insert(CollectionColumn.insert(row))
             }
             let members = group.filter { $0.group != id }.map(\.id)
@@ -213,9 +224,13 @@ struct MomentGrouper {
                 let yearEnd = calendar.date(from: DateComponents(year: year + 1, month: 1, day: 1))
             else { continue }
             let hasMoments = try db.bool(
-                "SELECT EXISTS (SELECT 1 FROM collection WHERE isList = 0 AND type = 3 AND startDate >= \(yearStart) AND startDate < \(yearEnd))"
+                """
+                SELECT EXISTS (SELECT 1 FROM collection WHERE isList = 0 AND type = 3 AND \(owned("collection")) \
+                AND startDate >= \(yearStart) AND startDate < \(yearEnd))
+                """
             ) ?? false
-            let existing = try db.int64("SELECT id FROM collection WHERE isList = 1 AND type = 1 AND subtype = 2 AND startDate = \(yearStart)")
+            let existing = try db.int64(
+                "SELECT id FROM collection WHERE isList = 1 AND type = 1 AND subtype = 2 AND \(owned("collection")) AND startDate = \(yearStart)")
             if hasMoments && existing == nil {
                 var row = TableRow<CollectionColumn>()
                 row[.uuid] = UUID().uuidString
@@ -226,6 +241,7 @@ struct MomentGrouper {
                 row[.startDate] = yearStart
                 row[.endDate] = yearEnd
                 row[.creationDate] = now
+                row[.ownerID] = owner
                 try db.execute(CollectionColumn.insert(row))
             } else if !hasMoments, let existing {
                 try db.execute("DELETE FROM collection WHERE id = \(existing)")

@@ -54,8 +54,11 @@ package struct PeopleStore: Sendable {
             row[.passwordChangedDate] = date
             let id = try db.insert(PersonColumn.insert(row))
             if isFirst {
+                // What the library held becomes the first person's: its photos, albums,
+                // moments and tokens.
                 try db.execute("INSERT INTO libraryInfo (key, value) VALUES ('ownerPersonID', \(String(id)))")
                 try db.execute("UPDATE accessToken SET personID = \(id) WHERE personID IS NULL")
+                for statement in LibrarySchema.adoptionByOwner { try db.execute(StoreSQL(unescaped: statement)) }
             }
             try AccessTokenStore.bumpAccessVersion(db)
             return try Self.person(db, "id = \(id)")!
@@ -103,6 +106,12 @@ package struct PeopleStore: Sendable {
             if person.id == owner {
                 throw StoreError(.notAllowed, "\(person.name) owns the library and can't be removed")
             }
+            let assets = try db.int64("SELECT COUNT(*) FROM asset WHERE ownerID = \(person.id)") ?? 0
+            if assets > 0 {
+                throw StoreError(
+                    .notAllowed, "\(person.name) still has \(assets) photo\(assets == 1 ? "" : "s") or video\(assets == 1 ? "" : "s"): delete them first")
+            }
+            try db.execute("DELETE FROM collection WHERE ownerID = \(person.id)")
             try db.execute("DELETE FROM accessToken WHERE personID = \(person.id)")
             try db.execute("DELETE FROM person WHERE id = \(person.id)")
             try AccessTokenStore.bumpAccessVersion(db)

@@ -32,12 +32,16 @@ package struct AssetQuery: Sendable, Hashable {
     package var limit: Int
     /// The clock "Recently Added" is measured against.
     package var now: Date
+    /// The person (`person.id`) whose assets the fetch sees; `nil` sees every asset (a library
+    /// without people, or one opened without a person).
+    package var owner: Int64?
 
     package init(
         scope: Scope, filter: StoreFilter? = nil, sort: [StoreSort] = [],
         includeHidden: Bool = false, includeAllBurstAssets: Bool = false, sourceTypes: Int = 0,
-        limit: Int = 0, now: Date = Date()
+        limit: Int = 0, now: Date = Date(), owner: Int64? = nil
     ) {
+        self.owner = owner
         self.scope = scope
         self.filter = filter
         self.sort = sort
@@ -76,6 +80,8 @@ package struct AssetQuery: Sendable, Hashable {
             join = " JOIN \(StoreSQL.orderedElements(ids)) AS transient ON transient.value = asset.id"
             includeAllBursts = true
         }
+
+        if let owner { conditions.append("asset.ownerID = \(owner)") }
 
         // The visibility terms, spelled as `VisibleAssetIndexes` builds its partial indexes.
         typealias Term = VisibleAssetIndexes.Term

@@ -27,8 +27,12 @@ package struct CollectionQuery: Sendable, Hashable {
     package var filter: StoreFilter?
     package var sort: [StoreSort]
     package var limit: Int
+    /// The person (`person.id`) whose collections the fetch sees, besides those every person
+    /// sees alike (smart albums, smart folders: no owner); `nil` sees every collection.
+    package var owner: Int64?
 
-    package init(scope: Scope, filter: StoreFilter? = nil, sort: [StoreSort] = [], limit: Int = 0) {
+    package init(scope: Scope, filter: StoreFilter? = nil, sort: [StoreSort] = [], limit: Int = 0, owner: Int64? = nil) {
+        self.owner = owner
         self.scope = scope
         self.filter = filter
         self.sort = sort
@@ -87,6 +91,7 @@ package struct CollectionQuery: Sendable, Hashable {
             join = " JOIN \(StoreSQL.orderedElements(ids)) AS transient ON transient.value = collection.id"
         }
 
+        if let owner { conditions.append("(collection.ownerID = \(owner) OR collection.ownerID IS NULL)") }
         if let filter { conditions.append(SQLFilterCompiler.compile(filter)) }
         if let restriction { conditions.append(restriction.condition(on: "collection.id")) }
         let whereClause = conditions.isEmpty ? "TRUE" : StoreSQL.joined(conditions, separator: " AND ")

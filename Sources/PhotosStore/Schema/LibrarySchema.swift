@@ -13,6 +13,18 @@ package enum LibrarySchema {
         ImportBatchColumn.table, PersonSessionColumn.table, SignInFailureColumn.table,
     ]
 
+    /// What a library that already had people before v16 gave its owner: every asset and every
+    /// collection but the smart albums and smart folders every person sees alike. Run by both
+    /// engines' v16 migrations (nothing happens without an owner) and, when a library gets its
+    /// first person, by ``PeopleStore/create(identifier:name:isAdmin:passwordHash:date:)``.
+    package static let adoptionByOwner: [String] = [
+        "UPDATE asset SET ownerID = CAST((SELECT value FROM libraryInfo WHERE key = 'ownerPersonID') AS BIGINT) WHERE ownerID IS NULL",
+        """
+        UPDATE collection SET ownerID = CAST((SELECT value FROM libraryInfo WHERE key = 'ownerPersonID') AS BIGINT)
+        WHERE ownerID IS NULL AND NOT (isList = 0 AND type = 2) AND NOT (isList = 1 AND type = 3)
+        """,
+    ]
+
     /// The table named `name`.
     package static func table(_ name: String) -> TableDefinition? {
         tables.first { $0.name == name }

@@ -75,8 +75,13 @@ struct ChangeApplier {
     var expungedAssets: [String] = []
     /// UUIDs of the assets whose content changed: their derivatives are stale after the commit.
     var changedContent: [String] = []
-    var momentDates: [Double] = []
-    var oldMoments: Set<Int64> = []
+    /// The capture dates and old moments to regroup, by the owner of their assets (moments
+    /// are each person's own).
+    var momentDates: [Int64?: [Double]] = [:]
+    var oldMoments: [Int64?: Set<Int64>] = [:]
+    /// Whose what this change creates is: the acting person, else the library's owner (`nil`
+    /// in a library without people).
+    var newOwner: Int64?
 
     /// Where regrouped moments' place names come from.
     let gazetteer: GazetteerChoice
@@ -89,6 +94,9 @@ struct ChangeApplier {
     }
 
     mutating func apply() throws {
+        newOwner =
+            try changes.actingPerson
+            ?? db.text("SELECT value FROM libraryInfo WHERE key = 'ownerPersonID'").flatMap { Int64($0) }
         try insertCollections()
         try insertAssets()
         try editAssets()
@@ -99,28 +107,40 @@ struct ChangeApplier {
         try recoverAssets()
         try expungeAssets()
         try deleteCollections()
-        if !momentDates.isEmpty || !oldMoments.isEmpty {
-            try MomentGrouper(db: db, now: changes.now, gazetteer: gazetteer).regroup(dates: momentDates, oldMoments: oldMoments)
+        for owner in Set(momentDates.keys).union(oldMoments.keys).sorted(by: { ($0 ?? -1) < ($1 ?? -1) }) {
+            try MomentGrouper(db: db, now: changes.now, gazetteer: gazetteer, owner: owner)
+                .regroup(dates: momentDates[owner] ?? [], oldMoments: oldMoments[owner] ?? [])
         }
         try completeImportBatch()
     }
 
     // MARK: Lookups
 
-    typealias AssetRow = (id: Int64, creationDate: Double?, momentID: Int64?, trashed: Bool)
+    typealias AssetRow = (id: Int64, creationDate: Double?, momentID: Int64?, trashed: Bool, owner: Int64?)
     typealias CollectionRow = (id: Int64, isList: Bool, type: Int, subtype: Int, title: String?)
 
-    /// The columns the lookups read: the tables' first ones, through those they need.
-    static let assetRowColumns = AssetColumn.selection(through: .trashedDate)
+    /// The columns the lookups read: the tables' first ones, through those they need (all of
+    /// the asset's, which end with its owner).
+    static let assetRowColumns = AssetColumn.selection
     static let collectionRowColumns = CollectionColumn.selection(through: .title)
+
+    /// The one check of whose objects a change may touch: an acting person's lookups see only
+    /// their own assets, and their own collections besides those everyone sees alike; anyone
+    /// else's answer "No asset (collection) ... exists", as if it did not.
+    var assetScope: StoreSQL {
+        changes.actingPerson.map { "AND asset.ownerID = \($0)" } ?? ""
+    }
+    var collectionScope: StoreSQL {
+        changes.actingPerson.map { "AND (collection.ownerID = \($0) OR collection.ownerID IS NULL)" } ?? ""
+    }
 
     func assetRow(_ uuid: String) throws -> AssetRow {
         guard
-            let row = try db.row("SELECT \(Self.assetRowColumns) FROM asset WHERE uuid = \(uuid)", { row -> AssetRow in
+            let row = try db.row("SELECT \(Self.assetRowColumns) FROM asset WHERE uuid = \(uuid) \(assetScope)", { row -> AssetRow in
                 let trashedDate: Double? = row[AssetColumn.trashedDate]
                 return (
                     id: row[AssetColumn.id], creationDate: row[AssetColumn.creationDate], momentID: row[AssetColumn.momentID],
-                    trashed: trashedDate != nil)
+                    trashed: trashedDate != nil, owner: row[AssetColumn.ownerID])
             })
         else {
             throw StoreError(.missingObject, "No asset with identifier \(uuid) exists in the library")
@@ -130,7 +150,8 @@ struct ChangeApplier {
 
     func collectionRow(_ uuid: String) throws -> CollectionRow {
         guard
-            let row = try db.row("SELECT \(Self.collectionRowColumns) FROM collection WHERE uuid = \(uuid)", { row -> CollectionRow in
+            let row = try db.row(
+                "SELECT \(Self.collectionRowColumns) FROM collection WHERE uuid = \(uuid) \(collectionScope)", { row -> CollectionRow in
                 (id: row[CollectionColumn.id], isList: row[CollectionColumn.isList], type: row[CollectionColumn.type],
                  subtype: row[CollectionColumn.subtype], title: row[CollectionColumn.title])
             })
@@ -153,6 +174,7 @@ struct ChangeApplier {
             row[.title] = collection.title
             row[.position] = position
             row[.creationDate] = changes.now
+            row[.ownerID] = newOwner
             try db.execute(CollectionColumn.insert(row))
         }
     }
@@ -189,12 +211,14 @@ struct ChangeApplier {
 
     mutating func insertAssets() throws {
         for asset in changes.newAssets {
-            let assetID = try db.insert(AssetColumn.insert(asset.record.insertRow(camera: asset.camera)))
+            var row = asset.record.insertRow(camera: asset.camera)
+            row[.ownerID] = newOwner
+            let assetID = try db.insert(AssetColumn.insert(row))
             for resource in asset.resources {
                 try db.execute(ResourceColumn.insert(resource.insertRow(assetID: assetID)))
                 if let staged = resource.stagedFile { try moves.move(staged, to: resource.relativePath) }
             }
-            if let date = asset.record.creationDate { momentDates.append(date.timeIntervalSince1970) }
+            if let date = asset.record.creationDate { momentDates[newOwner, default: []].append(date.timeIntervalSince1970) }
         }
     }
 
@@ -205,9 +229,9 @@ struct ChangeApplier {
             var update = TableRow<AssetColumn>()
             if let creationDate = edit.creationDate {
                 update[.creationDate] = creationDate
-                if let old = row.creationDate { momentDates.append(old) }
-                if let new = creationDate { momentDates.append(new.timeIntervalSince1970) }
-                if let moment = row.momentID { oldMoments.insert(moment) }
+                if let old = row.creationDate { momentDates[row.owner, default: []].append(old) }
+                if let new = creationDate { momentDates[row.owner, default: []].append(new.timeIntervalSince1970) }
+                if let moment = row.momentID { oldMoments[row.owner, default: []].insert(moment) }
             }
             if let location = edit.location {
                 update[.latitude] = location?.latitude
@@ -216,7 +240,7 @@ struct ChangeApplier {
                 update[.horizontalAccuracy] = location?.horizontalAccuracy
                 update[.verticalAccuracy] = location?.verticalAccuracy
                 update[.locationTimestamp] = location?.timestamp
-                if let old = row.creationDate { momentDates.append(old) }
+                if let old = row.creationDate { momentDates[row.owner, default: []].append(old) }
             }
             update.set(.isFavorite, ifGiven: edit.isFavorite)
             update.set(.isHidden, ifGiven: edit.isHidden)
@@ -234,8 +258,8 @@ struct ChangeApplier {
             let row = try assetRow(uuid)
             guard !row.trashed else { continue }
             try db.execute("UPDATE asset SET trashedDate = \(changes.now), momentID = NULL WHERE id = \(row.id)")
-            if let date = row.creationDate { momentDates.append(date) }
-            if let moment = row.momentID { oldMoments.insert(moment) }
+            if let date = row.creationDate { momentDates[row.owner, default: []].append(date) }
+            if let moment = row.momentID { oldMoments[row.owner, default: []].insert(moment) }
         }
     }
 
@@ -244,7 +268,7 @@ struct ChangeApplier {
             let row = try assetRow(uuid)
             guard row.trashed else { continue }
             try db.execute("UPDATE asset SET trashedDate = NULL WHERE id = \(row.id)")
-            if let date = row.creationDate { momentDates.append(date) }
+            if let date = row.creationDate { momentDates[row.owner, default: []].append(date) }
         }
     }
 
@@ -254,8 +278,8 @@ struct ChangeApplier {
             expungedFiles += try db.texts("SELECT path FROM resource WHERE assetID = \(row.id)")
             expungedAssets.append(uuid)
             try db.execute("DELETE FROM asset WHERE id = \(row.id)")
-            if let date = row.creationDate { momentDates.append(date) }
-            if let moment = row.momentID { oldMoments.insert(moment) }
+            if let date = row.creationDate { momentDates[row.owner, default: []].append(date) }
+            if let moment = row.momentID { oldMoments[row.owner, default: []].insert(moment) }
         }
     }
 }

@@ -22,6 +22,10 @@ package struct StoreChangeSet: Sendable {
     package var deletedCollections: [String] = []
     /// The import batch these new assets come from, marked done in the same transaction.
     package var importBatch: ImportBatchCompletion?
+    /// The person (`person.id`) making the change, through their own library: what they create
+    /// is theirs, and an object of anyone else's is not found. `nil`: a library opened without a
+    /// person, which reaches every object and gives what it creates to the library's owner.
+    package var actingPerson: Int64?
     package var now: Date
 
     package init(now: Date = Date()) {

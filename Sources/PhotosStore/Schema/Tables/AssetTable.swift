@@ -23,6 +23,9 @@ package enum AssetColumn: Int32, TableColumn {
     /// Bumped by every edit and revert, so observers see `assetContentChanged` even when an
     /// edit keeps the same adjustment format.
     case contentVersion
+    /// The person whose asset it is (`person.id`), in a library with people; `NULL` in a
+    /// library without. Not a foreign key: a person's removal decides what becomes of theirs.
+    case ownerID
 
     package var definition: ColumnDefinition {
         switch self {
@@ -46,6 +49,7 @@ package enum AssetColumn: Int32, TableColumn {
         case .trashedDate: .real
         case .cameraMake, .cameraModel, .lensModel: .text.added(in: .v3)
         case .contentVersion: .integer.notNull().defaults(to: 0).journaled(.content).added(in: .v5)
+        case .ownerID: .integer.added(in: .v16)
         }
     }
 
@@ -59,5 +63,9 @@ package enum AssetColumn: Int32, TableColumn {
             // Recently Deleted: newest deletion first, then the id ascending (read backwards).
             IndexDefinition(
                 "asset_by_trashedDate", [.sorted("trashedDate"), .implicit("id", descending: true)], where: "trashedDate IS NOT NULL"),
+            // A person's assets in time order; empty (and free) in a library without people.
+            IndexDefinition(
+                "asset_by_owner", [.key("ownerID"), .sorted("creationDate"), .implicit("id")], where: "ownerID IS NOT NULL",
+                added: .v16),
         ] + VisibleAssetIndexes.indexes)
 }

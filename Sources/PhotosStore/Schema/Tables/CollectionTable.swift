@@ -6,6 +6,9 @@ package enum CollectionColumn: Int32, TableColumn {
     /// The folder (or moment cluster) the collection sits in; `NULL` at the top level.
     case parentID
     case position, creationDate
+    /// The person whose album, folder or moment it is (`person.id`); `NULL` for what every
+    /// person sees alike (smart albums and smart folders) and in a library without people.
+    case ownerID
 
     package var definition: ColumnDefinition {
         switch self {
@@ -17,6 +20,7 @@ package enum CollectionColumn: Int32, TableColumn {
         case .parentID: .integer.references("collection", onDelete: .cascade)
         case .position: .integer.notNull().defaults(to: 0)
         case .creationDate: .real.notNull()
+        case .ownerID: .integer.added(in: .v16)
         }
     }
 
