@@ -1,8 +1,14 @@
 import Foundation
 import Photos
+import PhotosLocking
 
 /// What every route shares: the library, who may use it, the image pipeline and its caches,
 /// and the live-update hub.
+///
+/// In a library with people each person is served their own library
+/// (``PHPhotoLibrary/library(forPerson:)``): ``serving(_:)`` gives a route the service of the
+/// library its client sees, made once per person and kept, with its own fetch results, image
+/// versions and live hub, and this one's gate, image manager, encoded images and connections.
 final class LibraryService: Sendable {
     let library: PHPhotoLibrary
     let configuration: ServerConfiguration
@@ -13,7 +19,9 @@ final class LibraryService: Sendable {
     let fetchResults: FetchResultCache
     let live: LiveHub
     /// Cancels renders whose client went away.
-    let connections = ConnectionWatch()
+    let connections: ConnectionWatch
+    /// The people's services, by person identifier (the served library's only).
+    private let people = Mutex<[String: LibraryService]>([:])
 
     init(library: PHPhotoLibrary, configuration: ServerConfiguration) {
         self.library = library
@@ -24,7 +32,45 @@ final class LibraryService: Sendable {
         imageVersions = ImageVersions(library: library)
         fetchResults = FetchResultCache(library: library)
         live = LiveHub(library: library)
+        connections = ConnectionWatch()
     }
+
+    /// A person's service, sharing what `served` holds for every client.
+    private init(library: PHPhotoLibrary, sharing served: LibraryService) {
+        self.library = library
+        configuration = served.configuration
+        gate = served.gate
+        imageManager = served.imageManager
+        encodedImages = served.encodedImages
+        connections = served.connections
+        imageVersions = ImageVersions(library: library)
+        fetchResults = FetchResultCache(library: library)
+        live = LiveHub(library: library)
+    }
+
+    /// The service of the library `client` sees: this one, or, for a person other than the one
+    /// it serves, that person's own (made on first need, kept). This is where a person's
+    /// requests are scoped to what is theirs: every route that reads or changes the library
+    /// asks for it with the client the access middleware set.
+    func serving(_ client: ClientAccess) throws -> LibraryService {
+        guard let person = client.person, person.identifier != library.person?.identifier else { return self }
+        if let kept = people.withLock({ $0[person.identifier] }) { return kept }
+        let own: PHPhotoLibrary
+        do {
+            own = try library.library(forPerson: person.identifier)
+        } catch {
+            throw APIError(error)
+        }
+        let made = LibraryService(library: own, sharing: self)
+        return people.withLock { people in
+            if let kept = people[person.identifier] { return kept }
+            people[person.identifier] = made
+            return made
+        }
+    }
+
+    /// Every person's service made so far.
+    var peopleServices: [LibraryService] { people.withLock { Array($0.values) } }
 
     /// Runs `body` with the service's library as the current one (PhotoKit's class methods
     /// such as `PHAsset.fetchAssets` read it).
@@ -105,8 +151,10 @@ extension LibraryService {
     /// live subscriptions of limited tokens.
     func accessChanged() {
         gate.refresh()
-        fetchResults.removeLimited()
-        live.accessChanged(gate: gate)
+        for service in [self] + peopleServices {
+            service.fetchResults.removeLimited()
+            service.live.accessChanged(gate: gate)
+        }
     }
 }
 

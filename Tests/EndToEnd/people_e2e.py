@@ -6,8 +6,10 @@ Ana, who owns it, and Ben. In one browser Ana signs in on the gallery's page wit
 password: the session cookie is HttpOnly and SameSite=Lax, the grid shows the library, and a
 star (a change: it carries the session's CSRF token) reaches the library. A wrong password is
 refused on the page with the same words as a name nobody has. Ben, in a second browser, signs
-in and sees none of Ana's photos. Ana signs out and is back at the sign-in form; after
-`photos user remove ben` in another process, Ben's open page loses its session.
+in and sees none of Ana's photos; a photo imported as Ben (`photos import --as ben`) appears
+live on his page and not on hers. Ana signs out and is back at the sign-in form; after Ben's
+photo is deleted and `photos user remove ben` runs in another process, his open page loses its
+session.
 
 Usage: people_e2e.py PHOTOS_BINARY CORPUS_DIR
 """
@@ -89,11 +91,22 @@ def main():
         assert ben.find_elements(By.CSS_SELECTOR, ".cell[data-id]") == []
         ben.save_screenshot(os.path.join(ARTIFACTS, "people-2-ben.png"))
 
+        step = "a photo imported as Ben reaches his page, not Ana's"
+        extra = os.path.join(work, "bens")
+        os.makedirs(extra)
+        shutil.copy(os.path.join(CORPUS, "cosmos__whirlpool.jpg"), extra)
+        photos("import", "--library", library, "--as", "ben", extra)
+        wait_ben(lambda: ben.find_element(By.ID, "count").text.strip().startswith("1"))
+        assert ana.find_element(By.ID, "count").text.strip().startswith(str(len(PHOTOS_IN))), ana.find_element(By.ID, "count").text
+        assert json.loads(photos("ls", "--library", library, "--as", "ana", "--json")).__len__() == len(PHOTOS_IN)
+
         step = "Ana signs out"
         ana.find_element(By.ID, "signout").click()
         wait_ana(lambda: ana.find_element(By.ID, "signin").is_displayed())
 
         step = "Ben is removed while his page is open"
+        bens = [a["localIdentifier"] for a in json.loads(photos("ls", "--library", library, "--as", "ben", "--json"))]
+        photos("delete", "--library", library, "--as", "ben", "--permanently", *bens)
         photos("user", "remove", "--library", library, "Ben")
         wait_ben(lambda: ben.find_element(By.ID, "signin").is_displayed())
         print("people e2e: passed")

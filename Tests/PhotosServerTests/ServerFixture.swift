@@ -62,13 +62,15 @@ struct ServerFixture: Sendable {
     }
 
     /// Runs `body` against the server's router (no socket), or `.live` on a loopback port.
+    /// `served`: the library the server is given (the fixture's whole one unless said: `photos
+    /// serve` gives a library with people as its owner's).
     func withServer<T: Sendable>(
-        _ configuration: ServerConfiguration = ServerConfiguration(), live: Bool = false,
+        _ configuration: ServerConfiguration = ServerConfiguration(), live: Bool = false, served: PHPhotoLibrary? = nil,
         _ body: @Sendable (any TestClientProtocol) async throws -> T
     ) async throws -> T {
         var configuration = configuration
         if live { configuration.port = 0 }
-        let application = try buildApplication(library: library, configuration: configuration)
+        let application = try buildApplication(library: served ?? library, configuration: configuration)
         return try await application.test(live ? .live : .router, body)
     }
 

@@ -161,7 +161,8 @@ package final class ImportBatches: Sendable {
         }
         // `fresh.attempts` counts this attempt from here on.
         delegate.importBatches(didReport: .started(uuid: fresh.uuid, foreground: foreground))
-        guard let library = owner.library else { return fail(fresh, PHPhotosError(.libraryVolumeOffline, "The library was closed"), permanently: false) }
+        guard let served = owner.library else { return fail(fresh, PHPhotosError(.libraryVolumeOffline, "The library was closed"), permanently: false) }
+        let library = uploadersLibrary(fresh, from: served)
         let folder = store.layout.importBatchFolder(uuid: fresh.uuid)
         var links: [URL] = []
         // try?: a link the commit moved into `originals/` is gone (the usual case); one left
@@ -208,6 +209,24 @@ package final class ImportBatches: Sendable {
         let done = self.batch(uuid: fresh.uuid) ?? fresh
         delegate.importBatches(didReport: .finished(uuid: fresh.uuid, assets: done.assetUUIDs.count))
         return done
+    }
+
+    /// The library of the person who uploaded `batch` (its owner is their `pe_` identifier, or
+    /// a `tk_` token of theirs), so what it imports is theirs whichever instance or worker
+    /// commits it; `library` itself in a library without people (or when they are gone).
+    private func uploadersLibrary(_ batch: ImportBatchRecord, from library: PHPhotoLibrary) -> PHPhotoLibrary {
+        var person: String?
+        if batch.owner.hasPrefix("pe_") {
+            person = batch.owner
+        } else if batch.owner.hasPrefix("tk_") {
+            person = logger.attempt(.warning, "read the person of the token that uploaded \(batch.uuid)") {
+                try store.accessTokens.token(identifier: batch.owner)?.personID.flatMap { try store.people.person(id: $0)?.identifier }
+            } ?? nil
+        }
+        guard let person, person != library.person?.identifier else { return library }
+        return logger.attempt(.warning, "open the library of \(person), who uploaded \(batch.uuid)") {
+            try library.library(forPerson: person)
+        } ?? library
     }
 
     private func fail(_ batch: ImportBatchRecord, _ error: PHPhotosError, permanently: Bool) -> ImportBatchRecord {

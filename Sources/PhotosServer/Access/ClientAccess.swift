@@ -4,9 +4,8 @@ import Photos
 /// Who a request comes from and what it may see: PhotoKit's authorization for one client.
 ///
 /// In a library with people (``PHLibraryPerson``) every client is a person, signed in with a
-/// password or holding one of their tokens, and never sees more than that person does. Until
-/// the people's own libraries arrive, only the library's owner sees its photos: everyone else
-/// is limited to an empty selection and may not add.
+/// password or holding one of their tokens, and sees their own library
+/// (``LibraryService/serving(_:)``); a token never gets more than its person.
 struct ClientAccess: Sendable {
     /// The token, or `nil` when the server runs without tokens (everyone read-write) or the
     /// client signed in with a password.
@@ -27,14 +26,8 @@ struct ClientAccess: Sendable {
         self.token = token
         self.person = person
         self.session = session
-        if let person, !person.isOwner {
-            // Not the owner: nothing of the library is theirs yet.
-            level = token?.level == .addOnly ? .addOnly : .limited
-            self.allowList = level == .limited ? [] : nil
-        } else {
-            level = token?.level ?? .readWrite
-            self.allowList = allowList
-        }
+        level = token?.level ?? .readWrite
+        self.allowList = allowList
     }
 
     var name: String { person?.name ?? token?.name ?? "open" }
@@ -44,25 +37,16 @@ struct ClientAccess: Sendable {
     /// identifier, so a result narrowed for one is never handed to another.
     var narrowing: String? {
         guard allowList != nil else { return nil }
-        return token.map { "token:" + $0.identifier } ?? person.map { "person:" + $0.identifier } ?? "limited"
+        return token.map { "token:" + $0.identifier } ?? "limited"
     }
-
-    /// Whether this client may add photos: a person who owns nothing of the library yet may not.
-    var mayAdd: Bool { person?.isOwner ?? true }
 
     /// Reading anything at all: refused to add-only tokens, which "see nothing".
     func requireRead() throws {
         if level == .addOnly { throw APIError(.forbidden, "This token may only add photos (add-only)") }
     }
 
-    /// Adding photos and videos.
-    func requireAdd() throws {
-        guard mayAdd else {
-            throw APIError(.forbidden, "\(name) has no photos of their own in this library yet; only its owner may add")
-        }
-    }
-
-    /// Changing collections, tokens and allow-lists: the library's owner (read-write) only.
+    /// Changing collections, tokens and allow-lists: read-write clients only (in a library with
+    /// people, each in their own library).
     func requireOwner(_ what: String) throws {
         if level != .readWrite { throw APIError(.forbidden, "\(what) needs a read-write token (this one is \(level.rawValue))") }
     }

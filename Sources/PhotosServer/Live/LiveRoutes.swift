@@ -12,11 +12,13 @@ enum LiveRoutes {
             try check(context.requireClient(), origin: request.headers[.origin], authority: request.head.authority)
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
-            guard let client = context.requestContext.client else { return }
-            let connection = LiveConnection(service: service, client: client)
-            service.live.add(connection)
+            // A person's connection follows their own library.
+            // try?: a person removed between the upgrade and now gets the connection closed.
+            guard let client = context.requestContext.client, let served = try? service.serving(client) else { return }
+            let connection = LiveConnection(service: served, client: client)
+            served.live.add(connection)
             defer {
-                service.live.remove(connection)
+                served.live.remove(connection)
                 connection.close()
             }
             try await withThrowingTaskGroup(of: Void.self) { group in

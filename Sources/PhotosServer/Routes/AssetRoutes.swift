@@ -21,6 +21,7 @@ struct AssetRoutes {
 
     private func page(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
+        let service = try self.service.serving(client)
         let query = QueryParameters(request)
         let fetch = try AssetFetch(query: query)
         let offset = try query.int("offset", in: 0...Int(Int32.max), default: 0)!
@@ -35,6 +36,7 @@ struct AssetRoutes {
 
     private func details(_ request: Request, _ context: PhotosRequestContext) throws -> Response {
         let client = try context.requireClient()
+        let service = try self.service.serving(client)
         let asset = try service.asset(try context.parameters.require("id"), for: client, includeDeleted: true)
         return service.withLibrary {
             JSONResponse.make(AssetJSON.detailed(asset, showingAlbums: client.allowList == nil))
@@ -46,6 +48,7 @@ struct AssetRoutes {
     /// `PHAssetResourceManager` instead.
     private func original(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
+        let service = try self.service.serving(client)
         let asset = try service.asset(try context.parameters.require("id"), for: client, includeDeleted: true)
         let resources = service.withLibrary { PHAssetResource.assetResources(for: asset) }
         guard let resource = resources.first(where: { [.photo, .video, .audio].contains($0.type) }) ?? resources.first else {

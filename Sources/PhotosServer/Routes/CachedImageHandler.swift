@@ -83,7 +83,8 @@ final class CachedImageHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard request.method == .GET, request.isKeepAlive, let (id, query) = Self.split(imageTarget: request.uri) else { return nil }
         guard let client = try? AccessMiddleware.client(request.headers, gate: service.gate), client.level != .addOnly,
             let identifier = try? ObjectID.asset(String(id)), client.sees(identifier),
-            let assetVersion = service.imageVersions.version(of: identifier),
+            // A person's image versions are of the assets they were shown: nobody else's.
+            let assetVersion = (try? service.serving(client))?.imageVersions.version(of: identifier),
             let parameters = try? ImageRoutes.Parameters(QueryParameters(query: query))
         else { return nil }
         let key = parameters.key(identifier, assetVersion: assetVersion)

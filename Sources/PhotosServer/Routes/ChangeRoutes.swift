@@ -18,6 +18,7 @@ struct ChangeRoutes {
 
     private func apply(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
+        let service = try self.service.serving(client)
         try client.requireRead()
         let batch = try await JSONResponse.decode(ChangeBatch.self, from: request)
         guard !batch.operations.isEmpty else { throw APIError(.badRequest, "'operations' is empty") }
@@ -43,7 +44,12 @@ struct ChangeRoutes {
 
     private func history(_ request: Request, _ context: PhotosRequestContext) throws -> Response {
         let client = try context.requireClient()
+        let service = try self.service.serving(client)
         try client.requireOwner("Persistent history")
+        // The journal is the whole library's: it names everyone's objects.
+        if client.person != nil {
+            throw APIError(.forbidden, "Persistent history is the whole library's, not yet a person's: read it with 'photos history'")
+        }
         let query = QueryParameters(request)
         let current = service.library.currentChangeToken
         let limit = try query.int("limit", in: 1...10_000, default: 1000)!

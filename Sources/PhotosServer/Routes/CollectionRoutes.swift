@@ -16,6 +16,7 @@ struct CollectionRoutes {
 
     private func list(_ request: Request, _ context: PhotosRequestContext) throws -> Response {
         let client = try context.requireClient()
+        let service = try self.service.serving(client)
         try client.requireRead()
         let query = QueryParameters(request)
         let kind = try query.choice("type", default: Kind.album)
@@ -73,6 +74,7 @@ struct CollectionRoutes {
 
     private func one(_ request: Request, _ context: PhotosRequestContext) throws -> Response {
         let client = try context.requireClient()
+        let service = try self.service.serving(client)
         try client.requireRead()
         let text = try context.parameters.require("id")
         let isFolder = text.hasSuffix("/L0/020")

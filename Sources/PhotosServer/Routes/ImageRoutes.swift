@@ -70,6 +70,7 @@ struct ImageRoutes {
 
     private func image(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
+        let service = try self.service.serving(client)
         try client.requireRead()
         let text = try context.parameters.require("id")
         let identifier = try ObjectID.asset(text)

@@ -44,18 +44,23 @@ struct TokenRoutes {
 
     func add(to group: RouterGroup<PhotosRequestContext>) {
         group.get("tokens") { _, context in
-            try context.requireClient().requireOwner("Listing tokens")
-            return JSONResponse.make(try photos { try service.library.accessTokens().map { TokenJSON($0) } })
+            let client = try context.requireClient()
+            try client.requireOwner("Listing tokens")
+            // In a library with people, each person's own tokens.
+            let tokens = try photos { try service.library.accessTokens() }.filter { $0.personIdentifier == client.person?.identifier }
+            return JSONResponse.make(tokens.map { TokenJSON($0) })
         }
         group.post("tokens") { request, context in
-            try context.requireClient().requireOwner("Creating tokens")
+            let client = try context.requireClient()
+            try client.requireOwner("Creating tokens")
             let body = try await JSONResponse.decode(Creation.self, from: request)
             guard let level = PHAccessToken.Level(rawValue: body.level) else {
                 throw APIError(.badRequest, "'level' must be read-write, add-only or limited, not '\(body.level.prefix(40))'")
             }
             let assets = try (body.assets ?? []).map(ObjectID.asset)
             guard assets.isEmpty || level == .limited else { throw APIError(.badRequest, "'assets' applies to limited tokens only") }
-            let (token, secret) = try await write { try library.createAccessToken(named: body.name, level: level) }
+            let person = client.person?.identifier
+            let (token, secret) = try await write { try library.createAccessToken(named: body.name, level: level, person: person) }
             if !assets.isEmpty {
                 do {
                     _ = try await write { try library.changeLimitedLibrary(ofAccessToken: token.identifier, .add(assets)) }
@@ -69,8 +74,10 @@ struct TokenRoutes {
             return JSONResponse.make(TokenJSON(token, secret: secret), status: .created)
         }
         group.delete("tokens/{token}") { _, context in
-            try context.requireClient().requireOwner("Revoking tokens")
+            let client = try context.requireClient()
+            try client.requireOwner("Revoking tokens")
             let identifier = try context.parameters.require("token")
+            _ = try ownToken(identifier, of: client)
             guard try await write({ try library.revokeAccessToken(withIdentifier: identifier) }) else {
                 throw APIError.notFound("token '\(identifier.prefix(40))'")
             }
@@ -78,14 +85,16 @@ struct TokenRoutes {
             return Response(status: .noContent)
         }
         group.get("tokens/{token}/assets") { _, context in
-            try context.requireClient().requireOwner("Reading allow-lists")
-            let identifier = try limitedToken(try context.parameters.require("token"))
+            let client = try context.requireClient()
+            try client.requireOwner("Reading allow-lists")
+            let identifier = try limitedToken(try context.parameters.require("token"), of: client)
             let assets = try photos { try service.library.limitedLibraryAssetIdentifiers(forAccessToken: identifier) }.sorted()
             return JSONResponse.make(AllowList(count: assets.count, assets: assets))
         }
         group.post("tokens/{token}/assets") { request, context in
-            try context.requireClient().requireOwner("Editing allow-lists")
-            let identifier = try limitedToken(try context.parameters.require("token"))
+            let client = try context.requireClient()
+            try client.requireOwner("Editing allow-lists")
+            let identifier = try limitedToken(try context.parameters.require("token"), of: client)
             let body = try await JSONResponse.decode(AllowListEdit.self, from: request)
             guard body.add != nil || body.remove != nil || body.replace != nil else {
                 throw APIError(.badRequest, "Say 'add', 'remove' or 'replace'")
@@ -111,10 +120,18 @@ struct TokenRoutes {
         }
     }
 
-    private func limitedToken(_ identifier: String) throws -> String {
-        guard let token = try photos({ try service.library.accessToken(withIdentifier: identifier) }) else {
+    /// The client's own token with this identifier (404 for another person's, as for none).
+    private func ownToken(_ identifier: String, of client: ClientAccess) throws -> PHAccessToken {
+        guard let token = try photos({ try service.library.accessToken(withIdentifier: identifier) }),
+            token.personIdentifier == client.person?.identifier
+        else {
             throw APIError.notFound("token '\(identifier.prefix(40))'")
         }
+        return token
+    }
+
+    private func limitedToken(_ identifier: String, of client: ClientAccess) throws -> String {
+        let token = try ownToken(identifier, of: client)
         guard token.level == .limited else { throw APIError(.conflict, "\(identifier) is \(token.level.rawValue), not limited") }
         return identifier
     }

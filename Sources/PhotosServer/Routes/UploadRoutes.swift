@@ -29,7 +29,7 @@ struct UploadRoutes {
 
     private func upload(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
-        try client.requireAdd()
+        let service = try self.service.serving(client)
         let limit = service.configuration.uploadLimit
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw APIError(.contentTooLarge, "The upload is \(length) bytes; the limit is \(limit)")
@@ -41,7 +41,7 @@ struct UploadRoutes {
             // A retry: the body is the same files again, not kept.
             for try await _ in request.body {}
             let batch = try await service.writing("import") { batches.resume(sent) }
-            return try await respond(batch, to: client, replayed: true)
+            return try await respond(batch, to: client, replayed: true, service: service)
         }
         let (uuid, folder) = try batches.newBatchFolder()
         let files: [ReceivedFile]
@@ -59,22 +59,25 @@ struct UploadRoutes {
         let (batch, replayed) = try await service.writing("commit") {
             try batches.submit(uuid: uuid, files: batchFiles, owner: owner, clientKey: key, tokenIdentifier: token)
         }
-        return try await respond(batch, to: client, replayed: replayed)
+        return try await respond(batch, to: client, replayed: replayed, service: service)
     }
 
     /// `GET /api/uploads/<id>`: one of this client's uploads, as it stands.
     private func status(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
+        let service = try self.service.serving(client)
         let id = try context.parameters.require("id")
         guard let batch = service.library.importBatches.batch(uuid: id), batch.owner == Self.owner(client) else {
             throw APIError.notFound("upload \(id)")
         }
-        return JSONResponse.make(result(batch, for: client))
+        return JSONResponse.make(result(batch, for: client, service: service))
     }
 
     /// The answer for a batch: 201 with its assets once imported, 202 while it waits for a
     /// retry, the failure's status once given up.
-    private func respond(_ batch: ImportBatchRecord, to client: ClientAccess, replayed: Bool) async throws -> Response {
+    private func respond(
+        _ batch: ImportBatchRecord, to client: ClientAccess, replayed: Bool, service: LibraryService
+    ) async throws -> Response {
         switch batch.state {
         case .failed:
             let message = batch.lastError ?? "The upload failed"
@@ -84,20 +87,20 @@ struct UploadRoutes {
             let code = batch.errorCode.flatMap(PHPhotosError.Code.init(rawValue:)) ?? .internalError
             throw APIError(APIError(PHPhotosError(code, message)).status, message)
         case .pending:
-            var response = JSONResponse.make(result(batch, for: client), status: .accepted)
+            var response = JSONResponse.make(result(batch, for: client, service: service), status: .accepted)
             response.headers[.location] = "/api/uploads/\(batch.uuid)"
             response.headers[.retryAfter] = "\(max(1, Int(batch.notBefore.timeIntervalSinceNow.rounded(.up))))"
             return response
         case .done:
             await service.libraryChanged()
-            if batch.tokenIdentifier != nil { service.accessChanged() }
-            var response = JSONResponse.make(result(batch, for: client), status: .created)
+            if batch.tokenIdentifier != nil { self.service.accessChanged() }
+            var response = JSONResponse.make(result(batch, for: client, service: service), status: .created)
             if replayed { response.headers[Self.replayedHeader] = "true" }
             return response
         }
     }
 
-    private func result(_ batch: ImportBatchRecord, for client: ClientAccess) -> UploadResult {
+    private func result(_ batch: ImportBatchRecord, for client: ClientAccess, service: LibraryService) -> UploadResult {
         let created = batch.assetUUIDs.map(PHAsset.localIdentifier(forUUID:))
         let upload = UploadJSON(batch)
         guard client.level != .addOnly, batch.state == .done else {

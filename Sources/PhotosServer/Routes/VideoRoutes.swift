@@ -15,11 +15,12 @@ struct VideoRoutes {
 
     private func video(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
+        let service = try self.service.serving(client)
         let asset = try service.asset(try context.parameters.require("id"), for: client, includeDeleted: true)
         guard asset.mediaType == .video || asset.mediaSubtypes.contains(.photoLive) else {
             throw APIError.notFound("video for asset '\(asset.localIdentifier)': it is a still photo")
         }
-        let renditions = service.library.videoRenditions
+        let renditions = self.service.library.videoRenditions  // the served library's workers make everyone's
         // A first need runs ffmpeg for seconds: off the event loop, on a thread of its own.
         let playable = try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {

@@ -180,6 +180,22 @@ struct PersonLibraryTests {
         #expect(result.map(\.localIdentifier) == [bens])
     }
 
+    /// An upload committed by whichever library claims it (another instance's worker, the
+    /// owner's served library) is its uploader's: by their identifier or by a token of theirs.
+    @Test func anUploadIsItsUploadersWhoeverImportsIt() throws {
+        let house = try Household()
+        let (_, _) = try house.whole.createAccessToken(named: "ben's", level: .readWrite, person: "Ben")
+        let bensToken = try #require(try house.whole.accessTokens().first { $0.name == "ben's" })
+        for owner in [try #require(house.ben.person?.identifier), bensToken.identifier] {
+            let (uuid, files) = try ImportBatchTests.stage(house.ana, count: 1, seed: owner.count)
+            let (batch, _) = try house.ana.importBatches.submit(uuid: uuid, files: files, owner: owner, clientKey: nil, tokenIdentifier: nil)
+            #expect(batch.state == .done)
+            let created = batch.assetUUIDs.map(PHAsset.localIdentifier(forUUID:))
+            #expect(Set(created).isSubset(of: Set(Self.assets(house.ben))), "\(owner)")
+            #expect(Set(created).isDisjoint(with: Set(Self.assets(house.ana))), "\(owner)")
+        }
+    }
+
     @Test func aPersonWithPhotosCantBeRemovedUntilTheyAreDeleted() throws {
         let house = try Household()
         let bens = try house.add(to: house.ben, named: "ben", day: 7)
