@@ -50,6 +50,7 @@ func buildRouter(_ service: LibraryService) throws -> Router<PhotosRequestContex
     ChangeRoutes(service: service).add(to: secured)
     UploadRoutes(service: service).add(to: secured)
     TokenRoutes(service: service).add(to: secured)
+    PeopleRoutes(service: service).add(to: secured)
     return router
 }
 

@@ -4,17 +4,18 @@ import Testing
 
 @testable import PhotosStore
 
-/// The schema a new SQLite library gets, as released (v16: v14, the people's tables and the owners' columns): every
+/// The schema a new SQLite library gets, as released (v17: v14, the people's tables, the owners' columns and shared albums' members): every
 /// table, index and trigger, one per line (`type name table SQL`, whitespace folded). The migrations render the tables from
 /// their descriptions; a description changed without a new migration changes what a new library
 /// gets but not what an existing one has, and this test says so. (Taken from the library the
 /// version before the descriptions made: the redesign changed nothing.)
 @Suite("Released schema")
 struct ReleasedSchemaTests {
-    static let v16 = """
+    static let v17 = """
         index accessSession_by_token accessSession CREATE INDEX accessSession_by_token ON accessSession(tokenID)
         index albumAsset_by_asset albumAsset CREATE INDEX albumAsset_by_asset ON albumAsset(assetID)
         index albumAsset_by_position albumAsset CREATE INDEX albumAsset_by_position ON albumAsset(albumID, position)
+        index albumMember_by_person albumMember CREATE INDEX albumMember_by_person ON albumMember(personID)
         index asset_by_addedDate asset CREATE INDEX asset_by_addedDate ON asset(addedDate)
         index asset_by_burst asset CREATE INDEX asset_by_burst ON asset(burstIdentifier) WHERE burstIdentifier IS NOT NULL
         index asset_by_creationDate asset CREATE INDEX asset_by_creationDate ON asset(creationDate)
@@ -48,6 +49,7 @@ struct ReleasedSchemaTests {
         table accessToken accessToken CREATE TABLE accessToken (id INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE, name TEXT NOT NULL, level INTEGER NOT NULL, secretHash TEXT NOT NULL UNIQUE, createdDate REAL NOT NULL, lastUsedDate REAL , personID INTEGER REFERENCES person(id) ON DELETE CASCADE)
         table accessTokenAsset accessTokenAsset CREATE TABLE accessTokenAsset (tokenID INTEGER NOT NULL REFERENCES accessToken(id) ON DELETE CASCADE, assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE, PRIMARY KEY (tokenID, assetID)) WITHOUT ROWID
         table albumAsset albumAsset CREATE TABLE albumAsset (albumID INTEGER NOT NULL REFERENCES collection(id) ON DELETE CASCADE, assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE, position INTEGER NOT NULL, PRIMARY KEY (albumID, assetID)) WITHOUT ROWID
+        table albumMember albumMember CREATE TABLE albumMember (albumID INTEGER NOT NULL REFERENCES collection(id) ON DELETE CASCADE, personID INTEGER NOT NULL REFERENCES person(id) ON DELETE CASCADE, role INTEGER NOT NULL, addedDate REAL NOT NULL, PRIMARY KEY (albumID, personID)) WITHOUT ROWID
         table asset asset CREATE TABLE "asset" (id INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL DEFAULT 0, sourceType INTEGER NOT NULL DEFAULT 1, pixelWidth INTEGER NOT NULL DEFAULT 0, pixelHeight INTEGER NOT NULL DEFAULT 0, creationDate REAL, creationTimeZoneOffset INTEGER, modificationDate REAL, addedDate REAL NOT NULL, latitude REAL, longitude REAL, altitude REAL, horizontalAccuracy REAL, verticalAccuracy REAL, locationTimestamp REAL, duration REAL NOT NULL DEFAULT 0, isFavorite INTEGER NOT NULL DEFAULT 0, isHidden INTEGER NOT NULL DEFAULT 0, burstIdentifier TEXT, burstSelectionTypes INTEGER NOT NULL DEFAULT 0, representsBurst INTEGER NOT NULL DEFAULT 0, playbackStyle INTEGER NOT NULL DEFAULT 1, hasAdjustments INTEGER NOT NULL DEFAULT 0, adjustmentFormatIdentifier TEXT, uniformTypeIdentifier TEXT NOT NULL, originalFilename TEXT, traits INTEGER NOT NULL DEFAULT 0, momentID INTEGER REFERENCES collection(id) ON DELETE SET NULL, trashedDate REAL , cameraMake TEXT, cameraModel TEXT, lensModel TEXT, contentVersion INTEGER NOT NULL DEFAULT 0, ownerID INTEGER)
         table change change CREATE TABLE change (id INTEGER PRIMARY KEY AUTOINCREMENT, date REAL NOT NULL, processID INTEGER NOT NULL)
         table changedObject changedObject CREATE TABLE changedObject (changeID INTEGER NOT NULL, entity INTEGER NOT NULL, objectID INTEGER NOT NULL, uuid TEXT NOT NULL, wasVisible INTEGER NOT NULL, isVisible INTEGER NOT NULL, flags INTEGER NOT NULL, PRIMARY KEY (changeID, entity, objectID)) WITHOUT ROWID
@@ -79,7 +81,7 @@ struct ReleasedSchemaTests {
                 return "\(row["type"] as String) \(row["name"] as String) \(row["tbl_name"] as String) \(folded)"
             }
         }
-        let expected = Self.v16.split(separator: "\n").map(String.init)
+        let expected = Self.v17.split(separator: "\n").map(String.init)
         #expect(lines.count == expected.count)
         for (line, wanted) in zip(lines, expected) {
             #expect(line == wanted)

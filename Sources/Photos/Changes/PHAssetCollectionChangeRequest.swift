@@ -14,6 +14,10 @@ public final class PHAssetCollectionChangeRequest: PHChangeRequest, ChangeContri
     private var newTitle: String?
     private var operations: [MembershipEdit.Operation] = []
     private let originalTitle: String
+    /// A new album's subtype: regular, or shared (``PHAssetCollectionSubtype/albumCloudShared``).
+    private var subtype = PHAssetCollectionSubtype.albumRegular
+    /// Changes to who a shared album is shared with, in order.
+    private var sharing: [SharingEdit.Action] = []
 
     private init(context: ChangeContext, uuid: String, isNew: Bool, title: String, view: [String]?) {
         self.uuid = uuid
@@ -29,6 +33,50 @@ public final class PHAssetCollectionChangeRequest: PHChangeRequest, ChangeContri
     public class func creationRequestForAssetCollection(withTitle title: String) -> PHAssetCollectionChangeRequest {
         let context = ChangeContext.require("creationRequestForAssetCollection(withTitle:)")
         return PHAssetCollectionChangeRequest(context: context, uuid: UUID().uuidString, isNew: true, title: title, view: [])
+    }
+
+    /// A request to create a shared album (``PHAssetCollectionSubtype/albumCloudShared``) with
+    /// this title, owned by the library's person; ``addMember(_:role:)`` shares it.
+    ///
+    /// - Note: Linux addition: on Apple's platforms shared albums are made in the Photos app and
+    ///   live in iCloud. Here they join the people of one library (``PHLibraryPerson``): its
+    ///   members see it and its photos in their own libraries; contributors add their own
+    ///   photos, which stay theirs; only its owner renames it, shares it or ends it
+    ///   (``deleteAssetCollections(_:)``), and only the owner of a photo, or of the album,
+    ///   removes it from the album.
+    public class func creationRequestForSharedAlbum(withTitle title: String) -> PHAssetCollectionChangeRequest {
+        let context = ChangeContext.require("creationRequestForSharedAlbum(withTitle:)")
+        let request = PHAssetCollectionChangeRequest(context: context, uuid: UUID().uuidString, isNew: true, title: title, view: [])
+        request.subtype = .albumCloudShared
+        return request
+    }
+
+    /// Shares the album (a shared one the library's person owns) with a person, by name or
+    /// `pe_` identifier, as a viewer or a contributor; a member already gets the new role. The
+    /// block fails with ``PHPhotosError/Code/changeNotSupported`` for an album that isn't
+    /// shared or isn't theirs.
+    ///
+    /// - Note: Linux addition.
+    public func addMember(_ person: String, role: PHSharedAlbumRole) {
+        requireOpen("addMember(_:role:)")
+        sharing.append(.share(person: person, role: role.storedValue))
+    }
+
+    /// Ends a person's membership of the album (its owner only).
+    ///
+    /// - Note: Linux addition.
+    public func removeMember(_ person: String) {
+        requireOpen("removeMember(_:)")
+        sharing.append(.unshare(person: person))
+    }
+
+    /// The library's person leaves the album, shared with them; the photos they added stay in
+    /// it, theirs.
+    ///
+    /// - Note: Linux addition.
+    public func leaveSharedAlbum() {
+        requireOpen("leaveSharedAlbum()")
+        sharing.append(.leave)
     }
 
     /// A placeholder for the album a creation request makes.
@@ -115,13 +163,14 @@ public final class PHAssetCollectionChangeRequest: PHChangeRequest, ChangeContri
             changes.newCollections.append(
                 NewCollection(
                     uuid: uuid, isList: false, type: PHAssetCollectionType.album.rawValue,
-                    subtype: PHAssetCollectionSubtype.albumRegular.rawValue, title: newTitle ?? originalTitle))
+                    subtype: subtype.rawValue, title: newTitle ?? originalTitle))
         } else if let newTitle, newTitle != originalTitle {
             changes.collectionEdits[uuid] = CollectionEdit(title: newTitle)
         }
         if !operations.isEmpty {
             changes.membershipEdits.append(MembershipEdit(container: .album(uuid), view: isNew ? nil : view, operations: operations))
         }
+        changes.sharingEdits += sharing.map { SharingEdit(album: uuid, action: $0) }
     }
 }
 

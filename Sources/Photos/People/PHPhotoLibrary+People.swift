@@ -104,3 +104,23 @@ extension PHPhotoLibrary {
         self.init(store: whole.store, configuration: whole.configuration, person: (scoped.person!, id: scoped.personID!))
     }
 }
+
+extension PHPhotoLibrary {
+    /// The people a shared album is shared with, in the order they were added (its owner is
+    /// no member: ``PHAssetCollection`` of theirs). Empty for an album that isn't shared.
+    ///
+    /// - Note: Linux addition.
+    public func sharedAlbumMembers(of album: PHAssetCollection) throws -> [PHSharedAlbumMember] {
+        guard let uuid = LocalIdentifier.collectionUUID(album.localIdentifier, isList: false) else { return [] }
+        do {
+            let owner = try store.people.ownerID()
+            return try store.people.members(ofAlbum: uuid).map { member in
+                PHSharedAlbumMember(
+                    person: PHLibraryPerson(member.person, owner: owner), role: PHSharedAlbumRole(storedValue: member.role) ?? .viewer,
+                    additionDate: member.added)
+            }
+        } catch {
+            throw PHPhotosError(error)
+        }
+    }
+}

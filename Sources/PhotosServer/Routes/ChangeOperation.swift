@@ -7,6 +7,8 @@ struct ChangeOperation: Decodable, Sendable {
         case favorite, hide, delete, recover
         case createAlbum, renameAlbum, deleteAlbum, addToAlbum, removeFromAlbum, reorderAlbum
         case edit, revert
+        /// Shared albums, between the people of a library.
+        case createSharedAlbum, shareAlbum, unshareAlbum, leaveAlbum
     }
 
     struct Rect: Decodable, Sendable {
@@ -33,11 +35,16 @@ struct ChangeOperation: Decodable, Sendable {
     var exposure: Double?
     var saturation: Double?
     var filter: String?
+    /// `shareAlbum`, `unshareAlbum`: whom (a person's name or `pe_` identifier).
+    var person: String?
+    /// `shareAlbum`: `viewer` or `contributor`.
+    var role: String?
 
     /// Operations that change albums, which only read-write tokens may do.
     var changesAlbums: Bool {
         switch op {
         case .createAlbum, .renameAlbum, .deleteAlbum, .addToAlbum, .removeFromAlbum, .reorderAlbum: true
+        case .createSharedAlbum, .shareAlbum, .unshareAlbum, .leaveAlbum: true
         default: false
         }
     }

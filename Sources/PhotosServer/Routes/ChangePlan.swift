@@ -24,6 +24,10 @@ final class ChangePlan: Sendable {
         case reorderAlbum(PHAssetCollection, IndexSet, Int)
         case edit(PHAsset, PHContentEditingOutput)
         case revert(PHAsset)
+        case createSharedAlbum(title: String, ref: String?)
+        case share(AlbumTarget, person: String, PHSharedAlbumRole)
+        case unshare(PHAssetCollection, person: String)
+        case leave(PHAssetCollection)
     }
 
     private let steps: [Step]
@@ -54,7 +58,42 @@ final class ChangePlan: Sendable {
                 guard let found, found.assetCollectionType == .album else { throw APIError.notFound("album '\(text)'") }
                 return found
             }
+            /// Sharing is between people: a client that is no person (a library without people)
+            /// can't.
+            func person() throws -> String {
+                guard client.person != nil else {
+                    throw APIError(.forbidden, "operations[\(index)] (\(operation.op.rawValue)): sharing is between the people of a library")
+                }
+                return try operation.require(operation.person, "person", at: index)
+            }
             switch operation.op {
+            case .createSharedAlbum:
+                guard client.person != nil else {
+                    throw APIError(.forbidden, "operations[\(index)] (createSharedAlbum): sharing is between the people of a library")
+                }
+                let title = try operation.require(operation.title, "title", at: index).trimmingCharacters(in: .whitespaces)
+                guard !title.isEmpty else { throw APIError(.badRequest, "operations[\(index)]: the title is empty") }
+                if let ref = operation.ref { refs.insert(ref) }
+                steps.append(.createSharedAlbum(title: title, ref: operation.ref))
+            case .shareAlbum:
+                let whom = try person()
+                let text = try operation.require(operation.role, "role", at: index)
+                guard let role = PHSharedAlbumRole(rawValue: text) else {
+                    throw APIError(.badRequest, "operations[\(index)]: 'role' must be viewer or contributor, not '\(text.prefix(40))'")
+                }
+                if let ref = operation.album, refs.contains(ref) {
+                    steps.append(.share(.created(ref: ref), person: whom, role))
+                } else {
+                    steps.append(.share(.existing(try album()), person: whom, role))
+                }
+            case .unshareAlbum:
+                let whom = try person()
+                steps.append(.unshare(try album(), person: whom))
+            case .leaveAlbum:
+                guard client.person != nil else {
+                    throw APIError(.forbidden, "operations[\(index)] (leaveAlbum): sharing is between the people of a library")
+                }
+                steps.append(.leave(try album()))
             case .favorite: steps.append(.favorite(try assets(), try operation.require(operation.value, "value", at: index)))
             case .hide: steps.append(.hide(try assets(), try operation.require(operation.value, "value", at: index)))
             case .delete: steps.append(.delete(try assets()))
@@ -150,6 +189,16 @@ final class ChangePlan: Sendable {
                 case .reorderAlbum(let album, let from, let to): request(for: album)?.moveAssets(at: from, to: to)
                 case .edit(let asset, let output): PHAssetChangeRequest(for: asset).contentEditingOutput = output
                 case .revert(let asset): PHAssetChangeRequest(for: asset).revertAssetContentToOriginal()
+                case .createSharedAlbum(let title, let ref):
+                    let request = PHAssetCollectionChangeRequest.creationRequestForSharedAlbum(withTitle: title)
+                    if let ref {
+                        createdRequests[ref] = request
+                        createdIdentifiers[ref] = request.placeholderForCreatedAssetCollection.localIdentifier
+                    }
+                case .share(.existing(let album), let person, let role): request(for: album)?.addMember(person, role: role)
+                case .share(.created(let ref), let person, let role): createdRequests[ref]?.addMember(person, role: role)
+                case .unshare(let album, let person): request(for: album)?.removeMember(person)
+                case .leave(let album): request(for: album)?.leaveSharedAlbum()
                 }
             }
             created.withLock { $0 = createdIdentifiers }

@@ -12,6 +12,7 @@ struct CollectionRoutes {
     func add(to group: RouterGroup<PhotosRequestContext>) {
         group.get("collections") { request, context in try list(request, context) }
         group.get("collections/{id}") { request, context in try one(request, context) }
+        group.get("collections/{id}/members") { request, context in try members(request, context) }
     }
 
     private func list(_ request: Request, _ context: PhotosRequestContext) throws -> Response {
@@ -70,6 +71,41 @@ struct CollectionRoutes {
         case .folder:
             return try Fetch(PHCollectionList.fetchCollectionLists(with: .folder, subtype: .any, options: try options(for: PHCollectionList.self)))
         }
+    }
+
+    /// `GET /api/collections/{id}/members`: who a shared album is shared with (empty for
+    /// another album), for whoever sees it.
+    private func members(_ request: Request, _ context: PhotosRequestContext) throws -> Response {
+        let client = try context.requireClient()
+        let service = try self.service.serving(client)
+        try client.requireRead()
+        let text = try context.parameters.require("id")
+        let identifier = try ObjectID.collection(text)
+        guard client.allowList == nil else { throw APIError.notFound("collection '\(text)'") }
+        let album = service.withLibrary {
+            PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObject
+        }
+        guard let album else { throw APIError.notFound("collection '\(text)'") }
+        let members = try service.withLibrary {
+            do { return try service.library.sharedAlbumMembers(of: album) } catch { throw APIError(error) }
+        }
+        return JSONResponse.make(MemberList(members: members.map(MemberList.Member.init)))
+    }
+
+    struct MemberList: Encodable {
+        struct Member: Encodable {
+            let person: PersonJSON
+            let role: String
+            let additionDate: Date
+
+            init(_ member: PHSharedAlbumMember) {
+                person = PersonJSON(member.person)
+                role = member.role.rawValue
+                additionDate = member.additionDate
+            }
+        }
+
+        let members: [Member]
     }
 
     private func one(_ request: Request, _ context: PhotosRequestContext) throws -> Response {

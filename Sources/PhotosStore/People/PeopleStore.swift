@@ -223,3 +223,23 @@ extension LibraryDatabase {
     /// The people of the library, their sessions and failed sign-ins (``PeopleStore``).
     package var people: PeopleStore { PeopleStore(database: self) }
 }
+
+extension PeopleStore {
+    /// The members of the shared album with this UUID, by when they were added, with their
+    /// role (``SharingRole``) and the date.
+    package func members(ofAlbum uuid: String) throws(StoreError) -> [(person: PersonRecord, role: Int, added: Date)] {
+        try database.read { db in
+            try db.rows(
+                """
+                SELECT \(PersonColumn.selection), albumMember.role, albumMember.addedDate FROM albumMember
+                JOIN person ON person.id = albumMember.personID JOIN collection ON collection.id = albumMember.albumID
+                WHERE collection.uuid = \(uuid) ORDER BY albumMember.addedDate, person.id
+                """
+            ) { row in
+                let role: Int? = row[after: PersonColumn.self, 0]
+                let added: Double = row[after: PersonColumn.self, 1]
+                return (PersonRecord(row: row), role ?? 0, Date(timeIntervalSince1970: added))
+            }
+        }
+    }
+}

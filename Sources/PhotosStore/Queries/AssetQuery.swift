@@ -81,7 +81,24 @@ package struct AssetQuery: Sendable, Hashable {
             includeAllBursts = true
         }
 
-        if let owner { conditions.append("asset.ownerID = \(owner)") }
+        if let owner {
+            switch scope {
+            case .album(let albumID):
+                // A shared album shows its members everyone's contributions.
+                conditions.append(
+                    "(asset.ownerID = \(owner) OR \(albumID) IN (\(CollectionQuery.sharedAlbums(of: owner))))")
+            case .uuids:
+                // An asset is found by its identifier by whoever sees it: its owner, and the
+                // members of a shared album holding it.
+                conditions.append(
+                    """
+                    (asset.ownerID = \(owner) OR asset.id IN (SELECT assetID FROM albumAsset \
+                    WHERE albumID IN (\(CollectionQuery.sharedAlbums(of: owner)))))
+                    """)
+            default:
+                conditions.append("asset.ownerID = \(owner)")
+            }
+        }
 
         // The visibility terms, spelled as `VisibleAssetIndexes` builds its partial indexes.
         typealias Term = VisibleAssetIndexes.Term

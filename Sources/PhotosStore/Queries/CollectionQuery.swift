@@ -91,13 +91,32 @@ package struct CollectionQuery: Sendable, Hashable {
             join = " JOIN \(StoreSQL.orderedElements(ids)) AS transient ON transient.value = collection.id"
         }
 
-        if let owner { conditions.append("(collection.ownerID = \(owner) OR collection.ownerID IS NULL)") }
+        if let owner { conditions.append(Self.visible(to: owner)) }
         if let filter { conditions.append(SQLFilterCompiler.compile(filter)) }
         if let restriction { conditions.append(restriction.condition(on: "collection.id")) }
         let whereClause = conditions.isEmpty ? "TRUE" : StoreSQL.joined(conditions, separator: " AND ")
         var statement: StoreSQL = "SELECT \(columns) FROM collection\(join) WHERE \(whereClause) ORDER BY \(OrderTerm.sql(orderTerms))"
         if limit > 0 { statement += " LIMIT \(limit)" }
         return statement
+    }
+}
+
+extension CollectionQuery {
+    /// The collections `person` sees: their own, those everyone sees alike (no owner), and the
+    /// shared albums they are a member of.
+    package static func visible(to person: Int64) -> StoreSQL {
+        """
+        (collection.ownerID = \(person) OR collection.ownerID IS NULL \
+        OR collection.id IN (SELECT albumID FROM albumMember WHERE personID = \(person)))
+        """
+    }
+
+    /// The shared albums `person` owns or is a member of.
+    package static func sharedAlbums(of person: Int64) -> StoreSQL {
+        """
+        SELECT id FROM collection WHERE isList = 0 AND type = 1 AND subtype = \(literal: CollectionKind.albumCloudShared) \
+        AND (ownerID = \(person) OR id IN (SELECT albumID FROM albumMember WHERE personID = \(person)))
+        """
     }
 }
 

@@ -54,6 +54,8 @@ package enum CollectionKind {
     package static let folder = 2
     package static let smartFolder = 3
     package static let albumRegular = 2
+    /// `PHAssetCollectionSubtype.albumCloudShared`: a shared album (``AlbumMemberColumn``).
+    package static let albumCloudShared = 101
     package static let momentListCluster = 1
     package static let momentListYear = 2
     package static let regularFolder = 100

@@ -131,4 +131,8 @@ extension ColumnReading {
     package subscript<Column: TableColumn>(after table: Column.Type, _ index: Int32) -> Int? {
         optionalInt(Int32(Column.table.columns.count) + index)
     }
+
+    package subscript<Column: TableColumn>(after table: Column.Type, _ index: Int32) -> Double {
+        double(Int32(Column.table.columns.count) + index)
+    }
 }

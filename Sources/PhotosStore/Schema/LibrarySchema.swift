@@ -10,7 +10,7 @@ package enum LibrarySchema {
         LibraryInfoColumn.table, CollectionColumn.table, AssetColumn.table, ResourceColumn.table, AlbumAssetColumn.table,
         ChangeColumn.table, ChangedObjectColumn.table, PersonColumn.table, AccessTokenColumn.table,
         AccessTokenAssetColumn.table, AccessSessionColumn.table, VideoRenditionColumn.table, RenderFailureColumn.table,
-        ImportBatchColumn.table, PersonSessionColumn.table, SignInFailureColumn.table,
+        ImportBatchColumn.table, PersonSessionColumn.table, SignInFailureColumn.table, AlbumMemberColumn.table,
     ]
 
     /// What a library that already had people before v16 gave its owner: every asset and every

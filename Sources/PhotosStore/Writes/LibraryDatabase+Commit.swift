@@ -31,7 +31,7 @@ extension LibraryDatabase {
                     + changes.contentEdits.flatMap { uuid, edit in ChangeApplier.contentPaths(uuid: uuid, edit: edit, at: changes.now) })
             position = try engine.write { db in
                 let changeID = try ChangeJournal.open(db, date: changes.now)
-                var applier = ChangeApplier(db: db, changes: changes, moves: moves, gazetteer: gazetteer)
+                var applier = ChangeApplier(db: db, changes: changes, moves: moves, gazetteer: gazetteer, changeID: changeID)
                 try applier.apply()
                 expungedFiles = applier.expungedFiles
                 expungedAssets = applier.expungedAssets
@@ -85,12 +85,15 @@ struct ChangeApplier {
 
     /// Where regrouped moments' place names come from.
     let gazetteer: GazetteerChoice
+    /// The journal entry this change records into.
+    let changeID: Int64
 
-    init(db: any StoreConnection, changes: StoreChangeSet, moves: FileMoves, gazetteer: GazetteerChoice) {
+    init(db: any StoreConnection, changes: StoreChangeSet, moves: FileMoves, gazetteer: GazetteerChoice, changeID: Int64 = 0) {
         self.db = db
         self.changes = changes
         self.moves = moves
         self.gazetteer = gazetteer
+        self.changeID = changeID
     }
 
     mutating func apply() throws {
@@ -103,6 +106,7 @@ struct ChangeApplier {
         try applyContentEdits()
         try editCollections()
         for edit in changes.membershipEdits { try applyMembership(edit) }
+        for edit in changes.sharingEdits { try applySharing(edit) }
         try trashAssets()
         try recoverAssets()
         try expungeAssets()
@@ -117,12 +121,12 @@ struct ChangeApplier {
     // MARK: Lookups
 
     typealias AssetRow = (id: Int64, creationDate: Double?, momentID: Int64?, trashed: Bool, owner: Int64?)
-    typealias CollectionRow = (id: Int64, isList: Bool, type: Int, subtype: Int, title: String?)
+    typealias CollectionRow = (id: Int64, isList: Bool, type: Int, subtype: Int, title: String?, owner: Int64?)
 
     /// The columns the lookups read: the tables' first ones, through those they need (all of
     /// the asset's, which end with its owner).
     static let assetRowColumns = AssetColumn.selection
-    static let collectionRowColumns = CollectionColumn.selection(through: .title)
+    static let collectionRowColumns = CollectionColumn.selection
 
     /// The one check of whose objects a change may touch: an acting person's lookups see only
     /// their own assets, and their own collections besides those everyone sees alike; anyone
@@ -131,7 +135,7 @@ struct ChangeApplier {
         changes.actingPerson.map { "AND asset.ownerID = \($0)" } ?? ""
     }
     var collectionScope: StoreSQL {
-        changes.actingPerson.map { "AND (collection.ownerID = \($0) OR collection.ownerID IS NULL)" } ?? ""
+        changes.actingPerson.map { "AND \(CollectionQuery.visible(to: $0))" } ?? ""
     }
 
     func assetRow(_ uuid: String) throws -> AssetRow {
@@ -153,7 +157,7 @@ struct ChangeApplier {
             let row = try db.row(
                 "SELECT \(Self.collectionRowColumns) FROM collection WHERE uuid = \(uuid) \(collectionScope)", { row -> CollectionRow in
                 (id: row[CollectionColumn.id], isList: row[CollectionColumn.isList], type: row[CollectionColumn.type],
-                 subtype: row[CollectionColumn.subtype], title: row[CollectionColumn.title])
+                 subtype: row[CollectionColumn.subtype], title: row[CollectionColumn.title], owner: row[CollectionColumn.ownerID])
             })
         else {
             throw StoreError(.missingObject, "No collection with identifier \(uuid) exists in the library")
@@ -183,10 +187,17 @@ struct ChangeApplier {
         for (uuid, edit) in changes.collectionEdits.sorted(by: { $0.key < $1.key }) {
             let row = try collectionRow(uuid)
             try requireUserCollection(row, uuid: uuid, action: "rename")
+            try requireCollectionOwner(row, uuid: uuid, action: "rename")
             if let title = edit.title {
                 try db.execute("UPDATE collection SET title = \(title) WHERE id = \(row.id)")
             }
         }
+    }
+
+    /// A shared album is renamed, ended or shared by its owner only; its members see it.
+    func requireCollectionOwner(_ row: CollectionRow, uuid: String, action: String) throws {
+        guard let acting = changes.actingPerson, row.owner != acting else { return }
+        throw StoreError(.notAllowed, "Only its owner can \(action) \(row.title.map { "'\($0)'" } ?? uuid), shared with you")
     }
 
     func requireUserCollection(_ row: CollectionRow, uuid: String, action: String) throws {
@@ -202,6 +213,7 @@ struct ChangeApplier {
         for uuid in changes.deletedCollections {
             guard let row = try? collectionRow(uuid) else { continue }
             try requireUserCollection(row, uuid: uuid, action: "delete")
+            try requireCollectionOwner(row, uuid: uuid, action: "delete")
             // Children of a deleted folder go with it (ON DELETE CASCADE), as in Photos.
             try db.execute("DELETE FROM collection WHERE id = \(row.id)")
         }

@@ -20,6 +20,9 @@ package struct StoreChangeSet: Sendable {
     /// Assets removed for good, files and all.
     package var expungedAssets: [String] = []
     package var deletedCollections: [String] = []
+    /// Who a shared album is shared with: members added or removed by its owner, or the acting
+    /// person leaving.
+    package var sharingEdits: [SharingEdit] = []
     /// The import batch these new assets come from, marked done in the same transaction.
     package var importBatch: ImportBatchCompletion?
     /// The person (`person.id`) making the change, through their own library: what they create
@@ -35,7 +38,7 @@ package struct StoreChangeSet: Sendable {
     package var isEmpty: Bool {
         newCollections.isEmpty && newAssets.isEmpty && assetEdits.isEmpty && collectionEdits.isEmpty
             && membershipEdits.isEmpty && trashedAssets.isEmpty && recoveredAssets.isEmpty
-            && expungedAssets.isEmpty && deletedCollections.isEmpty
+            && expungedAssets.isEmpty && deletedCollections.isEmpty && sharingEdits.isEmpty
     }
 }
 
@@ -120,6 +123,27 @@ package struct AssetEdit: Sendable {
     package var burstSelectionTypes: Int?
 
     package init() {}
+}
+
+/// A change to who a shared album (``CollectionKind/albumCloudShared``) is shared with.
+package struct SharingEdit: Sendable, Hashable {
+    package enum Action: Sendable, Hashable {
+        /// Makes a person (a name or `pe_` identifier) a member with this role (1 a viewer, 2
+        /// a contributor), or changes their role.
+        case share(person: String, role: Int)
+        /// Ends a person's membership.
+        case unshare(person: String)
+        /// The acting person ends their own membership.
+        case leave
+    }
+
+    package var album: String
+    package var action: Action
+
+    package init(album: String, action: Action) {
+        self.album = album
+        self.action = action
+    }
 }
 
 /// A new album, folder or other collection.

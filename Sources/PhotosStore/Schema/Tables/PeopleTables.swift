@@ -53,3 +53,31 @@ package enum SignInFailureColumn: Int32, TableColumn {
 
     package static let table = TableDefinition("signInFailure", columns: SignInFailureColumn.self, withoutRowID: true, added: .v15)
 }
+
+/// The `albumMember` table: the people a shared album (`PHAssetCollectionSubtype`
+/// `.albumCloudShared`, 101) is shared with, and how: `role` 1 a viewer, 2 a contributor. The
+/// album's owner (`collection.ownerID`) is no member: they own it.
+package enum AlbumMemberColumn: Int32, TableColumn {
+    case albumID, personID, role, addedDate
+
+    package var definition: ColumnDefinition {
+        switch self {
+        case .albumID: .integer.notNull().references("collection", onDelete: .cascade)
+        case .personID: .integer.notNull().references("person", onDelete: .cascade)
+        case .role: .integer.notNull()
+        case .addedDate: .real.notNull()
+        }
+    }
+
+    package static let table = TableDefinition(
+        "albumMember", columns: AlbumMemberColumn.self, primaryKey: ["albumID", "personID"], withoutRowID: true,
+        indexes: [IndexDefinition("albumMember_by_person", [.key("personID"), .implicit("albumID")], added: .v17)], added: .v17)
+}
+
+/// `albumMember.role`.
+package enum SharingRole {
+    /// Sees the album and its photos.
+    package static let viewer = 1
+    /// Also adds their own photos, and removes them.
+    package static let contributor = 2
+}
