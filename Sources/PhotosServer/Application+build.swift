@@ -51,6 +51,7 @@ func buildRouter(_ service: LibraryService) throws -> Router<PhotosRequestContex
     UploadRoutes(service: service).add(to: secured)
     TokenRoutes(service: service).add(to: secured)
     PeopleRoutes(service: service).add(to: secured)
+    PartnerRoutes(service: service).add(to: secured)
     return router
 }
 

@@ -159,6 +159,15 @@ extension LibraryService {
 }
 
 extension LibraryService {
+    /// After a partner share changed: every kept fetch result is dropped (the partner's
+    /// timeline and their view of the shared photos read the shares when they are fetched).
+    func partnersChanged() {
+        gate.refresh()
+        for service in [self] + peopleServices { service.fetchResults.removeAll() }
+    }
+}
+
+extension LibraryService {
     /// After this server changed the library, before it answers: the edited assets' image
     /// versions are forgotten, and the change's delivery awaited, which moves the kept fetch
     /// results forward (``FetchResultCache``), so the client that changed the library reads its

@@ -117,6 +117,8 @@ struct DocumentedCall {
             "POST /api/changes": #"{"operations":[{"op":"favorite","assets":["\#(asset)"],"value":true}]}"#,
             "POST /api/session": #"{"token":"\#(fixture.readWrite)"}"#,
             "POST /api/session/password": #"{"currentPassword":"old password","newPassword":"new password"}"#,
+            "POST /api/partners": #"{"person":"Ben"}"#,
+            "POST /api/partners/{person}/timeline": #"{"show":true}"#,
             "POST /api/tokens": #"{"name":"doc","level":"limited","assets":["\#(asset)"]}"#,
             "POST /api/tokens/{token}/assets": #"{"add":["\#(asset)"]}"#,
         ]
@@ -130,6 +132,7 @@ struct DocumentedCall {
                 : fixture.limitedIdentifier
             uri = uri.replacingOccurrences(of: "{token}", with: token)
         }
+        uri = uri.replacingOccurrences(of: "{person}", with: "Ben")
         if path == "/api/uploads" { uri += "?filename=\(uploadName)" }
         if path == "/api/uploads/{id}" { uri = "/api/uploads/\(upload ?? UUID().uuidString)" }
         let json = bodies["\(method) \(path)"]

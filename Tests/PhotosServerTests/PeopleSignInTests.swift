@@ -286,3 +286,29 @@ struct SharedAlbumRouteTests {
         }
     }
 }
+
+/// Partner sharing through the API.
+@Suite("Server partner sharing")
+struct PartnerRouteTests {
+    @Test func aPartnersPhotosThroughTheAPI() async throws {
+        let fixture = try PeopleSignInTests.fixture()
+        let (_, ben) = try fixture.library.createAccessToken(named: "ben's", level: .readWrite, person: "Ben")
+        let ana = fixture.readWrite
+        try await fixture.withServer { client in
+            #expect(try await client.call(.get, "/api/assets?partner=ana", token: ben).json()["count"] as? Int == 0)
+            #expect(try await client.call(.post, "/api/partners", token: ana, json: #"{"person":"ben","sinceDate":"2024-05-02T00:00:00Z"}"#).status == .noContent)
+            // Ana's second photo (May 2nd) is shared, her first (May 1st) isn't.
+            let shared = try await client.call(.get, "/api/assets?partner=ana", token: ben).json()
+            #expect(shared["count"] as? Int == 1)
+            #expect(try await client.call(.get, "/api/assets", token: ben).json()["count"] as? Int == 0)
+            #expect(try await client.call(.post, "/api/partners/ana/timeline", token: ben, json: #"{"show":true}"#).status == .noContent)
+            #expect(try await client.call(.get, "/api/assets", token: ben).json()["count"] as? Int == 1)
+            let shares = try await client.call(.get, "/api/partners", token: ben).json()
+            let received = try #require(shares["received"] as? [[String: Any]])
+            #expect(received.count == 1 && received[0]["isInPartnersTimeline"] as? Bool == true)
+            #expect(try await client.call(.delete, "/api/partners/ben", token: ana).status == .noContent)
+            #expect(try await client.call(.get, "/api/assets", token: ben).json()["count"] as? Int == 0)
+            #expect(try await client.call(.delete, "/api/partners/ben", token: ana).status == .notFound)
+        }
+    }
+}

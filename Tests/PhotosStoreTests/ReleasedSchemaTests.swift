@@ -4,14 +4,14 @@ import Testing
 
 @testable import PhotosStore
 
-/// The schema a new SQLite library gets, as released (v17: v14, the people's tables, the owners' columns and shared albums' members): every
+/// The schema a new SQLite library gets, as released (v18: v14, the people's tables, the owners' columns, shared albums' members and partner shares): every
 /// table, index and trigger, one per line (`type name table SQL`, whitespace folded). The migrations render the tables from
 /// their descriptions; a description changed without a new migration changes what a new library
 /// gets but not what an existing one has, and this test says so. (Taken from the library the
 /// version before the descriptions made: the redesign changed nothing.)
 @Suite("Released schema")
 struct ReleasedSchemaTests {
-    static let v17 = """
+    static let v18 = """
         index accessSession_by_token accessSession CREATE INDEX accessSession_by_token ON accessSession(tokenID)
         index albumAsset_by_asset albumAsset CREATE INDEX albumAsset_by_asset ON albumAsset(assetID)
         index albumAsset_by_position albumAsset CREATE INDEX albumAsset_by_position ON albumAsset(albumID, position)
@@ -31,6 +31,7 @@ struct ReleasedSchemaTests {
         index collection_moments_by_startDate collection CREATE INDEX collection_moments_by_startDate ON collection(startDate, id) WHERE isList = 0 AND type = 3
         index importBatch_by_clientKey importBatch CREATE UNIQUE INDEX importBatch_by_clientKey ON importBatch(owner, clientKey) WHERE clientKey IS NOT NULL
         index importBatch_due importBatch CREATE INDEX importBatch_due ON importBatch(state, notBefore)
+        index partnerShare_by_partner partnerShare CREATE INDEX partnerShare_by_partner ON partnerShare(partnerID)
         index personSession_by_person personSession CREATE INDEX personSession_by_person ON personSession(personID)
         index resource_by_contentHash resource CREATE INDEX resource_by_contentHash ON resource(contentHash)
         index resource_by_size_signature resource CREATE INDEX resource_by_size_signature ON resource(fileSize, contentSignature)
@@ -57,6 +58,7 @@ struct ReleasedSchemaTests {
         table grdb_migrations grdb_migrations CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)
         table importBatch importBatch CREATE TABLE importBatch (id INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, owner TEXT NOT NULL, clientKey TEXT, tokenIdentifier TEXT, files TEXT NOT NULL, state INTEGER NOT NULL DEFAULT 0, attempts INTEGER NOT NULL DEFAULT 0, errorCode INTEGER, lastError TEXT, notBefore REAL NOT NULL DEFAULT 0, assetUUIDs TEXT, createdDate REAL NOT NULL, updatedDate REAL NOT NULL)
         table libraryInfo libraryInfo CREATE TABLE libraryInfo (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID
+        table partnerShare partnerShare CREATE TABLE partnerShare (ownerID INTEGER NOT NULL REFERENCES person(id) ON DELETE CASCADE, partnerID INTEGER NOT NULL REFERENCES person(id) ON DELETE CASCADE, sinceDate REAL, inTimeline INTEGER NOT NULL DEFAULT 0, createdDate REAL NOT NULL, PRIMARY KEY (ownerID, partnerID)) WITHOUT ROWID
         table person person CREATE TABLE person (id INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE, name TEXT NOT NULL, nameKey TEXT NOT NULL UNIQUE, isAdmin INTEGER NOT NULL DEFAULT 0, passwordHash TEXT NOT NULL, createdDate REAL NOT NULL, passwordChangedDate REAL NOT NULL)
         table personSession personSession CREATE TABLE personSession (secretHash TEXT PRIMARY KEY, personID INTEGER NOT NULL REFERENCES person(id) ON DELETE CASCADE, createdDate REAL NOT NULL) WITHOUT ROWID
         table renderFailure renderFailure CREATE TABLE renderFailure (assetID INTEGER PRIMARY KEY REFERENCES asset(id) ON DELETE CASCADE, sourcePath TEXT NOT NULL, reason TEXT NOT NULL, failedDate REAL NOT NULL)
@@ -81,7 +83,7 @@ struct ReleasedSchemaTests {
                 return "\(row["type"] as String) \(row["name"] as String) \(row["tbl_name"] as String) \(folded)"
             }
         }
-        let expected = Self.v17.split(separator: "\n").map(String.init)
+        let expected = Self.v18.split(separator: "\n").map(String.init)
         #expect(lines.count == expected.count)
         for (line, wanted) in zip(lines, expected) {
             #expect(line == wanted)

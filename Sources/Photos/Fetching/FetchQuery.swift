@@ -13,10 +13,16 @@ enum FetchQuery: Sendable {
 
 extension PHPhotoLibrary {
     func fetchAssets(_ scope: AssetQuery.Scope, options: ResolvedFetchOptions) -> PHFetchResult<PHAsset> {
-        let query = AssetQuery(
+        var query = AssetQuery(
             scope: scope, filter: options.filter, sort: options.sort, includeHidden: options.includeHiddenAssets,
             includeAllBurstAssets: options.includeAllBurstAssets, sourceTypes: options.sourceTypes,
             limit: options.fetchLimit, owner: personID)
+        // A person's fetch of their timeline, smart albums, a partner's photos or identifiers
+        // takes in the partners who share with them, read now.
+        switch scope {
+        case .library, .smartAlbum, .uuids, .partner: query.partners = partnerSharesForFetch()
+        default: break
+        }
         let fetched: (ids: [Int64], position: Int64)
         var failure: PHPhotosError?
         do {

@@ -206,12 +206,7 @@ package struct LibraryPeople: Sendable {
     private var standInHash: String { StandInHash.hash(cost: hashCost) }
 
     private func record(named nameOrIdentifier: String) throws -> PersonRecord? {
-        do {
-            if nameOrIdentifier.hasPrefix("pe_"), let record = try store.people.person(identifier: nameOrIdentifier) { return record }
-            return try store.people.person(named: nameOrIdentifier)
-        } catch {
-            throw PHPhotosError(error)
-        }
+        do { return try store.people.person(nameOrIdentifier: nameOrIdentifier) } catch { throw PHPhotosError(error) }
     }
 
     private func person(_ record: PersonRecord) throws -> PHLibraryPerson {

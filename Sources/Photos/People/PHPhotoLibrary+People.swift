@@ -81,13 +81,7 @@ extension PHPhotoLibrary {
     ///   such person.
     public func library(forPerson nameOrIdentifier: String) throws -> PHPhotoLibrary {
         let record: PersonRecord?
-        do {
-            record =
-                try nameOrIdentifier.hasPrefix("pe_")
-                ? store.people.person(identifier: nameOrIdentifier) : store.people.person(named: nameOrIdentifier)
-        } catch {
-            throw PHPhotosError(error)
-        }
+        do { record = try store.people.person(nameOrIdentifier: nameOrIdentifier) } catch { throw PHPhotosError(error) }
         guard let record, let person = try people.person(withIdentifier: record.identifier) else {
             throw PHPhotosError(.identifierNotFound, "No person named '\(nameOrIdentifier.prefix(80))' in \(url.path)")
         }

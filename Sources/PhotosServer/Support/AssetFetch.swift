@@ -14,10 +14,16 @@ struct AssetFetch: Sendable, Hashable, Codable {
     var includeHidden = false
     /// Recently Deleted instead of the library.
     var deleted = false
+    /// The photos a partner (name or `pe_` identifier) shares with the client's person.
+    var partner: String?
 
     static let defaultSort = "-creationDate"
 
-    init(predicate: String? = nil, sort: String? = nil, collection: String? = nil, includeHidden: Bool = false, deleted: Bool = false) {
+    init(
+        predicate: String? = nil, sort: String? = nil, collection: String? = nil, includeHidden: Bool = false, deleted: Bool = false,
+        partner: String? = nil
+    ) {
+        self.partner = partner
         self.predicate = predicate
         self.sort = sort
         self.collection = collection
@@ -28,7 +34,7 @@ struct AssetFetch: Sendable, Hashable, Codable {
     init(query: QueryParameters) throws {
         self.init(
             predicate: query.string("predicate"), sort: query.string("sort"), collection: query.string("collection"),
-            includeHidden: try query.bool("hidden"), deleted: try query.bool("deleted"))
+            includeHidden: try query.bool("hidden"), deleted: try query.bool("deleted"), partner: query.string("partner"))
     }
 
     /// Runs the fetch for a client: a limited client's fetch is narrowed to its allow-list.
@@ -44,6 +50,10 @@ struct AssetFetch: Sendable, Hashable, Codable {
         try client.requireRead()
         let options = try makeOptions(allowList: client.allowList)
         if deleted { return PHAsset.fetchRecentlyDeletedAssets(with: options) }
+        if let partner {
+            guard client.person != nil else { throw APIError(.forbidden, "Partners share with people, not with tokens of a library without people") }
+            return PHAsset.fetchAssets(sharedByPartner: partner, options: options)
+        }
         guard let collection else { return PHAsset.fetchAssets(with: options) }
         guard client.allowList == nil else {
             throw APIError(.forbidden, "A limited token sees no collections")

@@ -61,6 +61,14 @@ final class FetchResultCache: PHPhotoLibraryChangeObserver, Sendable {
         }
     }
 
+    /// Drops every kept result.
+    func removeAll() {
+        state.withLock { state in
+            state.generation += 1
+            state.results.removeAll()
+        }
+    }
+
     /// The details are read outside the lock, so page requests never wait for the library; a
     /// result kept or dropped meanwhile is left as it is (the generation keeps a result made
     /// before the change from being kept).

@@ -20,7 +20,8 @@ enum JSONResponse {
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// Decodes a JSON body of at most `limit` bytes, with a 400 naming what was wrong.
+    /// Decodes a JSON body of at most `limit` bytes, with a 400 naming what was wrong; dates are
+    /// ISO 8601, as the API writes them.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = 1 << 20) async throws -> T {
         let buffer: ByteBuffer
         do {
@@ -29,7 +30,9 @@ enum JSONResponse {
             throw APIError(.contentTooLarge, "The JSON body is larger than \(limit) bytes")
         }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            return try decoder.decode(T.self, from: Data(buffer.readableBytesView))
         } catch let DecodingError.keyNotFound(key, context) {
             throw APIError(.badRequest, "Invalid JSON body: missing '\(path(context.codingPath + [key]))'")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {

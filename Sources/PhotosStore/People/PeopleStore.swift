@@ -80,6 +80,12 @@ package struct PeopleStore: Sendable {
         try database.read { db in try Self.person(db, "nameKey = \(Self.nameKey(name))") }
     }
 
+    /// The person with this `pe_` identifier, else with this name (in any case).
+    package func person(nameOrIdentifier text: String) throws(StoreError) -> PersonRecord? {
+        if text.hasPrefix("pe_"), let found = try person(identifier: text) { return found }
+        return try person(named: text)
+    }
+
     /// The person with this identifier (`pe_...`).
     package func person(identifier: String) throws(StoreError) -> PersonRecord? {
         try database.read { db in try Self.person(db, "identifier = \(identifier)") }
@@ -240,6 +246,79 @@ extension PeopleStore {
                 let added: Double = row[after: PersonColumn.self, 1]
                 return (PersonRecord(row: row), role ?? 0, Date(timeIntervalSince1970: added))
             }
+        }
+    }
+}
+
+/// A row of `partnerShare`: `ownerID` shares their photos (from `sinceDate` on) with `partnerID`.
+package struct PartnerShare: Sendable, Hashable {
+    package var ownerID: Int64
+    package var partnerID: Int64
+    package var sinceDate: Date?
+    /// Whether the partner shows these photos in their own timeline.
+    package var inTimeline: Bool
+    package var createdDate: Date
+
+    init(row: some ColumnReading) {
+        ownerID = row[PartnerShareColumn.ownerID]
+        partnerID = row[PartnerShareColumn.partnerID]
+        sinceDate = row[PartnerShareColumn.sinceDate]
+        inTimeline = row[PartnerShareColumn.inTimeline]
+        createdDate = row[PartnerShareColumn.createdDate]
+    }
+}
+
+extension PeopleStore {
+    /// The shares of photos with `partnerID` (who shares with them).
+    package func partnerShares(with partnerID: Int64) throws(StoreError) -> [PartnerShare] {
+        try database.read { db in
+            try db.rows("SELECT \(PartnerShareColumn.selection) FROM partnerShare WHERE partnerID = \(partnerID) ORDER BY ownerID") {
+                PartnerShare(row: $0)
+            }
+        }
+    }
+
+    /// The shares `ownerID` made (whom they share with).
+    package func partnerShares(by ownerID: Int64) throws(StoreError) -> [PartnerShare] {
+        try database.read { db in
+            try db.rows("SELECT \(PartnerShareColumn.selection) FROM partnerShare WHERE ownerID = \(ownerID) ORDER BY partnerID") {
+                PartnerShare(row: $0)
+            }
+        }
+    }
+
+    /// Shares `ownerID`'s photos (from `since` on) with `partnerID`, or changes the date of a
+    /// share made before (the partner's timeline choice stays).
+    package func sharePhotos(of ownerID: Int64, with partnerID: Int64, since: Date?, date: Date) throws(StoreError) {
+        guard ownerID != partnerID else { throw StoreError(.notAllowed, "A person's photos are theirs already") }
+        try database.write { db in
+            try db.execute(
+                """
+                INSERT INTO partnerShare (ownerID, partnerID, sinceDate, inTimeline, createdDate)
+                VALUES (\(ownerID), \(partnerID), \(since), 0, \(date))
+                ON CONFLICT (ownerID, partnerID) DO UPDATE SET sinceDate = excluded.sinceDate
+                """)
+            try AccessTokenStore.bumpAccessVersion(db)
+        }
+    }
+
+    /// Ends a share; `false` when there was none.
+    package func stopSharingPhotos(of ownerID: Int64, with partnerID: Int64) throws(StoreError) -> Bool {
+        try database.write { db in
+            let ended = try db.execute("DELETE FROM partnerShare WHERE ownerID = \(ownerID) AND partnerID = \(partnerID)") > 0
+            if ended { try AccessTokenStore.bumpAccessVersion(db) }
+            return ended
+        }
+    }
+
+    /// The partner's choice: `ownerID`'s shared photos in their timeline or not; `false` when
+    /// `ownerID` shares nothing with them.
+    package func showInTimeline(photosOf ownerID: Int64, partner partnerID: Int64, _ show: Bool) throws(StoreError) -> Bool {
+        try database.write { db in
+            let changed =
+                try db.execute("UPDATE partnerShare SET inTimeline = \(show) WHERE ownerID = \(ownerID) AND partnerID = \(partnerID)") > 0
+            if changed { try AccessTokenStore.bumpAccessVersion(db) }
+            return changed
         }
     }
 }

@@ -19,6 +19,8 @@ package struct AssetQuery: Sendable, Hashable {
         case ordered([Int64])
         /// Assets in Recently Deleted. Natural order: deletion date, newest first.
         case recentlyDeleted
+        /// What a partner (`person.id`) shares with the query's owner. Natural order: creation date.
+        case partner(Int64)
     }
 
     package var scope: Scope
@@ -35,6 +37,8 @@ package struct AssetQuery: Sendable, Hashable {
     /// The person (`person.id`) whose assets the fetch sees; `nil` sees every asset (a library
     /// without people, or one opened without a person).
     package var owner: Int64?
+    /// The partners who share their photos with ``owner`` (read when the fetch is made).
+    package var partners: [PartnerShare] = []
 
     package init(
         scope: Scope, filter: StoreFilter? = nil, sort: [StoreSort] = [],
@@ -64,6 +68,8 @@ package struct AssetQuery: Sendable, Hashable {
         switch scope {
         case .library, .recentlyDeleted:
             break
+        case .partner(let partner):
+            conditions.append("asset.ownerID = \(partner)")
         case .album(let albumID):
             join = " JOIN albumAsset ON albumAsset.assetID = asset.id AND albumAsset.albumID = \(albumID)"
         case .smartAlbum(let subtype):
@@ -88,13 +94,19 @@ package struct AssetQuery: Sendable, Hashable {
                 conditions.append(
                     "(asset.ownerID = \(owner) OR \(albumID) IN (\(CollectionQuery.sharedAlbums(of: owner))))")
             case .uuids:
-                // An asset is found by its identifier by whoever sees it: its owner, and the
-                // members of a shared album holding it.
+                // An asset is found by its identifier by whoever sees it: its owner, the
+                // members of a shared album holding it, the partners it is shared with.
                 conditions.append(
                     """
                     (asset.ownerID = \(owner) OR asset.id IN (SELECT assetID FROM albumAsset \
-                    WHERE albumID IN (\(CollectionQuery.sharedAlbums(of: owner)))))
+                    WHERE albumID IN (\(CollectionQuery.sharedAlbums(of: owner))))\(Self.shared(by: partners)))
                     """)
+            case .partner(let partner):
+                conditions.append("(FALSE\(Self.shared(by: partners.filter { $0.ownerID == partner })))")
+            case .library, .smartAlbum:
+                // A partner's photos join the timeline (and its smart albums) of a partner who
+                // chose to show them there.
+                conditions.append("(asset.ownerID = \(owner)\(Self.shared(by: partners.filter(\.inTimeline))))")
             default:
                 conditions.append("asset.ownerID = \(owner)")
             }
@@ -133,6 +145,18 @@ package struct AssetQuery: Sendable, Hashable {
     }
 }
 
+extension AssetQuery {
+    /// ` OR` the asset is one of these partners' shared photos (taken from the share's date on,
+    /// never a hidden one), one term each, so a fetch without partners stays `ownerID = ?`.
+    static func shared(by partners: [PartnerShare]) -> StoreSQL {
+        StoreSQL.joined(
+            partners.map { share in
+                let since: StoreSQL = share.sinceDate.map { " AND asset.creationDate >= \($0)" } ?? ""
+                return " OR (asset.ownerID = \(share.ownerID) AND asset.isHidden = 0\(since))"
+            }, separator: "")
+    }
+}
+
 extension AssetQuery: DiffableQuery {
     package var orderTerms: [OrderTerm] {
         switch scope {
@@ -157,7 +181,7 @@ extension AssetQuery: DiffableQuery {
     package var dependsOnMembership: Bool {
         switch scope {
         case .album, .moment: true
-        case .library, .smartAlbum, .burst, .uuids, .ordered, .recentlyDeleted: false
+        case .library, .smartAlbum, .burst, .uuids, .ordered, .recentlyDeleted, .partner: false
         }
     }
 }

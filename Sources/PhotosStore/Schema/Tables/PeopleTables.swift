@@ -81,3 +81,23 @@ package enum SharingRole {
     /// Also adds their own photos, and removes them.
     package static let contributor = 2
 }
+
+/// The `partnerShare` table: a person (`ownerID`) sharing their whole library, or what they
+/// took from `sinceDate` on, with a partner, who may show it in their own timeline
+/// (`inTimeline`, the partner's choice). A partner's view is read-only.
+package enum PartnerShareColumn: Int32, TableColumn {
+    case ownerID, partnerID, sinceDate, inTimeline, createdDate
+
+    package var definition: ColumnDefinition {
+        switch self {
+        case .ownerID, .partnerID: .integer.notNull().references("person", onDelete: .cascade)
+        case .sinceDate: .real
+        case .inTimeline: .integer.notNull().defaults(to: 0)
+        case .createdDate: .real.notNull()
+        }
+    }
+
+    package static let table = TableDefinition(
+        "partnerShare", columns: PartnerShareColumn.self, primaryKey: ["ownerID", "partnerID"], withoutRowID: true,
+        indexes: [IndexDefinition("partnerShare_by_partner", [.key("partnerID"), .implicit("ownerID")], added: .v18)], added: .v18)
+}
