@@ -7,7 +7,9 @@ password: the session cookie is HttpOnly and SameSite=Lax, the grid shows the li
 star (a change: it carries the session's CSRF token) reaches the library. A wrong password is
 refused on the page with the same words as a name nobody has. Ben, in a second browser, signs
 in and sees none of Ana's photos; a photo imported as Ben (`photos import --as ben`) appears
-live on his page and not on hers. Ana signs out and is back at the sign-in form; after Ben's
+live on his page and not on hers. Ana makes a shared album on the page and shares it with Ben as
+a contributor; it appears in his sidebar by itself, he adds his photo to it from its detail
+view, and Ana's page, showing the album, gets it live. Ana signs out and is back at the sign-in form; after Ben's
 photo is deleted and `photos user remove ben` runs in another process, his open page loses its
 session.
 
@@ -20,7 +22,7 @@ import subprocess
 import sys
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from e2e_support import chromium, failed, start_server, stop, workspace
 
@@ -99,6 +101,35 @@ def main():
         wait_ben(lambda: ben.find_element(By.ID, "count").text.strip().startswith("1"))
         assert ana.find_element(By.ID, "count").text.strip().startswith(str(len(PHOTOS_IN))), ana.find_element(By.ID, "count").text
         assert json.loads(photos("ls", "--library", library, "--as", "ana", "--json")).__len__() == len(PHOTOS_IN)
+
+        step = "Ana makes a shared album and shares it with Ben as a contributor"
+        album_button = ("return [...document.querySelectorAll('#nav-albums button')]"
+                        ".find(b => b.textContent.trim().startsWith(arguments[0])) || null")
+        ana.find_element(By.CSS_SELECTOR, "#new-shared-album input[name=title]").send_keys("Trip\n")
+        wait_ana(lambda: ana.execute_script(album_button, "Trip") is not None)
+        ana.execute_script("[...document.querySelectorAll('#nav-albums button')]"
+                           ".find(b => b.textContent.trim().startsWith(arguments[0])).click()", "Trip")
+        wait_ana(lambda: ana.find_element(By.ID, "share-button").is_displayed())
+        wait_ana(lambda: ana.find_element(By.ID, "count").text.strip().startswith("0"))
+        ana.find_element(By.ID, "share-button").click()
+        wait_ana(lambda: len(ana.find_elements(By.CSS_SELECTOR, "#share-form select[name=person] option")) == 1)
+        Select(ana.find_element(By.CSS_SELECTOR, "#share-form select[name=person]")).select_by_visible_text("Ben")
+        Select(ana.find_element(By.CSS_SELECTOR, "#share-form select[name=role]")).select_by_value("contributor")
+        ana.find_element(By.CSS_SELECTOR, "#share-form button[type=submit]").click()
+        wait_ana(lambda: ana.find_elements(By.CSS_SELECTOR, '#share-members li[data-person="Ben"]') != [])
+        ana.save_screenshot(os.path.join(ARTIFACTS, "people-3-shared.png"))
+
+        step = "Ben sees the album appear and adds his photo; Ana's page shows it live"
+        wait_ben(lambda: ben.execute_script(album_button, "Trip") is not None)
+        ben.find_elements(By.CSS_SELECTOR, ".cell[data-id]")[0].click()
+        wait_ben(lambda: ben.find_element(By.ID, "detail-album").is_displayed())
+        ben.find_element(By.ID, "detail-album").click()
+        picker = "return [...document.querySelectorAll('#album-picker li button')].find(b => b.textContent.trim().startsWith('Trip')) || null"
+        wait_ben(lambda: ben.execute_script(picker) is not None)
+        ben.execute_script(picker.replace("return ", "const b = ") + "; b.click()")
+        wait_ana(lambda: ana.find_element(By.ID, "count").text.strip().startswith("1"))
+        wait_ana(lambda: len(ana.find_elements(By.CSS_SELECTOR, ".cell[data-id]")) == 1)
+        ana.save_screenshot(os.path.join(ARTIFACTS, "people-4-live.png"))
 
         step = "Ana signs out"
         ana.find_element(By.ID, "signout").click()

@@ -7,6 +7,7 @@ import { Grid } from "./grid.js";
 import { LiveConnection } from "./live.js";
 import { FetchModel } from "./model.js";
 import { currentSession, signIn, signOut } from "./session.js";
+import { Sharing } from "./share.js";
 import { LIBRARY, Sidebar } from "./sidebar.js";
 import { showError, showToast } from "./toast.js";
 import { Uploader } from "./upload.js";
@@ -27,6 +28,12 @@ const detail = new DetailView($("detail"), {
   toggleFavorite,
   afterChange,
   canUseAlbums: () => session !== null && session.authorizationStatus !== "limited",
+});
+const sharing = new Sharing({
+  button: $("share-button"),
+  panel: $("share"),
+  newAlbum: $("new-shared-album"),
+  onAlbumsChanged: () => sidebar.refreshAlbums(),
 });
 const uploader = new Uploader({
   panel: $("uploads"),
@@ -74,6 +81,7 @@ function select(selection) {
   model.setFetch(selection.spec);
   grid.scrollToTop();
   live.setFetch(selection.spec);
+  sharing.setSelection(selection);
 }
 
 function updateCount() {
@@ -95,6 +103,7 @@ function start(current) {
   $("user-name").textContent = current.name;
   $("signout").hidden = current.name === "open" && current.accessLevel === "readWrite";
   $("app").hidden = false;
+  sharing.setSession(current);
   uploader.setEnabled(true);
   if (current.accessLevel === "addOnly") {
     body.dataset.ready = "1"; // nothing to load: only the drop zone

@@ -4,12 +4,14 @@ import { fetchCollections } from "./api.js";
 import { showError } from "./toast.js";
 
 const SORT = "-creationDate";
+/** PHAssetCollectionSubtype.albumCloudShared. */
+export const SHARED_ALBUM = 101;
 const LIST_PAGE = 200;
 const MOMENT_PAGE = 50;
 const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 
 /**
- * @typedef {{title: string, spec: import("./model.js").FetchSpec}} Selection
+ * @typedef {{title: string, spec: import("./model.js").FetchSpec, collection?: object}} Selection
  */
 
 /** The built-in selections. */
@@ -200,7 +202,8 @@ export class Sidebar {
     }
     // An album shows in its own (the user's) order, as in Photos; smart albums and moments by date.
     const sort = collection.kind === "album" ? null : SORT;
-    const selection = { title: name.textContent, spec: { sort, predicate: null, collection: collection.id } };
+    const selection = { title: name.textContent, spec: { sort, predicate: null, collection: collection.id }, collection };
+    if (collection.subtype === SHARED_ALBUM) button.dataset.shared = "1";
     button.addEventListener("click", () => this.select(button, selection));
     return li;
   }

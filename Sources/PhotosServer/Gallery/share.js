@@ -1,0 +1,148 @@
+// Sharing, for the people of a library: a new shared album (the albums section's form), and
+// the "Share…" panel of a shared album: its members, and sharing it with another person as a
+// viewer or a contributor. The server decides who may (only its owner shares it).
+
+import { performChanges, request } from "./api.js";
+import { SHARED_ALBUM } from "./sidebar.js";
+import { showError, showToast } from "./toast.js";
+
+/** The sharing controls. */
+export class Sharing {
+  /**
+   * @param {{button: HTMLButtonElement, panel: HTMLElement, newAlbum: HTMLFormElement, onAlbumsChanged: () => void}} parts
+   */
+  constructor(parts) {
+    this.button = parts.button;
+    this.panel = parts.panel;
+    this.newAlbum = parts.newAlbum;
+    this.onAlbumsChanged = parts.onAlbumsChanged;
+    this.members = parts.panel.querySelector("#share-members");
+    this.form = parts.panel.querySelector("#share-form");
+    /** @type {{identifier: string, name: string}|null} */
+    this.person = null;
+    /** @type {{id: string, title: string}|null} */
+    this.album = null;
+    this.button.addEventListener("click", () => (this.panel.hidden ? this.open() : this.close()));
+    this.panel.querySelector(".share-close").addEventListener("click", () => this.close());
+    this.form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.share();
+    });
+    this.newAlbum.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.create();
+    });
+  }
+
+  /**
+   * The signed-in client: sharing is for people.
+   * @param {import("./session.js").Session} session
+   */
+  setSession(session) {
+    this.person = session.person || null;
+    this.newAlbum.hidden = !this.person;
+  }
+
+  /**
+   * The selection shown: the Share button appears for a shared album.
+   * @param {import("./sidebar.js").Selection} selection
+   */
+  setSelection(selection) {
+    const collection = selection.collection;
+    this.album = collection && collection.subtype === SHARED_ALBUM ? { id: collection.id, title: selection.title } : null;
+    this.button.hidden = !(this.person && this.album);
+    this.close();
+  }
+
+  close() {
+    this.panel.hidden = true;
+  }
+
+  async open() {
+    if (!this.album) return;
+    this.panel.hidden = false;
+    this.members.replaceChildren(note("Loading…"));
+    try {
+      const [people, members] = await Promise.all([
+        request("/api/people"),
+        request(`/api/collections/${encodeURIComponent(this.album.id)}/members`),
+      ]);
+      this.showMembers(members.members || []);
+      const select = this.form.elements.namedItem("person");
+      const others = (people.people || []).filter((person) => person.identifier !== this.person.identifier);
+      select.replaceChildren(...others.map((person) => option(person.identifier, person.name)));
+      this.form.hidden = others.length === 0;
+    } catch (error) {
+      this.members.replaceChildren(note("Could not load the members"));
+      showError("Could not load the album's members", error);
+    }
+  }
+
+  /** @param {{person: {identifier: string, name: string}, role: string}[]} members */
+  showMembers(members) {
+    if (!members.length) {
+      this.members.replaceChildren(note("Nobody yet"));
+      return;
+    }
+    this.members.replaceChildren(
+      ...members.map((member) => {
+        const li = document.createElement("li");
+        li.dataset.person = member.person.name;
+        const name = document.createElement("span");
+        name.textContent = member.person.name;
+        const role = document.createElement("span");
+        role.className = "note";
+        role.textContent = member.role === "contributor" ? "may add photos" : "may view";
+        li.append(name, role);
+        return li;
+      }),
+    );
+  }
+
+  async share() {
+    if (!this.album) return;
+    const person = this.form.elements.namedItem("person").value;
+    const role = this.form.elements.namedItem("role").value;
+    if (!person) return;
+    try {
+      await performChanges([{ op: "shareAlbum", album: this.album.id, person, role }]);
+      const members = await request(`/api/collections/${encodeURIComponent(this.album.id)}/members`);
+      this.showMembers(members.members || []);
+    } catch (error) {
+      showError("Could not share the album", error);
+    }
+  }
+
+  async create() {
+    const input = this.newAlbum.elements.namedItem("title");
+    const title = input.value.trim();
+    if (!title) return;
+    try {
+      await performChanges([{ op: "createSharedAlbum", title }]);
+      input.value = "";
+      showToast(`Made the shared album “${title}”`);
+      this.onAlbumsChanged();
+    } catch (error) {
+      showError("Could not make the shared album", error);
+    }
+  }
+}
+
+/** @param {string} text */
+function note(text) {
+  const li = document.createElement("li");
+  li.className = "note";
+  li.textContent = text;
+  return li;
+}
+
+/**
+ * @param {string} value
+ * @param {string} text
+ */
+function option(value, text) {
+  const element = document.createElement("option");
+  element.value = value;
+  element.textContent = text;
+  return element;
+}
