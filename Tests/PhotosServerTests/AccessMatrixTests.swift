@@ -71,3 +71,57 @@ struct AccessMatrixTests {
         #expect(checked >= 15 * Caller.allCases.count, "\(checked) calls")
     }
 }
+
+/// Every documented operation called by another person of the library (Cy, who is neither the
+/// owner of the photos and albums named nor a member of the album shared with Ben), with Ana's
+/// identifiers in every path: no answer is a success for her objects, and no answer holds her
+/// assets' identifiers or her albums' titles (list counts and bodies included).
+@Suite("Server access matrix, people")
+struct PeopleAccessMatrixTests {
+    @Test func anotherPersonReachesNothingOfAnyonesThroughAnyRoute() async throws {
+        let fixture = try ServerFixture(photos: 2)
+        _ = try fixture.video()
+        try fixture.library.addPerson(named: "Ana", password: "correct horse")
+        try fixture.library.addPerson(named: "Ben", password: "battery staple")
+        try fixture.library.addPerson(named: "Cy", password: "cy's password")
+        let ana = try fixture.library.library(forPerson: "Ana")
+        var made: [String] = []
+        try ana.performChangesAndWait {
+            let mine = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Private Album")
+            mine.addAssets(PHAsset.fetchAssets(with: nil))
+            let shared = PHAssetCollectionChangeRequest.creationRequestForSharedAlbum(withTitle: "Trip Album")
+            shared.addAssets(PHAsset.fetchAssets(with: nil))
+            shared.addMember("Ben", role: .viewer)
+            made = [mine.placeholderForCreatedAssetCollection.localIdentifier, shared.placeholderForCreatedAssetCollection.localIdentifier]
+        }
+        let albums = made
+        let (_, cy) = try fixture.library.createAccessToken(named: "cy's", level: .readWrite, person: "Cy")
+        let anasAssets = ana.withCurrent { PHAsset.fetchAssets(with: nil).map { ServerFixture.uuid($0.localIdentifier) } }
+        #expect(anasAssets.count >= 3)
+        let secrets = anasAssets + ["Private Album", "Trip Album"]
+        let checked = try await fixture.withServer { client in
+            var checked = 0
+            for (method, path, _) in try OpenAPITests.operations(OpenAPITests.document())
+            where !AccessMatrixTests.public_.contains("\(method) \(path)") {
+                for album in albums {
+                    let upload = path == "/api/uploads/{id}" ? try await DocumentedCall.upload(by: fixture.readWrite, client) : nil
+                    let call = try DocumentedCall(method, path, fixture: fixture, collection: album, uploadName: "cy.jpg", upload: upload)
+                    let response = try await client.call(call.method, call.uri, token: cy, body: call.body, headers: call.headers)
+                    let body = String(buffer: response.body)
+                    let what = "\(method) \(path) (\(ServerFixture.uuid(album))) by another person: \(response.status.code)"
+                    // What the caller sent may come back (a 404 names the asset asked for); nothing else.
+                    let sent = call.uri + (call.body.map { String(buffer: $0) } ?? "")
+                    for secret in secrets where !sent.contains(secret) { #expect(!body.contains(secret), "\(what) leaks \(secret)") }
+                    // A route naming one of Ana's objects never succeeds for Cy.
+                    let namesHers = path.contains("{id}") || path.contains("{token}")
+                    if namesHers && path != "/api/uploads/{id}" {
+                        #expect(response.status.code >= 400, "\(what)")
+                    }
+                    checked += 1
+                }
+            }
+            return checked
+        }
+        #expect(checked >= 40, "\(checked) calls")
+    }
+}
