@@ -38,9 +38,11 @@ func buildRouter(_ service: LibraryService) throws -> Router<PhotosRequestContex
     let router = Router(context: PhotosRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     try StaticRoutes.load().add(to: router)
+    LinkRoutes(service: service).addPage(to: router)
 
     let api = router.group("api").add(middleware: SameOriginWritesMiddleware())
     SessionRoutes(service: service).addPublic(to: api)
+    LinkRoutes(service: service).addPublic(to: api)
     let secured = api.group().add(middleware: AccessMiddleware(gate: service.gate))
     SessionRoutes(service: service).add(to: secured)
     AssetRoutes(service: service).add(to: secured)
@@ -52,6 +54,7 @@ func buildRouter(_ service: LibraryService) throws -> Router<PhotosRequestContex
     TokenRoutes(service: service).add(to: secured)
     PeopleRoutes(service: service).add(to: secured)
     PartnerRoutes(service: service).add(to: secured)
+    LinkRoutes(service: service).add(to: secured)
     return router
 }
 

@@ -23,6 +23,7 @@ enum PostgresSchema {
         Migration(name: "v5-owners", statements: LibrarySchema.statements(addedIn: .v16, .postgres) + LibrarySchema.adoptionByOwner),
         Migration(name: "v6-shared-albums", statements: LibrarySchema.statements(addedIn: .v17, .postgres)),
         Migration(name: "v7-partners", statements: LibrarySchema.statements(addedIn: .v18, .postgres)),
+        Migration(name: "v8-share-links", statements: LibrarySchema.statements(addedIn: .v19, .postgres)),
     ]
 
     /// The tables as SQLite's v13 left them, with their indexes; the video renditions'

@@ -9,7 +9,10 @@ refused on the page with the same words as a name nobody has. Ben, in a second b
 in and sees none of Ana's photos; a photo imported as Ben (`photos import --as ben`) appears
 live on his page and not on hers. Ana makes a shared album on the page and shares it with Ben as
 a contributor; it appears in his sidebar by itself, he adds his photo to it from its detail
-view, and Ana's page, showing the album, gets it live. Ana signs out and is back at the sign-in form; after Ben's
+view, and Ana's page, showing the album, gets it live. Ana makes a public link to it: a third,
+private browser opening it sees that album's photos and nothing else (another photo's id answers
+404, no albums), and once Ana revokes it, the link answers 404 and the open page falls back to
+its sign-in form. Ana signs out and is back at the sign-in form; after Ben's
 photo is deleted and `photos user remove ben` runs in another process, his open page loses its
 session.
 
@@ -17,6 +20,8 @@ Usage: people_e2e.py PHOTOS_BINARY CORPUS_DIR
 """
 import json
 import os
+import urllib.error
+import urllib.request
 import shutil
 import subprocess
 import sys
@@ -130,6 +135,42 @@ def main():
         wait_ana(lambda: ana.find_element(By.ID, "count").text.strip().startswith("1"))
         wait_ana(lambda: len(ana.find_elements(By.CSS_SELECTOR, ".cell[data-id]")) == 1)
         ana.save_screenshot(os.path.join(ARTIFACTS, "people-4-live.png"))
+
+        step = "Ana makes a public link to the album; a private browser sees that album and nothing else"
+        if not ana.find_element(By.ID, "share").is_displayed():
+            ana.find_element(By.ID, "share-button").click()
+        ana.find_element(By.ID, "make-link").click()
+        wait_ana(lambda: ana.find_element(By.ID, "share-link-url").is_displayed())
+        url = ana.find_element(By.ID, "share-link-url").get_attribute("value")
+        assert "/s/pl_" in url, url
+        trip_ids = ana.execute_script("return [...document.querySelectorAll('.cell[data-id]')].map(c => c.dataset.id)")
+        visitor = chromium()
+        try:
+            wait_visitor = lambda condition: WebDriverWait(visitor, 15).until(lambda _: condition())
+            visitor.get(url)
+            wait_visitor(lambda: visitor.execute_script("return document.body.dataset.ready") == "1")
+            wait_visitor(lambda: visitor.execute_script("return document.body.dataset.liveConnected") == "1")
+            wait_visitor(lambda: len(visitor.find_elements(By.CSS_SELECTOR, ".cell[data-id]")) == len(trip_ids))
+            shown = visitor.execute_script("return [...document.querySelectorAll('.cell[data-id]')].map(c => c.dataset.id)")
+            assert sorted(shown) == sorted(trip_ids), (shown, trip_ids)
+            assert not visitor.find_element(By.ID, "upload-button").is_displayed()
+            others = [a["localIdentifier"].split("/")[0] for a in json.loads(photos("ls", "--library", library, "--as", "ana", "--json"))]
+            status = visitor.execute_script("return fetch('/api/assets/' + arguments[0]).then(r => r.status)", others[0])
+            assert status == 404, status
+            collections = visitor.execute_script("return fetch('/api/collections?type=album').then(r => r.json()).then(j => j.count)")
+            assert collections == 0, collections
+            visitor.save_screenshot(os.path.join(ARTIFACTS, "people-5-link.png"))
+
+            step = "Ana revokes the link: it answers 404 and the open page stops"
+            ana.find_element(By.CSS_SELECTOR, "#share-link-list li[data-link] button").click()
+            wait_visitor(lambda: visitor.find_element(By.ID, "signin").is_displayed())
+            try:
+                urllib.request.urlopen(urllib.request.Request(url, method="GET"))
+                raise AssertionError("the revoked link still opens")
+            except urllib.error.HTTPError as error:
+                assert error.code in (404, 410), error.code
+        finally:
+            visitor.quit()
 
         step = "Ana signs out"
         ana.find_element(By.ID, "signout").click()

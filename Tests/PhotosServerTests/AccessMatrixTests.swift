@@ -18,7 +18,9 @@ struct AccessMatrixTests {
 
     /// Operations outside the token check: signing in and out, the document itself, and the
     /// WebSocket (checked in ``ConnectionTests/refusedWebSocketUpgradesSayWhy()``).
-    static let public_ = ["POST /api/session", "DELETE /api/session", "GET /openapi.json", "GET /api/openapi.json", "GET /api/live"]
+    static let public_ = [
+        "POST /api/session", "DELETE /api/session", "GET /openapi.json", "GET /api/openapi.json", "GET /api/live", "POST /api/links/unlock",
+    ]
 
     @Test func everyOperationAnswersEachCallerAsDocumented() async throws {
         let fixture = try ServerFixture(photos: 2)

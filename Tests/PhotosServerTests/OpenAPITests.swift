@@ -118,6 +118,8 @@ struct DocumentedCall {
             "POST /api/session": #"{"token":"\#(fixture.readWrite)"}"#,
             "POST /api/session/password": #"{"currentPassword":"old password","newPassword":"new password"}"#,
             "POST /api/partners": #"{"person":"Ben"}"#,
+            "POST /api/links": #"{"assets":["\#(asset)"]}"#,
+            "POST /api/links/unlock": #"{"password":"some password"}"#,
             "POST /api/partners/{person}/timeline": #"{"show":true}"#,
             "POST /api/tokens": #"{"name":"doc","level":"limited","assets":["\#(asset)"]}"#,
             "POST /api/tokens/{token}/assets": #"{"add":["\#(asset)"]}"#,
@@ -133,6 +135,10 @@ struct DocumentedCall {
             uri = uri.replacingOccurrences(of: "{token}", with: token)
         }
         uri = uri.replacingOccurrences(of: "{person}", with: "Ben")
+        if path == "/api/links/{id}" {
+            let assets = fixture.library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [fixture.assets[0]], options: nil).map { $0 } }
+            uri = "/api/links/" + (try fixture.library.createShareLink(assets: assets, title: "revoke me").link.identifier)
+        }
         if path == "/api/uploads" { uri += "?filename=\(uploadName)" }
         if path == "/api/uploads/{id}" { uri = "/api/uploads/\(upload ?? UUID().uuidString)" }
         let json = bodies["\(method) \(path)"]

@@ -4,14 +4,14 @@ import Testing
 
 @testable import PhotosStore
 
-/// The schema a new SQLite library gets, as released (v18: v14, the people's tables, the owners' columns, shared albums' members and partner shares): every
+/// The schema a new SQLite library gets, as released (v19: v14, the people's tables, the owners' columns, shared albums' members, partner shares and public links): every
 /// table, index and trigger, one per line (`type name table SQL`, whitespace folded). The migrations render the tables from
 /// their descriptions; a description changed without a new migration changes what a new library
 /// gets but not what an existing one has, and this test says so. (Taken from the library the
 /// version before the descriptions made: the redesign changed nothing.)
 @Suite("Released schema")
 struct ReleasedSchemaTests {
-    static let v18 = """
+    static let v19 = """
         index accessSession_by_token accessSession CREATE INDEX accessSession_by_token ON accessSession(tokenID)
         index albumAsset_by_asset albumAsset CREATE INDEX albumAsset_by_asset ON albumAsset(assetID)
         index albumAsset_by_position albumAsset CREATE INDEX albumAsset_by_position ON albumAsset(albumID, position)
@@ -45,6 +45,8 @@ struct ReleasedSchemaTests {
         index sqlite_autoindex_person_2 person 
         index sqlite_autoindex_resource_1 resource 
         index sqlite_autoindex_resource_2 resource 
+        index sqlite_autoindex_shareLink_1 shareLink 
+        index sqlite_autoindex_shareLink_2 shareLink 
         index videoRendition_due videoRendition CREATE INDEX videoRendition_due ON videoRendition(state, notBefore)
         table accessSession accessSession CREATE TABLE accessSession (secretHash TEXT PRIMARY KEY, tokenID INTEGER NOT NULL REFERENCES accessToken(id) ON DELETE CASCADE, createdDate REAL NOT NULL) WITHOUT ROWID
         table accessToken accessToken CREATE TABLE accessToken (id INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE, name TEXT NOT NULL, level INTEGER NOT NULL, secretHash TEXT NOT NULL UNIQUE, createdDate REAL NOT NULL, lastUsedDate REAL , personID INTEGER REFERENCES person(id) ON DELETE CASCADE)
@@ -63,6 +65,8 @@ struct ReleasedSchemaTests {
         table personSession personSession CREATE TABLE personSession (secretHash TEXT PRIMARY KEY, personID INTEGER NOT NULL REFERENCES person(id) ON DELETE CASCADE, createdDate REAL NOT NULL) WITHOUT ROWID
         table renderFailure renderFailure CREATE TABLE renderFailure (assetID INTEGER PRIMARY KEY REFERENCES asset(id) ON DELETE CASCADE, sourcePath TEXT NOT NULL, reason TEXT NOT NULL, failedDate REAL NOT NULL)
         table resource resource CREATE TABLE resource (id INTEGER PRIMARY KEY, assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE, type INTEGER NOT NULL, uniformTypeIdentifier TEXT NOT NULL, originalFilename TEXT NOT NULL, path TEXT NOT NULL UNIQUE, fileSize INTEGER NOT NULL, pixelWidth INTEGER NOT NULL DEFAULT 0, pixelHeight INTEGER NOT NULL DEFAULT 0, contentHash TEXT, contentSignature TEXT, fileModificationDate REAL, UNIQUE (assetID, type))
+        table shareLink shareLink CREATE TABLE shareLink (id INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE, secretHash TEXT NOT NULL UNIQUE, ownerID INTEGER REFERENCES person(id) ON DELETE CASCADE, albumID INTEGER REFERENCES collection(id) ON DELETE CASCADE, title TEXT NOT NULL, expiresDate REAL, passwordHash TEXT, allowsDownload INTEGER NOT NULL DEFAULT 0, createdDate REAL NOT NULL)
+        table shareLinkAsset shareLinkAsset CREATE TABLE shareLinkAsset (linkID INTEGER NOT NULL REFERENCES shareLink(id) ON DELETE CASCADE, assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE, PRIMARY KEY (linkID, assetID)) WITHOUT ROWID
         table signInFailure signInFailure CREATE TABLE signInFailure (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, firstDate REAL NOT NULL, lastDate REAL NOT NULL) WITHOUT ROWID
         table sqlite_sequence sqlite_sequence CREATE TABLE sqlite_sequence(name,seq)
         table videoRendition videoRendition CREATE TABLE videoRendition (assetID INTEGER PRIMARY KEY REFERENCES asset(id) ON DELETE CASCADE, state INTEGER NOT NULL DEFAULT 0, sourcePath TEXT, attempts INTEGER NOT NULL DEFAULT 0, lastError TEXT, notBefore REAL NOT NULL DEFAULT 0, updatedDate REAL NOT NULL DEFAULT 0)
@@ -83,7 +87,7 @@ struct ReleasedSchemaTests {
                 return "\(row["type"] as String) \(row["name"] as String) \(row["tbl_name"] as String) \(folded)"
             }
         }
-        let expected = Self.v18.split(separator: "\n").map(String.init)
+        let expected = Self.v19.split(separator: "\n").map(String.init)
         #expect(lines.count == expected.count)
         for (line, wanted) in zip(lines, expected) {
             #expect(line == wanted)

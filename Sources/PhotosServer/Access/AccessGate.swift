@@ -16,6 +16,10 @@ import PhotosLocking
 /// open the moment its library gets its first person.
 final class AccessGate: Sendable {
     static let cookieName = "photos_session"
+    /// The public link a visitor opened (`/s/pl_...` sets it).
+    static let linkCookieName = "photos_link"
+    /// The proof that the visitor gave the link's password.
+    static let linkUnlockCookieName = "photos_link_unlock"
     /// How long a session read from the library is trusted before it is read again.
     static let sessionRecheck: TimeInterval = 60
     /// At most this many sessions are remembered (all forgotten past it; they are read again).
@@ -103,10 +107,25 @@ final class AccessGate: Sendable {
         }
     }
 
+    /// The visitor of a public link, or `nil` when there is no such link (revoked, expired);
+    /// 401 when it has a password and `unlock` isn't the proof of it.
+    func client(link secret: String, unlock: String?) throws -> ClientAccess? {
+        guard let grant = try library.shareLinkGrant(forSecret: secret) else { return nil }
+        if grant.passwordHash != nil, unlock != PHPhotoLibrary.shareLinkUnlockProof(secret: secret, grant: grant) {
+            throw AccessMiddleware.unauthorized("This link needs its password")
+        }
+        return ClientAccess(link: grant)
+    }
+
     /// The client again, as the library now says (a live connection's, after an access
     /// change); `nil` when its token, person or session is gone.
     func revalidate(_ client: ClientAccess) -> ClientAccess? {
         do {
+            if let link = client.link {
+                // The link as it is now (the proof of its password stays valid while it does).
+                guard let grant = try library.shareLinkGrant(forSecret: link.secret) else { return nil }
+                return ClientAccess(link: grant)
+            }
             if let session = client.session { return try self.client(bearer: nil, session: session) }
             guard let token = client.token else { return try hasPeople() ? nil : client }
             guard let current = try self.token(withIdentifier: token.identifier) else { return nil }

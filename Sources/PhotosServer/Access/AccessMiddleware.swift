@@ -12,8 +12,11 @@ struct AccessMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let authorization = request.headers[.authorization]
         let session = authorization == nil ? request.cookies[AccessGate.cookieName]?.value : nil
+        let link = authorization == nil && session == nil ? request.cookies[AccessGate.linkCookieName]?.value : nil
         var context = context
-        let client = try Self.client(authorization: authorization, session: session, host: request.head.authority, gate: gate)
+        let client = try Self.client(
+            authorization: authorization, session: session, link: link.map { ($0, request.cookies[AccessGate.linkUnlockCookieName]?.value) },
+            host: request.head.authority, gate: gate)
         if let secret = client.session, request.method != .get, request.method != .head {
             try Self.checkCSRF(request.headers[.csrfToken], session: secret)
         }
@@ -40,7 +43,11 @@ struct AccessMiddleware: RouterMiddleware {
     static func client(_ headers: HTTPHeaders, gate: AccessGate) throws -> ClientAccess {
         let authorization = headers.first(name: "authorization")
         let session = authorization == nil ? CachedImageHandler.cookie(AccessGate.cookieName, in: headers) : nil
-        return try client(authorization: authorization, session: session, host: headers.first(name: "host"), gate: gate)
+        let link = authorization == nil && session == nil ? CachedImageHandler.cookie(AccessGate.linkCookieName, in: headers) : nil
+        return try client(
+            authorization: authorization, session: session,
+            link: link.map { ($0, CachedImageHandler.cookie(AccessGate.linkUnlockCookieName, in: headers)) }, host: headers.first(name: "host"),
+            gate: gate)
     }
 
     /// The client of an `Authorization` header or else a session cookie, or the 401 to answer.
@@ -48,8 +55,17 @@ struct AccessMiddleware: RouterMiddleware {
     /// loopback name (403 otherwise; ``ServerConfiguration/isLoopback(hostHeader:)``); `host`
     /// is read only then.
     static func client(
-        authorization: String?, session: String?, host: @autoclosure () -> String?, gate: AccessGate
+        authorization: String?, session: String?, link: (secret: String, unlock: String?)? = nil, host: @autoclosure () -> String?,
+        gate: AccessGate
     ) throws -> ClientAccess {
+        // A public link's visitor (no token, no session): the link's photos, or 401.
+        if let link {
+            let visitor: ClientAccess?
+            do { visitor = try gate.client(link: link.secret, unlock: link.unlock) } catch let error as APIError { throw error } catch {
+                throw APIError(error)
+            }
+            if let visitor { return visitor }
+        }
         var bearer: String?
         if let authorization {
             bearer = bearerToken(authorization)

@@ -19,6 +19,8 @@ struct ClientAccess: Sendable {
     /// The session's secret when the client came with a session cookie: its changes must then
     /// carry the session's ``csrfToken``.
     var session: String?
+    /// The public link the client came with: it sees the link's photos, read-only.
+    var link: ShareLinkGrant?
 
     static let open = ClientAccess(token: nil, person: nil, allowList: nil)
 
@@ -30,14 +32,33 @@ struct ClientAccess: Sendable {
         self.allowList = allowList
     }
 
-    var name: String { person?.name ?? token?.name ?? "open" }
+    /// A visitor with a public link: the link's photos, as its maker sees them, and nothing else.
+    init(link: ShareLinkGrant) {
+        token = nil
+        person = link.owner
+        allowList = link.assetIdentifiers
+        level = .limited
+        self.link = link
+    }
+
+    var name: String { link?.link.title ?? person?.name ?? token?.name ?? "open" }
+
+    /// Changing anything: refused to a link's visitors, who only look.
+    func requireChanges() throws {
+        if link != nil { throw APIError(.forbidden, "A shared link shows photos; it changes nothing") }
+    }
+
+    /// An original file: refused to a link's visitors when the link doesn't allow downloads.
+    func requireDownload() throws {
+        if let link, !link.link.allowsDownload { throw APIError(.forbidden, "This link doesn't allow downloading originals") }
+    }
 
     /// Whose selection narrows what this client sees, as a key results kept for it are filed
     /// under: `nil` for a client that sees the whole library, else its token's or its person's
     /// identifier, so a result narrowed for one is never handed to another.
     var narrowing: String? {
         guard allowList != nil else { return nil }
-        return token.map { "token:" + $0.identifier } ?? "limited"
+        return link.map { "link:" + $0.link.identifier } ?? token.map { "token:" + $0.identifier } ?? "limited"
     }
 
     /// Reading anything at all: refused to add-only tokens, which "see nothing".
@@ -70,7 +91,8 @@ struct ClientAccess: Sendable {
             name: name, tokenIdentifier: token?.identifier, level: level.rawValue,
             accessLevel: level == .addOnly ? "addOnly" : "readWrite",
             authorizationStatus: level == .limited ? "limited" : "authorized",
-            person: person.map(PersonJSON.init), csrfToken: session.map(Self.csrfToken(forSession:)))
+            person: link == nil ? person.map(PersonJSON.init) : nil, csrfToken: session.map(Self.csrfToken(forSession:)),
+            link: link.map { LinkJSON($0.link) })
     }
 }
 
@@ -84,6 +106,28 @@ struct SessionJSON: Codable, Sendable {
     var person: PersonJSON?
     /// For a session: what its changes carry in `X-CSRF-Token`.
     var csrfToken: String?
+    /// For a link's visitor: the link.
+    var link: LinkJSON?
+}
+
+struct LinkJSON: Codable, Sendable {
+    let identifier: String
+    let title: String
+    let albumLocalIdentifier: String?
+    let expirationDate: Date?
+    let hasPassword: Bool
+    let allowsDownload: Bool
+    let creationDate: Date
+
+    init(_ link: PHShareLink) {
+        identifier = link.identifier
+        title = link.title
+        albumLocalIdentifier = link.albumLocalIdentifier
+        expirationDate = link.expirationDate
+        hasPassword = link.hasPassword
+        allowsDownload = link.allowsDownload
+        creationDate = link.creationDate
+    }
 }
 
 struct PersonJSON: Codable, Sendable {

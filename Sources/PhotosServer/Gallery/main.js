@@ -100,11 +100,13 @@ function start(current) {
   const body = document.body;
   body.dataset.access = current.accessLevel;
   body.dataset.authorization = current.authorizationStatus;
+  // A shared link's visitor only looks: no uploads, stars, albums or sign-out.
+  if (current.link) body.dataset.link = "1";
   $("user-name").textContent = current.name;
-  $("signout").hidden = current.name === "open" && current.accessLevel === "readWrite";
+  $("signout").hidden = (current.name === "open" && current.accessLevel === "readWrite") || !!current.link;
   $("app").hidden = false;
   sharing.setSession(current);
-  uploader.setEnabled(true);
+  uploader.setEnabled(!current.link);
   if (current.accessLevel === "addOnly") {
     body.dataset.ready = "1"; // nothing to load: only the drop zone
     return;

@@ -62,12 +62,16 @@ export function signIn(message = "") {
       const token = input.value.trim();
       const name = nameInput.value.trim();
       const password = passwordInput.value;
-      if (!token && !(name && password)) return;
-      const body = token ? { token } : { name, password };
+      if (!token && !password) return;
       button.disabled = true;
       error.textContent = "";
       try {
-        await request("/api/session", { method: "POST", body, quiet401: true });
+        if (!token && !name) {
+          // A password alone: a shared link's (the page was opened through /s/...).
+          await request("/api/links/unlock", { method: "POST", body: { password }, quiet401: true });
+        } else {
+          await request("/api/session", { method: "POST", body: token ? { token } : { name, password }, quiet401: true });
+        }
         const session = await currentSession();
         if (!session) throw new ApiError(401, "The session cookie was not kept (cookies blocked?)");
         form.removeEventListener("submit", onSubmit);

@@ -17,10 +17,15 @@ export class Sharing {
     this.newAlbum = parts.newAlbum;
     this.onAlbumsChanged = parts.onAlbumsChanged;
     this.members = parts.panel.querySelector("#share-members");
+    this.links = parts.panel.querySelector("#share-link-list");
+    this.linkURL = parts.panel.querySelector("#share-link-url");
+    parts.panel.querySelector("#make-link").addEventListener("click", () => this.makeLink());
     this.form = parts.panel.querySelector("#share-form");
     /** @type {{identifier: string, name: string}|null} */
     this.person = null;
-    /** @type {{id: string, title: string}|null} */
+    /** Whether the client may make links and share (read-write, not a link's visitor). */
+    this.mayShare = false;
+    /** @type {{id: string, title: string, shared: boolean}|null} */
     this.album = null;
     this.button.addEventListener("click", () => (this.panel.hidden ? this.open() : this.close()));
     this.panel.querySelector(".share-close").addEventListener("click", () => this.close());
@@ -40,6 +45,7 @@ export class Sharing {
    */
   setSession(session) {
     this.person = session.person || null;
+    this.mayShare = session.level === "read-write" && !session.link;
     this.newAlbum.hidden = !this.person;
   }
 
@@ -49,8 +55,11 @@ export class Sharing {
    */
   setSelection(selection) {
     const collection = selection.collection;
-    this.album = collection && collection.subtype === SHARED_ALBUM ? { id: collection.id, title: selection.title } : null;
-    this.button.hidden = !(this.person && this.album);
+    this.album =
+      collection && collection.kind === "album"
+        ? { id: collection.id, title: selection.title, shared: collection.subtype === SHARED_ALBUM }
+        : null;
+    this.button.hidden = !(this.mayShare && this.album);
     this.close();
   }
 
@@ -61,6 +70,13 @@ export class Sharing {
   async open() {
     if (!this.album) return;
     this.panel.hidden = false;
+    this.linkURL.hidden = true;
+    this.loadLinks();
+    const sharing = this.album.shared && this.person;
+    this.members.hidden = !sharing;
+    this.form.hidden = !sharing;
+    this.panel.querySelector("#share-title").textContent = sharing ? "Shared with" : "Share";
+    if (!sharing) return;
     this.members.replaceChildren(note("Loading…"));
     try {
       const [people, members] = await Promise.all([
@@ -110,6 +126,57 @@ export class Sharing {
       this.showMembers(members.members || []);
     } catch (error) {
       showError("Could not share the album", error);
+    }
+  }
+
+  /** The album's public links, each with a Revoke button. */
+  async loadLinks() {
+    if (!this.album) return;
+    const album = this.album.id;
+    try {
+      const answer = await request("/api/links");
+      const links = (answer.links || []).filter((link) => (link.albumLocalIdentifier || "").startsWith(album));
+      this.links.replaceChildren(
+        ...links.map((link) => {
+          const li = document.createElement("li");
+          li.dataset.link = link.identifier;
+          const title = document.createElement("span");
+          title.textContent = link.hasPassword ? `${link.title} (password)` : link.title;
+          const revoke = document.createElement("button");
+          revoke.type = "button";
+          revoke.textContent = "Revoke";
+          revoke.addEventListener("click", () => this.revokeLink(link.identifier));
+          li.append(title, revoke);
+          return li;
+        }),
+      );
+      if (!links.length) this.links.replaceChildren(note("None"));
+    } catch (error) {
+      showError("Could not load the links", error);
+    }
+  }
+
+  async makeLink() {
+    if (!this.album) return;
+    try {
+      const made = await request("/api/links", { method: "POST", body: { album: this.album.id } });
+      this.linkURL.value = new URL(made.url, location.href).href;
+      this.linkURL.hidden = false;
+      this.linkURL.select();
+      this.loadLinks();
+    } catch (error) {
+      showError("Could not make a link", error);
+    }
+  }
+
+  /** @param {string} identifier */
+  async revokeLink(identifier) {
+    try {
+      await request(`/api/links/${encodeURIComponent(identifier)}`, { method: "DELETE" });
+      this.linkURL.hidden = true;
+      this.loadLinks();
+    } catch (error) {
+      showError("Could not revoke the link", error);
     }
   }
 

@@ -50,6 +50,7 @@ struct AssetRoutes {
         let client = try context.requireClient()
         let service = try self.service.serving(client)
         let asset = try service.asset(try context.parameters.require("id"), for: client, includeDeleted: true)
+        try client.requireDownload()
         let resources = service.withLibrary { PHAssetResource.assetResources(for: asset) }
         guard let resource = resources.first(where: { [.photo, .video, .audio].contains($0.type) }) ?? resources.first else {
             throw APIError.notFound("original file for asset '\(asset.localIdentifier)'")

@@ -20,6 +20,7 @@ struct ChangeRoutes {
         let client = try context.requireClient()
         let service = try self.service.serving(client)
         try client.requireRead()
+        try client.requireChanges()
         let batch = try await JSONResponse.decode(ChangeBatch.self, from: request)
         guard !batch.operations.isEmpty else { throw APIError(.badRequest, "'operations' is empty") }
         guard batch.operations.count <= Self.operationLimit else {

@@ -29,6 +29,7 @@ struct UploadRoutes {
 
     private func upload(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
+        try client.requireChanges()
         let service = try self.service.serving(client)
         let limit = service.configuration.uploadLimit
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {

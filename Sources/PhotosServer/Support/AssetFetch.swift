@@ -49,6 +49,11 @@ struct AssetFetch: Sendable, Hashable, Codable {
     private func fetch(for client: ClientAccess) throws -> PHFetchResult<PHAsset> {
         try client.requireRead()
         let options = try makeOptions(allowList: client.allowList)
+        if let link = client.link {
+            // A link shows its photos (those of a shared album included), nothing else.
+            guard !deleted, collection == nil, partner == nil else { throw APIError(.forbidden, "A shared link shows its own photos only") }
+            return PHAsset.fetchAssets(withLocalIdentifiers: Array(link.assetIdentifiers), options: options)
+        }
         if deleted { return PHAsset.fetchRecentlyDeletedAssets(with: options) }
         if let partner {
             guard client.person != nil else { throw APIError(.forbidden, "Partners share with people, not with tokens of a library without people") }

@@ -132,6 +132,10 @@ extension ColumnReading {
         optionalInt(Int32(Column.table.columns.count) + index)
     }
 
+    package subscript<Column: TableColumn>(after table: Column.Type, _ index: Int32) -> String? {
+        optionalText(Int32(Column.table.columns.count) + index)
+    }
+
     package subscript<Column: TableColumn>(after table: Column.Type, _ index: Int32) -> Double {
         double(Int32(Column.table.columns.count) + index)
     }

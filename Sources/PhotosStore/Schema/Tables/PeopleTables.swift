@@ -101,3 +101,41 @@ package enum PartnerShareColumn: Int32, TableColumn {
         "partnerShare", columns: PartnerShareColumn.self, primaryKey: ["ownerID", "partnerID"], withoutRowID: true,
         indexes: [IndexDefinition("partnerShare_by_partner", [.key("partnerID"), .implicit("ownerID")], added: .v18)], added: .v18)
 }
+
+/// The `shareLink` table: a public link to an album or a selection of photos, by the SHA-256 of
+/// its secret (the URL's `pl_...`), with an expiry, an optional password (bcrypt) and whether
+/// originals may be downloaded. Deleting the row revokes it at once.
+package enum ShareLinkColumn: Int32, TableColumn {
+    case id, identifier, secretHash, ownerID, albumID, title, expiresDate, passwordHash, allowsDownload, createdDate
+
+    package var definition: ColumnDefinition {
+        switch self {
+        case .id: .identity
+        case .identifier, .secretHash: .text.notNull().unique()
+        case .ownerID: .integer.references("person", onDelete: .cascade)
+        case .albumID: .integer.references("collection", onDelete: .cascade)
+        case .title: .text.notNull()
+        case .expiresDate: .real
+        case .passwordHash: .text
+        case .allowsDownload: .integer.notNull().defaults(to: 0)
+        case .createdDate: .real.notNull()
+        }
+    }
+
+    package static let table = TableDefinition("shareLink", columns: ShareLinkColumn.self, added: .v19)
+}
+
+/// The `shareLinkAsset` table: the photos a selection link shows.
+package enum ShareLinkAssetColumn: Int32, TableColumn {
+    case linkID, assetID
+
+    package var definition: ColumnDefinition {
+        switch self {
+        case .linkID: .integer.notNull().references("shareLink", onDelete: .cascade)
+        case .assetID: .integer.notNull().references("asset", onDelete: .cascade)
+        }
+    }
+
+    package static let table = TableDefinition(
+        "shareLinkAsset", columns: ShareLinkAssetColumn.self, primaryKey: ["linkID", "assetID"], withoutRowID: true, added: .v19)
+}
