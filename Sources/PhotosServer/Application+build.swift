@@ -31,6 +31,9 @@ public func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "photos"),
         logger: logger)
     application.addServices(AccessWatcher(service: service))
+    // The stand-in password hash, made now rather than at the first sign-in with an unknown name.
+    let people = library.people
+    Task.detached(priority: .utility) { people.prepareSignIns() }
     return application
 }
 

@@ -203,6 +203,12 @@ package struct LibraryPeople: Sendable {
 
     // MARK: -
 
+    /// Makes the stand-in hash a sign-in with an unknown name is checked against, so the first
+    /// such sign-in costs what the others do (a server calls it when it starts).
+    package func prepareSignIns() {
+        _ = standInHash
+    }
+
     private var standInHash: String { StandInHash.hash(cost: hashCost) }
 
     private func record(named nameOrIdentifier: String) throws -> PersonRecord? {

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Password guessing against `photos serve`, measured: for SECONDS, one client sends sign-ins
+with wrong passwords for one name as fast as the server answers, and counts the guesses the
+server checked (401) against those it refused unchecked (429); then the same for a name nobody
+has, and the mean time of a checked answer for each (the same bcrypt work, so they can't be
+told apart). Prints RESULT lines.
+
+    python3 Benchmarks/peers/signin_bruteforce.py PHOTOS [--seconds 60]
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "EndToEnd"))
+from e2e_support import start_server  # noqa: E402
+
+
+def attempt(base, name):
+    body = json.dumps({"name": name, "password": "not the password"}).encode()
+    call = urllib.request.Request(base + "/api/session", data=body, method="POST", headers={"Content-Type": "application/json"})
+    started = time.monotonic()
+    try:
+        urllib.request.urlopen(call, timeout=30)
+        return 200, time.monotonic() - started
+    except urllib.error.HTTPError as error:
+        error.read()
+        return error.code, time.monotonic() - started
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("photos")
+    parser.add_argument("--seconds", type=float, default=60)
+    arguments = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="photos-signin-bench-")
+    library = os.path.join(work, "Library.photoslibrary")
+    try:
+        subprocess.run([arguments.photos, "user", "add", "--library", library, "ana"], input="the real password\n", text=True,
+                       check=True, capture_output=True)
+        server, base = start_server(arguments.photos, library)
+        try:
+            for name in ["ana", "nobody"]:
+                checked, refused, times = 0, 0, []
+                end = time.monotonic() + arguments.seconds
+                while time.monotonic() < end:
+                    status, took = attempt(base, name)
+                    if status == 401:
+                        checked += 1
+                        times.append(took)
+                    elif status == 429:
+                        refused += 1
+                    else:
+                        raise AssertionError(f"unexpected {status}")
+                per_minute = checked / arguments.seconds * 60
+                mean = sum(times) / len(times) * 1000 if times else 0
+                print(f"RESULT name={name} seconds={arguments.seconds:g} checked={checked} refused={refused} "
+                      f"checked_per_minute={per_minute:.1f} checked_answer_mean_ms={mean:.1f}")
+        finally:
+            server.terminate()
+            server.wait(timeout=10)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
