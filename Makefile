@@ -1,7 +1,7 @@
 # The task index. `make demo` and `make test` are the two commands a newcomer needs.
 SWIFT ?= swift
 
-.PHONY: demo demo-cluster test build deps fixtures consumer docs reliability bench bench-import bench-image bench-serve bench-gallery bench-video bench-range sanitize tsan fuzz clean
+.PHONY: demo demo-cluster test build deps fixtures consumer docs reliability bench bench-import bench-image bench-serve bench-gallery bench-video bench-range bench-people sanitize tsan fuzz clean
 
 ## Install what is missing, build, import real sample photos into a fresh library, summarise.
 demo: deps
@@ -81,6 +81,12 @@ bench-video: deps
 ## the same file (~3 min; installs nginx and wrk).
 bench-range: deps
 	Benchmarks/run-range-benchmark.sh
+
+## People (issue 34): a person's fetches in 1,000,000 assets shared by 10 against a library of
+## 100,000; password guessing and a shared album's change reaching 5 members' live clients.
+bench-people: deps
+	Benchmarks/run-people-benchmark.sh
+	Benchmarks/run-sharing-benchmark.sh
 
 ## photos serve under wrk: cached thumbnails side by side with nginx serving the same files, a
 ## 60 s mixed load of thumbnail reads and favorite toggles, then toggles alone, with the server's

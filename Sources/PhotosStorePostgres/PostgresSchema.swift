@@ -24,6 +24,7 @@ enum PostgresSchema {
         Migration(name: "v6-shared-albums", statements: LibrarySchema.statements(addedIn: .v17, .postgres)),
         Migration(name: "v7-partners", statements: LibrarySchema.statements(addedIn: .v18, .postgres)),
         Migration(name: "v8-share-links", statements: LibrarySchema.statements(addedIn: .v19, .postgres)),
+        Migration(name: "v9-owner-indexes", statements: LibrarySchema.statements(addedIn: .v20, .postgres)),
     ]
 
     /// The tables as SQLite's v13 left them, with their indexes; the video renditions'

@@ -10,6 +10,7 @@ import Foundation
 /// StoreBenchmark changes [--assets N] [--data DIR] [--repeats R] [--docs FILE]
 /// StoreBenchmark change-writer --library DIR
 /// StoreBenchmark engines [--assets N] [--data DIR] [--repeats R] [--random-reads K] --database URL --files DIR
+/// StoreBenchmark people [--assets N] [--people P] [--data DIR] [--repeats R]   (a person of P against a library of N / P)
 /// ```
 ///
 /// `prepare` generates (or finds cached) the library of N assets; `measure` runs every measure
@@ -21,7 +22,7 @@ import Foundation
 /// SQLite library with its copy in the PostgreSQL database `--database` (``EngineMeasures``).
 struct Options {
     enum Command: String {
-        case prepare, measure, profile, changes, engines
+        case prepare, measure, profile, changes, engines, people
         case changeWriter = "change-writer"
     }
 
@@ -30,6 +31,8 @@ struct Options {
     var workload = ""
     /// Rows in the generated `asset` table.
     var assets = 1_000_000
+    /// `people`: how many people the library's assets are shared among.
+    var people = 10
     /// Where generated libraries are cached, one folder per row count.
     var dataFolder = URL(fileURLWithPath: "Benchmarks/.data", isDirectory: true)
     /// Runs of each timed measure; the table shows their median and minimum.
@@ -74,6 +77,7 @@ struct Options {
             guard let value = rest.next() else { throw UsageError("\(flag) needs a value") }
             switch flag {
             case "--assets": options.assets = try positiveNumber(value, flag: flag)
+            case "--people": options.people = try positiveNumber(value, flag: flag)
             case "--repeats": options.repeats = try positiveNumber(value, flag: flag)
             case "--random-reads": options.randomReads = try positiveNumber(value, flag: flag)
             case "--data": options.dataFolder = URL(fileURLWithPath: value, isDirectory: true)

@@ -112,6 +112,8 @@ do {
             sqlite: try PHPhotoLibrary(url: options.libraryFolder), postgres: try PHPhotoLibrary(database: database, files: files),
             repeats: options.repeats, randomReads: options.randomReads)
         print(EngineMeasures.markdown(try measures.run(database: database, files: files), assets: options.assets))
+    case .people:
+        print(try PeopleMeasures.run(options))
     case .changeWriter:
         guard let library = options.library else { throw UsageError("change-writer needs --library") }
         try ChangeWriter.run(library: library)

@@ -67,5 +67,5 @@ package enum AssetColumn: Int32, TableColumn {
             IndexDefinition(
                 "asset_by_owner", [.key("ownerID"), .sorted("creationDate"), .implicit("id")], where: "ownerID IS NOT NULL",
                 added: .v16),
-        ] + VisibleAssetIndexes.indexes)
+        ] + VisibleAssetIndexes.indexes + VisibleAssetIndexes.ownerIndexes)
 }
