@@ -127,3 +127,65 @@ struct PeopleAccessMatrixTests {
         #expect(checked >= 40, "\(checked) calls")
     }
 }
+
+/// The members of a shared album, called through every documented operation: a viewer and a
+/// contributor of Ana's shared album "Trip" (which holds her first photo only) reach no other
+/// photo of hers and never her private album, and neither may change the album or her photo.
+@Suite("Server access matrix, shared-album members")
+struct MemberAccessMatrixTests {
+    @Test func membersReachTheSharedAlbumAndNothingElseOfTheOwners() async throws {
+        let fixture = try ServerFixture(photos: 3)
+        try fixture.library.addPerson(named: "Ana", password: "correct horse")
+        try fixture.library.addPerson(named: "Ben", password: "battery staple")
+        try fixture.library.addPerson(named: "Cy", password: "cy's password")
+        let ana = try fixture.library.library(forPerson: "Ana")
+        var made: [String] = []
+        try ana.performChangesAndWait {
+            let mine = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Private Album")
+            mine.addAssets(PHAsset.fetchAssets(with: nil))
+            let shared = PHAssetCollectionChangeRequest.creationRequestForSharedAlbum(withTitle: "Trip Album")
+            shared.addAssets(PHAsset.fetchAssets(withLocalIdentifiers: [fixture.assets[0]], options: nil))
+            shared.addMember("Ben", role: .viewer)
+            shared.addMember("Cy", role: .contributor)
+            made = [mine.placeholderForCreatedAssetCollection.localIdentifier, shared.placeholderForCreatedAssetCollection.localIdentifier]
+        }
+        let (privateAlbum, trip) = (made[0], made[1])
+        let (_, ben) = try fixture.library.createAccessToken(named: "ben's", level: .readWrite, person: "Ben")
+        let (_, cy) = try fixture.library.createAccessToken(named: "cy's", level: .readWrite, person: "Cy")
+        let hidden = fixture.assets.dropFirst().map(ServerFixture.uuid) + ["Private Album"]
+        let shown = ServerFixture.uuid(fixture.assets[0])
+        let checked = try await fixture.withServer { client in
+            var checked = 0
+            for (method, path, _) in try OpenAPITests.operations(OpenAPITests.document())
+            where !AccessMatrixTests.public_.contains("\(method) \(path)") {
+                for (member, token) in [("viewer", ben), ("contributor", cy)] {
+                    for album in [privateAlbum, trip] {
+                        let upload = path == "/api/uploads/{id}" ? try await DocumentedCall.upload(by: fixture.readWrite, client) : nil
+                        let call = try DocumentedCall(method, path, fixture: fixture, collection: album, uploadName: "m.jpg", upload: upload)
+                        let response = try await client.call(call.method, call.uri, token: token, body: call.body, headers: call.headers)
+                        let body = String(buffer: response.body)
+                        let sent = call.uri + (call.body.map { String(buffer: $0) } ?? "")
+                        let what = "\(method) \(path) (\(album == trip ? "Trip" : "private")) by a \(member): \(response.status.code)"
+                        for secret in hidden where !sent.contains(secret) { #expect(!body.contains(secret), "\(what) leaks \(secret)") }
+                        // Changes to Ana's album or photo fail; reading the shared album works.
+                        // (A member's token may list what the member sees: not a change of Ana's.)
+                        if method != "GET" && method != "HEAD" && !path.hasPrefix("/api/tokens")
+                            && (sent.contains(shown) || sent.contains(ServerFixture.uuid(album)))
+                        {
+                            #expect(response.status.code >= 400, "\(what)")
+                        }
+                        if album == privateAlbum && path.hasPrefix("/api/collections/{id}") {
+                            #expect(response.status.code == 404, "\(what)")
+                        }
+                        if album == trip && method == "GET" && path == "/api/collections/{id}" {
+                            #expect(response.status.code == 200, "\(what)")
+                        }
+                        checked += 1
+                    }
+                }
+            }
+            return checked
+        }
+        #expect(checked >= 80, "\(checked) calls")
+    }
+}

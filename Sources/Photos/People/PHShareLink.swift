@@ -41,8 +41,9 @@ package struct ShareLinkGrant: Sendable, Hashable {
 }
 
 extension PHPhotoLibrary {
-    /// Makes a public link to an album or to these assets, seen as this library's person sees
-    /// them, and returns it with its secret (shown only here). `password` (8 characters to 72
+    /// Makes a public link to an album or to these assets, this library's person's own (not
+    /// another's photo they see in a shared album, nor a partner's), and returns it with its
+    /// secret (shown only here). `password` (8 characters to 72
     /// bytes) must be given before anything shows; `expiration` ends it.
     ///
     /// - Note: Linux addition. Fails with ``PHPhotosError/Code/identifierNotFound`` for an album

@@ -39,8 +39,9 @@ package struct ShareLinkStore: Sendable {
     /// A link's columns and its album's UUID.
     static let selection: StoreSQL = "\(ShareLinkColumn.selection), (SELECT uuid FROM collection WHERE collection.id = shareLink.albumID)"
 
-    /// Stores a link to the album with this UUID, or to the assets with these UUIDs (each the
-    /// owner's, or seen by them); unknown ones fail with `.missingObject`.
+    /// Stores a link to the album with this UUID, or to the assets with these UUIDs; in a
+    /// library with people each must be `ownerID`'s own (a member of a shared album can't
+    /// publish its other photos). Unknown ones, and others', fail with `.missingObject`.
     package func create(
         identifier: String, secretHash: String, ownerID: Int64?, albumUUID: String?, assetUUIDs: [String], title: String,
         expiresDate: Date?, passwordHash: String?, allowsDownload: Bool, date: Date
@@ -51,7 +52,7 @@ package struct ShareLinkStore: Sendable {
             row[.secretHash] = secretHash
             row[.ownerID] = ownerID
             if let albumUUID {
-                guard let album = try db.int64("SELECT id FROM collection WHERE uuid = \(albumUUID) AND isList = 0 AND type = 1") else {
+                guard let album = try db.int64("SELECT id FROM collection WHERE uuid = \(albumUUID) AND isList = 0 AND type = 1\(Self.owned(by: ownerID))") else {
                     throw StoreError(.missingObject, "No album \(albumUUID)")
                 }
                 row[.albumID] = album
@@ -63,7 +64,7 @@ package struct ShareLinkStore: Sendable {
             row[.createdDate] = date
             let id = try db.insert(ShareLinkColumn.insert(row))
             for uuid in assetUUIDs {
-                guard let asset = try db.int64("SELECT id FROM asset WHERE uuid = \(uuid)") else {
+                guard let asset = try db.int64("SELECT id FROM asset WHERE uuid = \(uuid)\(Self.owned(by: ownerID))") else {
                     throw StoreError(.missingObject, "No asset \(uuid)")
                 }
                 try db.execute("INSERT INTO shareLinkAsset (linkID, assetID) VALUES (\(id), \(asset)) ON CONFLICT DO NOTHING")
@@ -71,6 +72,11 @@ package struct ShareLinkStore: Sendable {
             try AccessTokenStore.bumpAccessVersion(db)
             return try db.row("SELECT \(Self.selection) FROM shareLink WHERE id = \(id)") { ShareLinkRecord(row: $0) }!
         }
+    }
+
+    /// ` AND ownerID = ?` for a person's link; nothing in a library without people.
+    static func owned(by ownerID: Int64?) -> StoreSQL {
+        ownerID.map { " AND ownerID = \($0)" } ?? ""
     }
 
     /// The link whose secret hashes to `secretHash`.
