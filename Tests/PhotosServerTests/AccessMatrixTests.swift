@@ -80,9 +80,12 @@ struct AccessMatrixTests {
 /// assets' identifiers or her albums' titles (list counts and bodies included).
 @Suite("Server access matrix, people")
 struct PeopleAccessMatrixTests {
-    @Test func anotherPersonReachesNothingOfAnyonesThroughAnyRoute() async throws {
-        let fixture = try ServerFixture(photos: 2)
-        _ = try fixture.video()
+    /// Ana (the owner of the fixture's photos), Ben and Cy; Ana's "Private Album" of all her
+    /// photos and her shared "Trip Album" of `trip`, shared with `members`. Returns the two
+    /// albums' local identifiers.
+    static func household(
+        _ fixture: ServerFixture, trip: [String], members: [(String, PHSharedAlbumRole)]
+    ) throws -> [String] {
         try fixture.library.addPerson(named: "Ana", password: "correct horse")
         try fixture.library.addPerson(named: "Ben", password: "battery staple")
         try fixture.library.addPerson(named: "Cy", password: "cy's password")
@@ -92,12 +95,19 @@ struct PeopleAccessMatrixTests {
             let mine = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Private Album")
             mine.addAssets(PHAsset.fetchAssets(with: nil))
             let shared = PHAssetCollectionChangeRequest.creationRequestForSharedAlbum(withTitle: "Trip Album")
-            shared.addAssets(PHAsset.fetchAssets(with: nil))
-            shared.addMember("Ben", role: .viewer)
+            shared.addAssets(PHAsset.fetchAssets(withLocalIdentifiers: trip, options: nil))
+            for (person, role) in members { shared.addMember(person, role: role) }
             made = [mine.placeholderForCreatedAssetCollection.localIdentifier, shared.placeholderForCreatedAssetCollection.localIdentifier]
         }
-        let albums = made
+        return made
+    }
+
+    @Test func anotherPersonReachesNothingOfAnyonesThroughAnyRoute() async throws {
+        let fixture = try ServerFixture(photos: 2)
+        _ = try fixture.video()
+        let albums = try Self.household(fixture, trip: fixture.assets, members: [("Ben", .viewer)])
         let (_, cy) = try fixture.library.createAccessToken(named: "cy's", level: .readWrite, person: "Cy")
+        let ana = try fixture.library.library(forPerson: "Ana")
         let anasAssets = ana.withCurrent { PHAsset.fetchAssets(with: nil).map { ServerFixture.uuid($0.localIdentifier) } }
         #expect(anasAssets.count >= 3)
         let secrets = anasAssets + ["Private Album", "Trip Album"]
@@ -135,20 +145,7 @@ struct PeopleAccessMatrixTests {
 struct MemberAccessMatrixTests {
     @Test func membersReachTheSharedAlbumAndNothingElseOfTheOwners() async throws {
         let fixture = try ServerFixture(photos: 3)
-        try fixture.library.addPerson(named: "Ana", password: "correct horse")
-        try fixture.library.addPerson(named: "Ben", password: "battery staple")
-        try fixture.library.addPerson(named: "Cy", password: "cy's password")
-        let ana = try fixture.library.library(forPerson: "Ana")
-        var made: [String] = []
-        try ana.performChangesAndWait {
-            let mine = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Private Album")
-            mine.addAssets(PHAsset.fetchAssets(with: nil))
-            let shared = PHAssetCollectionChangeRequest.creationRequestForSharedAlbum(withTitle: "Trip Album")
-            shared.addAssets(PHAsset.fetchAssets(withLocalIdentifiers: [fixture.assets[0]], options: nil))
-            shared.addMember("Ben", role: .viewer)
-            shared.addMember("Cy", role: .contributor)
-            made = [mine.placeholderForCreatedAssetCollection.localIdentifier, shared.placeholderForCreatedAssetCollection.localIdentifier]
-        }
+        let made = try PeopleAccessMatrixTests.household(fixture, trip: [fixture.assets[0]], members: [("Ben", .viewer), ("Cy", .contributor)])
         let (privateAlbum, trip) = (made[0], made[1])
         let (_, ben) = try fixture.library.createAccessToken(named: "ben's", level: .readWrite, person: "Ben")
         let (_, cy) = try fixture.library.createAccessToken(named: "cy's", level: .readWrite, person: "Cy")
