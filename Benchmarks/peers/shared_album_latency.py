@@ -12,57 +12,23 @@ over all members' arrivals, and the members' count.
 """
 
 import argparse
-import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
-import websocket
-
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "EndToEnd"))
-from cluster_e2e import request  # noqa: E402
+from cluster_e2e import LiveClient, request  # noqa: E402
 from e2e_support import start_server  # noqa: E402
 
 
-class Member:
-    """A member's live connection, subscribed to the album; keeps (arrival, message)."""
+class Port:
+    """What LiveClient needs of a server: its port."""
 
-    def __init__(self, port, token, album):
-        self.messages = []
-        self.arrived = threading.Condition()
-        self.socket = websocket.create_connection(
-            f"ws://127.0.0.1:{port}/api/live", timeout=30, header=[f"Authorization: Bearer {token}"])
-        self.socket.send(json.dumps({"type": "subscribe", "subscription": "album", "collection": album}))
-        threading.Thread(target=self._read, daemon=True).start()
-        self.wait_for(lambda message: message["type"] == "subscribed")
-
-    def _read(self):
-        while True:
-            try:
-                text = self.socket.recv()
-            except Exception:
-                return
-            if not text:
-                return
-            with self.arrived:
-                self.messages.append((time.monotonic(), json.loads(text)))
-                self.arrived.notify_all()
-
-    def wait_for(self, matches, after=0, timeout=10):
-        deadline = time.monotonic() + timeout
-        with self.arrived:
-            while True:
-                for arrival, message in self.messages[after:]:
-                    if matches(message):
-                        return arrival
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError(f"no change in {timeout} s")
-                self.arrived.wait(left)
+    def __init__(self, base):
+        self.port = int(base.rsplit(":", 1)[1])
 
 
 def percentile(values, p):
@@ -100,7 +66,8 @@ def main():
                           {"op": "addToAlbum", "album": "b", "assets": [asset["id"] for asset in assets]}]
             operations += [{"op": "shareAlbum", "album": "b", "person": person, "role": "contributor"} for person in people[1:]]
             album = request(base, "/api/changes", {"operations": operations}, headers=ana)["created"]["b"]
-            members = [Member(int(base.rsplit(":", 1)[1]), tokens[person], album) for person in people[1:]]
+            members = [LiveClient(Port(base), {"subscription": "album", "collection": album}, [f"Authorization: Bearer {tokens[person]}"])
+                       for person in people[1:]]
             delays, answers = [], []
             for toggle in range(arguments.toggles):
                 asset = assets[toggle % len(assets)]
@@ -117,7 +84,8 @@ def main():
                         for item in message.get("changed") or [])
 
                 for member, mark in zip(members, marks):
-                    delays.append((member.wait_for(matches, after=mark) - sent) * 1000)
+                    arrival, _ = member.wait_for(matches, after=mark)
+                    delays.append((arrival - sent) * 1000)
             ms = lambda v: f"{v:.1f}"
             print(f"RESULT members={len(members)} toggles={arguments.toggles} arrivals={len(delays)} "
                   f"p50={ms(percentile(delays, 50))} p90={ms(percentile(delays, 90))} p99={ms(percentile(delays, 99))} "

@@ -123,11 +123,14 @@ class Instance:
 class LiveClient:
     """A WebSocket client of `/api/live` subscribed to the grid; keeps (arrival time, message)."""
 
-    def __init__(self, instance):
+    def __init__(self, instance, subscription=None, header=None):
+        """`subscription`: the subscribe message's fields (the grid, newest first, by default);
+        `header`: extra handshake headers ("Authorization: Bearer ...")."""
         self.messages = []
         self.arrived = threading.Condition()
-        self.socket = websocket.create_connection(f"ws://127.0.0.1:{instance.port}/api/live", timeout=30)
-        self.socket.send(json.dumps({"type": "subscribe", "subscription": "grid", "sort": "-creationDate"}))
+        self.socket = websocket.create_connection(f"ws://127.0.0.1:{instance.port}/api/live", timeout=30, header=header or [])
+        fields = subscription or {"subscription": "grid", "sort": "-creationDate"}
+        self.socket.send(json.dumps({"type": "subscribe", **fields}))
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
         self.wait_for(lambda message: message["type"] == "subscribed")

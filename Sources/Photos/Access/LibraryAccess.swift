@@ -28,7 +28,7 @@ package struct LibraryAccess: Sendable {
         do {
             var personID: Int64?
             if let person {
-                guard let record = try store.people.person(identifier: person) ?? store.people.person(named: person) else {
+                guard let record = try store.people.person(nameOrIdentifier: person) else {
                     throw PHPhotosError(.identifierNotFound, "No person named '\(person.prefix(80))'")
                 }
                 personID = record.id

@@ -37,6 +37,18 @@ struct SignInThrottle: Sendable {
         return longest
     }
 
+    /// Throws 429 with `Retry-After` while an attempt under `keys` must wait, before any
+    /// password is checked; `what` names the attempts ("failed sign-ins"). Read off the event
+    /// loops, on `service`'s reads pool.
+    func refuseWhileWaiting(keys: [String], what: String, service: LibraryService) async throws {
+        let wait = try await service.quickly("sign-in throttle") { try self.wait(keys: keys) }
+        guard wait > 0 else { return }
+        let seconds = String(Int(wait.rounded(.up)))
+        var error = APIError(.tooManyRequests, "Too many \(what): try again in \(seconds) s")
+        error.headers[.retryAfter] = seconds
+        throw error
+    }
+
     func failed(keys: [String]) throws {
         try people.recordFailure(keys: keys, window: Self.window)
     }

@@ -63,13 +63,7 @@ struct LinkRoutes {
             else { throw APIError.notFound("link") }
             let throttle = SignInThrottle(people: library.people)
             let keys = ["link:" + grant.link.identifier] + (SessionRoutes.address(request, context).map { ["address:" + $0] } ?? [])
-            let wait = try await service.quickly("link") { try throttle.wait(keys: keys) }
-            if wait > 0 {
-                let seconds = String(Int(wait.rounded(.up)))
-                var error = APIError(.tooManyRequests, "Too many wrong passwords: try again in \(seconds) s")
-                error.headers[.retryAfter] = seconds
-                throw error
-            }
+            try await throttle.refuseWhileWaiting(keys: keys, what: "wrong passwords", service: service)
             let password = body.password
             guard try await service.offLoop("link password", { PHPhotoLibrary.checkShareLinkPassword(password, of: grant) }) else {
                 try await service.writing("session") { try throttle.failed(keys: keys) }

@@ -81,7 +81,7 @@ struct SessionRoutes {
     private func signIn(name: String, password: String, address: String?) async throws -> (id: String, client: ClientAccess) {
         let throttle = SignInThrottle(people: service.library.people)
         let keys = SignInThrottle.keys(name: name, address: address)
-        try await refuseWhileWaiting(throttle, keys)
+        try await throttle.refuseWhileWaiting(keys: keys, what: "failed sign-ins", service: service)
         let people = service.library.people
         let person: PHLibraryPerson?
         do {
@@ -116,7 +116,7 @@ struct SessionRoutes {
         let people = service.library.people
         let throttle = SignInThrottle(people: people)
         let keys = SignInThrottle.keys(name: person.name, address: Self.address(request, context))
-        try await refuseWhileWaiting(throttle, keys)
+        try await throttle.refuseWhileWaiting(keys: keys, what: "failed sign-ins", service: service)
         do {
             guard try await service.offLoop("sign-in", { try people.verify(password: body.currentPassword, of: person) }) else {
                 try await service.writing("session") { try throttle.failed(keys: keys) }
@@ -130,16 +130,6 @@ struct SessionRoutes {
         }
         service.accessChanged()
         return Response(status: .noContent)
-    }
-
-    /// 429 with `Retry-After` while the throttle says to wait.
-    private func refuseWhileWaiting(_ throttle: SignInThrottle, _ keys: [String]) async throws {
-        let wait = try await service.quickly("session") { try throttle.wait(keys: keys) }
-        guard wait > 0 else { return }
-        let seconds = String(Int(wait.rounded(.up)))
-        var error = APIError(.tooManyRequests, "Too many failed sign-ins: try again in \(seconds) s")
-        error.headers[.retryAfter] = seconds
-        throw error
     }
 
     /// The client's address: the connection's peer, or, when that peer is a proxy on this
