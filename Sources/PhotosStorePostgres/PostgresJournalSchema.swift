@@ -20,6 +20,8 @@ enum PostgresJournalSchema {
     static let membership = JournalFlags.updated | JournalFlags.membership | 8
     static let assetMembership = JournalFlags.membership | 8
 
+    /// What v1 made: the position row, the setting's reader and the triggers (without
+    /// owners, which v10 adds: ``owners``).
     static let statements: [String] = [
         "CREATE TABLE libraryPosition (position BIGINT NOT NULL)",
         "INSERT INTO libraryPosition (position) VALUES (0)",
@@ -29,110 +31,127 @@ enum PostgresJournalSchema {
             SELECT NULLIF(current_setting('photokit.change', true), '')::bigint
         $$
         """,
-        """
-        CREATE FUNCTION photokit_record(
-            change BIGINT, entity BIGINT, object BIGINT, objectUUID TEXT, was BOOLEAN, visible BOOLEAN, flags BIGINT
-        ) RETURNS void LANGUAGE sql AS $$
-            INSERT INTO changedObject (changeID, entity, objectID, uuid, wasVisible, isVisible, flags)
-            VALUES (change, entity, object, objectUUID, was::int, visible::int, flags)
-            ON CONFLICT (changeID, entity, objectID) DO UPDATE SET
-                isVisible = CASE WHEN (excluded.flags & 8) <> 0 THEN changedObject.isVisible ELSE excluded.isVisible END,
-                flags = changedObject.flags | (excluded.flags & ~8)
-        $$
-        """,
-        // A collection gained, lost or reordered a member.
-        """
-        CREATE FUNCTION photokit_container_changed(change BIGINT, container BIGINT) RETURNS void LANGUAGE sql AS $$
-            SELECT photokit_record(change, CASE WHEN c.isList <> 0 THEN 3 ELSE 2 END, c.id, c.uuid, true, true, \(membership))
-            FROM collection AS c WHERE c.id = container
-        $$
-        """,
-        """
-        CREATE FUNCTION photokit_journal_asset() RETURNS trigger LANGUAGE plpgsql AS $$
-        DECLARE
-            change BIGINT := photokit_change();
-            flags BIGINT;
-        BEGIN
-            IF change IS NULL THEN RETURN NULL; END IF;
-            IF TG_OP = 'INSERT' THEN
-                PERFORM photokit_record(change, 1, NEW.id, NEW.uuid, false, NEW.trashedDate IS NULL, 0);
-                PERFORM photokit_container_changed(change, NEW.momentID);
-            ELSIF TG_OP = 'DELETE' THEN
-                PERFORM photokit_record(change, 1, OLD.id, OLD.uuid, OLD.trashedDate IS NULL, false, 0);
-                PERFORM photokit_container_changed(change, OLD.momentID);
-            ELSE
-                IF (OLD.trashedDate IS NULL) <> (NEW.trashedDate IS NULL) OR NEW.momentID IS DISTINCT FROM OLD.momentID
-                    OR \(differs(assetProperties)) THEN
-                    flags := (CASE WHEN \(differs(assetProperties)) THEN \(JournalFlags.updated) ELSE 0 END)
-                        | (CASE WHEN \(differs(assetContent)) THEN \(JournalFlags.contentChanged) ELSE 0 END)
-                        | (CASE WHEN NEW.momentID IS DISTINCT FROM OLD.momentID THEN \(JournalFlags.membership) ELSE 0 END);
-                    PERFORM photokit_record(change, 1, NEW.id, NEW.uuid, OLD.trashedDate IS NULL, NEW.trashedDate IS NULL, flags);
-                END IF;
-                IF NEW.momentID IS DISTINCT FROM OLD.momentID THEN
-                    PERFORM photokit_container_changed(change, OLD.momentID);
+    ] + functions(withOwners: false)
+
+    /// v10 (the SQLite schema's v21): `changedObject.ownerID`, the object's owner, which a
+    /// person's persistent history is filtered by; the functions replaced to record it.
+    static let owners: [String] =
+        LibrarySchema.statements(addedIn: .v21, .postgres) + functions(withOwners: true)
+        + ["DROP FUNCTION photokit_record(BIGINT, BIGINT, BIGINT, TEXT, BOOLEAN, BOOLEAN, BIGINT)"]
+
+    /// The recording function and the triggers; with `withOwners`, each row also records the
+    /// object's `ownerID` (`CREATE OR REPLACE`: v10 runs them over v1's).
+    private static func functions(withOwners: Bool) -> [String] {
+        let ownerParameter = withOwners ? ", owner BIGINT" : ""
+        let ownerColumn = withOwners ? ", ownerID" : ""
+        let ownerValue = withOwners ? ", owner" : ""
+        func owner(_ row: String) -> String { withOwners ? ", \(row).ownerID" : "" }
+        return [
+            """
+            CREATE OR REPLACE FUNCTION photokit_record(
+                change BIGINT, entity BIGINT, object BIGINT, objectUUID TEXT, was BOOLEAN, visible BOOLEAN, flags BIGINT\(ownerParameter)
+            ) RETURNS void LANGUAGE sql AS $$
+                INSERT INTO changedObject (changeID, entity, objectID, uuid, wasVisible, isVisible, flags\(ownerColumn))
+                VALUES (change, entity, object, objectUUID, was::int, visible::int, flags\(ownerValue))
+                ON CONFLICT (changeID, entity, objectID) DO UPDATE SET
+                    isVisible = CASE WHEN (excluded.flags & 8) <> 0 THEN changedObject.isVisible ELSE excluded.isVisible END,
+                    flags = changedObject.flags | (excluded.flags & ~8)
+            $$
+            """,
+            // A collection gained, lost or reordered a member.
+            """
+            CREATE OR REPLACE FUNCTION photokit_container_changed(change BIGINT, container BIGINT) RETURNS void LANGUAGE sql AS $$
+                SELECT photokit_record(change, CASE WHEN c.isList <> 0 THEN 3 ELSE 2 END, c.id, c.uuid, true, true, \(membership)\(owner("c")))
+                FROM collection AS c WHERE c.id = container
+            $$
+            """,
+            """
+            CREATE OR REPLACE FUNCTION photokit_journal_asset() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                change BIGINT := photokit_change();
+                flags BIGINT;
+            BEGIN
+                IF change IS NULL THEN RETURN NULL; END IF;
+                IF TG_OP = 'INSERT' THEN
+                    PERFORM photokit_record(change, 1, NEW.id, NEW.uuid, false, NEW.trashedDate IS NULL, 0\(owner("NEW")));
                     PERFORM photokit_container_changed(change, NEW.momentID);
+                ELSIF TG_OP = 'DELETE' THEN
+                    PERFORM photokit_record(change, 1, OLD.id, OLD.uuid, OLD.trashedDate IS NULL, false, 0\(owner("OLD")));
+                    PERFORM photokit_container_changed(change, OLD.momentID);
+                ELSE
+                    IF (OLD.trashedDate IS NULL) <> (NEW.trashedDate IS NULL) OR NEW.momentID IS DISTINCT FROM OLD.momentID
+                        OR \(differs(assetProperties)) THEN
+                        flags := (CASE WHEN \(differs(assetProperties)) THEN \(JournalFlags.updated) ELSE 0 END)
+                            | (CASE WHEN \(differs(assetContent)) THEN \(JournalFlags.contentChanged) ELSE 0 END)
+                            | (CASE WHEN NEW.momentID IS DISTINCT FROM OLD.momentID THEN \(JournalFlags.membership) ELSE 0 END);
+                        PERFORM photokit_record(change, 1, NEW.id, NEW.uuid, OLD.trashedDate IS NULL, NEW.trashedDate IS NULL, flags\(owner("NEW")));
+                    END IF;
+                    IF NEW.momentID IS DISTINCT FROM OLD.momentID THEN
+                        PERFORM photokit_container_changed(change, OLD.momentID);
+                        PERFORM photokit_container_changed(change, NEW.momentID);
+                    END IF;
+                    IF (OLD.trashedDate IS NULL) <> (NEW.trashedDate IS NULL) THEN
+                        PERFORM photokit_record(change, 2, c.id, c.uuid, true, true, \(membership)\(owner("c")))
+                        FROM albumAsset AS member JOIN collection AS c ON c.id = member.albumID
+                        WHERE member.assetID = NEW.id;
+                    END IF;
                 END IF;
-                IF (OLD.trashedDate IS NULL) <> (NEW.trashedDate IS NULL) THEN
-                    PERFORM photokit_record(change, 2, c.id, c.uuid, true, true, \(membership))
-                    FROM albumAsset AS member JOIN collection AS c ON c.id = member.albumID
-                    WHERE member.assetID = NEW.id;
-                END IF;
-            END IF;
-            RETURN NULL;
-        END $$
-        """,
-        "CREATE TRIGGER journal_asset AFTER INSERT OR UPDATE OR DELETE ON asset FOR EACH ROW EXECUTE FUNCTION photokit_journal_asset()",
-        // An album gaining, losing or reordering a member: the album and the asset (the asset
-        // with membership only: its own properties did not change).
-        """
-        CREATE FUNCTION photokit_journal_album_asset() RETURNS trigger LANGUAGE plpgsql AS $$
-        DECLARE
-            change BIGINT := photokit_change();
-            member albumAsset;
-        BEGIN
-            IF change IS NULL THEN RETURN NULL; END IF;
-            IF TG_OP = 'DELETE' THEN member := OLD; ELSE member := NEW; END IF;
-            PERFORM photokit_record(change, 1, a.id, a.uuid, a.trashedDate IS NULL, a.trashedDate IS NULL, \(assetMembership))
-            FROM asset AS a WHERE a.id = member.assetID;
-            PERFORM photokit_container_changed(change, member.albumID);
-            RETURN NULL;
-        END $$
-        """,
-        """
-        CREATE TRIGGER journal_album_asset AFTER INSERT OR UPDATE OR DELETE ON albumAsset
-        FOR EACH ROW EXECUTE FUNCTION photokit_journal_album_asset()
-        """,
-        """
-        CREATE FUNCTION photokit_journal_collection() RETURNS trigger LANGUAGE plpgsql AS $$
-        DECLARE
-            change BIGINT := photokit_change();
-        BEGIN
-            IF change IS NULL THEN RETURN NULL; END IF;
-            IF TG_OP = 'INSERT' THEN
-                PERFORM photokit_record(change, CASE WHEN NEW.isList <> 0 THEN 3 ELSE 2 END, NEW.id, NEW.uuid, false, true, 0);
-                PERFORM photokit_container_changed(change, NEW.parentID);
-            ELSIF TG_OP = 'DELETE' THEN
-                PERFORM photokit_record(change, CASE WHEN OLD.isList <> 0 THEN 3 ELSE 2 END, OLD.id, OLD.uuid, true, false, 0);
-                PERFORM photokit_container_changed(change, OLD.parentID);
-            ELSE
-                IF \(differs(collectionProperties + ["parentID", "position"])) THEN
-                    PERFORM photokit_record(
-                        change, CASE WHEN NEW.isList <> 0 THEN 3 ELSE 2 END, NEW.id, NEW.uuid, true, true,
-                        (CASE WHEN \(differs(collectionProperties)) THEN \(JournalFlags.updated) ELSE 0 END)
-                        | (CASE WHEN NEW.parentID IS DISTINCT FROM OLD.parentID OR NEW.position IS DISTINCT FROM OLD.position
-                            THEN \(JournalFlags.membership) ELSE 0 END));
-                END IF;
-                IF NEW.parentID IS DISTINCT FROM OLD.parentID THEN
-                    PERFORM photokit_container_changed(change, OLD.parentID);
+                RETURN NULL;
+            END $$
+            """,
+            "CREATE OR REPLACE TRIGGER journal_asset AFTER INSERT OR UPDATE OR DELETE ON asset FOR EACH ROW EXECUTE FUNCTION photokit_journal_asset()",
+            // An album gaining, losing or reordering a member: the album and the asset (the asset
+            // with membership only: its own properties did not change).
+            """
+            CREATE OR REPLACE FUNCTION photokit_journal_album_asset() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                change BIGINT := photokit_change();
+                member albumAsset;
+            BEGIN
+                IF change IS NULL THEN RETURN NULL; END IF;
+                IF TG_OP = 'DELETE' THEN member := OLD; ELSE member := NEW; END IF;
+                PERFORM photokit_record(change, 1, a.id, a.uuid, a.trashedDate IS NULL, a.trashedDate IS NULL, \(assetMembership)\(owner("a")))
+                FROM asset AS a WHERE a.id = member.assetID;
+                PERFORM photokit_container_changed(change, member.albumID);
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE OR REPLACE TRIGGER journal_album_asset AFTER INSERT OR UPDATE OR DELETE ON albumAsset
+            FOR EACH ROW EXECUTE FUNCTION photokit_journal_album_asset()
+            """,
+            """
+            CREATE OR REPLACE FUNCTION photokit_journal_collection() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                change BIGINT := photokit_change();
+            BEGIN
+                IF change IS NULL THEN RETURN NULL; END IF;
+                IF TG_OP = 'INSERT' THEN
+                    PERFORM photokit_record(change, CASE WHEN NEW.isList <> 0 THEN 3 ELSE 2 END, NEW.id, NEW.uuid, false, true, 0\(owner("NEW")));
                     PERFORM photokit_container_changed(change, NEW.parentID);
+                ELSIF TG_OP = 'DELETE' THEN
+                    PERFORM photokit_record(change, CASE WHEN OLD.isList <> 0 THEN 3 ELSE 2 END, OLD.id, OLD.uuid, true, false, 0\(owner("OLD")));
+                    PERFORM photokit_container_changed(change, OLD.parentID);
+                ELSE
+                    IF \(differs(collectionProperties + ["parentID", "position"])) THEN
+                        PERFORM photokit_record(
+                            change, CASE WHEN NEW.isList <> 0 THEN 3 ELSE 2 END, NEW.id, NEW.uuid, true, true,
+                            (CASE WHEN \(differs(collectionProperties)) THEN \(JournalFlags.updated) ELSE 0 END)
+                            | (CASE WHEN NEW.parentID IS DISTINCT FROM OLD.parentID OR NEW.position IS DISTINCT FROM OLD.position
+                                THEN \(JournalFlags.membership) ELSE 0 END)\(owner("NEW")));
+                    END IF;
+                    IF NEW.parentID IS DISTINCT FROM OLD.parentID THEN
+                        PERFORM photokit_container_changed(change, OLD.parentID);
+                        PERFORM photokit_container_changed(change, NEW.parentID);
+                    END IF;
                 END IF;
-            END IF;
-            RETURN NULL;
-        END $$
-        """,
-        """
-        CREATE TRIGGER journal_collection AFTER INSERT OR UPDATE OR DELETE ON collection
-        FOR EACH ROW EXECUTE FUNCTION photokit_journal_collection()
-        """,
-    ]
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE OR REPLACE TRIGGER journal_collection AFTER INSERT OR UPDATE OR DELETE ON collection
+            FOR EACH ROW EXECUTE FUNCTION photokit_journal_collection()
+            """,
+        ]
+    }
 }

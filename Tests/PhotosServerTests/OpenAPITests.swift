@@ -99,6 +99,16 @@ struct DocumentedCall {
     let uri: String
     let body: ByteBuffer?
     let headers: HTTPFields
+    /// The asset the call names (in its path or body), by local identifier.
+    var assetIdentifier = ""
+
+    init(method: HTTPRequest.Method, uri: String, body: ByteBuffer?, headers: HTTPFields, assetIdentifier: String) {
+        self.method = method
+        self.uri = uri
+        self.body = body
+        self.headers = headers
+        self.assetIdentifier = assetIdentifier
+    }
 
     /// The id of an upload `token` makes, for `GET /api/uploads/{id}`.
     static func upload(by token: String?, _ client: any TestClientProtocol) async throws -> String? {
@@ -110,9 +120,9 @@ struct DocumentedCall {
 
     init(
         _ method: String, _ path: String, fixture: ServerFixture, collection: String? = nil, uploadName: String = "doc.jpg",
-        upload: String? = nil
+        upload: String? = nil, asset localIdentifier: String? = nil
     ) throws {
-        let asset = ServerFixture.uuid(fixture.assets[0])
+        let asset = ServerFixture.uuid(localIdentifier ?? fixture.assets[0])
         let bodies: [String: String] = [
             "POST /api/changes": #"{"operations":[{"op":"favorite","assets":["\#(asset)"],"value":true}]}"#,
             "POST /api/session": #"{"token":"\#(fixture.readWrite)"}"#,
@@ -123,9 +133,12 @@ struct DocumentedCall {
             "POST /api/partners/{person}/timeline": #"{"show":true}"#,
             "POST /api/tokens": #"{"name":"doc","level":"limited","assets":["\#(asset)"]}"#,
             "POST /api/tokens/{token}/assets": #"{"add":["\#(asset)"]}"#,
+            "POST /api/people": #"{"name":"\#(uploadName.prefix(20))","password":"new person's password"}"#,
+            "PATCH /api/people/{person}": #"{"isAdmin":false}"#,
         ]
         // A video's route is called with a video (made with ffmpeg, on the limited token's list).
         let subject = path.hasSuffix("/video") ? ServerFixture.uuid(try fixture.video()) : asset
+        assetIdentifier = path.hasSuffix("/video") ? try fixture.video() : localIdentifier ?? fixture.assets[0]
         var uri = path.replacingOccurrences(
             of: "{id}", with: path.hasPrefix("/api/collections") ? collection.map(ServerFixture.uuid) ?? asset : subject)
         if path.hasPrefix("/api/tokens/{token}") {

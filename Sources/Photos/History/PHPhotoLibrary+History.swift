@@ -18,6 +18,10 @@ extension PHPhotoLibrary {
     /// reaches back to the token (it keeps the newest ``persistentChangeHistoryLimit``
     /// changes) or the token belongs to another library: fetch everything again, then keep
     /// ``currentChangeToken``.
+    ///
+    /// - Note: Linux: a person's library (``library(forPerson:)``) lists only the changes that
+    ///   hold something that person sees (``PHPersistentChange/changeDetails(for:)``); its
+    ///   tokens are the whole library's positions, so a token stays valid across people.
     public func fetchPersistentChanges(since token: PHPersistentChangeToken) throws -> PHPersistentChangeFetchResult {
         let identifier: String
         let history: (floor: Int64, changes: [ChangeRecord])
@@ -35,11 +39,11 @@ extension PHPhotoLibrary {
                 .persistentChangeTokenExpired,
                 "The change token (\(token.position)) is older than the library's history, which starts after change \(history.floor)")
         }
-        return PHPersistentChangeFetchResult(
-            changes: history.changes.map { change in
-                PHPersistentChange(
-                    changeToken: PHPersistentChangeToken(libraryIdentifier: identifier, position: change.id), library: self)
-            })
+        let changes = history.changes.map { change in
+            PHPersistentChange(changeToken: PHPersistentChangeToken(libraryIdentifier: identifier, position: change.id), library: self)
+        }
+        // A person's history leaves out the changes that hold nothing of what they see.
+        return PHPersistentChangeFetchResult(changes: personID == nil ? changes : try changes.filter { try !$0.isEmpty })
     }
 
     /// How many changes the persistent history keeps; older ones are removed as new ones

@@ -35,6 +35,10 @@ struct ChangeRoutes {
             // The commit (with the edits' files copied in) on the writes pool, off the event loop.
             let library = service.library
             try await service.writing("commit") { try library.performChangesAndWait(plan.block) }
+        } catch let error as PHPhotosError where error.code == .identifierNotFound && client.person != nil {
+            // Every object was found as the person sees it (the plan looked each up): one the
+            // block can't change is shared with them, read-only (or was deleted meanwhile).
+            throw APIError(.forbidden, "Shared with you read-only: only its owner changes it (\(error.localizedDescription.prefix(200)))")
         } catch {
             throw APIError(error)
         }
@@ -47,10 +51,7 @@ struct ChangeRoutes {
         let client = try context.requireClient()
         let service = try self.service.serving(client)
         try client.requireOwner("Persistent history")
-        // The journal is the whole library's: it names everyone's objects.
-        if client.person != nil {
-            throw APIError(.forbidden, "Persistent history is the whole library's, not yet a person's: read it with 'photos history'")
-        }
+        // A person's is their library's: what they see (PHPersistentChange.changeDetails).
         let query = QueryParameters(request)
         let current = service.library.currentChangeToken
         let limit = try query.int("limit", in: 1...10_000, default: 1000)!

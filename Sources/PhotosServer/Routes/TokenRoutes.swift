@@ -59,6 +59,7 @@ struct TokenRoutes {
             }
             let assets = try (body.assets ?? []).map(ObjectID.asset)
             guard assets.isEmpty || level == .limited else { throw APIError(.badRequest, "'assets' applies to limited tokens only") }
+            try await requireVisible(assets, to: client)
             let person = client.person?.identifier
             let (token, secret) = try await write { try library.createAccessToken(named: body.name, level: level, person: person) }
             if !assets.isEmpty {
@@ -103,6 +104,7 @@ struct TokenRoutes {
             let add = try (body.add ?? []).map(ObjectID.asset)
             let remove = Set(try (body.remove ?? []).map(ObjectID.asset))
             let replace = try body.replace.map { try $0.map(ObjectID.asset) }
+            try await requireVisible(add + (replace ?? []), to: client)
             try await write {
                 if replace == nil && remove.isEmpty {
                     try library.changeLimitedLibrary(ofAccessToken: identifier, .add(add))
@@ -137,6 +139,21 @@ struct TokenRoutes {
     }
 
     private var library: PHPhotoLibrary { service.library }
+
+    /// In a library with people: a token's list names only photos its person sees (404 for
+    /// any other, as for one that doesn't exist, so the answer tells nothing of others').
+    private func requireVisible(_ identifiers: [String], to client: ClientAccess) async throws {
+        guard client.person != nil, !identifiers.isEmpty else { return }
+        let personal = try service.serving(client).library
+        let seen = try await service.quickly("tokens") { () -> Set<String> in
+            let options = PHFetchOptions()
+            options.includeHiddenAssets = true
+            return personal.withCurrent { Set(PHAsset.fetchAssets(withLocalIdentifiers: identifiers, options: options).map(\.localIdentifier)) }
+        }
+        if let unseen = identifiers.first(where: { !seen.contains($0) }) {
+            throw APIError.notFound("asset '\(unseen.prefix(80))'")
+        }
+    }
 
     /// Runs a library write on the writes pool (off the event loop: it can wait on another
     /// process's lock), answering PhotoKit errors with their HTTP status.

@@ -34,7 +34,8 @@ package enum ChangeJournal {
             typealias Column = ChangedObjectColumn
             return ObjectChange(
                 entity: row[Column.entity], objectID: row[Column.objectID], uuid: row[Column.uuid],
-                wasVisible: row[Column.wasVisible], isVisible: row[Column.isVisible], flags: row[Column.flags])
+                wasVisible: row[Column.wasVisible], isVisible: row[Column.isVisible], flags: row[Column.flags],
+                ownerID: row[Column.ownerID])
         }
         var folder = ObjectChangeFolder()
         for row in rows { folder.add(row) }

@@ -27,7 +27,7 @@ enum JournalTriggers {
     /// sets `isVisible` (unless it only reports membership), flags accumulate.
     private static func record(_ select: String) -> String {
         """
-        INSERT INTO changedObject (changeID, entity, objectID, uuid, wasVisible, isVisible, flags)
+        INSERT INTO changedObject (changeID, entity, objectID, uuid, wasVisible, isVisible, flags, ownerID)
         \(select)
         ON CONFLICT (changeID, entity, objectID) DO UPDATE SET
             isVisible = CASE WHEN excluded.flags & \(JournalFlags.keepsVisibility) THEN isVisible ELSE excluded.isVisible END,
@@ -51,7 +51,7 @@ enum JournalTriggers {
     private static func containerChanged(_ idExpression: String, when condition: String = "1") -> String {
         record(
             """
-            SELECT cursor.changeID, CASE WHEN c.isList THEN 3 ELSE 2 END, c.id, c.uuid, 1, 1, \(membership)
+            SELECT cursor.changeID, CASE WHEN c.isList THEN 3 ELSE 2 END, c.id, c.uuid, 1, 1, \(membership), c.ownerID
             \(cursor) JOIN main.collection AS c ON c.id = \(idExpression) WHERE \(condition)
             """)
     }
@@ -61,7 +61,7 @@ enum JournalTriggers {
             // Assets
             """
             CREATE TEMP TRIGGER IF NOT EXISTS journal_asset_insert AFTER INSERT ON main.asset BEGIN
-            \(record("SELECT cursor.changeID, 1, NEW.id, NEW.uuid, 0, NEW.trashedDate IS NULL, 0 \(cursor) WHERE 1"))
+            \(record("SELECT cursor.changeID, 1, NEW.id, NEW.uuid, 0, NEW.trashedDate IS NULL, 0, NEW.ownerID \(cursor) WHERE 1"))
             \(containerChanged("NEW.momentID"))
             END
             """,
@@ -71,7 +71,8 @@ enum JournalTriggers {
                 SELECT cursor.changeID, 1, NEW.id, NEW.uuid, OLD.trashedDate IS NULL, NEW.trashedDate IS NULL,
                     (CASE WHEN \(differs(assetProperties)) THEN \(JournalFlags.updated) ELSE 0 END)
                     | (CASE WHEN \(differs(assetContent)) THEN \(JournalFlags.contentChanged) ELSE 0 END)
-                    | (CASE WHEN NEW.momentID IS NOT OLD.momentID THEN \(JournalFlags.membership) ELSE 0 END)
+                    | (CASE WHEN NEW.momentID IS NOT OLD.momentID THEN \(JournalFlags.membership) ELSE 0 END),
+                    NEW.ownerID
                 \(cursor)
                 WHERE (OLD.trashedDate IS NULL) != (NEW.trashedDate IS NULL) OR NEW.momentID IS NOT OLD.momentID
                     OR \(differs(assetProperties))
@@ -79,7 +80,7 @@ enum JournalTriggers {
             \(containerChanged("OLD.momentID", when: "NEW.momentID IS NOT OLD.momentID"))
             \(containerChanged("NEW.momentID", when: "NEW.momentID IS NOT OLD.momentID"))
             \(record("""
-                SELECT cursor.changeID, 2, c.id, c.uuid, 1, 1, \(membership)
+                SELECT cursor.changeID, 2, c.id, c.uuid, 1, 1, \(membership), c.ownerID
                 \(cursor) JOIN main.albumAsset AS member ON member.assetID = NEW.id
                 JOIN main.collection AS c ON c.id = member.albumID
                 WHERE (OLD.trashedDate IS NULL) != (NEW.trashedDate IS NULL)
@@ -88,7 +89,7 @@ enum JournalTriggers {
             """,
             """
             CREATE TEMP TRIGGER IF NOT EXISTS journal_asset_delete AFTER DELETE ON main.asset BEGIN
-            \(record("SELECT cursor.changeID, 1, OLD.id, OLD.uuid, OLD.trashedDate IS NULL, 0, 0 \(cursor) WHERE 1"))
+            \(record("SELECT cursor.changeID, 1, OLD.id, OLD.uuid, OLD.trashedDate IS NULL, 0, 0, OLD.ownerID \(cursor) WHERE 1"))
             \(containerChanged("OLD.momentID"))
             END
             """,
@@ -99,7 +100,7 @@ enum JournalTriggers {
             // Collections
             """
             CREATE TEMP TRIGGER IF NOT EXISTS journal_collection_insert AFTER INSERT ON main.collection BEGIN
-            \(record("SELECT cursor.changeID, \(entity("NEW")), NEW.id, NEW.uuid, 0, 1, 0 \(cursor) WHERE 1"))
+            \(record("SELECT cursor.changeID, \(entity("NEW")), NEW.id, NEW.uuid, 0, 1, 0, NEW.ownerID \(cursor) WHERE 1"))
             \(containerChanged("NEW.parentID"))
             END
             """,
@@ -109,7 +110,8 @@ enum JournalTriggers {
                 SELECT cursor.changeID, \(entity("NEW")), NEW.id, NEW.uuid, 1, 1,
                     (CASE WHEN \(differs(collectionProperties)) THEN \(JournalFlags.updated) ELSE 0 END)
                     | (CASE WHEN NEW.parentID IS NOT OLD.parentID OR NEW.position IS NOT OLD.position
-                        THEN \(JournalFlags.membership) ELSE 0 END)
+                        THEN \(JournalFlags.membership) ELSE 0 END),
+                    NEW.ownerID
                 \(cursor)
                 WHERE \(differs(collectionProperties + ["parentID", "position"]))
                 """))
@@ -119,7 +121,7 @@ enum JournalTriggers {
             """,
             """
             CREATE TEMP TRIGGER IF NOT EXISTS journal_collection_delete AFTER DELETE ON main.collection BEGIN
-            \(record("SELECT cursor.changeID, \(entity("OLD")), OLD.id, OLD.uuid, 1, 0, 0 \(cursor) WHERE 1"))
+            \(record("SELECT cursor.changeID, \(entity("OLD")), OLD.id, OLD.uuid, 1, 0, 0, OLD.ownerID \(cursor) WHERE 1"))
             \(containerChanged("OLD.parentID"))
             END
             """,
@@ -136,7 +138,7 @@ enum JournalTriggers {
         """
         CREATE TEMP TRIGGER IF NOT EXISTS journal_albumAsset_\(name) AFTER \(event) ON main.albumAsset BEGIN
         \(record("""
-            SELECT cursor.changeID, 1, a.id, a.uuid, a.trashedDate IS NULL, a.trashedDate IS NULL, \(assetMembership)
+            SELECT cursor.changeID, 1, a.id, a.uuid, a.trashedDate IS NULL, a.trashedDate IS NULL, \(assetMembership), a.ownerID
             \(cursor) JOIN main.asset AS a ON a.id = \(row).assetID WHERE 1
             """))
         \(containerChanged("\(row).albumID"))

@@ -9,14 +9,18 @@ package struct ObjectChange: Sendable, Hashable {
     package var isVisible: Bool
     /// ``JournalFlags`` bits, accumulated.
     package var flags: Int
+    /// The person whose object it is (`nil`: a library without people, or a change journaled
+    /// before owners were: the library owner's).
+    package var ownerID: Int64?
 
-    package init(entity: Int, objectID: Int64, uuid: String, wasVisible: Bool, isVisible: Bool, flags: Int) {
+    package init(entity: Int, objectID: Int64, uuid: String, wasVisible: Bool, isVisible: Bool, flags: Int, ownerID: Int64? = nil) {
         self.entity = entity
         self.objectID = objectID
         self.uuid = uuid
         self.wasVisible = wasVisible
         self.isVisible = isVisible
         self.flags = flags
+        self.ownerID = ownerID
     }
 
     package enum Kind: Sendable, Hashable {
@@ -47,6 +51,7 @@ package struct ObjectChange: Sendable, Hashable {
     mutating func fold(_ later: ObjectChange) {
         isVisible = later.isVisible
         flags |= later.flags
+        ownerID = ownerID ?? later.ownerID
     }
 }
 

@@ -82,8 +82,9 @@ extension ChangeApplier {
         }
         try db.execute(
             """
-            INSERT INTO changedObject (changeID, entity, objectID, uuid, wasVisible, isVisible, flags)
-            VALUES (\(changeID), \(JournalEntity.assetCollection), \(album.id), \(edit.album), 1, 1, \(JournalFlags.updated | JournalFlags.membership))
+            INSERT INTO changedObject (changeID, entity, objectID, uuid, wasVisible, isVisible, flags, ownerID)
+            SELECT \(changeID), \(JournalEntity.assetCollection), id, uuid, 1, 1, \(JournalFlags.updated | JournalFlags.membership), ownerID
+            FROM collection WHERE id = \(album.id)
             ON CONFLICT (changeID, entity, objectID) DO UPDATE SET flags = changedObject.flags | excluded.flags
             """)
     }

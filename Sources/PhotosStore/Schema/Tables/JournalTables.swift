@@ -15,14 +15,17 @@ package enum ChangeColumn: Int32, TableColumn {
 }
 
 /// The `changedObject` table: the objects each change touched (``JournalEntity``), whether
-/// they were visible before and after, and ``JournalFlags``.
+/// they were visible before and after, ``JournalFlags``, and whose the object is (`ownerID`, a
+/// person's row id: `NULL` in a library without people and for changes journaled before v21,
+/// which are the library owner's), so a person's persistent history holds only what they see.
 package enum ChangedObjectColumn: Int32, TableColumn {
-    case changeID, entity, objectID, uuid, wasVisible, isVisible, flags
+    case changeID, entity, objectID, uuid, wasVisible, isVisible, flags, ownerID
 
     package var definition: ColumnDefinition {
         switch self {
         case .uuid: .text.notNull()
         case .changeID, .entity, .objectID, .wasVisible, .isVisible, .flags: .integer.notNull()
+        case .ownerID: .integer.added(in: .v21)
         }
     }
 
