@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sharing benchmark: password guessing against sign-in (peers/signin_bruteforce.py: checked
+# Sharing benchmark: password guessing against sign-in and a link's password (peers/signin_bruteforce.py: checked
 # guesses per minute for a name that exists and one that doesn't, and their answers' time), then
 # how long a change to a shared album takes to reach every member's live
 # page (issue 34: a shared album of 5 members, each client within 100 ms). Release build (the
@@ -29,5 +29,5 @@ build_photos "$ROOT" "$HERE/.data/sharing-build.log"
 [ -d "$ROOT/.corpus" ] || "$ROOT/scripts/fetch-corpus.sh" "$ROOT/.corpus" --minimal >/dev/null
 mapfile -t photos < <(ls "$ROOT"/.corpus/*.jpg | head -20)
 say "uptime: $(uptime)"
-python3 "$PEERS/signin_bruteforce.py" "$PHOTOS" --seconds "$GUESSING"
+python3 "$PEERS/signin_bruteforce.py" "$PHOTOS" "${photos[0]}" --seconds "$GUESSING"
 python3 "$PEERS/shared_album_latency.py" "$PHOTOS" "${photos[@]}" --members "$MEMBERS" --toggles "$TOGGLES"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # schemathesis against `photos serve`'s OpenAPI document as each kind of client of a library
-# with people: the owner (a token of Ana's), another person (Ben's), a public link's visitor
-# (its cookie) and nobody. Every run must find no server error (`not_a_server_error`); the
+# with people: the album owner (a token of Ana's), a viewer (Cy's) and a contributor (Dee's)
+# of her shared album, another person (Ben's), an administrator (Ed's), a public link's visitor
+# (its cookie), a password link's visitor who gave its password (both cookies), and nobody. Every run must find no server error (`not_a_server_error`); the
 # WebSocket route's 101 answer shows as one "Network Error" per run (the client waits for a
 # body that a WebSocket never sends).
 #
@@ -18,8 +19,12 @@ library="$work/Library.photoslibrary"
 "$photos" import --library "$library" $(ls "$repo"/.corpus/*.jpg | head -5) >/dev/null
 echo "correct horse" | "$photos" user add --library "$library" ana >/dev/null
 echo "battery staple" | "$photos" user add --library "$library" ben >/dev/null
-ana=$("$photos" token create --library "$library" --level read-write --user ana --quiet)
-ben=$("$photos" token create --library "$library" --level read-write --user ben --quiet)
+echo "cy's password" | "$photos" user add --library "$library" cy >/dev/null
+echo "dee's password" | "$photos" user add --library "$library" dee >/dev/null
+echo "ed's password" | "$photos" user add --library "$library" --admin ed >/dev/null
+for person in ana ben cy dee ed; do
+    declare "$person=$("$photos" token create --library "$library" --level read-write --user "$person" --quiet)"
+done
 "$photos" serve --library "$library" --port "$port" > "$work/serve.log" 2>&1 &
 server=$!
 base="http://127.0.0.1:$port"
@@ -27,12 +32,26 @@ for _ in $(seq 100); do curl -sf "$base/openapi.json" >/dev/null && break; sleep
 asset=$(curl -s -H "Authorization: Bearer $ana" "$base/api/assets?limit=1" | python3 -c 'import json, sys; print(json.load(sys.stdin)["assets"][0]["id"])')
 link=$(curl -s -H "Authorization: Bearer $ana" -H 'Content-Type: application/json' -d "{\"assets\":[\"$asset\"]}" "$base/api/links" \
     | python3 -c 'import json, sys; print(json.load(sys.stdin)["secret"])')
+# Ana's shared album of that photo: Cy a viewer, Dee a contributor; a password link to it.
+album=$(curl -s -H "Authorization: Bearer $ana" -H 'Content-Type: application/json' -d '{"operations":[
+    {"op":"createSharedAlbum","title":"Trip","ref":"trip"}, {"op":"addToAlbum","album":"trip","assets":["'"$asset"'"]},
+    {"op":"shareAlbum","album":"trip","person":"cy","role":"viewer"}, {"op":"shareAlbum","album":"trip","person":"dee","role":"contributor"}]}' \
+    "$base/api/changes" | python3 -c 'import json, sys; print(json.load(sys.stdin)["created"]["trip"])')
+locked=$(curl -s -H "Authorization: Bearer $ana" -H 'Content-Type: application/json' \
+    -d "{\"album\":\"$album\",\"password\":\"link password\"}" "$base/api/links" | python3 -c 'import json, sys; print(json.load(sys.stdin)["secret"])')
+unlock=$(curl -s -D - -o /dev/null -H "Cookie: photos_link=$locked" -H 'Content-Type: application/json' -d '{"password":"link password"}' \
+    "$base/api/links/unlock" | sed -n 's/^[Ss]et-[Cc]ookie: \(photos_link_unlock=[^;]*\).*/\1/p')
+[ -n "$unlock" ] || { echo "the password link did not unlock" >&2; exit 1; }
 failed=0
-for role in owner another-person link-visitor nobody; do
+for role in album-owner viewer contributor another-person admin link-visitor password-link-visitor nobody; do
     case "$role" in
-        owner) header=(-H "Authorization: Bearer $ana") ;;
+        album-owner) header=(-H "Authorization: Bearer $ana") ;;
+        viewer) header=(-H "Authorization: Bearer $cy") ;;
+        contributor) header=(-H "Authorization: Bearer $dee") ;;
         another-person) header=(-H "Authorization: Bearer $ben") ;;
+        admin) header=(-H "Authorization: Bearer $ed") ;;
         link-visitor) header=(-H "Cookie: photos_link=$link") ;;
+        password-link-visitor) header=(-H "Cookie: photos_link=$locked; $unlock") ;;
         nobody) header=() ;;
     esac
     echo "== $role"

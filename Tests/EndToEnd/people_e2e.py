@@ -27,12 +27,15 @@ import subprocess
 import sys
 
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from e2e_support import chromium, failed, start_server, stop, workspace
 
 PHOTOS, CORPUS = sys.argv[1], sys.argv[2]
 ARTIFACTS = os.environ.get("ARTIFACTS", os.path.join(".build", "e2e-artifacts"))
+# A page that reloads between finding an element and reading it: look again.
+PAGE_CHANGES = (NoSuchElementException, StaleElementReferenceException)
 PHOTOS_IN = ["cosmos__comet.jpg", "cosmos__jupiter.jpg", "cosmos__sombrero.jpg"]
 
 
@@ -63,8 +66,8 @@ def main():
     step = "start"
     try:
         ana, ben = chromium(), chromium()
-        wait_ana = lambda condition: WebDriverWait(ana, 15).until(lambda _: condition())
-        wait_ben = lambda condition: WebDriverWait(ben, 15).until(lambda _: condition())
+        wait_ana = lambda condition: WebDriverWait(ana, 15, ignored_exceptions=PAGE_CHANGES).until(lambda _: condition())
+        wait_ben = lambda condition: WebDriverWait(ben, 15, ignored_exceptions=PAGE_CHANGES).until(lambda _: condition())
         error_text = lambda driver: driver.find_element(By.CSS_SELECTOR, "#signin .error").text
 
         step = "a wrong password and an unknown name"
@@ -146,7 +149,7 @@ def main():
         trip_ids = ana.execute_script("return [...document.querySelectorAll('.cell[data-id]')].map(c => c.dataset.id)")
         visitor = chromium()
         try:
-            wait_visitor = lambda condition: WebDriverWait(visitor, 15).until(lambda _: condition())
+            wait_visitor = lambda condition: WebDriverWait(visitor, 15, ignored_exceptions=PAGE_CHANGES).until(lambda _: condition())
             visitor.get(url)
             wait_visitor(lambda: visitor.execute_script("return document.body.dataset.ready") == "1")
             wait_visitor(lambda: visitor.execute_script("return document.body.dataset.liveConnected") == "1")
@@ -171,6 +174,38 @@ def main():
                 assert error.code in (404, 410), error.code
         finally:
             visitor.quit()
+
+        step = "Ana makes a link with a password that expires in a week; its visitor is asked for the password only"
+        options = ana.find_element(By.ID, "link-options")
+        Select(options.find_element(By.NAME, "expires")).select_by_value("7")
+        options.find_element(By.NAME, "password").send_keys("link password")
+        ana.find_element(By.ID, "make-link").click()
+        wait_ana(lambda: "password" in ana.find_element(By.ID, "share-link-list").text)
+        listed = ana.find_element(By.ID, "share-link-list").text
+        assert "until" in listed, listed
+        url = ana.find_element(By.ID, "share-link-url").get_attribute("value")
+        visitor = chromium()
+        try:
+            wait_visitor = lambda condition: WebDriverWait(visitor, 15, ignored_exceptions=PAGE_CHANGES).until(lambda _: condition())
+            visitor.get(url)
+            wait_visitor(lambda: visitor.find_element(By.ID, "signin").is_displayed())
+            assert visitor.find_element(By.ID, "signin").get_attribute("data-mode") == "link"
+            assert not visitor.find_element(By.ID, "signin-name").is_displayed()
+            password = visitor.find_element(By.ID, "signin-password")
+            password.send_keys("not the password")
+            visitor.find_element(By.CSS_SELECTOR, "#signin button").click()
+            wait_visitor(lambda: "wrong" in visitor.find_element(By.CSS_SELECTOR, "#signin .error").text)
+            password.clear()
+            password.send_keys("link password")
+            visitor.find_element(By.CSS_SELECTOR, "#signin button").click()
+            wait_visitor(lambda: visitor.execute_script("return document.body.dataset.ready") == "1")
+            wait_visitor(lambda: len(visitor.find_elements(By.CSS_SELECTOR, ".cell[data-id]")) == len(trip_ids))
+            shown = visitor.execute_script("return [...document.querySelectorAll('.cell[data-id]')].map(c => c.dataset.id)")
+            assert sorted(shown) == sorted(trip_ids), (shown, trip_ids)
+            visitor.save_screenshot(os.path.join(ARTIFACTS, "people-6-password-link.png"))
+        finally:
+            visitor.quit()
+        ana.find_element(By.CSS_SELECTOR, "#share-link-list li[data-link] button").click()
 
         step = "Ana signs out"
         ana.find_element(By.ID, "signout").click()

@@ -7,6 +7,9 @@ import { ApiError, request, setCsrfToken } from "./api.js";
  *   person?: {identifier: string, name: string, isAdmin: boolean, isOwner: boolean}, csrfToken?: string}} Session
  */
 
+/** Why the server last refused the session ("" when it didn't): a password link says so. */
+let refusal = "";
+
 /**
  * Asks the server who we are.
  * @returns {Promise<Session|null>} null when not signed in (401).
@@ -18,7 +21,10 @@ export async function currentSession() {
     setCsrfToken(session && session.csrfToken);
     return session;
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return null;
+    if (error instanceof ApiError && error.status === 401) {
+      refusal = error.reason || "";
+      return null;
+    }
     throw error;
   }
 }
@@ -51,10 +57,21 @@ export function signIn(message = "") {
   const error = form.querySelector(".error");
   const button = form.querySelector("button[type=submit]");
   error.textContent = message;
+  // A link with a password (opened through /s/...): only its password is asked for.
+  const forLink = refusal.includes("link needs its password");
+  for (const id of ["signin-name", "token"]) {
+    form.querySelector(`#${id}`).hidden = forLink;
+    form.querySelector(`label[for=${id}]`).hidden = forLink;
+  }
+  form.querySelector(".hint").textContent = forLink
+    ? "This shared link needs its password."
+    : "Sign in with your name and password, or with an access token.";
+  button.textContent = forLink ? "Open" : "Sign in";
+  form.dataset.mode = forLink ? "link" : "person";
   form.hidden = false;
   input.value = "";
   passwordInput.value = "";
-  nameInput.focus();
+  (forLink ? passwordInput : nameInput).focus();
 
   return new Promise((resolve) => {
     const onSubmit = async (event) => {
@@ -81,7 +98,7 @@ export function signIn(message = "") {
         resolve(session);
       } catch (failure) {
         error.textContent = failure instanceof ApiError && failure.status === 401
-          ? (token ? "This token is not valid." : "The name or the password is wrong.")
+          ? (token ? "This token is not valid." : forLink ? "The password is wrong." : "The name or the password is wrong.")
           : failure instanceof ApiError && failure.status === 429
             ? failure.message
             : `Could not sign in: ${failure.message}`;

@@ -19,6 +19,8 @@ export class Sharing {
     this.members = parts.panel.querySelector("#share-members");
     this.links = parts.panel.querySelector("#share-link-list");
     this.linkURL = parts.panel.querySelector("#share-link-url");
+    /** @type {HTMLFormElement} */
+    this.linkOptions = parts.panel.querySelector("#link-options");
     parts.panel.querySelector("#make-link").addEventListener("click", () => this.makeLink());
     this.form = parts.panel.querySelector("#share-form");
     /** @type {{identifier: string, name: string}|null} */
@@ -141,7 +143,11 @@ export class Sharing {
           const li = document.createElement("li");
           li.dataset.link = link.identifier;
           const title = document.createElement("span");
-          title.textContent = link.hasPassword ? `${link.title} (password)` : link.title;
+          const notes = [];
+          if (link.hasPassword) notes.push("password");
+          if (link.expirationDate) notes.push(`until ${new Date(link.expirationDate).toLocaleDateString()}`);
+          if (link.allowsDownload) notes.push("downloads");
+          title.textContent = notes.length ? `${link.title} (${notes.join(", ")})` : link.title;
           const revoke = document.createElement("button");
           revoke.type = "button";
           revoke.textContent = "Revoke";
@@ -159,7 +165,15 @@ export class Sharing {
   async makeLink() {
     if (!this.album) return;
     try {
-      const made = await request("/api/links", { method: "POST", body: { album: this.album.id } });
+      const options = this.linkOptions.elements;
+      /** @type {{album: string, password?: string, expirationDate?: string, allowsDownload: boolean}} */
+      const body = { album: this.album.id, allowsDownload: options.namedItem("download").checked };
+      const password = options.namedItem("password").value;
+      if (password) body.password = password;
+      const days = Number(options.namedItem("expires").value);
+      if (days) body.expirationDate = new Date(Date.now() + days * 86400e3).toISOString().replace(/\.\d+Z$/, "Z");
+      const made = await request("/api/links", { method: "POST", body });
+      this.linkOptions.reset();
       this.linkURL.value = new URL(made.url, location.href).href;
       this.linkURL.hidden = false;
       this.linkURL.select();
