@@ -9,7 +9,9 @@ refused on the page with the same words as a name nobody has. Ben, in a second b
 in and sees none of Ana's photos; a photo imported as Ben (`photos import --as ben`) appears
 live on his page and not on hers. Ana makes a shared album on the page and shares it with Ben as
 a contributor; it appears in his sidebar by itself, he adds his photo to it from its detail
-view, and Ana's page, showing the album, gets it live. Ana makes a public link to it: a third,
+view, and Ana's page, showing the album, gets it live. Ana shares her whole library with Ben
+(partner sharing): his sidebar lists her photos, and his Library holds them once he says so,
+until she stops. Ana makes a public link to it: a third,
 private browser opening it sees that album's photos and nothing else (another photo's id answers
 404, no albums), and once Ana revokes it, the link answers 404 and the open page falls back to
 its sign-in form. Ana signs out and is back at the sign-in form; after Ben's
@@ -27,6 +29,7 @@ import subprocess
 import sys
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -206,6 +209,30 @@ def main():
         finally:
             visitor.quit()
         ana.find_element(By.CSS_SELECTOR, "#share-link-list li[data-link] button").click()
+
+        step = "Ana shares all her photos with Ben: his Partners section shows them, and his Library when he asks"
+        Select(ana.find_element(By.CSS_SELECTOR, "#partner-form select[name=person]")).select_by_visible_text("Ben")
+        ana.find_element(By.CSS_SELECTOR, "#partner-form button[type=submit]").click()
+        wait_ana(lambda: ana.find_elements(By.CSS_SELECTOR, '#my-partners li[data-partner="Ben"]') != [])
+        if ben.find_element(By.ID, "detail").is_displayed():
+            ben.find_element(By.TAG_NAME, "body").send_keys(Keys.ESCAPE)
+            wait_ben(lambda: not ben.find_element(By.ID, "detail").is_displayed())
+        ben.execute_script("window.dispatchEvent(new Event('focus'))")
+        partner = '#nav-partners li[data-partner="Ana"]'
+        wait_ben(lambda: ben.find_elements(By.CSS_SELECTOR, partner + " button") != [])
+        ben.find_element(By.CSS_SELECTOR, partner + " button").click()
+        wait_ben(lambda: ben.find_element(By.ID, "count").text.strip().startswith(str(len(PHOTOS_IN))))
+        wait_ben(lambda: len(ben.find_elements(By.CSS_SELECTOR, ".cell[data-id]")) == len(PHOTOS_IN))
+        ben.find_element(By.CSS_SELECTOR, partner + " input[type=checkbox]").click()
+        ben.find_element(By.CSS_SELECTOR, "[data-nav=library]").click()
+        wait_ben(lambda: ben.find_element(By.ID, "count").text.strip().startswith(str(len(PHOTOS_IN) + 1)))
+        ben.save_screenshot(os.path.join(ARTIFACTS, "people-7-partner.png"))
+        ana.find_element(By.CSS_SELECTOR, '#my-partners li[data-partner="Ben"] button').click()
+        wait_ana(lambda: ana.find_elements(By.CSS_SELECTOR, '#my-partners li[data-partner="Ben"]') == [])
+        ben.refresh()
+        wait_ben(lambda: ben.execute_script("return document.body.dataset.ready") == "1")
+        wait_ben(lambda: ben.find_element(By.ID, "count").text.strip().startswith("1"))
+        wait_ben(lambda: ben.find_elements(By.CSS_SELECTOR, partner) == [])
 
         step = "Ana signs out"
         ana.find_element(By.ID, "signout").click()

@@ -130,14 +130,16 @@ export function query(params) {
 
 /**
  * Fetches a page of assets of a fetch.
- * @param {{sort: string|null, predicate: string|null, collection: string|null}} fetchSpec
+ * @param {import("./model.js").FetchSpec} fetchSpec
  * @param {number} offset
  * @param {number} limit
  * @param {AbortSignal} [signal]
  * @returns {Promise<{count: number, offset: number, assets: object[]}>}
  */
 export function fetchAssets(fetchSpec, offset, limit, signal) {
-  const q = query({ sort: fetchSpec.sort, offset, limit, predicate: fetchSpec.predicate, collection: fetchSpec.collection });
+  const q = query({
+    sort: fetchSpec.sort, offset, limit, predicate: fetchSpec.predicate, collection: fetchSpec.collection, partner: fetchSpec.partner,
+  });
   return request(`/api/assets${q}`, { signal });
 }
 

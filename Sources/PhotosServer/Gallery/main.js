@@ -8,6 +8,7 @@ import { LiveConnection } from "./live.js";
 import { FetchModel } from "./model.js";
 import { currentSession, signIn, signOut } from "./session.js";
 import { Sharing } from "./share.js";
+import { Partners } from "./partners.js";
 import { LIBRARY, Sidebar } from "./sidebar.js";
 import { showError, showToast } from "./toast.js";
 import { Uploader } from "./upload.js";
@@ -34,6 +35,13 @@ const sharing = new Sharing({
   panel: $("share"),
   newAlbum: $("new-shared-album"),
   onAlbumsChanged: () => sidebar.refreshAlbums(),
+});
+const partners = new Partners($("nav-partners-section"), {
+  onSelect: (button, selection) => sidebar.select(button, selection),
+  // The Library shows a partner's photos now, or no longer: fetch it again if it is shown.
+  onTimelineChanged: () => {
+    if ($("sidebar").querySelector("[data-nav=library]").getAttribute("aria-current")) select(LIBRARY);
+  },
 });
 const uploader = new Uploader({
   panel: $("uploads"),
@@ -114,6 +122,7 @@ function start(current) {
   const limited = current.authorizationStatus === "limited";
   sidebar.load({ limited });
   if (!limited) {
+    partners.load(current);
     // Albums and moments made elsewhere (another page, `photos import`) appear in the sidebar.
     live.watchCollections("albums", "album", () => sidebar.refreshAlbums());
     live.watchCollections("moments", "moment", () => sidebar.reloadMoments());

@@ -210,7 +210,7 @@ export class Sharing {
 }
 
 /** @param {string} text */
-function note(text) {
+export function note(text) {
   const li = document.createElement("li");
   li.className = "note";
   li.textContent = text;
@@ -221,7 +221,7 @@ function note(text) {
  * @param {string} value
  * @param {string} text
  */
-function option(value, text) {
+export function option(value, text) {
   const element = document.createElement("option");
   element.value = value;
   element.textContent = text;

@@ -14,6 +14,8 @@ struct LiveRequest: Decodable, Sendable {
     var predicate: String?
     var sort: String?
     var collection: String?
+    /// The photos a partner shares with the client's person (name or `pe_` identifier).
+    var partner: String?
     var hidden: Bool?
     var deleted: Bool?
     // preheat: the index range [start, end) and the thumbnail size in pixels.
