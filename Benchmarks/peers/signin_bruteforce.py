@@ -4,7 +4,7 @@ with wrong passwords for one name as fast as the server answers, and counts the 
 server checked (401) against those it refused unchecked (429); then the same for a name nobody
 has, and the mean time of a checked answer for each (the same bcrypt work, so they can't be
 told apart); then the same against a public link's password (`POST /api/links/unlock` with the
-link's cookie), on a fresh server (its own address's count starts at zero). Prints RESULT lines.
+link's cookie), each on a library and a server of its own (the address's count starts at zero). Prints RESULT lines.
 
     python3 Benchmarks/peers/signin_bruteforce.py PHOTOS PHOTO [--seconds 60]
 """
@@ -46,22 +46,20 @@ def main():
     parser.add_argument("photo", help="a JPEG for the link to show")
     parser.add_argument("--seconds", type=float, default=60)
     arguments = parser.parse_args()
+    for target in ["ana", "nobody", "link"]:
+        guess(arguments, target)
+
+
+def guess(arguments, target):
+    """SECONDS of wrong passwords for `target` (a name, or "link") on a library and a server of
+    its own (the failures counted for the address start from none)."""
     work = tempfile.mkdtemp(prefix="photos-signin-bench-")
     library = os.path.join(work, "Library.photoslibrary")
-    try:
-        subprocess.run([arguments.photos, "import", "--library", library, arguments.photo], check=True, capture_output=True)
-        subprocess.run([arguments.photos, "user", "add", "--library", library, "ana"], input="the real password\n", text=True,
-                       check=True, capture_output=True)
-        token = subprocess.run([arguments.photos, "token", "create", "--library", library, "--level", "read-write", "--user", "ana",
-                                "--quiet"], check=True, capture_output=True, text=True).stdout.strip()
-        for target in ["ana", "nobody", "link"]:
-            guess(arguments, library, token, target)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-
-
-def guess(arguments, library, token, target):
-    """SECONDS of wrong passwords for `target` (a name, or "link") on a server of its own."""
+    subprocess.run([arguments.photos, "import", "--library", library, arguments.photo], check=True, capture_output=True)
+    subprocess.run([arguments.photos, "user", "add", "--library", library, "ana"], input="the real password\n", text=True,
+                   check=True, capture_output=True)
+    token = subprocess.run([arguments.photos, "token", "create", "--library", library, "--level", "read-write", "--user", "ana",
+                            "--quiet"], check=True, capture_output=True, text=True).stdout.strip()
     server, base = start_server(arguments.photos, library)
     try:
         link = None
@@ -89,6 +87,7 @@ def guess(arguments, library, token, target):
     finally:
         server.terminate()
         server.wait(timeout=10)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

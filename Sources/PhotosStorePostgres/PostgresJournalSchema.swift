@@ -152,6 +152,29 @@ enum PostgresJournalSchema {
             CREATE OR REPLACE TRIGGER journal_collection AFTER INSERT OR UPDATE OR DELETE ON collection
             FOR EACH ROW EXECUTE FUNCTION photokit_journal_collection()
             """,
+        ] + (withOwners ? sharedAlbumMembers : [])
+    }
+
+    /// A person joining, changing role in or leaving a shared album (its end included), as
+    /// ``JournalEntity/person`` (v10: `albumMember` came in v6).
+    private static var sharedAlbumMembers: [String] {
+        [
+            """
+            CREATE OR REPLACE FUNCTION photokit_journal_album_member() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE
+                change BIGINT := photokit_change();
+                member BIGINT;
+            BEGIN
+                IF change IS NULL THEN RETURN NULL; END IF;
+                IF TG_OP = 'DELETE' THEN member := OLD.personID; ELSE member := NEW.personID; END IF;
+                PERFORM photokit_record(change, \(JournalEntity.person), member, member::text, true, true, \(JournalFlags.membership), member);
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE OR REPLACE TRIGGER journal_album_member AFTER INSERT OR UPDATE OR DELETE ON albumMember
+            FOR EACH ROW EXECUTE FUNCTION photokit_journal_album_member()
+            """,
         ]
     }
 }

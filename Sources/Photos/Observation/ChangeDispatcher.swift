@@ -153,6 +153,13 @@ final class ChangeDispatcher: Sendable {
         let changes = logger.attempt(.notice, "read the changes after position \(start)") { try snapshot.objectChanges(after: start) }
         state.withLock { $0.position = snapshot.position }
         if let changes, changes.isEmpty { return }
+        // A person's library hears only of changes that concern them (unread: told).
+        if let changes, let person = library.personID {
+            let concerns = logger.attempt(.notice, "read whether the changes after position \(start) concern person \(person)") {
+                try snapshot.concerns(changes, person: person, libraryOwner: try library.store.people.ownerID())
+            }
+            if concerns == false { return }
+        }
         let change = PHChange(library: library, snapshot: snapshot, objectChanges: changes)
         let (observers, previous) = state.withLock { state in
             state.observers.removeAll { $0.observer == nil }

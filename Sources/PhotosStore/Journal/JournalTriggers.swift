@@ -93,6 +93,10 @@ enum JournalTriggers {
             \(containerChanged("OLD.momentID"))
             END
             """,
+            // A shared album's members
+            sharedAlbumMemberTrigger("insert", "INSERT", row: "NEW"),
+            sharedAlbumMemberTrigger("update", "UPDATE", row: "NEW"),
+            sharedAlbumMemberTrigger("delete", "DELETE", row: "OLD"),
             // Album members
             albumMemberTrigger("insert", "INSERT", row: "NEW"),
             albumMemberTrigger("delete", "DELETE", row: "OLD"),
@@ -130,6 +134,20 @@ enum JournalTriggers {
 
     private static func entity(_ row: String) -> String {
         "CASE WHEN \(row).isList THEN 3 ELSE 2 END"
+    }
+
+    /// A person joining, changing role in or leaving a shared album (its end included: the
+    /// rows go by cascade): the person, as ``JournalEntity/person``.
+    private static func sharedAlbumMemberTrigger(_ name: String, _ event: String, row: String) -> String {
+        """
+        CREATE TEMP TRIGGER IF NOT EXISTS journal_albumMember_\(name) AFTER \(event) ON main.albumMember BEGIN
+        \(record("""
+            SELECT cursor.changeID, \(JournalEntity.person), \(row).personID, CAST(\(row).personID AS TEXT), 1, 1,
+                \(JournalFlags.membership), \(row).personID
+            \(cursor) WHERE 1
+            """))
+        END
+        """
     }
 
     /// An album gaining, losing or reordering a member: both the album and the asset are

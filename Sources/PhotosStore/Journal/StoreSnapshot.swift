@@ -135,3 +135,42 @@ package final class StoreSnapshot: Sendable {
         ).run()
     }
 }
+
+extension StoreSnapshot {
+    /// Whether `changes` concern `person`, as the snapshot shows the library: one of their
+    /// objects (an object without an owner is the library owner's), their membership of a
+    /// shared album, or another's object they see (a shared album they are a member of, a
+    /// photo in a shared album of theirs, a partner's photo). A person's library tells its
+    /// observers of no other change.
+    package func concerns(_ changes: [ObjectChange], person: Int64, libraryOwner: Int64?) throws(StoreError) -> Bool {
+        var othersAssets: [StoreSQL] = [], othersAlbums: [StoreSQL] = []
+        for change in changes {
+            if (change.ownerID ?? libraryOwner) == person { return true }
+            switch change.entity {
+            case JournalEntity.asset: othersAssets.append("\(change.uuid)")
+            case JournalEntity.assetCollection: othersAlbums.append("\(change.uuid)")
+            default: break
+            }
+        }
+        return try read { db in
+            if !othersAlbums.isEmpty {
+                let seen = try db.int64(
+                    """
+                    SELECT 1 FROM collection WHERE uuid IN (\(StoreSQL.joined(othersAlbums, separator: ", "))) \
+                    AND id IN (SELECT albumID FROM albumMember WHERE personID = \(person)) LIMIT 1
+                    """)
+                if seen != nil { return true }
+            }
+            if !othersAssets.isEmpty {
+                let seen = try db.int64(
+                    """
+                    SELECT 1 FROM asset WHERE uuid IN (\(StoreSQL.joined(othersAssets, separator: ", "))) \
+                    AND (id IN (SELECT assetID FROM albumAsset WHERE albumID IN (\(CollectionQuery.sharedAlbums(of: person)))) \
+                    OR ownerID IN (SELECT ownerID FROM partnerShare WHERE partnerID = \(person))) LIMIT 1
+                    """)
+                if seen != nil { return true }
+            }
+            return false
+        }
+    }
+}

@@ -63,6 +63,10 @@ package enum JournalEntity {
     package static let asset = 1
     package static let assetCollection = 2
     package static let collectionList = 3
+    /// A person whose membership of a shared album began, changed or ended (`objectID` and
+    /// `ownerID` are their row id): journaled so that their library's observers hear of it,
+    /// though the album, no longer theirs to see, tells them nothing.
+    package static let person = 4
 }
 
 /// A row's sort key: its values for a query's ``OrderTerm``s.

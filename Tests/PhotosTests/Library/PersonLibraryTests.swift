@@ -155,7 +155,7 @@ struct PersonLibraryTests {
         #expect(Self.assets(house.ben) == imported(other))
     }
 
-    @Test func anotherPersonsChangeGivesYourResultsNoDetails() async throws {
+    @Test func anotherPersonsChangeIsNotToldToYourObservers() async throws {
         let house = try Household()
         let recorder = ChangeRecorder()
         let bensResult = house.ben.withCurrent { PHAsset.fetchAssets(with: nil) }
@@ -167,6 +167,8 @@ struct PersonLibraryTests {
         }
         let bens = try house.add(to: house.ben, named: "ben", day: 6)
         await house.ben.changesDelivered()
+        // Ana's two changes are nothing of his: his observer hears of his own change only.
+        #expect(recorder.changes.count == 1, "\(recorder.changes.count) changes told to Ben")
         // As an app follows its result: each change's details against the result the last left.
         var result = bensResult
         var inserted: [String] = []

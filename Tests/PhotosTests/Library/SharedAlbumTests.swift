@@ -180,5 +180,22 @@ struct SharedAlbumTests {
             let added = changes.compactMap { $0.changeDetails(for: result) }.flatMap { $0.insertedObjects.map(\.localIdentifier) }
             #expect(added.contains(bens), "\(index)")
         }
+        // Dee, in nothing, heard of none of it.
+        await dee.changesDelivered()
+        #expect(recorders[2].changes.isEmpty, "\(recorders[2].changes.count) changes told to Dee")
+        // Cy removed from the album: told, though the album is no longer hers to see, and her
+        // list of albums loses it.
+        let cysAlbums = cy.withCurrent { PHAssetCollection.fetchAssetCollections(with: .album, subtype: .any, options: nil) }
+        let cysBefore = recorders[1].changes.count
+        try house.ana.performChangesAndWait {
+            let shared = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [trip], options: nil).firstObject!
+            PHAssetCollectionChangeRequest(for: shared)!.removeMember("cy")
+        }
+        await cy.changesDelivered()
+        let removed = recorders[1].changes.dropFirst(cysBefore).compactMap { $0.changeDetails(for: cysAlbums) }
+            .flatMap { $0.removedObjects.map(\.localIdentifier) }
+        #expect(removed == [trip])
+        await dee.changesDelivered()
+        #expect(recorders[2].changes.isEmpty)
     }
 }
