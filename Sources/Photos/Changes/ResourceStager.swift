@@ -100,6 +100,23 @@ struct ResourceStager: Sendable {
         return matches.first { !$0.isTrashed } ?? matches.first
     }
 
+    /// In a person's library: another person's original in the library folder with the same
+    /// bytes (checked by `LibraryDatabase.duplicates(of:)`: the same size, signature and hash),
+    /// to link instead of copying. `nil` when there is none, it is referenced from outside the
+    /// library, or it can't be looked up (then the file is copied: a lookup that fails costs
+    /// only the space).
+    private func sharedCopy(of file: ProbedFile, signature: String) -> (url: URL, hash: String)? {
+        guard owner != nil else { return nil }
+        let matches = logger.attempt(.notice, "look for another person's copy of \(file.url.path)") {
+            try store.duplicates(of: ContentQuery(url: file.url, fileSize: file.size, signature: signature))
+        }
+        guard let match = matches?.first(where: { !$0.isTrashed && !LibraryLayout.isReferenced(path: $0.path) && !LibraryLayout.isRemote(path: $0.path) })
+        else { return nil }
+        let url = store.layout.url(forRelativePath: match.path)
+        let hash = match.contentHash ?? logger.attempt(.notice, "hash \(url.path)") { try ContentHash.sha256(ofFileAt: url) }
+        return hash.map { (url, $0) }
+    }
+
     /// Puts a probed file where the commit finds it, as `placement` says.
     func stage(_ file: ProbedFile, signature: String, placement: Placement) throws(Failure) -> Staged {
         func prepared(staged: URL?, hash: String?, modified: Date? = file.modified) -> PreparedFile {
@@ -118,6 +135,12 @@ struct ResourceStager: Sendable {
             return Staged(file: prepared(staged: destination, hash: nil), renamed: false)
         }
         let destination = try stagingURL(for: file.metadata)
+        if let shared = sharedCopy(of: file, signature: signature), link(shared.url.path, destination.path) == 0 {
+            // Another person's original holds these bytes: the library keeps them once, two
+            // names of one file (an original is never written after it is kept). A source to
+            // move is removed after the commit, as when a move had to copy.
+            return Staged(file: prepared(staged: destination, hash: shared.hash), renamed: false)
+        }
         if placement == .move, rename(file.url.path, destination.path) == 0 {
             // Read back, from the page cache. Creation requests have never recorded a renamed
             // file's date (the source is gone once it is renamed).

@@ -7,6 +7,11 @@ package struct ContentMatch: Sendable, Hashable {
     package var resourceType: Int
     /// Whether the asset is in Recently Deleted.
     package var isTrashed: Bool
+    /// Where the matching file is (a path relative to the library, or a referenced file's
+    /// absolute path or URL).
+    package var path: String = ""
+    /// Its SHA-256, when recorded.
+    package var contentHash: String?
 }
 
 /// A file about to be imported, as the duplicate check sees it.
@@ -58,7 +63,9 @@ extension LibraryDatabase {
             try db.rows(Self.duplicateCandidates(fileSize: file.fileSize, signature: file.signature, owner: file.owner)) { row in
                 Candidate(
                     id: row.int64(0), path: row.text(1), contentHash: row.optionalText(2), contentSignature: row.optionalText(3),
-                    match: ContentMatch(assetUUID: row.text(4), resourceType: row.int(5), isTrashed: row.bool(6)))
+                    match: ContentMatch(
+                        assetUUID: row.text(4), resourceType: row.int(5), isTrashed: row.bool(6), path: row.text(1),
+                        contentHash: row.optionalText(2)))
             }
         }
         guard !rows.isEmpty else { return [] }

@@ -47,6 +47,17 @@ struct PersonLibraryTests {
         func add(to library: PHPhotoLibrary, named name: String, day: Int, hour: Int = 12) throws -> String {
             try Self.add(to: library, in: temporary, named: name, day: day, hour: hour)
         }
+
+        /// Creates a photo of the file at `url` (copied into the library) in `library`.
+        func add(to library: PHPhotoLibrary, copying url: URL) throws -> String {
+            var identifier: String?
+            try library.performChangesAndWait {
+                let request = PHAssetCreationRequest.forAsset()
+                request.addResource(with: .photo, fileURL: url, options: nil)
+                identifier = request.placeholderForCreatedAsset?.localIdentifier
+            }
+            return try #require(identifier)
+        }
     }
 
     static func assets(_ library: PHPhotoLibrary) -> [String] {
@@ -153,6 +164,42 @@ struct PersonLibraryTests {
         let again = PHAssetImporter(library: house.ben).importFiles(at: [url])
         #expect(imported(again).isEmpty && again.duplicates.count == 1, "his own copy is")
         #expect(Self.assets(house.ben) == imported(other))
+    }
+
+    /// The same file imported by two people is kept once: two names of one file in the
+    /// library folder, each person's asset their own; deleting one leaves the other whole.
+    @Test func aFileTwoPeopleImportIsStoredOnce() throws {
+        let house = try Household()
+        let url = try TestImages.writeJPEG(to: house.temporary.scratch.appendingPathComponent("both.jpg"), width: 96, noisy: true)
+        let bytes = try Data(contentsOf: url)
+        func original(_ library: PHPhotoLibrary, _ identifier: String) throws -> URL {
+            let asset = try #require(library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: nil).firstObject })
+            return try #require(PHAssetResource.assetResources(for: asset).first?.localFileURL)
+        }
+        func inode(_ url: URL) throws -> (inode: UInt64, links: UInt64) {
+            var found = stat()
+            #expect(stat(url.path, &found) == 0)
+            return (UInt64(found.st_ino), UInt64(found.st_nlink))
+        }
+        let anas = try house.add(to: house.ana, copying: url)
+        let bens = try house.add(to: house.ben, copying: url)
+        #expect(anas != bens)
+        let (anasFile, bensFile) = (try original(house.ana, anas), try original(house.ben, bens))
+        #expect(anasFile != bensFile)
+        #expect(try inode(anasFile).inode == inode(bensFile).inode, "one file")
+        #expect(try inode(bensFile).links == 2)
+        #expect(PersonLibraryTests.assets(house.ben) == [bens], "Ana's is still hers")
+        // Ana deletes hers for good: Ben's stays, byte for byte.
+        try house.ana.performChangesAndWait {
+            PHAssetChangeRequest.deleteAssetsPermanently(PHAsset.fetchAssets(withLocalIdentifiers: [anas], options: nil))
+        }
+        #expect(!FileManager.default.fileExists(atPath: anasFile.path))
+        #expect(try Data(contentsOf: bensFile) == bytes)
+        #expect(try inode(bensFile).links == 1)
+        // A file nobody else has is copied as before.
+        let other = try TestImages.writeJPEG(to: house.temporary.scratch.appendingPathComponent("own.jpg"), width: 97, noisy: true)
+        let own = try house.add(to: house.ben, copying: other)
+        #expect(try inode(original(house.ben, own)).links == 1)
     }
 
     @Test func anotherPersonsChangeIsNotToldToYourObservers() async throws {
