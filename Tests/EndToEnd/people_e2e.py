@@ -11,7 +11,8 @@ live on his page and not on hers. Ana makes a shared album on the page and share
 a contributor; it appears in his sidebar by itself, he adds his photo to it from its detail
 view, and Ana's page, showing the album, gets it live. Ana shares her whole library with Ben
 (partner sharing): his sidebar lists her photos, and his Library holds them once he says so,
-until she stops. Ana makes a public link to it: a third,
+until she stops. Ana, the library's administrator, adds a person, sets her password and removes
+her from the gallery's People panel, which Ben doesn't have. Ana makes a public link to it: a third,
 private browser opening it sees that album's photos and nothing else (another photo's id answers
 404, no albums), and once Ana revokes it, the link answers 404 and the open page falls back to
 its sign-in form. Ana signs out and is back at the sign-in form; after Ben's
@@ -233,6 +234,38 @@ def main():
         wait_ben(lambda: ben.execute_script("return document.body.dataset.ready") == "1")
         wait_ben(lambda: ben.find_element(By.ID, "count").text.strip().startswith("1"))
         wait_ben(lambda: ben.find_elements(By.CSS_SELECTOR, partner) == [])
+
+        step = "Ana, an administrator, adds Cy, sets her password and removes her; Ben has no People panel"
+        assert not ben.find_element(By.ID, "people-button").is_displayed()
+        ana.find_element(By.ID, "people-button").click()
+        wait_ana(lambda: ana.find_elements(By.CSS_SELECTOR, '#people-list li[data-person="Ben"]') != [])
+        form = ana.find_element(By.ID, "person-add")
+        form.find_element(By.NAME, "name").send_keys("Cy")
+        form.find_element(By.NAME, "password").send_keys("cy's first password")
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        wait_ana(lambda: ana.find_elements(By.CSS_SELECTOR, '#people-list li[data-person="Cy"]') != [])
+        assert "Cy" in photos("user", "list", "--library", library)
+        Select(ana.find_element(By.CSS_SELECTOR, "#person-password select[name=person]")).select_by_visible_text("Cy")
+        ana.find_element(By.CSS_SELECTOR, "#person-password input[name=password]").send_keys("cy's second password")
+        ana.find_element(By.CSS_SELECTOR, "#person-password button[type=submit]").click()
+
+        def signs_in(password):
+            body = json.dumps({"name": "Cy", "password": password}).encode()
+            call = urllib.request.Request(base + "/api/session", data=body, method="POST", headers={"Content-Type": "application/json"})
+            try:
+                return urllib.request.urlopen(call).status == 200
+            except urllib.error.HTTPError:
+                return False
+        wait_ana(lambda: ana.find_element(By.CSS_SELECTOR, "#person-password input[name=password]").get_attribute("value") == "")
+        assert signs_in("cy's second password")
+        assert not signs_in("cy's first password")
+        remove = ana.find_element(By.CSS_SELECTOR, '#people-list li[data-person="Cy"] button.remove')
+        remove.click()
+        remove.click()
+        wait_ana(lambda: ana.find_elements(By.CSS_SELECTOR, '#people-list li[data-person="Cy"]') == [])
+        assert "Cy" not in photos("user", "list", "--library", library)
+        ana.save_screenshot(os.path.join(ARTIFACTS, "people-8-admin.png"))
+        ana.find_element(By.CSS_SELECTOR, "#people .people-close").click()
 
         step = "Ana signs out"
         ana.find_element(By.ID, "signout").click()

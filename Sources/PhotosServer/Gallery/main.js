@@ -9,6 +9,7 @@ import { FetchModel } from "./model.js";
 import { currentSession, signIn, signOut } from "./session.js";
 import { Sharing } from "./share.js";
 import { Partners } from "./partners.js";
+import { PeopleAdmin } from "./people.js";
 import { LIBRARY, Sidebar } from "./sidebar.js";
 import { showError, showToast } from "./toast.js";
 import { Uploader } from "./upload.js";
@@ -43,6 +44,7 @@ const partners = new Partners($("nav-partners-section"), {
     if ($("sidebar").querySelector("[data-nav=library]").getAttribute("aria-current")) select(LIBRARY);
   },
 });
+const peopleAdmin = new PeopleAdmin({ button: $("people-button"), panel: $("people") });
 const uploader = new Uploader({
   panel: $("uploads"),
   overlay: $("drop-overlay"),
@@ -114,6 +116,7 @@ function start(current) {
   $("signout").hidden = (current.name === "open" && current.accessLevel === "readWrite") || !!current.link;
   $("app").hidden = false;
   sharing.setSession(current);
+  peopleAdmin.setSession(current);
   uploader.setEnabled(!current.link);
   if (current.accessLevel === "addOnly") {
     body.dataset.ready = "1"; // nothing to load: only the drop zone
