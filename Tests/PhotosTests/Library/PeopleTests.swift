@@ -50,6 +50,34 @@ struct PeopleTests {
         #expect(try library.libraryPeople().count == 1)
     }
 
+    /// Every secret the library is given or makes (a person's password, a session's and a
+    /// token's secret, a link's secret and its password) is nowhere in any column of any
+    /// table: each is kept as a hash.
+    @Test func noSecretIsKeptInTheClear() throws {
+        let temporary = try Self.library()
+        let library = temporary.library
+        let ana = try library.addPerson(named: "Ana", password: "ana's password 1")
+        let session = try library.people.createSession(for: ana, lifetime: 3600)
+        let token = try library.createAccessToken(named: "phone", level: .readWrite).secret
+        try library.performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, data: try! TestImages.jpeg(), options: nil)
+        }
+        let assets = library.withCurrent { PHAsset.fetchAssets(with: nil).map { $0 } }
+        let link = try library.library(forPerson: "Ana").createShareLink(assets: assets, title: "Trip", password: "link password 1").secret
+        let secrets = ["ana's password 1", session, token, link, "link password 1"]
+        #expect(secrets.allSatisfy { $0.count >= 8 })
+        var rows = 0
+        for table in LibrarySchema.tables {
+            let everything = table.columns.map { "COALESCE(CAST(\($0.name) AS TEXT), '')" }.joined(separator: " || '|' || ")
+            for row in try temporary.texts("SELECT \(unescaped: everything) FROM \(unescaped: table.name)") {
+                rows += 1
+                for secret in secrets { #expect(!row.contains(secret), "\(table.name) holds a secret in the clear: \(row)") }
+            }
+        }
+        #expect(rows > 10, "\(rows) rows read")
+    }
+
     @Test func passwordsAreCheckedAndKeptOnlyAsBcryptHashes() throws {
         let temporary = try Self.library()
         let library = temporary.library
