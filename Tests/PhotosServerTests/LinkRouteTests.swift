@@ -58,6 +58,15 @@ struct LinkRouteTests {
             #expect(try await client.call(.post, "/api/changes", token: nil, json: favorite, headers: visitor).status == .forbidden)
             #expect(try await client.call(.post, "/api/uploads?filename=x.jpg", token: nil, body: ByteBuffer(bytes: try TestImages.jpeg()), headers: visitor).status == .forbidden)
             #expect(try await client.call(.get, "/api/tokens", token: nil, headers: visitor).status == .forbidden)
+            // The link follows its album at once (its grant is kept between requests, but not
+            // past a change): a photo added shows, and is gone again when removed.
+            for (op, count) in [("addToAlbum", 2), ("removeFromAlbum", 1)] {
+                let edit = #"{"operations":[{"op":"\#(op)","album":"\#(tripID)","assets":["\#(other)"]}]}"#
+                #expect(try await client.call(.post, "/api/changes", token: fixture.readWrite, json: edit).status == .ok)
+                #expect(try await client.call(.get, "/api/assets", token: nil, headers: visitor).json()["count"] as? Int == count, "\(op)")
+                let image = try await client.call(.get, "/api/assets/\(other)/image?width=64&height=64", token: nil, headers: visitor)
+                #expect(image.status == (count == 2 ? .ok : .notFound), "\(op)")
+            }
             let session = try await client.call(.get, "/api/session", token: nil, headers: visitor).json()
             #expect((session["link"] as? [String: Any])?["title"] as? String == "Trip" && session["person"] == nil)
 

@@ -12,6 +12,12 @@ extension PHPhotoLibrary {
         return PHPersistentChangeToken(libraryIdentifier: identifier ?? "", position: position ?? 0)
     }
 
+    /// The library's position (the newest change's id), read from the journal: a value kept
+    /// with it holds while it doesn't move. For `photos serve` (`package` access).
+    package func currentPosition() throws -> Int64 {
+        do { return try store.currentPosition() } catch { throw PHPhotosError(error) }
+    }
+
     /// The changes committed after `token`, oldest first.
     ///
     /// Throws ``PHPhotosError/Code/persistentChangeTokenExpired`` when the history no longer

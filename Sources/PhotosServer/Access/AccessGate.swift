@@ -42,6 +42,17 @@ final class AccessGate: Sendable {
         let version: Int
     }
 
+    /// A public link's grant as read, with when: it holds while the access version (a
+    /// revocation, a new password) and the library's position (an album link's photos) stay.
+    private struct KeptLink {
+        let grant: ShareLinkGrant
+        let version: Int
+        let position: Int64
+    }
+
+    /// At most this many links' grants are kept (all forgotten past it; they are read again).
+    static let rememberedLinks = 1_000
+
     private struct Caches {
         var version = -1
         var bySecret: [String: PHAccessToken] = [:]
@@ -55,6 +66,9 @@ final class AccessGate: Sendable {
     private let configuration: ServerConfiguration
     private let sessions = Mutex<[String: Session]>([:])
     private let caches = Mutex(Caches())
+    /// Grants of the links visitors came with, by secret (only links that exist: a guessed
+    /// secret is read each time, and never fills memory).
+    private let links = Mutex<[String: KeptLink]>([:])
     /// The library's access version as last seen; caches made at another version are dropped.
     private let version: Atomic<Int>
 
@@ -110,11 +124,31 @@ final class AccessGate: Sendable {
     /// The visitor of a public link, or `nil` when there is no such link (revoked, expired);
     /// 401 when it has a password and `unlock` isn't the proof of it.
     func client(link secret: String, unlock: String?) throws -> ClientAccess? {
-        guard let grant = try library.shareLinkGrant(forSecret: secret) else { return nil }
+        guard let (grant, position) = try grant(forLink: secret) else { return nil }
         if grant.passwordHash != nil, unlock != PHPhotoLibrary.shareLinkUnlockProof(secret: secret, grant: grant) {
             throw AccessMiddleware.unauthorized("This link needs its password")
         }
-        return ClientAccess(link: grant)
+        return ClientAccess(link: grant, position: position)
+    }
+
+    /// The link's grant: kept from an earlier request while neither the access version nor the
+    /// library's position moved (each of a page's thumbnails would otherwise read the link, its
+    /// maker and its photos' identifiers: an album's every one), else read and kept.
+    private func grant(forLink secret: String) throws -> (ShareLinkGrant, position: Int64)? {
+        let version = self.version.load(ordering: .sequentiallyConsistent)
+        // The journal's position, read (one row): the observers' may lag a change another
+        // person's library just committed in this process.
+        let position = try library.currentPosition()
+        if let kept = links.withLock({ $0[secret] }), kept.version == version, kept.position == position {
+            if let expires = kept.grant.link.expirationDate, expires <= Date() { return nil }
+            return (kept.grant, position)
+        }
+        guard let grant = try library.shareLinkGrant(forSecret: secret) else { return nil }
+        links.withLock { links in
+            if links.count >= Self.rememberedLinks { links.removeAll(keepingCapacity: true) }
+            links[secret] = KeptLink(grant: grant, version: version, position: position)
+        }
+        return (grant, position)
     }
 
     /// The client again, as the library now says (a live connection's, after an access

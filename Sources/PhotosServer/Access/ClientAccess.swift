@@ -21,6 +21,9 @@ struct ClientAccess: Sendable {
     var session: String?
     /// The public link the client came with: it sees the link's photos, read-only.
     var link: ShareLinkGrant?
+    /// For a link's visitor: the library position the link's photos were read at (an album
+    /// link's change with its album), which results kept for the visitor are filed under.
+    var linkPosition: Int64 = 0
 
     static let open = ClientAccess(token: nil, person: nil, allowList: nil)
 
@@ -33,12 +36,13 @@ struct ClientAccess: Sendable {
     }
 
     /// A visitor with a public link: the link's photos, as its maker sees them, and nothing else.
-    init(link: ShareLinkGrant) {
+    init(link: ShareLinkGrant, position: Int64 = 0) {
         token = nil
         person = link.owner
         allowList = link.assetIdentifiers
         level = .limited
         self.link = link
+        linkPosition = position
     }
 
     var name: String { link?.link.title ?? person?.name ?? token?.name ?? "open" }
@@ -58,7 +62,7 @@ struct ClientAccess: Sendable {
     /// identifier, so a result narrowed for one is never handed to another.
     var narrowing: String? {
         guard allowList != nil else { return nil }
-        return link.map { "link:" + $0.link.identifier } ?? token.map { "token:" + $0.identifier } ?? "limited"
+        return link.map { "link:\($0.link.identifier)@\(linkPosition)" } ?? token.map { "token:" + $0.identifier } ?? "limited"
     }
 
     /// Reading anything at all: refused to add-only tokens, which "see nothing".
