@@ -2,7 +2,8 @@
 # schemathesis against `photos serve`'s OpenAPI document as each kind of client of a library
 # with people: the album owner (a token of Ana's), a viewer (Cy's) and a contributor (Dee's)
 # of her shared album, another person (Ben's), an administrator (Ed's), a public link's visitor
-# (its cookie), a password link's visitor who gave its password (both cookies), and nobody. Every run must find no server error (`not_a_server_error`); the
+# (its cookie), a password link's visitor who gave its password (both cookies) and one who
+# didn't, an expired link's and a revoked link's visitors, and nobody. Every run must find no server error (`not_a_server_error`); the
 # WebSocket route's 101 answer shows as one "Network Error" per run (the client waits for a
 # body that a WebSocket never sends).
 #
@@ -42,8 +43,19 @@ locked=$(curl -s -H "Authorization: Bearer $ana" -H 'Content-Type: application/j
 unlock=$(curl -s -D - -o /dev/null -H "Cookie: photos_link=$locked" -H 'Content-Type: application/json' -d '{"password":"link password"}' \
     "$base/api/links/unlock" | sed -n 's/^[Ss]et-[Cc]ookie: \(photos_link_unlock=[^;]*\).*/\1/p')
 [ -n "$unlock" ] || { echo "the password link did not unlock" >&2; exit 1; }
+link_to_album() {  # link_to_album JSON-FIELDS: a new link to the album; prints its secret
+    curl -sf -H "Authorization: Bearer $ana" -H 'Content-Type: application/json' -d "{\"album\":\"$album\"$1}" "$base/api/links" \
+        | python3 -c 'import json, sys; made = json.load(sys.stdin); print(made["secret"], made["link"]["identifier"])'
+}
+read -r expired _ < <(link_to_album ",\"expirationDate\":\"$(date -u -d '+2 seconds' +%Y-%m-%dT%H:%M:%SZ)\"")
+read -r revoked revoked_id < <(link_to_album "")
+curl -sf -X DELETE -H "Authorization: Bearer $ana" "$base/api/links/$revoked_id"
+sleep 2.5  # the expired link's two seconds
+[ "$(curl -s -o /dev/null -w '%{http_code}' -H "Cookie: photos_link=$expired" "$base/api/assets")" = 401 ] \
+    || { echo "the expired link still opens" >&2; exit 1; }
 failed=0
-for role in album-owner viewer contributor another-person admin link-visitor password-link-visitor nobody; do
+for role in album-owner viewer contributor another-person admin link-visitor password-link-visitor locked-link-visitor \
+    expired-link-visitor revoked-link-visitor nobody; do
     case "$role" in
         album-owner) header=(-H "Authorization: Bearer $ana") ;;
         viewer) header=(-H "Authorization: Bearer $cy") ;;
@@ -52,6 +64,9 @@ for role in album-owner viewer contributor another-person admin link-visitor pas
         admin) header=(-H "Authorization: Bearer $ed") ;;
         link-visitor) header=(-H "Cookie: photos_link=$link") ;;
         password-link-visitor) header=(-H "Cookie: photos_link=$locked; $unlock") ;;
+        locked-link-visitor) header=(-H "Cookie: photos_link=$locked") ;;
+        expired-link-visitor) header=(-H "Cookie: photos_link=$expired") ;;
+        revoked-link-visitor) header=(-H "Cookie: photos_link=$revoked") ;;
         nobody) header=() ;;
     esac
     echo "== $role"

@@ -55,8 +55,12 @@ struct HeapRetentionTests {
         _ = try VipsImage.solid(width: 2, height: 2, rgb: [0, 0, 0])  // starts libvips
         let size = 3 * HeapMemory.mmapThreshold
         for _ in 0 ..< 3 {
+            // glibc maps a block of its own only when no arena has room for it: in a process
+            // whose other tests left that much free in the arenas (the whole suite in
+            // parallel), a block from an arena says nothing of the threshold.
+            let roomInArenas = HeapMemory.statistics.free >= size
             let block = try #require(malloc(size))
-            #expect(Self.isMapped(block), "a \(size >> 20) MiB block from an arena: the threshold moved")
+            #expect(Self.isMapped(block) || roomInArenas, "a \(size >> 20) MiB block from an arena: the threshold moved")
             free(block)
         }
         let small = try #require(malloc(64 << 10))
