@@ -16,6 +16,9 @@ func runPhotos() async {
     }
 }
 
+// A database URL's password is not left for `ps` to show.
+ProcessListSecrets.hide()
+
 // `photos serve` runs its tasks on the server's event loops: installed before any task starts.
 if CommandLine.arguments.dropFirst().first == "serve" {
     ServerRuntime.adoptEventLoopsAsGlobalExecutor()

@@ -9,7 +9,13 @@ extension PHPhotoLibrary {
     ///
     /// Linux addition, in the `PhotosPostgres` module (its own product, so programs that use
     /// only SQLite libraries never build the PostgreSQL client). `database` is a
-    /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` URL. Several processes, on one machine
+    /// `postgres://` or `postgresql://` URL read as libpq reads one
+    /// (`postgresql://USER@HOST:PORT/DATABASE?sslmode=verify-full&sslrootcert=ca.pem`): its
+    /// parameters (`sslmode`, `sslrootcert`, `sslcert`, `sslkey`, `connect_timeout`,
+    /// `application_name`, `options`, ...), then the `PG*` environment variables
+    /// (`PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`, `PGDATABASE`, `PGSSLMODE`, ...), then
+    /// `~/.pgpass` for the password; TLS is `prefer`red by default, as libpq does. No error or
+    /// log shows the password. Several processes, on one machine
     /// or several, may open the same database and files folder at once (each `photos serve`
     /// instance behind a load balancer): a change block commits in one transaction, writes of
     /// every instance are ordered, and observers in every instance get the same

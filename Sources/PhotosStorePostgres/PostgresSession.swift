@@ -26,18 +26,29 @@ package final class PostgresSession: Sendable {
         self.connection = connection
     }
 
-    /// Connects to the database a `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` URL names.
-    /// - Throws: `StoreError.cannotOpen` naming the URL (without its password) and the reason.
+    /// Connects to the database a `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` URL names,
+    /// with libpq's parameters, variables and password file (``PostgresConnectionSettings``).
+    /// - Throws: `StoreError.cannotOpen` naming where (never the password) and the reason.
     package static func connect(to url: URL) throws(StoreError) -> PostgresSession {
-        let configuration = try PostgresLocation(url).configuration
-        do {
-            let connection = try PostgresConnection.connect(
-                on: eventLoops.next(), configuration: configuration, id: 1, logger: logger
-            ).blockingResult()
-            return PostgresSession(connection: connection)
-        } catch {
-            throw StoreError(.cannotOpen, "can't connect to the PostgreSQL database \(url.redactingPassword): \(Self.reason(error))")
+        try connect(PostgresConnectionSettings(url: url))
+    }
+
+    /// Connects as `settings` say: each of their attempts in turn (`sslmode=allow` has two).
+    package static func connect(_ settings: PostgresConnectionSettings) throws(StoreError) -> PostgresSession {
+        var failure: (any Error)?
+        for configuration in try settings.configurations() {
+            do {
+                let connection = try PostgresConnection.connect(
+                    on: eventLoops.next(), configuration: configuration, id: 1, logger: logger
+                ).blockingResult()
+                return PostgresSession(connection: connection)
+            } catch {
+                failure = error
+            }
         }
+        let password = settings.passwordFromFile.map { " (password from \($0.path))" } ?? ""
+        throw StoreError(
+            .cannotOpen, "can't connect to the PostgreSQL database \(settings.description)\(password): \(Self.reason(failure ?? CancellationError()))")
     }
 
     /// Runs one statement and returns its rows; `failure` names what was being done.
@@ -105,28 +116,6 @@ package final class PostgresSession: Sendable {
             return "\(error.code)"
         }
         return "\(error)"
-    }
-}
-
-/// Where a PostgreSQL library is: a `postgres://` (or `postgresql://`) URL.
-struct PostgresLocation {
-    let configuration: PostgresConnection.Configuration
-
-    init(_ url: URL) throws(StoreError) {
-        guard let scheme = url.scheme?.lowercased(), scheme == "postgres" || scheme == "postgresql" else {
-            throw StoreError(.cannotOpen, "\(url.redactingPassword) is not a postgres:// URL")
-        }
-        guard let host = url.host(percentEncoded: false), !host.isEmpty else {
-            throw StoreError(.cannotOpen, "\(url.redactingPassword) names no host")
-        }
-        let database = url.path(percentEncoded: false).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
-        guard !database.isEmpty else {
-            throw StoreError(.cannotOpen, "\(url.redactingPassword) names no database (postgres://USER@HOST:PORT/DATABASE)")
-        }
-        let user = url.user(percentEncoded: false) ?? ProcessInfo.processInfo.environment["USER"] ?? "postgres"
-        configuration = PostgresConnection.Configuration(
-            host: host, port: url.port ?? 5432, username: user, password: url.password(percentEncoded: false), database: database,
-            tls: .disable)
     }
 }
 

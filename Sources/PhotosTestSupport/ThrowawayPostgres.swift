@@ -40,8 +40,10 @@ public final class ThrowawayPostgres {
         return nil
     }()
 
-    /// Starts a server; throws when `initdb` or `pg_ctl` fails, with their output.
-    public init(maxConnections: Int = 60) throws {
+    /// Starts a server; throws when `initdb` or `pg_ctl` fails, with their output. With `tls`,
+    /// it has TLS on (`ssl=on`) with that certificate and key; with `hba`, those are its
+    /// `pg_hba.conf` lines (trust for everyone over TCP otherwise).
+    public init(maxConnections: Int = 60, tls: TestCertificates? = nil, hba: [String]? = nil) throws {
         guard let bin = Self.binFolder else { throw Failure(Self.unavailableReason ?? "PostgreSQL is not installed") }
         self.bin = bin
         owner = getuid() == 0 ? "postgres" : nil
@@ -54,6 +56,21 @@ public final class ThrowawayPostgres {
         url = URL(string: "postgres://postgres@127.0.0.1:\(port)/postgres")!
         let data = folder.appendingPathComponent("data").path
         try run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
+        var settings: [String] = []
+        if let tls {
+            // The server reads them from its folder, its own, the key for its owner only.
+            for (source, name) in [(tls.certificate, "server.crt"), (tls.key, "server.key")] {
+                let target = URL(fileURLWithPath: data).appendingPathComponent(name)
+                try FileManager.default.copyItem(at: source, to: target)
+                try Self.own(target, by: owner, mode: 0o600)
+            }
+            settings += ["-c", "ssl=on", "-c", "ssl_cert_file=server.crt", "-c", "ssl_key_file=server.key"]
+        }
+        if let hba {
+            let file = URL(fileURLWithPath: data).appendingPathComponent("pg_hba.conf")
+            try (hba.joined(separator: "\n") + "\n").write(to: file, atomically: false, encoding: .utf8)
+            try Self.own(file, by: owner, mode: 0o600)
+        }
         // The server runs under a watchdog of this process's (not daemonized by pg_ctl) that
         // stops it when this process is gone, however it ended (an exit test's crash, a killed
         // run): a server left running would keep the descriptors it inherited open, and a test
@@ -63,7 +80,7 @@ public final class ThrowawayPostgres {
         let (executable, arguments) = command(
             "postgres",
             ["-D", data, "-p", "\(port)", "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off",
-             "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=\(maxConnections)"])
+             "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=\(maxConnections)"] + settings)
         server.executableURL = URL(fileURLWithPath: "/bin/bash")
         server.arguments = ["-c", Self.watchdog(parent: getpid(), stop: stopFile), "watchdog", executable.path] + arguments
         let log = folder.appendingPathComponent("server.log")
@@ -125,6 +142,14 @@ public final class ThrowawayPostgres {
             server.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Gives `file` to the cluster's owner (when this process is root) with `mode`.
+    private static func own(_ file: URL, by owner: String?, mode: mode_t) throws {
+        if let owner, let entry = getpwnam(owner) {
+            guard chown(file.path, entry.pointee.pw_uid, entry.pointee.pw_gid) == 0 else { throw Failure("can't give \(file.path) to \(owner)") }
+        }
+        guard chmod(file.path, mode) == 0 else { throw Failure("can't set the mode of \(file.path)") }
     }
 
     /// A database of its own on this server (`CREATE DATABASE`), as a URL.

@@ -154,3 +154,33 @@ struct ServeCommandTests {
         }
     }
 }
+
+/// A database URL's password given on the command line is not left for `ps` to show (issue
+/// 35): `photos serve --database postgresql://postgres:PASSWORD@...` runs with the password
+/// overwritten in its argument memory, which `/proc/PID/cmdline` reads, and nothing it logs
+/// shows it.
+@Suite(
+    "photos serve and database passwords",
+    .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"),
+    .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/cmdline"), "needs Linux's /proc"))
+struct DatabasePasswordTests {
+    @Test func aPasswordInTheURLIsNotInThePsOutput() throws {
+        let server = try ThrowawayPostgres()
+        let database = try server.createDatabase()
+        // Trust authentication: the server never asks for the password, which is only carried.
+        let secret = "sekrit-\(UUID().uuidString.prefix(6))"
+        let url = "postgresql://postgres:\(secret)@127.0.0.1:\(server.port)\(database.path)?sslmode=disable&password=\(secret)"
+        let files = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)/Library.photoslibrary")
+        defer { try? FileManager.default.removeItem(at: files.deletingLastPathComponent()) }
+        let serve = try ServerProcess(arguments: ["serve", "--database", url, "--library", files.path, "--port", "0", "--open"])
+        defer { serve.stop() }
+        let cmdline = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(serve.process.processIdentifier)/cmdline"))
+        let shown = String(decoding: cmdline.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+        #expect(!shown.contains(secret), "\(shown)")
+        #expect(shown.contains("postgresql://postgres:\(String(repeating: "*", count: secret.count))@127.0.0.1"), "\(shown)")
+        #expect(shown.contains("password=\(String(repeating: "*", count: secret.count))"), "\(shown)")
+        // The server reads its library all the same.
+        let answer = try Data(contentsOf: URL(string: "http://127.0.0.1:\(serve.port)/api/assets")!)
+        #expect(String(decoding: answer, as: UTF8.self).contains("\"count\""))
+    }
+}

@@ -34,7 +34,7 @@ struct LibraryOptions: ParsableArguments {
         get throws {
             guard let text = database ?? ProcessInfo.processInfo.environment["PHOTOS_DATABASE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
             guard let url = Self.postgresURL(text) else {
-                throw ValidationError("--database takes a postgres://USER@HOST[:PORT]/DATABASE URL, not \(text)")
+                throw ValidationError("--database takes a postgres://USER@HOST[:PORT]/DATABASE URL, not \(ProcessListSecrets.masked(text))")
             }
             return url
         }
