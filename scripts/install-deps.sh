@@ -6,9 +6,10 @@ set -euo pipefail
 # chromium and chromium-driver: the gallery's end-to-end test drives a real browser.
 # libheif-dev: Imaging links libheif itself (HEIFDecoder), not only through libvips.
 # libheif-examples: heif-enc, which tests use to make a HEIC with a thumbnail item.
-# postgresql: tests of the PostgreSQL store start throwaway servers of their own (initdb, pg_ctl).
+# postgresql: tests of the PostgreSQL store start throwaway servers of their own (initdb, pg_ctl);
+# openssl: the certificate authority and certificates of their TLS.
 # nginx: make demo-cluster balances two `photos serve` instances with it.
-packages=(libvips-dev libheif-dev libheif-examples libsqlite3-dev libssl-dev sqlite3 pkg-config libimage-exiftool-perl ffmpeg chromium chromium-driver postgresql nginx)
+packages=(libvips-dev libheif-dev libheif-examples libsqlite3-dev libssl-dev sqlite3 pkg-config libimage-exiftool-perl ffmpeg chromium chromium-driver postgresql nginx openssl)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

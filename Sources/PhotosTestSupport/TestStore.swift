@@ -14,6 +14,8 @@ public enum TestStore {
 
     /// Names the port of the process's server, for the child processes it starts.
     private static let portVariable = "PHOTOKIT_TEST_POSTGRES_PORT"
+    /// Names the file of the authority that signed its certificate.
+    private static let authorityVariable = "PHOTOKIT_TEST_POSTGRES_CA"
 
     /// Thrown by PostgreSQL-only helpers on SQLite.
     struct NotPostgres: Error {}
@@ -27,16 +29,28 @@ public enum TestStore {
         return try server.withLock { server -> Result<ThrowawayPostgres, any Error> in
             if let server { return server }
             // A test that runs itself as a child process (an exit test) uses its parent's server.
-            if let port = ProcessInfo.processInfo.environment[portVariable].flatMap(Int.init) {
-                let attached = Result { try ThrowawayPostgres(attachingTo: port) }
+            let environment = ProcessInfo.processInfo.environment
+            if let port = environment[portVariable].flatMap(Int.init) {
+                let authority = environment[authorityVariable].map { URL(fileURLWithPath: $0) }
+                let attached = Result { try ThrowawayPostgres(attachingTo: port, authority: authority) }
                 server = attached
                 return attached
             }
-            let started = Result { try ThrowawayPostgres(maxConnections: 500) }
-            server = started
-            if case .success(let running) = started { setenv(portVariable, String(running.port), 1) }
+            // With TLS on, every library's connection verified in full (sslmode=verify-full), as
+            // a deployment across a network connects.
+            let started = Result { () throws -> (ThrowawayPostgres, TestCertificates) in
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pg-tls-\(UUID().uuidString.prefix(8))")
+                let certificates = try TestCertificates(in: folder, serverNames: ["localhost", "127.0.0.1"])
+                return (try ThrowawayPostgres(maxConnections: 500, tls: certificates), certificates)
+            }
+            let running = started.map(\.0)
+            server = running
+            if case .success(let (running, certificates)) = started {
+                setenv(portVariable, String(running.port), 1)
+                setenv(authorityVariable, certificates.authority.path, 1)
+            }
             atexit { TestStore.stopServer() }
-            return started
+            return running
         }.get()
     }
 

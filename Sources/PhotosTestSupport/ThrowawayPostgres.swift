@@ -10,8 +10,12 @@ public import Foundation
 /// Tests that need one are enabled with ``isAvailable`` and say why when they are skipped
 /// (``unavailableReason``): a missing server is a skip with a message, never a pass.
 public final class ThrowawayPostgres {
-    /// `postgres://postgres@127.0.0.1:PORT/postgres`.
+    /// `postgres://postgres@127.0.0.1:PORT/postgres`, with `?sslmode=verify-full&sslrootcert=CA`
+    /// when the server has TLS.
     public let url: URL
+    /// What every URL of this server carries: `?sslmode=verify-full&sslrootcert=CA` with TLS,
+    /// else nothing.
+    public let parameters: String
     public let port: Int
     /// The database's superuser.
     public let user = "postgres"
@@ -53,7 +57,8 @@ public final class ThrowawayPostgres {
             chown(folder.path, entry.pointee.pw_uid, entry.pointee.pw_gid)
         }
         port = try Self.freePort()
-        url = URL(string: "postgres://postgres@127.0.0.1:\(port)/postgres")!
+        parameters = Self.parameters(authority: tls?.authority)
+        url = URL(string: "postgres://postgres@127.0.0.1:\(port)/postgres\(parameters)")!
         let data = folder.appendingPathComponent("data").path
         try run("initdb", ["-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
         var settings: [String] = []
@@ -123,12 +128,13 @@ public final class ThrowawayPostgres {
 
     /// The server another process started on `port` (the parent of a test that runs itself
     /// as a child process): databases are made on it; ``stop()`` leaves it alone.
-    public init(attachingTo port: Int) throws {
+    public init(attachingTo port: Int, authority: URL? = nil) throws {
         guard let bin = Self.binFolder else { throw Failure(Self.unavailableReason ?? "PostgreSQL is not installed") }
         self.bin = bin
         owner = nil
         self.port = port
-        url = URL(string: "postgres://postgres@127.0.0.1:\(port)/postgres")!
+        parameters = Self.parameters(authority: authority)
+        url = URL(string: "postgres://postgres@127.0.0.1:\(port)/postgres\(parameters)")!
         folder = FileManager.default.temporaryDirectory
         stopped = true
     }
@@ -155,7 +161,12 @@ public final class ThrowawayPostgres {
     /// A database of its own on this server (`CREATE DATABASE`), as a URL.
     public func createDatabase(_ name: String = "t\(UUID().uuidString.prefix(8).lowercased())") throws -> URL {
         _ = try psql("CREATE DATABASE \"\(name)\"")
-        return URL(string: "postgres://\(user)@127.0.0.1:\(port)/\(name)")!
+        return URL(string: "postgres://\(user)@127.0.0.1:\(port)/\(name)\(parameters)")!
+    }
+
+    /// The URL parameters of a server whose certificate `authority` signed: verified in full.
+    private static func parameters(authority: URL?) -> String {
+        authority.map { "?sslmode=verify-full&sslrootcert=\($0.path)" } ?? ""
     }
 
     /// Runs `sql` with `psql` and returns its unaligned, tuples-only output.
