@@ -42,6 +42,7 @@ func buildRouter(_ service: LibraryService) throws -> Router<PhotosRequestContex
     router.add(middleware: SecurityHeadersMiddleware())
     try StaticRoutes.load().add(to: router)
     LinkRoutes(service: service).addPage(to: router)
+    HealthRoutes(service: service).add(to: router)
 
     let api = router.group("api").add(middleware: SameOriginWritesMiddleware())
     SessionRoutes(service: service).addPublic(to: api)

@@ -88,13 +88,13 @@ final class LibraryService: Sendable {
             let options = PHFetchOptions()
             options.includeHiddenAssets = true
             options.includeAllBurstAssets = true
-            if let found = PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: options).firstObject {
+            if let found = try PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: options).firstObjectOrFailure() {
                 return found
             }
             if includeDeleted {
                 let deleted = PHFetchOptions()
                 deleted.predicate = NSPredicate(format: "localIdentifier == %@", identifier)
-                if let found = PHAsset.fetchRecentlyDeletedAssets(with: deleted).firstObject { return found }
+                if let found = try PHAsset.fetchRecentlyDeletedAssets(with: deleted).firstObjectOrFailure() { return found }
             }
             throw APIError.notFound("asset '\(text)'")
         }

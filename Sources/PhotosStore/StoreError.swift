@@ -19,6 +19,9 @@ package struct StoreError: Error, Sendable, CustomStringConvertible {
         case fileOperation
         /// The database failed; `message` has its text.
         case database
+        /// The database can't be reached now (its server away or restarting, the connection
+        /// lost, a timeout): nothing was done, and the same call may work later.
+        case unavailable
         /// A write to a library opened read-only (``LibraryDatabase/open(at:gazetteer:readOnly:)``).
         case readOnly
         /// The disk is full (SQLite's `SQLITE_FULL`, or `ENOSPC` writing a file).

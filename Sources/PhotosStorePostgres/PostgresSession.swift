@@ -47,8 +47,12 @@ package final class PostgresSession: Sendable {
             }
         }
         let password = settings.passwordFromFile.map { " (password from \($0.path))" } ?? ""
+        let error = failure ?? CancellationError()
+        // A server that isn't there (or says it is starting or stopping) may be back later;
+        // one that refuses the user or the certificate won't.
         throw StoreError(
-            .cannotOpen, "can't connect to the PostgreSQL database \(settings.description)\(password): \(Self.reason(failure ?? CancellationError()))")
+            Self.isUnavailability(error) ? .unavailable : .cannotOpen,
+            "can't connect to the PostgreSQL database \(settings.description)\(password): \(Self.reason(error))")
     }
 
     /// Runs one statement and returns its rows; `failure` names what was being done.
@@ -62,11 +66,29 @@ package final class PostgresSession: Sendable {
         do {
             return try order.withLock { _ in
                 // A query sent on a connection the server has closed may never be answered.
-                guard !connection.isClosed else { throw StoreError(.database, "the connection to the server is closed") }
+                guard !connection.isClosed else { throw StoreError(.unavailable, "the connection to the server is closed") }
                 return try connection.query(query, logger: Self.logger).blockingResult()
             }
+        } catch let error as StoreError {
+            throw StoreError(error.code, "\(failure()): \(error.message)")
         } catch {
-            throw StoreError(.database, "\(failure()): \(Self.reason(error))")
+            throw StoreError(Self.isUnavailability(error) ? .unavailable : .database, "\(failure()): \(Self.reason(error))")
+        }
+    }
+
+    /// Whether `error` says the server can't be reached now rather than that it refused: no
+    /// connection (refused, reset, timed out, closed), or a server that is starting, stopping
+    /// or restarting (SQLSTATE class 08, 57P01-57P03).
+    static func isUnavailability(_ error: any Error) -> Bool {
+        if error is ChannelError || error is IOError { return true }
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed: return true
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+        default:
+            return false
         }
     }
 

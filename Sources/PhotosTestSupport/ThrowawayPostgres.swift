@@ -47,7 +47,9 @@ public final class ThrowawayPostgres {
     /// Starts a server; throws when `initdb` or `pg_ctl` fails, with their output. With `tls`,
     /// it has TLS on (`ssl=on`) with that certificate and key; with `hba`, those are its
     /// `pg_hba.conf` lines (trust for everyone over TCP otherwise).
-    public init(maxConnections: Int = 60, tls: TestCertificates? = nil, hba: [String]? = nil) throws {
+    /// `durable`: commits are flushed before they are acknowledged (`synchronous_commit=on`), so
+    /// a ``crash()`` loses none; off by default, as a test server can be.
+    public init(maxConnections: Int = 60, tls: TestCertificates? = nil, hba: [String]? = nil, durable: Bool = false) throws {
         guard let bin = Self.binFolder else { throw Failure(Self.unavailableReason ?? "PostgreSQL is not installed") }
         self.bin = bin
         owner = getuid() == 0 ? "postgres" : nil
@@ -76,21 +78,30 @@ public final class ThrowawayPostgres {
             try (hba.joined(separator: "\n") + "\n").write(to: file, atomically: false, encoding: .utf8)
             try Self.own(file, by: owner, mode: 0o600)
         }
+        serverArguments = ["-D", data, "-p", "\(port)", "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off",
+             "-c", "synchronous_commit=\(durable ? "on" : "off")", "-c", "full_page_writes=off", "-c", "max_connections=\(maxConnections)"] + settings
+        try launch()
+    }
+
+    /// The `postgres` arguments the server runs with.
+    private var serverArguments: [String] = []
+
+    /// Starts the server on the cluster and waits until it accepts connections.
+    private func launch() throws {
         // The server runs under a watchdog of this process's (not daemonized by pg_ctl) that
         // stops it when this process is gone, however it ended (an exit test's crash, a killed
         // run): a server left running would keep the descriptors it inherited open, and a test
         // that runs itself as a child process waits for its pipes to close. No unix socket (its folder would
         // need to be the owner's), fsync off, as a test server can be.
+        try? FileManager.default.removeItem(at: stopFile)
         let server = Process()
-        let (executable, arguments) = command(
-            "postgres",
-            ["-D", data, "-p", "\(port)", "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off",
-             "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=\(maxConnections)"] + settings)
+        let (executable, arguments) = command("postgres", serverArguments)
         server.executableURL = URL(fileURLWithPath: "/bin/bash")
         server.arguments = ["-c", Self.watchdog(parent: getpid(), stop: stopFile), "watchdog", executable.path] + arguments
         let log = folder.appendingPathComponent("server.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
         let handle = try FileHandle(forWritingTo: log)
+        handle.seekToEndOfFile()
         server.standardOutput = handle
         server.standardError = handle
         try server.run()
@@ -109,6 +120,20 @@ public final class ThrowawayPostgres {
     }
 
     deinit { stop() }
+
+    /// Stops the server as a crash would (its immediate shutdown), keeping the cluster, for
+    /// ``restart()``: a database that is away.
+    public func crash() {
+        guard !stopped, let server, server.isRunning else { return }
+        _ = FileManager.default.createFile(atPath: stopFile.path, contents: nil)
+        server.waitUntilExit()
+    }
+
+    /// Starts the server again on the same cluster and port, after ``crash()``.
+    public func restart() throws {
+        guard !stopped else { throw Failure("the server was stopped for good") }
+        try launch()
+    }
 
     /// Made by ``stop()``: the watchdog then stops the server.
     private var stopFile: URL { folder.appendingPathComponent("stop") }

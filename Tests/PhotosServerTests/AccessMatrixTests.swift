@@ -20,6 +20,7 @@ struct AccessMatrixTests {
     /// WebSocket (checked in ``ConnectionTests/refusedWebSocketUpgradesSayWhy()``).
     static let public_ = [
         "POST /api/session", "DELETE /api/session", "GET /openapi.json", "GET /api/openapi.json", "GET /api/live", "POST /api/links/unlock",
+        "GET /healthz",
     ]
 
     @Test func everyOperationAnswersEachCallerAsDocumented() async throws {

@@ -32,7 +32,7 @@ struct OpenAPITests {
         let service = LibraryService(library: fixture.library, configuration: ServerConfiguration())
         let router = try buildRouter(service)
         let routed = Set(
-            router.routes.map { "\($0.method) \($0.path)" }.filter { $0.contains(" /api/") || $0.hasSuffix(" /openapi.json") }
+            router.routes.map { "\($0.method) \($0.path)" }.filter { $0.contains(" /api/") || $0.hasSuffix(" /openapi.json") || $0.hasSuffix(" /healthz") }
                 + ["GET /api/live"])
         let document = try Self.document()
         let documented = Set(Self.operations(document).map { "\($0.method) \($0.path)" })

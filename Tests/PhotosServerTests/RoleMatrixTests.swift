@@ -74,6 +74,8 @@ struct RoleMatrixTests {
         "GET /api/tokens/{token}/assets shared": "401 403 403 401 401 401 404 404 2xx 404 404",
         "GET /api/uploads/{id} private": "401 404 404 401 401 401 2xx 2xx 2xx 2xx 2xx",
         "GET /api/uploads/{id} shared": "401 404 404 401 401 401 2xx 2xx 2xx 2xx 2xx",
+        "GET /healthz private": "2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx",
+        "GET /healthz shared": "2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx",
         "GET /openapi.json private": "2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx",
         "GET /openapi.json shared": "2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx 2xx",
         "HEAD /api/assets/{id}/original private": "401 404 404 401 401 401 404 404 2xx 404 404",

@@ -117,7 +117,7 @@ extension PHPhotosError {
         case .missingObject: self.init(.identifierNotFound, error.message)
         case .notAllowed: self.init(.changeNotSupported, error.message)
         case .fileOperation: self.init(.invalidResource, error.message)
-        case .cannotOpen, .missingDatabase: self.init(.libraryVolumeOffline, error.message)
+        case .cannotOpen, .missingDatabase, .unavailable: self.init(.libraryVolumeOffline, error.message)
         case .newerSchema, .database: self.init(.internalError, error.message)
         case .unsupported: self.init(.changeNotSupported, error.message)
         case .readOnly: self.init(.accessRestricted, error.message)

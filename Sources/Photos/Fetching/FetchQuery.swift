@@ -57,7 +57,7 @@ extension PHPhotoLibrary {
     /// standard error and the result's ``PHFetchResult/fetchError``.
     private static func reportFetchFailure(_ error: StoreError) -> PHPhotosError {
         FileHandle.standardError.write(Data("PhotoKit: fetch failed: \(error.message)\n".utf8))
-        return PHPhotosError(.internalError, "The fetch failed: \(error.message)")
+        return PHPhotosError(PHPhotosError(error).code, "The fetch failed: \(error.message)")
     }
 }
 

@@ -52,8 +52,8 @@ final class ChangePlan: Sendable {
             func album() throws -> PHAssetCollection {
                 let text = try operation.require(operation.album, "album", at: index)
                 let identifier = try ObjectID.collection(text)
-                let found = service.withLibrary {
-                    PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObject
+                let found = try service.withLibrary {
+                    try PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObjectOrFailure()
                 }
                 guard let found, found.assetCollectionType == .album else { throw APIError.notFound("album '\(text)'") }
                 return found

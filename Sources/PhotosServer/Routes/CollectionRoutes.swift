@@ -41,7 +41,7 @@ struct CollectionRoutes {
         let objects: (Range<Int>) -> [PHCollection]
 
         init<T: PHCollection>(_ result: PHFetchResult<T>) throws {
-            if let failure = result.fetchError { throw APIError(.internalServerError, failure.message) }
+            try result.requireFetched()
             count = result.count
             objects = { range in result.objects(at: IndexSet(integersIn: range)) }
         }
@@ -82,8 +82,8 @@ struct CollectionRoutes {
         let text = try context.parameters.require("id")
         let identifier = try ObjectID.collection(text)
         guard client.allowList == nil else { throw APIError.notFound("collection '\(text)'") }
-        let album = service.withLibrary {
-            PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObject
+        let album = try service.withLibrary {
+            try PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObjectOrFailure()
         }
         guard let album else { throw APIError.notFound("collection '\(text)'") }
         let members = try service.withLibrary {
@@ -118,9 +118,9 @@ struct CollectionRoutes {
         guard client.allowList == nil else { throw APIError.notFound("collection '\(text)'") }
         return try service.withLibrary {
             let folder = isFolder ? identifier : try ObjectID.folder(text)
+            let album = isFolder ? nil : try PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObjectOrFailure()
             let found: PHCollection? =
-                (isFolder ? nil : PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObject)
-                ?? PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [folder], options: nil).firstObject
+                try album ?? PHCollectionList.fetchCollectionLists(withLocalIdentifiers: [folder], options: nil).firstObjectOrFailure()
             guard let found else { throw APIError.notFound("collection '\(text)'") }
             return JSONResponse.make(CollectionJSON(found))
         }

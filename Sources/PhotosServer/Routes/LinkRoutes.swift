@@ -95,7 +95,7 @@ struct LinkRoutes {
             }
             let album = try body.album.map { text -> PHAssetCollection in
                 let identifier = try ObjectID.collection(text)
-                guard let found = served.withLibrary({ PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObject })
+                guard let found = try served.withLibrary({ try PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObjectOrFailure() })
                 else { throw APIError.notFound("album '\(text.prefix(40))'") }
                 return found
             }

@@ -39,6 +39,9 @@ public struct APIError: Error, HTTPResponseError, CustomStringConvertible {
         APIError(.badRequest, "Query parameter '\(name)': \(problem)")
     }
 
+    /// What a 503 for a database that is away says in `Retry-After`, in seconds.
+    static let retryAfterSeconds = 2
+
     static func notFound(_ what: String) -> APIError {
         APIError(.notFound, "No \(what)")
     }
@@ -64,10 +67,12 @@ extension APIError {
             case .persistentChangeTokenExpired, .persistentChangeDetailsUnavailable: .gone
             case .accessRestricted, .accessUserDenied: .forbidden
             case .notEnoughSpace: .insufficientStorage
-            case .userCancelled, .operationInterrupted: .serviceUnavailable
+            case .userCancelled, .operationInterrupted, .libraryVolumeOffline: .serviceUnavailable
             default: .internalServerError
             }
         self.init(status, photos.message)
+        // The database (or the library's volume) is away: ask again shortly.
+        if photos.code == .libraryVolumeOffline { headers[.retryAfter] = String(Self.retryAfterSeconds) }
     }
 }
 

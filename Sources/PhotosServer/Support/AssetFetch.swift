@@ -42,7 +42,7 @@ struct AssetFetch: Sendable, Hashable, Codable {
     func run(for client: ClientAccess) throws -> PHFetchResult<PHAsset> {
         let result = try fetch(for: client)
         // A fetch the library failed to run answers 500 with the reason, never an empty page.
-        if let failure = result.fetchError { throw APIError(.internalServerError, failure.message) }
+        try result.requireFetched()
         return result
     }
 
@@ -64,7 +64,7 @@ struct AssetFetch: Sendable, Hashable, Codable {
             throw APIError(.forbidden, "A limited token sees no collections")
         }
         let identifier = try ObjectID.collection(collection)
-        guard let found = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObject else {
+        guard let found = try PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [identifier], options: nil).firstObjectOrFailure() else {
             throw APIError.notFound("collection '\(collection)'")
         }
         return PHAsset.fetchAssets(in: found, options: options)

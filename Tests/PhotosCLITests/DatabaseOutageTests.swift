@@ -1,0 +1,99 @@
+import Foundation
+import PhotosTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `photos serve` on PostgreSQL while the database goes away (issue 35): stopped as a crash
+/// stops it, every request that needs the database is answered 503 with `Retry-After` at once
+/// (never a 404 for a photo that exists, never a 500), `/healthz` says unavailable, cached
+/// thumbnails still answer; once the server is back the instance serves again by itself and
+/// nothing acknowledged was lost.
+@Suite(
+    "photos serve while its database is away",
+    .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+struct DatabaseOutageTests {
+    struct Answer {
+        let status: Int
+        let retryAfter: String?
+        let body: String
+        let seconds: TimeInterval
+    }
+
+    static func call(_ url: String, method: String = "GET", json: String? = nil) -> Answer {
+        var request = URLRequest(url: URL(string: url)!, timeoutInterval: 30)
+        request.httpMethod = method
+        if let json {
+            request.httpBody = Data(json.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let started = Date()
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var answer = Answer(status: 0, retryAfter: nil, body: "", seconds: 0)
+        URLSession.shared.dataTask(with: request) { data, response, _ in
+            let http = response as? HTTPURLResponse
+            answer = Answer(
+                status: http?.statusCode ?? 0, retryAfter: http?.value(forHTTPHeaderField: "Retry-After"),
+                body: String(decoding: data ?? Data(), as: UTF8.self), seconds: Date().timeIntervalSince(started))
+            done.signal()
+        }.resume()
+        done.wait()
+        return answer
+    }
+
+    @Test func aDatabaseAwayIsA503AndTheInstanceRecoversByItself() throws {
+        // Commits flushed before they are acknowledged, as a real server's are.
+        let server = try ThrowawayPostgres(durable: true)
+        let database = try server.createDatabase()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outage-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = folder.appendingPathComponent("Library.photoslibrary")
+        let photos = try Fixtures.kphotoalbum().prefix(2).map(\.path)
+        try #require(CLIRunner.run(["import", "--database", database.absoluteString] + photos, library: files).status == 0)
+        let serve = try ServerProcess(arguments: ["serve", "--database", database.absoluteString, "--library", files.path, "--port", "0", "--open"])
+        defer { serve.stop() }
+        let base = "http://127.0.0.1:\(serve.port)"
+        let page = try JSONSerialization.jsonObject(with: Data(Self.call("\(base)/api/assets").body.utf8)) as? [String: Any]
+        let ids = try #require((page?["assets"] as? [[String: Any]])?.compactMap { $0["id"] as? String })
+        try #require(ids.count == 2)
+        let thumbnail = "\(base)/api/assets/\(ids[0])/image?width=64&height=64"
+        #expect(Self.call(thumbnail).status == 200)
+        func favorite(_ id: String) -> Answer {
+            Self.call("\(base)/api/changes", method: "POST", json: #"{"operations":[{"op":"favorite","assets":["\#(id)"],"value":true}]}"#)
+        }
+        // Acknowledged before the outage: must be there after it.
+        #expect(favorite(ids[1]).status == 200)
+        #expect(Self.call("\(base)/healthz").status == 200)
+
+        server.crash()
+        var slowest: TimeInterval = 0
+        for (what, answer) in [
+            ("details", Self.call("\(base)/api/assets/\(ids[0])")), ("original", Self.call("\(base)/api/assets/\(ids[0])/original")),
+            ("albums", Self.call("\(base)/api/collections?type=album")), ("a favorite", favorite(ids[0])),
+            ("health", Self.call("\(base)/healthz")),
+        ] {
+            #expect(answer.status == 503, "\(what): \(answer.status) \(answer.body.prefix(200))")
+            #expect(answer.retryAfter == "2", "\(what)")
+            #expect(answer.seconds < 5, "\(what) took \(answer.seconds) s")
+            slowest = max(slowest, answer.seconds)
+            #expect(!answer.body.contains("sekrit"))
+        }
+        #expect(Self.call(thumbnail).status == 200, "a cached thumbnail doesn't need the database")
+
+        try server.restart()
+        let restarted = Date()
+        // Back by itself: the readiness check is what a load balancer polls.
+        let deadline = Date().addingTimeInterval(20)
+        while Self.call("\(base)/healthz").status != 200 && Date() < deadline { usleep(20_000) }
+        let recovery = Date().timeIntervalSince(restarted)
+        #expect(Self.call("\(base)/healthz").status == 200)
+        #expect(favorite(ids[0]).status == 200)
+        for id in ids {
+            let details = try JSONSerialization.jsonObject(with: Data(Self.call("\(base)/api/assets/\(id)").body.utf8)) as? [String: Any]
+            #expect(details?["isFavorite"] as? Bool == true, "\(id): the acknowledged favorite is there")
+        }
+        print(String(format: "outage drill: 5 requests answered 503 (slowest %.1f ms); ready %.0f ms after the server was up again", slowest * 1000, recovery * 1000))
+    }
+}
