@@ -61,8 +61,22 @@ package final class PostgresSession: Sendable {
         try run(query, failure()).rows
     }
 
+    /// How many statements ran on an event loop's thread (a server's, which blocked every
+    /// connection of that loop for a round trip): each is a bug, reported on standard error.
+    static let statementsOnEventLoops = Atomic<Int>(0)
+
+    /// Reports a statement sent from an event loop's thread (the first 100 of a process).
+    private static func auditThread(_ query: PostgresQuery) {
+        guard MultiThreadedEventLoopGroup.currentEventLoop != nil else { return }
+        let count = statementsOnEventLoops.add(1, ordering: .relaxed).newValue
+        guard count <= 100 else { return }
+        let statement = query.sql.split(whereSeparator: \.isWhitespace).joined(separator: " ").prefix(100)
+        FileHandle.standardError.write(Data("PhotoKit: a PostgreSQL statement ran on an event loop, blocking its connections: \(statement)\n".utf8))
+    }
+
     /// Runs one statement and returns its rows and command tag (rows affected).
     func run(_ query: PostgresQuery, _ failure: @autoclosure () -> String) throws(StoreError) -> PostgresQueryResult {
+        Self.auditThread(query)
         do {
             return try order.withLock { _ in
                 // A query sent on a connection the server has closed may never be answered.

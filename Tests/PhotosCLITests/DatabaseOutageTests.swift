@@ -97,3 +97,65 @@ struct DatabaseOutageTests {
         print(String(format: "outage drill: 5 requests answered 503 (slowest %.1f ms); ready %.0f ms after the server was up again", slowest * 1000, recovery * 1000))
     }
 }
+
+/// No PostgreSQL round trip on an event loop (issue 35): `photos serve` reports every statement
+/// it sends from an event loop's thread on standard error; after it starts listening, a round
+/// of the API's reads and changes sends none from there.
+@Suite(
+    "photos serve's store reads off the event loops",
+    .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+struct StoreReadsOffTheLoopsTests {
+    @Test func theAPIsReadsAndChangesRunOffTheEventLoops() throws {
+        let server = try ThrowawayPostgres()
+        let database = try server.createDatabase()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("loops-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = folder.appendingPathComponent("Library.photoslibrary")
+        let photos = try Fixtures.kphotoalbum().prefix(2).map(\.path)
+        try #require(CLIRunner.run(["import", "--database", database.absoluteString] + photos, library: files).status == 0)
+        let log = folder.appendingPathComponent("serve.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = CLIRunner.executable
+        process.arguments = ["serve", "--database", database.absoluteString, "--library", files.path, "--port", "0", "--open"]
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardError = handle
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        var port: Int?
+        let deadline = Date().addingTimeInterval(30)
+        while port == nil, Date() < deadline, process.isRunning {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let range = text.range(of: #"listening on [0-9.]+:([0-9]+)"#, options: .regularExpression) {
+                port = Int(text[range].split(separator: ":").last ?? "")
+            } else {
+                usleep(20_000)
+            }
+        }
+        let base = "http://127.0.0.1:\(try #require(port))"
+        let started = (try String(contentsOf: log, encoding: .utf8)).count
+        let page = try JSONSerialization.jsonObject(with: Data(DatabaseOutageTests.call("\(base)/api/assets").body.utf8)) as? [String: Any]
+        let id = try #require((page?["assets"] as? [[String: Any]])?.first?["id"] as? String)
+        let history = try JSONSerialization.jsonObject(with: Data(DatabaseOutageTests.call("\(base)/api/changes").body.utf8)) as? [String: Any]
+        let token = try #require(history?["currentToken"] as? String)
+        for path in [
+            "/api/assets?limit=1&offset=1", "/api/assets/\(id)", "/api/assets/\(id)/original", "/api/collections?type=album",
+            "/api/collections?type=moment", "/api/changes?since=\(token)", "/api/tokens", "/api/session", "/healthz",
+        ] {
+            #expect(DatabaseOutageTests.call(base + path).status == 200, "\(path)")
+        }
+        let changes = DatabaseOutageTests.call(
+            "\(base)/api/changes", method: "POST",
+            json: #"{"operations":[{"op":"favorite","assets":["\#(id)"],"value":true},{"op":"createAlbum","title":"Trip","ref":"t"},{"op":"addToAlbum","album":"t","assets":["\#(id)"]}]}"#)
+        #expect(changes.status == 200, "\(changes.body)")
+        #expect(DatabaseOutageTests.call("\(base)/api/collections?type=album").status == 200)
+        let text = try String(contentsOf: log, encoding: .utf8)
+        let after = String(text.dropFirst(started))
+        let onLoops = after.split(separator: "\n").filter { $0.contains("ran on an event loop") }
+        #expect(onLoops.isEmpty, "\(onLoops.count) statements on event loops: \(onLoops.prefix(10).joined(separator: "\n"))")
+    }
+}

@@ -12,6 +12,10 @@ extension PHPhotoLibrary {
         return PHPersistentChangeToken(libraryIdentifier: identifier ?? "", position: position ?? 0)
     }
 
+    /// Whether the library's rows are in a database reached over a connection (PostgreSQL),
+    /// where each read is a round trip, rather than a local file. For `photos serve`.
+    package var storeIsRemote: Bool { store.engine.dialect == .postgres }
+
     /// The library's position (the newest change's id), read from the journal: a value kept
     /// with it holds while it doesn't move. For `photos serve` (`package` access).
     package func currentPosition() throws -> Int64 {

@@ -72,10 +72,30 @@ final class AccessGate: Sendable {
     /// The library's access version as last seen; caches made at another version are dropped.
     private let version: Atomic<Int>
 
+    /// Whether the library's store is PostgreSQL (each read a round trip).
+    private let storeIsRemote: Bool
+
     init(library: PHPhotoLibrary, configuration: ServerConfiguration) {
         self.library = library
+        storeIsRemote = library.storeIsRemote
         self.configuration = configuration
         version = Atomic(library.access.version)
+    }
+
+    /// Set while a request is checked on an event loop: a check that needs the store throws
+    /// ``NeedsStore`` instead of reading it there, and is done again on the reads pool
+    /// (``AccessMiddleware``). Most requests are answered from the caches.
+    @TaskLocal static var fromMemoryOnly = false
+
+    /// A check that needs the store, refused where ``fromMemoryOnly`` is set.
+    struct NeedsStore: Error {}
+
+    /// `read()`, unless ``fromMemoryOnly`` says no store read may happen here and the store is
+    /// a database across a connection (a SQLite read takes microseconds from the page cache:
+    /// done where asked).
+    private func fromStore<T>(_ read: () throws -> T) throws -> T {
+        if Self.fromMemoryOnly && storeIsRemote { throw NeedsStore() }
+        return try read()
     }
 
     /// Re-reads the library's access version (after this server changed tokens or allow-lists,
@@ -138,12 +158,12 @@ final class AccessGate: Sendable {
         let version = self.version.load(ordering: .sequentiallyConsistent)
         // The journal's position, read (one row): the observers' may lag a change another
         // person's library just committed in this process.
-        let position = try library.currentPosition()
+        let position = try fromStore { try library.currentPosition() }
         if let kept = links.withLock({ $0[secret] }), kept.version == version, kept.position == position {
             if let expires = kept.grant.link.expirationDate, expires <= Date() { return nil }
             return (kept.grant, position)
         }
-        guard let grant = try library.shareLinkGrant(forSecret: secret) else { return nil }
+        guard let grant = try fromStore({ try library.shareLinkGrant(forSecret: secret) }) else { return nil }
         links.withLock { links in
             if links.count >= Self.rememberedLinks { links.removeAll(keepingCapacity: true) }
             links[secret] = KeptLink(grant: grant, version: version, position: position)
@@ -239,9 +259,9 @@ final class AccessGate: Sendable {
         }
         if let remembered { return remembered.holder }
         let holder: Holder
-        if let person = try library.people.person(forSessionSecret: id, lifetime: configuration.sessionLifetime) {
+        if let person = try fromStore({ try library.people.person(forSessionSecret: id, lifetime: configuration.sessionLifetime) }) {
             holder = .person(person.identifier)
-        } else if let token = try library.access.token(forSessionSecret: id, lifetime: configuration.sessionLifetime) {
+        } else if let token = try fromStore({ try library.access.token(forSessionSecret: id, lifetime: configuration.sessionLifetime) }) {
             holder = .token(token.identifier)
         } else {
             return nil
@@ -254,7 +274,7 @@ final class AccessGate: Sendable {
     func hasPeople() throws -> Bool {
         let version = self.version.load(ordering: .sequentiallyConsistent)
         if let cached = caches.withLock({ $0.version == version ? $0.hasPeople : nil }) { return cached }
-        let exist = try library.people.exist()
+        let exist = try fromStore { try library.people.exist() }
         caches.withLock { caches in
             if caches.version != version { caches = Caches(version: version) }
             caches.hasPeople = exist
@@ -265,7 +285,7 @@ final class AccessGate: Sendable {
     private func person(withIdentifier identifier: String) throws -> PHLibraryPerson? {
         let version = self.version.load(ordering: .sequentiallyConsistent)
         if let cached = caches.withLock({ $0.version == version ? $0.people[identifier] : nil }) { return cached }
-        let person = try library.people.person(withIdentifier: identifier)
+        let person = try fromStore { try library.people.person(withIdentifier: identifier) }
         caches.withLock { caches in
             if caches.version != version { caches = Caches(version: version) }
             caches.people[identifier] = .some(person)
@@ -281,7 +301,7 @@ final class AccessGate: Sendable {
         }) {
             return cached
         }
-        guard let token = try library.authenticateAccessToken(secret: secret) else { return nil }
+        guard let token = try fromStore({ try library.authenticateAccessToken(secret: secret) }) else { return nil }
         caches.withLock { if $0.version == version { $0.bySecret[secret] = token } }
         return token
     }
@@ -289,7 +309,7 @@ final class AccessGate: Sendable {
     private func token(withIdentifier identifier: String) throws -> PHAccessToken? {
         let version = self.version.load(ordering: .sequentiallyConsistent)
         if let cached = caches.withLock({ $0.version == version ? $0.byIdentifier[identifier] : nil }) { return cached }
-        let token = try library.accessToken(withIdentifier: identifier)
+        let token = try fromStore { try library.accessToken(withIdentifier: identifier) }
         caches.withLock { caches in
             if caches.version != version { caches = Caches(version: version) }
             caches.byIdentifier[identifier] = .some(token)
@@ -312,7 +332,7 @@ final class AccessGate: Sendable {
     func allowList(of tokenIdentifier: String) throws -> Set<String> {
         let version = self.version.load(ordering: .sequentiallyConsistent)
         if let cached = caches.withLock({ $0.version == version ? $0.allowLists[tokenIdentifier] : nil }) { return cached }
-        let list = Set(try library.limitedLibraryAssetIdentifiers(forAccessToken: tokenIdentifier))
+        let list = Set(try fromStore { try library.limitedLibraryAssetIdentifiers(forAccessToken: tokenIdentifier) })
         caches.withLock { caches in
             if caches.version != version { caches = Caches(version: version) }
             caches.allowLists[tokenIdentifier] = list

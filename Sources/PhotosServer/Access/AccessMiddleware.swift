@@ -14,9 +14,20 @@ struct AccessMiddleware: RouterMiddleware {
         let session = authorization == nil ? request.cookies[AccessGate.cookieName]?.value : nil
         let link = authorization == nil && session == nil ? request.cookies[AccessGate.linkCookieName]?.value : nil
         var context = context
-        let client = try Self.client(
-            authorization: authorization, session: session, link: link.map { ($0, request.cookies[AccessGate.linkUnlockCookieName]?.value) },
-            host: request.head.authority, gate: gate)
+        let unlock = request.cookies[AccessGate.linkUnlockCookieName]?.value
+        let host = request.head.authority
+        let gate = self.gate
+        let check = { @Sendable () throws -> ClientAccess in
+            try Self.client(authorization: authorization, session: session, link: link.map { ($0, unlock) }, host: host, gate: gate)
+        }
+        let client: ClientAccess
+        do {
+            // From the gate's memory, here on the event loop; a check that needs the store
+            // is done on the reads pool instead.
+            client = try AccessGate.$fromMemoryOnly.withValue(true) { try check() }
+        } catch is AccessGate.NeedsStore {
+            client = try await WorkPool.reads.run(check)
+        }
         if let secret = client.session, request.method != .get, request.method != .head {
             try Self.checkCSRF(request.headers[.csrfToken], session: secret)
         }
@@ -61,7 +72,9 @@ struct AccessMiddleware: RouterMiddleware {
         // A public link's visitor (no token, no session): the link's photos, or 401.
         if let link {
             let visitor: ClientAccess?
-            do { visitor = try gate.client(link: link.secret, unlock: link.unlock) } catch let error as APIError { throw error } catch {
+            do { visitor = try gate.client(link: link.secret, unlock: link.unlock) } catch let error as APIError { throw error } catch let error as AccessGate.NeedsStore {
+                throw error
+            } catch {
                 throw APIError(error)
             }
             if let visitor { return visitor }
@@ -74,6 +87,8 @@ struct AccessMiddleware: RouterMiddleware {
         let client: ClientAccess?
         do {
             client = try gate.client(bearer: bearer, session: session)
+        } catch let error as AccessGate.NeedsStore {
+            throw error
         } catch {
             throw APIError(error)
         }

@@ -12,7 +12,7 @@ struct AssetRoutes {
 
     func add(to group: RouterGroup<PhotosRequestContext>) {
         group.get("assets") { request, context in try await page(request, context) }
-        group.get("assets/{id}") { request, context in try details(request, context) }
+        group.get("assets/{id}") { request, context in try await details(request, context) }
         group.get("assets/{id}/original") { request, context in try await original(request, context) }
         // Hummingbird answers HEAD only where a route says so (or with the router option
         // `.autoGenerateHeadEndpoints`, which would run the GET handler and drop its body).
@@ -27,19 +27,25 @@ struct AssetRoutes {
         let offset = try query.int("offset", in: 0...Int(Int32.max), default: 0)!
         let limit = try query.int("limit", in: 1...Self.pageLimit, default: 100)!
         let result = try await service.keptResult(of: fetch, for: client)
-        return service.withLibrary {
-            let end = min(result.count, offset + limit)
-            let assets = offset < end ? result.objects(at: IndexSet(integersIn: offset..<end)).map(AssetJSON.init) : []
-            return JSONResponse.make(AssetPage(count: result.count, offset: offset, assets: assets))
+        // The page's objects are read from the store: off the event loops.
+        return try await service.quickly("page") {
+            service.withLibrary {
+                let end = min(result.count, offset + limit)
+                let assets = offset < end ? result.objects(at: IndexSet(integersIn: offset..<end)).map(AssetJSON.init) : []
+                return JSONResponse.make(AssetPage(count: result.count, offset: offset, assets: assets))
+            }
         }
     }
 
-    private func details(_ request: Request, _ context: PhotosRequestContext) throws -> Response {
+    private func details(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
         let service = try self.service.serving(client)
-        let asset = try service.asset(try context.parameters.require("id"), for: client, includeDeleted: true)
-        return service.withLibrary {
-            JSONResponse.make(AssetJSON.detailed(asset, showingAlbums: client.allowList == nil))
+        let id = try context.parameters.require("id")
+        return try await service.quickly("details") {
+            let asset = try service.asset(id, for: client, includeDeleted: true)
+            return service.withLibrary {
+                JSONResponse.make(AssetJSON.detailed(asset, showingAlbums: client.allowList == nil))
+            }
         }
     }
 
@@ -49,9 +55,12 @@ struct AssetRoutes {
     private func original(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
         let service = try self.service.serving(client)
-        let asset = try service.asset(try context.parameters.require("id"), for: client, includeDeleted: true)
+        let id = try context.parameters.require("id")
+        let (asset, resources) = try await service.quickly("original") {
+            let asset = try service.asset(id, for: client, includeDeleted: true)
+            return (asset, service.withLibrary { PHAssetResource.assetResources(for: asset) })
+        }
         try client.requireDownload()
-        let resources = service.withLibrary { PHAssetResource.assetResources(for: asset) }
         guard let resource = resources.first(where: { [.photo, .video, .audio].contains($0.type) }) ?? resources.first else {
             throw APIError.notFound("original file for asset '\(asset.localIdentifier)'")
         }

@@ -33,8 +33,35 @@ final class ChangePlan: Sendable {
     private let steps: [Step]
     private let created = Mutex<[String: String]>([:])
 
+    /// An operation resolved: a step, or an edit to render (with its asset looked up).
+    private enum Resolved: Sendable {
+        case step(Step)
+        case edit(PHAsset, ChangeOperation, index: Int)
+    }
+
     init(_ operations: [ChangeOperation], client: ClientAccess, service: LibraryService) async throws {
+        // Every lookup reads the store: off the event loops, in one go; then the edits render
+        // (on the CPU pool).
+        let resolved = try await service.quickly("change lookups") { try Self.resolve(operations, client: client, service: service) }
         var steps: [Step] = []
+        for item in resolved {
+            switch item {
+            case .step(let step): steps.append(step)
+            case .edit(let asset, let operation, let index):
+                if let output = try await Self.render(operation, of: asset, at: index, service: service) {
+                    steps.append(.edit(asset, output))
+                } else {
+                    steps.append(.revert(asset))
+                }
+            }
+        }
+        self.steps = steps
+    }
+
+    /// Looks every asset and album up and checks each operation, in order.
+    private static func resolve(_ operations: [ChangeOperation], client: ClientAccess, service: LibraryService) throws -> [Resolved] {
+        var resolved: [Resolved] = []
+        func add(_ step: Step) { resolved.append(.step(step)) }
         var refs = Set<String>()
         // The albums' order as the operations before each one leave it: a reorder's indexes
         // refer to it, as successive moves of one PhotoKit change request do.
@@ -74,7 +101,7 @@ final class ChangePlan: Sendable {
                 let title = try operation.require(operation.title, "title", at: index).trimmingCharacters(in: .whitespaces)
                 guard !title.isEmpty else { throw APIError(.badRequest, "operations[\(index)]: the title is empty") }
                 if let ref = operation.ref { refs.insert(ref) }
-                steps.append(.createSharedAlbum(title: title, ref: operation.ref))
+                add(.createSharedAlbum(title: title, ref: operation.ref))
             case .shareAlbum:
                 let whom = try person()
                 let text = try operation.require(operation.role, "role", at: index)
@@ -82,35 +109,35 @@ final class ChangePlan: Sendable {
                     throw APIError(.badRequest, "operations[\(index)]: 'role' must be viewer or contributor, not '\(text.prefix(40))'")
                 }
                 if let ref = operation.album, refs.contains(ref) {
-                    steps.append(.share(.created(ref: ref), person: whom, role))
+                    add(.share(.created(ref: ref), person: whom, role))
                 } else {
-                    steps.append(.share(.existing(try album()), person: whom, role))
+                    add(.share(.existing(try album()), person: whom, role))
                 }
             case .unshareAlbum:
                 let whom = try person()
-                steps.append(.unshare(try album(), person: whom))
+                add(.unshare(try album(), person: whom))
             case .leaveAlbum:
                 guard client.person != nil else {
                     throw APIError(.forbidden, "operations[\(index)] (leaveAlbum): sharing is between the people of a library")
                 }
-                steps.append(.leave(try album()))
-            case .favorite: steps.append(.favorite(try assets(), try operation.require(operation.value, "value", at: index)))
-            case .hide: steps.append(.hide(try assets(), try operation.require(operation.value, "value", at: index)))
-            case .delete: steps.append(.delete(try assets()))
-            case .recover: steps.append(.recover(try assets(deleted: true)))
+                add(.leave(try album()))
+            case .favorite: add(.favorite(try assets(), try operation.require(operation.value, "value", at: index)))
+            case .hide: add(.hide(try assets(), try operation.require(operation.value, "value", at: index)))
+            case .delete: add(.delete(try assets()))
+            case .recover: add(.recover(try assets(deleted: true)))
             case .createAlbum:
                 let title = try operation.require(operation.title, "title", at: index).trimmingCharacters(in: .whitespaces)
                 guard !title.isEmpty else { throw APIError(.badRequest, "operations[\(index)]: the title is empty") }
                 if let ref = operation.ref { refs.insert(ref) }
-                steps.append(.createAlbum(title: title, ref: operation.ref))
+                add(.createAlbum(title: title, ref: operation.ref))
             case .renameAlbum:
                 let title = try operation.require(operation.title, "title", at: index).trimmingCharacters(in: .whitespaces)
                 guard !title.isEmpty else { throw APIError(.badRequest, "operations[\(index)]: the title is empty") }
-                steps.append(.renameAlbum(try album(), title))
-            case .deleteAlbum: steps.append(.deleteAlbum(try album()))
+                add(.renameAlbum(try album(), title))
+            case .deleteAlbum: add(.deleteAlbum(try album()))
             case .addToAlbum:
                 if let ref = operation.album, refs.contains(ref) {
-                    steps.append(.addToAlbum(.created(ref: ref), try assets()))
+                    add(.addToAlbum(.created(ref: ref), try assets()))
                 } else {
                     let target = try album()
                     let added = try assets()
@@ -118,14 +145,14 @@ final class ChangePlan: Sendable {
                     let present = Set(list)
                     list += added.map(\.localIdentifier).filter { !present.contains($0) }
                     members[target.localIdentifier] = list
-                    steps.append(.addToAlbum(.existing(target), added))
+                    add(.addToAlbum(.existing(target), added))
                 }
             case .removeFromAlbum:
                 let target = try album()
                 let removed = try assets()
                 let gone = Set(removed.map(\.localIdentifier))
                 members[target.localIdentifier] = order(of: target).filter { !gone.contains($0) }
-                steps.append(.removeFromAlbum(target, removed))
+                add(.removeFromAlbum(target, removed))
             case .reorderAlbum:
                 let target = try album()
                 let from = try operation.require(operation.from, "from", at: index)
@@ -140,19 +167,15 @@ final class ChangePlan: Sendable {
                 list = list.enumerated().filter { !moved.contains($0.offset) }.map(\.element)
                 list.insert(contentsOf: moving, at: to)
                 members[target.localIdentifier] = list
-                steps.append(.reorderAlbum(target, moved, to))
+                add(.reorderAlbum(target, moved, to))
             case .edit:
                 let asset = try service.asset(try operation.require(operation.asset, "asset", at: index), for: client)
-                if let output = try await Self.render(operation, of: asset, at: index, service: service) {
-                    steps.append(.edit(asset, output))
-                } else {
-                    steps.append(.revert(asset))
-                }
+                resolved.append(.edit(asset, operation, index: index))
             case .revert:
-                steps.append(.revert(try service.asset(try operation.require(operation.asset, "asset", at: index), for: client)))
+                add(.revert(try service.asset(try operation.require(operation.asset, "asset", at: index), for: client)))
             }
         }
-        self.steps = steps
+        return resolved
     }
 
     /// The change block: one change request per step, in order.

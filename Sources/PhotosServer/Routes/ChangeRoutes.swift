@@ -13,7 +13,8 @@ struct ChangeRoutes {
 
     func add(to group: RouterGroup<PhotosRequestContext>) {
         group.post("changes") { request, context in try await apply(request, context) }
-        group.get("changes") { request, context in try history(request, context) }
+        // Persistent history reads the journal: off the event loops.
+        group.get("changes") { request, context in try await service.quickly("history") { try history(request, context) } }
     }
 
     private func apply(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
@@ -31,10 +32,15 @@ struct ChangeRoutes {
         }
         let plan = try await ChangePlan(batch.operations, client: client, service: service)
         defer { plan.cleanUp() }
+        let changeToken: String
         do {
-            // The commit (with the edits' files copied in) on the writes pool, off the event loop.
+            // The commit (with the edits' files copied in) on the writes pool, off the event
+            // loop, and the change token after it (a store read).
             let library = service.library
-            try await service.writing("commit") { try library.performChangesAndWait(plan.block) }
+            changeToken = try await service.writing("commit") { () throws -> String in
+                try library.performChangesAndWait(plan.block)
+                return library.currentChangeToken.stringValue
+            }
         } catch let error as PHPhotosError where error.code == .identifierNotFound && client.person != nil {
             // Every object was found as the person sees it (the plan looked each up): one the
             // block can't change is shared with them, read-only (or was deleted meanwhile).
@@ -44,7 +50,7 @@ struct ChangeRoutes {
         }
         await service.libraryChanged(editing: plan.editedAssets)
         let created = plan.createdIdentifiers()
-        return JSONResponse.make(ChangeResult(created: created, changeToken: service.library.currentChangeToken.stringValue))
+        return JSONResponse.make(ChangeResult(created: created, changeToken: changeToken))
     }
 
     private func history(_ request: Request, _ context: PhotosRequestContext) throws -> Response {

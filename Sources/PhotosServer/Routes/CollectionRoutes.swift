@@ -10,9 +10,12 @@ struct CollectionRoutes {
     enum Kind: String, CaseIterable { case album, smartAlbum, moment, folder }
 
     func add(to group: RouterGroup<PhotosRequestContext>) {
-        group.get("collections") { request, context in try list(request, context) }
-        group.get("collections/{id}") { request, context in try one(request, context) }
-        group.get("collections/{id}/members") { request, context in try members(request, context) }
+        // Each reads the store: off the event loops.
+        group.get("collections") { request, context in try await service.quickly("collections") { try list(request, context) } }
+        group.get("collections/{id}") { request, context in try await service.quickly("collection") { try one(request, context) } }
+        group.get("collections/{id}/members") { request, context in
+            try await service.quickly("members") { try members(request, context) }
+        }
     }
 
     private func list(_ request: Request, _ context: PhotosRequestContext) throws -> Response {

@@ -83,7 +83,8 @@ struct ImageRoutes {
             assetVersion = known
         } else {
             let generation = service.imageVersions.currentGeneration
-            let found = try service.asset(text, for: client, includeDeleted: true)
+            // A store read: off the event loops.
+            let found = try await service.quickly("image asset") { try service.asset(text, for: client, includeDeleted: true) }
             assetVersion = AssetJSON.version(of: found)
             service.imageVersions.remember(assetVersion, for: identifier, generation: generation)
             asset = found
@@ -94,7 +95,8 @@ struct ImageRoutes {
         {
             return Self.response(cached)
         }
-        let source = try asset ?? service.asset(text, for: client, includeDeleted: true)
+        let source: PHAsset
+        if let asset { source = asset } else { source = try await service.quickly("image asset") { try service.asset(text, for: client, includeDeleted: true) } }
         let etag = Self.etag(key)
         if parameters.isStoredGridThumbnail {
             // A file read: off the event loop, as a cold disk makes it wait.

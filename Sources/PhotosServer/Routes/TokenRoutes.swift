@@ -47,7 +47,7 @@ struct TokenRoutes {
             let client = try context.requireClient()
             try client.requireOwner("Listing tokens")
             // In a library with people, each person's own tokens.
-            let tokens = try photos { try service.library.accessTokens() }.filter { $0.personIdentifier == client.person?.identifier }
+            let tokens = try await photos { try service.library.accessTokens() }.filter { $0.personIdentifier == client.person?.identifier }
             return JSONResponse.make(tokens.map { TokenJSON($0) })
         }
         group.post("tokens") { request, context in
@@ -78,7 +78,7 @@ struct TokenRoutes {
             let client = try context.requireClient()
             try client.requireOwner("Revoking tokens")
             let identifier = try context.parameters.require("token")
-            _ = try ownToken(identifier, of: client)
+            _ = try await ownToken(identifier, of: client)
             guard try await write({ try library.revokeAccessToken(withIdentifier: identifier) }) else {
                 throw APIError.notFound("token '\(identifier.prefix(40))'")
             }
@@ -88,14 +88,14 @@ struct TokenRoutes {
         group.get("tokens/{token}/assets") { _, context in
             let client = try context.requireClient()
             try client.requireOwner("Reading allow-lists")
-            let identifier = try limitedToken(try context.parameters.require("token"), of: client)
-            let assets = try photos { try service.library.limitedLibraryAssetIdentifiers(forAccessToken: identifier) }.sorted()
+            let identifier = try await limitedToken(try context.parameters.require("token"), of: client)
+            let assets = try await photos { try service.library.limitedLibraryAssetIdentifiers(forAccessToken: identifier) }.sorted()
             return JSONResponse.make(AllowList(count: assets.count, assets: assets))
         }
         group.post("tokens/{token}/assets") { request, context in
             let client = try context.requireClient()
             try client.requireOwner("Editing allow-lists")
-            let identifier = try limitedToken(try context.parameters.require("token"), of: client)
+            let identifier = try await limitedToken(try context.parameters.require("token"), of: client)
             let body = try await JSONResponse.decode(AllowListEdit.self, from: request)
             guard body.add != nil || body.remove != nil || body.replace != nil else {
                 throw APIError(.badRequest, "Say 'add', 'remove' or 'replace'")
@@ -117,14 +117,14 @@ struct TokenRoutes {
                 }
             }
             service.accessChanged()
-            let assets = try photos { try service.library.limitedLibraryAssetIdentifiers(forAccessToken: identifier) }.sorted()
+            let assets = try await photos { try service.library.limitedLibraryAssetIdentifiers(forAccessToken: identifier) }.sorted()
             return JSONResponse.make(AllowList(count: assets.count, assets: assets))
         }
     }
 
     /// The client's own token with this identifier (404 for another person's, as for none).
-    private func ownToken(_ identifier: String, of client: ClientAccess) throws -> PHAccessToken {
-        guard let token = try photos({ try service.library.accessToken(withIdentifier: identifier) }),
+    private func ownToken(_ identifier: String, of client: ClientAccess) async throws -> PHAccessToken {
+        guard let token = try await photos({ try service.library.accessToken(withIdentifier: identifier) }),
             token.personIdentifier == client.person?.identifier
         else {
             throw APIError.notFound("token '\(identifier.prefix(40))'")
@@ -132,8 +132,8 @@ struct TokenRoutes {
         return token
     }
 
-    private func limitedToken(_ identifier: String, of client: ClientAccess) throws -> String {
-        let token = try ownToken(identifier, of: client)
+    private func limitedToken(_ identifier: String, of client: ClientAccess) async throws -> String {
+        let token = try await ownToken(identifier, of: client)
         guard token.level == .limited else { throw APIError(.conflict, "\(identifier) is \(token.level.rawValue), not limited") }
         return identifier
     }
@@ -161,8 +161,9 @@ struct TokenRoutes {
         do { return try await service.writing("tokens", body) } catch { throw APIError(error) }
     }
 
-    /// Runs a library call, answering PhotoKit errors with their HTTP status.
-    private func photos<T>(_ body: () throws -> T) throws -> T {
-        do { return try body() } catch { throw APIError(error) }
+    /// Runs a library read on the reads pool (off the event loops), answering PhotoKit errors
+    /// with their HTTP status.
+    private func photos<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        do { return try await service.quickly("tokens", body) } catch { throw APIError(error) }
     }
 }

@@ -16,7 +16,8 @@ struct VideoRoutes {
     private func video(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
         let service = try self.service.serving(client)
-        let asset = try service.asset(try context.parameters.require("id"), for: client, includeDeleted: true)
+        let id = try context.parameters.require("id")
+        let asset = try await service.quickly("video asset") { try service.asset(id, for: client, includeDeleted: true) }
         guard asset.mediaType == .video || asset.mediaSubtypes.contains(.photoLive) else {
             throw APIError.notFound("video for asset '\(asset.localIdentifier)': it is a still photo")
         }
