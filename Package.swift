@@ -178,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "PhotosStorePostgresTests",
             dependencies: [
-                "PhotosStorePostgres", "PhotosStore", "PhotosTestSupport", "PhotosLocking",
+                "PhotosStorePostgres", "PhotosStore", "PhotosTestSupport", "PhotosLocking", "Photos", "PhotosPostgres",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings

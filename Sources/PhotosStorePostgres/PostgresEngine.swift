@@ -21,11 +21,16 @@ package final class PostgresEngine: StoreEngine {
     package let url: URL
     private let idle = Mutex<[PostgresSession]>([])
     private let listener: PostgresChangeListener
+    /// Counts every statement this engine's sessions send (each a round trip).
+    let counter = StatementCounter()
+
+    /// How many statements this engine's sessions sent: what tests count a change's cost in.
+    package var statementsSent: Int { counter.count.load(ordering: .relaxed) }
 
     /// Sessions kept open when idle.
     static let keptIdle = 4
     /// The advisory lock every write transaction holds: "PHKW".
-    static let writeLock: Int64 = 0x5048_4B57
+    static let writeLock: Int64 = ChangeJournal.postgresWriteLock
     /// The `NOTIFY` channel commits are announced on.
     static let channel = ChangeJournal.postgresChannel
 
@@ -53,7 +58,7 @@ package final class PostgresEngine: StoreEngine {
 
     /// An idle session, or a new one.
     private func takeSession() throws -> PostgresSession {
-        try idle.withLock({ $0.popLast() }) ?? PostgresSession.connect(to: url)
+        try idle.withLock({ $0.popLast() }) ?? PostgresSession.connect(PostgresConnectionSettings(url: url), counting: counter)
     }
 
     private func giveBack(_ session: PostgresSession) {
@@ -78,6 +83,14 @@ package final class PostgresEngine: StoreEngine {
                 try session.execute("SELECT pg_advisory_xact_lock(\(Self.writeLock))")
                 return try body(session)
             }
+        }
+    }
+
+    /// A change block's transaction: its first statement (``ChangeJournal/open(_:date:)``)
+    /// takes the write lock with the change's id, one round trip for both.
+    package func writeChange<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try withSession { session in
+            try session.transaction(begin: "BEGIN") { try body(session) }
         }
     }
 
@@ -196,4 +209,9 @@ final class PostgresSnapshot: SnapshotTransaction {
     func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
         try body(session)
     }
+}
+
+/// A count of statements sent, shared by an engine's sessions.
+package final class StatementCounter: Sendable {
+    let count = Atomic<Int>(0)
 }

@@ -14,6 +14,8 @@ package import PostgresNIO
 package final class PostgresSession: Sendable {
     private let connection: PostgresConnection
     private let order = Mutex(())
+    /// Where the statements it sends are counted (its engine's), if anywhere.
+    private let counter: StatementCounter?
     static let logger = Logger(label: "photokit.postgres")
 
     /// The event loops every session's connection runs on: the store's own, never a server's
@@ -22,8 +24,9 @@ package final class PostgresSession: Sendable {
     /// statement is small next to the server's round trip.
     static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
 
-    private init(connection: PostgresConnection) {
+    private init(connection: PostgresConnection, counter: StatementCounter?) {
         self.connection = connection
+        self.counter = counter
     }
 
     /// Connects to the database a `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` URL names,
@@ -34,14 +37,14 @@ package final class PostgresSession: Sendable {
     }
 
     /// Connects as `settings` say: each of their attempts in turn (`sslmode=allow` has two).
-    package static func connect(_ settings: PostgresConnectionSettings) throws(StoreError) -> PostgresSession {
+    package static func connect(_ settings: PostgresConnectionSettings, counting counter: StatementCounter? = nil) throws(StoreError) -> PostgresSession {
         var failure: (any Error)?
         for configuration in try settings.configurations() {
             do {
                 let connection = try PostgresConnection.connect(
                     on: eventLoops.next(), configuration: configuration, id: 1, logger: logger
                 ).blockingResult()
-                return PostgresSession(connection: connection)
+                return PostgresSession(connection: connection, counter: counter)
             } catch {
                 failure = error
             }
@@ -77,6 +80,7 @@ package final class PostgresSession: Sendable {
     /// Runs one statement and returns its rows and command tag (rows affected).
     func run(_ query: PostgresQuery, _ failure: @autoclosure () -> String) throws(StoreError) -> PostgresQueryResult {
         Self.auditThread(query)
+        counter?.count.add(1, ordering: .relaxed)
         do {
             return try order.withLock { _ in
                 // A query sent on a connection the server has closed may never be answered.

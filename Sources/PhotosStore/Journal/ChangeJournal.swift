@@ -5,6 +5,17 @@ package enum ChangeJournal {
     /// The `NOTIFY` channel PostgreSQL announces commits on (``close(_:id:)``).
     package static let postgresChannel = "photokit_changes"
 
+    /// The PostgreSQL advisory lock every write transaction holds ("PHKW"): writes of every
+    /// instance are ordered by it. A change block's takes it in ``open(_:date:)``.
+    package static let postgresWriteLock: Int64 = 0x5048_4B57
+
+    /// A change opened: its id, and the library owner's row id (read with it), which what the
+    /// change creates belongs to when no person acts.
+    struct Opened {
+        let id: Int64
+        let libraryOwner: Int64?
+    }
+
     /// The id of the newest change ever committed (0 for none): the library's position, as
     /// the transaction sees it. SQLite reads `change`'s `AUTOINCREMENT` counter; PostgreSQL's
     /// sequences ignore transactions, so it keeps the position in a row that commits with the
@@ -42,29 +53,33 @@ package enum ChangeJournal {
         return folder.changes
     }
 
-    /// Opens a change: the triggers record into it until ``close(_:id:)``.
-    static func open(_ db: any StoreConnection, date: Date) throws -> Int64 {
+    /// Opens a change: the triggers record into it until ``close(_:id:)``. As the first
+    /// statement of ``StoreEngine/writeChange(_:)`` on PostgreSQL, it also takes the write lock.
+    static func open(_ db: any StoreConnection, date: Date) throws -> Opened {
         let (date, process) = (date.timeIntervalSince1970, ProcessInfo.processInfo.processIdentifier)
+        let owner: StoreSQL = "(SELECT value FROM libraryInfo WHERE key = 'ownerPersonID')"
         switch db.dialect {
         case .sqlite:
             let id = try db.insert("INSERT INTO change (date, processID) VALUES (\(date), \(process))")
             try db.execute("INSERT INTO temp.journalCursor (changeID) VALUES (\(id))")
-            return id
+            return Opened(id: id, libraryOwner: try db.text("SELECT \(owner)").flatMap { Int64($0) })
         case .postgres:
-            // The id is the position row advanced by one: its row lock orders the commits of
-            // every instance, so positions commit in order. The transaction-local setting the
-            // triggers read names it, in the same statement: one round trip while holding the
-            // write lock.
-            guard let id = try db.int64(
+            // One round trip: the write lock (taken first: the position's update waits for
+            // it), the id (the position row advanced by one: its row lock orders the commits
+            // of every instance, so positions commit in order), the transaction-local setting
+            // the triggers read, and the library's owner.
+            let opened = try db.row(
                 """
-                WITH next AS (UPDATE libraryPosition SET position = position + 1 RETURNING position),
+                WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(\(postgresWriteLock)) IS NOT NULL AS done),
+                next AS (UPDATE libraryPosition SET position = position + 1 WHERE (SELECT done FROM locked) RETURNING position),
                 opened AS (INSERT INTO change (id, date, processID) SELECT next.position, \(date), \(process) FROM next RETURNING id)
-                SELECT id, set_config('photokit.change', id::text, true) FROM opened
-                """)
-            else {
+                SELECT id, set_config('photokit.change', id::text, true), \(owner) FROM opened
+                """
+            ) { row in Opened(id: row.int64(0), libraryOwner: row.optionalText(2).flatMap { Int64($0) }) }
+            guard let opened else {
                 throw StoreError(.database, "The change journal gave no id for a new change")
             }
-            return id
+            return opened
         }
     }
 
@@ -72,27 +87,31 @@ package enum ChangeJournal {
     /// On PostgreSQL this also announces the commit (``StoreEngine/announcesJournalCommits``):
     /// `NOTIFY` on ``postgresChannel`` with the new position, which the server sends when (and
     /// only if) the transaction commits, in the same statement.
-    static func close(_ db: any StoreConnection, id: Int64) throws {
+    /// Returns the history's floor (``floor(_:)``), read with it on PostgreSQL (for ``prune``).
+    @discardableResult
+    static func close(_ db: any StoreConnection, id: Int64) throws -> Int64? {
         switch db.dialect {
         case .sqlite:
             try db.execute("DELETE FROM temp.journalCursor")
             try db.execute("DELETE FROM change WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM changedObject WHERE changeID = \(id))")
+            return nil
         case .postgres:
-            _ = try db.rows(
+            return try db.row(
                 """
                 WITH emptied AS (DELETE FROM change WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM changedObject WHERE changeID = \(id)))
-                SELECT set_config('photokit.change', '', true), pg_notify('\(unescaped: postgresChannel)', \(id)::text)
+                SELECT set_config('photokit.change', '', true), pg_notify('\(unescaped: postgresChannel)', \(id)::text),
+                    (SELECT value FROM libraryInfo WHERE key = 'historyFloor')
                 """
-            ) { _ in () }
+            ) { row in Int64(row.optionalText(2) ?? "0") ?? 0 }
         }
     }
 
     /// Keeps the newest `limit` changes, raising the floor over the ones removed. Removes in
     /// steps of at least 64 changes, so most commits only read the floor. `position` is the
     /// change just closed (the library's position inside its transaction), else read.
-    static func prune(_ db: any StoreConnection, keeping limit: Int, position known: Int64? = nil) throws {
+    static func prune(_ db: any StoreConnection, keeping limit: Int, position known: Int64? = nil, floor knownFloor: Int64? = nil) throws {
         let cutoff = try (known ?? position(db)) - Int64(max(0, limit))
-        let floor = try floor(db)
+        let floor = try knownFloor ?? floor(db)
         guard cutoff > floor, cutoff - floor >= min(64, Int64(max(1, limit))) else { return }
         try db.execute("DELETE FROM changedObject WHERE changeID <= \(cutoff)")
         try db.execute("DELETE FROM change WHERE id <= \(cutoff)")

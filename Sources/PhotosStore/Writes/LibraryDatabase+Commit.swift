@@ -29,15 +29,17 @@ extension LibraryDatabase {
             try moves.recordIntent(
                 changes.newAssets.flatMap(\.resources).filter { $0.stagedFile != nil }.map(\.relativePath)
                     + changes.contentEdits.flatMap { uuid, edit in ChangeApplier.contentPaths(uuid: uuid, edit: edit, at: changes.now) })
-            position = try engine.write { db in
-                let changeID = try ChangeJournal.open(db, date: changes.now)
-                var applier = ChangeApplier(db: db, changes: changes, moves: moves, gazetteer: gazetteer, changeID: changeID)
+            position = try engine.writeChange { db in
+                let opened = try ChangeJournal.open(db, date: changes.now)
+                let changeID = opened.id
+                var applier = ChangeApplier(
+                    db: db, changes: changes, moves: moves, gazetteer: gazetteer, changeID: changeID, libraryOwner: opened.libraryOwner)
                 try applier.apply()
                 expungedFiles = applier.expungedFiles
                 expungedAssets = applier.expungedAssets
                 changedContent = applier.changedContent
-                try ChangeJournal.close(db, id: changeID)
-                try ChangeJournal.prune(db, keeping: historyLimit, position: changeID)
+                let floor = try ChangeJournal.close(db, id: changeID)
+                try ChangeJournal.prune(db, keeping: historyLimit, position: changeID, floor: floor)
                 Failpoint.hit(.beforeCommit)
                 return changeID
             }
@@ -88,18 +90,25 @@ struct ChangeApplier {
     /// The journal entry this change records into.
     let changeID: Int64
 
-    init(db: any StoreConnection, changes: StoreChangeSet, moves: FileMoves, gazetteer: GazetteerChoice, changeID: Int64 = 0) {
+    init(
+        db: any StoreConnection, changes: StoreChangeSet, moves: FileMoves, gazetteer: GazetteerChoice, changeID: Int64 = 0,
+        libraryOwner: Int64?? = nil
+    ) {
         self.db = db
         self.changes = changes
         self.moves = moves
         self.gazetteer = gazetteer
         self.changeID = changeID
+        self.libraryOwner = libraryOwner
     }
+
+    /// The library owner's row id when the change's opening read it (`nil`: read it here).
+    private let libraryOwner: Int64??
 
     mutating func apply() throws {
         newOwner =
             try changes.actingPerson
-            ?? db.text("SELECT value FROM libraryInfo WHERE key = 'ownerPersonID'").flatMap { Int64($0) }
+            ?? libraryOwner ?? db.text("SELECT value FROM libraryInfo WHERE key = 'ownerPersonID'").flatMap { Int64($0) }
         try insertCollections()
         try insertAssets()
         try editAssets()
