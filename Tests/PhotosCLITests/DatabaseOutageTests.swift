@@ -159,3 +159,43 @@ struct StoreReadsOffTheLoopsTests {
         #expect(onLoops.isEmpty, "\(onLoops.count) statements on event loops: \(onLoops.prefix(10).joined(separator: "\n"))")
     }
 }
+
+extension DatabaseOutageTests {
+    /// The issue's drill: a favorite toggled every 50 ms through `photos serve` while PostgreSQL
+    /// is stopped as a crash stops it and started again. Every answer is a 200 or a 503 (never a
+    /// 404 or a 500), and the last acknowledged value is the library's at the end.
+    @Test func togglesUnderARestartAreAnsweredOrRefusedNeverLost() throws {
+        let server = try ThrowawayPostgres(durable: true)
+        let database = try server.createDatabase()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("restart-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = folder.appendingPathComponent("Library.photoslibrary")
+        let photos = try Fixtures.kphotoalbum().prefix(1).map(\.path)
+        try #require(CLIRunner.run(["import", "--database", database.absoluteString] + photos, library: files).status == 0)
+        let serve = try ServerProcess(arguments: ["serve", "--database", database.absoluteString, "--library", files.path, "--port", "0", "--open"])
+        defer { serve.stop() }
+        let base = "http://127.0.0.1:\(serve.port)"
+        let page = try JSONSerialization.jsonObject(with: Data(Self.call("\(base)/api/assets").body.utf8)) as? [String: Any]
+        let id = try #require((page?["assets"] as? [[String: Any]])?.first?["id"] as? String)
+        var statuses: [Int: Int] = [:]
+        var acknowledged: Bool?
+        var value = false
+        func toggle() {
+            value.toggle()
+            let answer = Self.call("\(base)/api/changes", method: "POST", json: #"{"operations":[{"op":"favorite","assets":["\#(id)"],"value":\#(value)}]}"#)
+            statuses[answer.status, default: 0] += 1
+            if answer.status == 200 { acknowledged = value }
+        }
+        for _ in 0..<20 { toggle(); usleep(50_000) }
+        server.crash()
+        for _ in 0..<20 { toggle(); usleep(50_000) }
+        try server.restart()
+        for _ in 0..<20 { toggle(); usleep(50_000) }
+        let answered = statuses.values.reduce(0, +)
+        print("restart drill: \(answered) toggles, answers \(statuses.sorted { $0.key < $1.key })")
+        #expect(Set(statuses.keys).isSubset(of: [200, 503]), "\(statuses)")
+        #expect(statuses[503, default: 0] >= 1 && statuses[200, default: 0] >= 20, "\(statuses)")
+        let details = try JSONSerialization.jsonObject(with: Data(Self.call("\(base)/api/assets/\(id)").body.utf8)) as? [String: Any]
+        #expect(details?["isFavorite"] as? Bool == acknowledged, "the last acknowledged favorite")
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import PhotosLocking
 @testable import Photos
 import PhotosPostgres
 import PhotosStore
@@ -31,5 +32,61 @@ struct PostgresRoundTripTests {
         // update; the change closed with the history's floor; COMMIT (9 before issue 35: the
         // lock, the owner and the floor were each a statement of their own).
         #expect(counts == [6, 6, 6], "\(counts)")
+    }
+}
+
+/// A backend terminated inside a change block's transaction (issue 35's drill,
+/// `pg_terminate_backend`): the block fails with a `PHPhotosError` and leaves nothing; the
+/// library works again at once.
+@Suite("PostgreSQL failures inside a change", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+struct PostgresChangeFailureTests {
+    @Test func aBackendTerminatedInsideAChangeBlockLeavesNothing() throws {
+        let server = try ThrowawayPostgres(durable: true)
+        let url = try server.createDatabase()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("terminated-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = try PHPhotoLibrary(database: url, files: folder)
+        try library.performChangesAndWait {
+            PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! TestImages.jpeg(), options: nil)
+        }
+        let asset = try #require(library.withCurrent { PHAsset.fetchAssets(with: nil).firstObject })
+        let position = library.currentChangeToken.stringValue
+        // Another session holds the write lock: the change block's transaction waits for it,
+        // begun and inside its first statement, until its backend is terminated.
+        let holder = try PostgresSession.connect(to: url)
+        defer { holder.close() }
+        try holder.query("SELECT pg_advisory_lock(\(ChangeJournal.postgresWriteLock))", "holding the write lock")
+        let outcome = Mutex<Result<Void, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let result = Result { try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true } }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        var waiting = ""
+        let deadline = Date().addingTimeInterval(20)
+        while waiting.isEmpty, Date() < deadline {
+            waiting = try server.psql(
+                "SELECT pid FROM pg_stat_activity WHERE datname = '\(url.lastPathComponent)' AND wait_event_type = 'Lock' AND query LIKE 'WITH locked%' LIMIT 1")
+            if waiting.isEmpty { usleep(20_000) }
+        }
+        try #require(!waiting.isEmpty, "the change block never waited inside its transaction")
+        _ = try server.psql("SELECT pg_terminate_backend(\(waiting))")
+        done.wait()
+        let result = try #require(outcome.withLock { $0 })
+        if case .failure(let error) = result {
+            let photos = try #require(error as? PHPhotosError, "\(error)")
+            #expect(photos.code == .libraryVolumeOffline, "\(photos.code): \(photos.localizedDescription)")
+        } else {
+            Issue.record("the change block succeeded on a terminated backend")
+        }
+        try holder.query("SELECT pg_advisory_unlock(\(ChangeJournal.postgresWriteLock))", "releasing the write lock")
+        // Nothing of it: the asset as it was, the library's position where it was.
+        let again = try #require(library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: nil).firstObject })
+        #expect(!again.isFavorite)
+        #expect(library.currentChangeToken.stringValue == position)
+        // And the library works again.
+        try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
+        #expect(library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: nil).firstObject?.isFavorite } == true)
     }
 }
