@@ -42,6 +42,11 @@ package struct PostgresConnectionSettings: Sendable {
     package var sslCert: String?
     package var sslKey: String?
     package var connectTimeout: TimeInterval
+    /// How long a statement's answer is waited for before the connection is given up and the
+    /// call fails as unavailable: `answer_timeout` (seconds; `PHOTOS_DATABASE_ANSWER_TIMEOUT`),
+    /// 30 by default. A Linux addition to libpq's parameters (libpq waits for ever; a server
+    /// must answer a client whose network stalled).
+    package var answerTimeout: TimeInterval
     package var applicationName: String
     package var options: String?
     /// Whether the password came from the password file (for the errors, as libpq says it).
@@ -63,7 +68,7 @@ package struct PostgresConnectionSettings: Sendable {
         var query: [String: String] = [:]
         for item in components.queryItems ?? [] { query[item.name] = item.value ?? "" }
         let known = Set(["host", "hostaddr", "port", "user", "password", "dbname", "sslmode", "sslrootcert", "sslcert", "sslkey",
-                         "connect_timeout", "application_name", "fallback_application_name", "options", "passfile"])
+                         "connect_timeout", "application_name", "fallback_application_name", "options", "passfile", "answer_timeout"])
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw StoreError(.cannotOpen, "\(shown): invalid URI query parameter \"\(unknown)\"")
         }
@@ -121,6 +126,11 @@ package struct PostgresConnectionSettings: Sendable {
         } else {
             connectTimeout = 10
         }
+        let answerText = setting("answer_timeout", "PHOTOS_DATABASE_ANSWER_TIMEOUT") ?? "30"
+        guard let answer = Double(answerText), answer > 0 else {
+            throw StoreError(.cannotOpen, "\(shown): invalid value \"\(answerText)\" for \"answer_timeout\" (seconds)")
+        }
+        answerTimeout = answer
         applicationName = setting("application_name", "PGAPPNAME") ?? query["fallback_application_name"] ?? "photos"
         options = setting("options", "PGOPTIONS")
         password = url.password(percentEncoded: false) ?? setting("password", "PGPASSWORD")

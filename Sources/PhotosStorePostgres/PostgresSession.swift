@@ -14,6 +14,9 @@ package import PostgresNIO
 package final class PostgresSession: Sendable {
     private let connection: PostgresConnection
     private let order = Mutex(())
+    /// How long a statement's answer is waited for before the connection is given up
+    /// (``PostgresConnectionSettings/answerTimeout``).
+    private let answerTimeout: TimeInterval
     /// Where the statements it sends are counted (its engine's), if anywhere.
     private let counter: StatementCounter?
     static let logger = Logger(label: "photokit.postgres")
@@ -24,9 +27,10 @@ package final class PostgresSession: Sendable {
     /// statement is small next to the server's round trip.
     static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
 
-    private init(connection: PostgresConnection, counter: StatementCounter?) {
+    private init(connection: PostgresConnection, counter: StatementCounter?, answerTimeout: TimeInterval) {
         self.connection = connection
         self.counter = counter
+        self.answerTimeout = answerTimeout
     }
 
     /// Connects to the database a `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` URL names,
@@ -41,10 +45,18 @@ package final class PostgresSession: Sendable {
         var failure: (any Error)?
         for configuration in try settings.configurations() {
             do {
-                let connection = try PostgresConnection.connect(
-                    on: eventLoops.next(), configuration: configuration, id: 1, logger: logger
-                ).blockingResult()
-                return PostgresSession(connection: connection, counter: counter)
+                // The TCP connection within connect_timeout (postgres-nio's), and the whole
+                // handshake too: a network that stalls after the connection doesn't hang here.
+                let connecting = PostgresConnection.connect(on: eventLoops.next(), configuration: configuration, id: 1, logger: logger)
+                let connection: PostgresConnection
+                do {
+                    connection = try connecting.blockingResult(timeout: settings.connectTimeout, what: "connection")
+                } catch let timeout as AnswerTimeout {
+                    // One that completes after all is closed: nobody waits for it.
+                    connecting.whenSuccess { late in late.close().whenComplete { _ in } }
+                    throw timeout
+                }
+                return PostgresSession(connection: connection, counter: counter, answerTimeout: settings.answerTimeout)
             } catch {
                 failure = error
             }
@@ -85,7 +97,14 @@ package final class PostgresSession: Sendable {
             return try order.withLock { _ in
                 // A query sent on a connection the server has closed may never be answered.
                 guard !connection.isClosed else { throw StoreError(.unavailable, "the connection to the server is closed") }
-                return try connection.query(query, logger: Self.logger).blockingResult()
+                do {
+                    return try connection.query(query, logger: Self.logger).blockingResult(timeout: answerTimeout, what: "an answer")
+                } catch let timeout as AnswerTimeout {
+                    // The network or the server stalled: this connection is given up (a late
+                    // answer would belong to no one), and the caller hears it is unavailable.
+                    connection.close().whenComplete { _ in }
+                    throw StoreError(.unavailable, timeout.description)
+                }
             }
         } catch let error as StoreError {
             throw StoreError(error.code, "\(failure()): \(error.message)")
@@ -98,7 +117,7 @@ package final class PostgresSession: Sendable {
     /// connection (refused, reset, timed out, closed), or a server that is starting, stopping
     /// or restarting (SQLSTATE class 08, 57P01-57P03).
     static func isUnavailability(_ error: any Error) -> Bool {
-        if error is ChannelError || error is IOError { return true }
+        if error is ChannelError || error is IOError || error is AnswerTimeout { return true }
         guard let error = error as? PSQLError else { return false }
         switch error.code {
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed: return true
@@ -160,11 +179,12 @@ package final class PostgresSession: Sendable {
 }
 
 extension EventLoopFuture where Value: Sendable {
-    /// Blocks the calling thread until the future completes and returns its value.
+    /// Blocks the calling thread until the future completes and returns its value; with a
+    /// `timeout`, throws ``AnswerTimeout`` once it has passed without one.
     ///
     /// `wait()` refuses to run on any event loop thread; this runs on any thread but the
     /// future's own loop (the sessions' loops are the store's alone, ``PostgresSession/eventLoops``).
-    func blockingResult() throws -> Value {
+    func blockingResult(timeout: TimeInterval? = nil, what: String = "an answer") throws -> Value {
         precondition(!eventLoop.inEventLoop, "a PostgreSQL session was used from its own event loop")
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<Value, any Error>?>(nil)
@@ -172,7 +192,18 @@ extension EventLoopFuture where Value: Sendable {
             result.withLock { $0 = outcome }
             done.signal()
         }
-        done.wait()
+        if let timeout {
+            guard done.wait(timeout: .now() + timeout) == .success else { throw AnswerTimeout(what: what, seconds: timeout) }
+        } else {
+            done.wait()
+        }
         return try result.withLock { $0! }.get()
     }
+}
+
+/// No answer from the database within the time allowed (a network or a server that stalled).
+struct AnswerTimeout: Error, CustomStringConvertible {
+    let what: String
+    let seconds: TimeInterval
+    var description: String { "no \(what) from the database within \(Int(seconds)) s" }
 }

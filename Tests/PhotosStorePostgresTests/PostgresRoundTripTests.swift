@@ -90,3 +90,47 @@ struct PostgresChangeFailureTests {
         #expect(library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: nil).firstObject?.isFavorite } == true)
     }
 }
+
+/// The network to the database stalls (a TCP proxy of the test's own stops forwarding, then
+/// goes on): reads and change blocks fail as unavailable within the answer timeout instead of
+/// hanging, leave nothing, and work again once the network does (issue 35's drill).
+@Suite("PostgreSQL behind a stalled network", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+struct PostgresStalledNetworkTests {
+    @Test func aStalledNetworkFailsWithinTheTimeoutAndRecovers() throws {
+        let server = try ThrowawayPostgres(durable: true)
+        let direct = try server.createDatabase()
+        let proxy = try TCPProxy(to: server.port)
+        defer { proxy.stop() }
+        let url = URL(string: "postgres://postgres@127.0.0.1:\(proxy.port)\(direct.path)?sslmode=disable&answer_timeout=2&connect_timeout=2")!
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stalled-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = try PHPhotoLibrary(database: url, files: folder)
+        try library.performChangesAndWait {
+            PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! TestImages.jpeg(), options: nil)
+        }
+        let asset = try #require(library.withCurrent { PHAsset.fetchAssets(with: nil).firstObject })
+
+        proxy.pause()
+        var started = Date()
+        let change = Result { try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true } }
+        let changeSeconds = Date().timeIntervalSince(started)
+        if case .failure(let error) = change {
+            #expect((error as? PHPhotosError)?.code == .libraryVolumeOffline, "\(error)")
+        } else {
+            Issue.record("a change block committed over a stalled network")
+        }
+        #expect(changeSeconds < 8, "the change block took \(changeSeconds) s")
+        started = Date()
+        let fetch = library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: nil) }
+        let fetchSeconds = Date().timeIntervalSince(started)
+        #expect(fetch.fetchError?.code == .libraryVolumeOffline, "\(String(describing: fetch.fetchError))")
+        #expect(fetchSeconds < 8, "the fetch took \(fetchSeconds) s")
+
+        proxy.resume()
+        let again = try #require(library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: nil).firstObject })
+        #expect(!again.isFavorite, "nothing of the failed block")
+        try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
+        #expect(library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: nil).firstObject?.isFavorite } == true)
+        print(String(format: "stalled network: the change block failed after %.1f s, the fetch after %.1f s (answer_timeout=2)", changeSeconds, fetchSeconds))
+    }
+}
