@@ -47,6 +47,10 @@ package struct PostgresConnectionSettings: Sendable {
     /// 30 by default. A Linux addition to libpq's parameters (libpq waits for ever; a server
     /// must answer a client whose network stalled).
     package var answerTimeout: TimeInterval
+    /// The pool: at most `pool_max` connections (20), `pool_idle` kept open between uses (4),
+    /// each closed after `pool_idle_timeout` seconds unused (60). Linux additions.
+    package var poolMaximum = 20, poolIdle = 4
+    package var poolIdleTimeout: TimeInterval = 60
     package var applicationName: String
     package var options: String?
     /// Whether the password came from the password file (for the errors, as libpq says it).
@@ -68,7 +72,7 @@ package struct PostgresConnectionSettings: Sendable {
         var query: [String: String] = [:]
         for item in components.queryItems ?? [] { query[item.name] = item.value ?? "" }
         let known = Set(["host", "hostaddr", "port", "user", "password", "dbname", "sslmode", "sslrootcert", "sslcert", "sslkey",
-                         "connect_timeout", "application_name", "fallback_application_name", "options", "passfile", "answer_timeout"])
+                         "connect_timeout", "application_name", "fallback_application_name", "options", "passfile", "answer_timeout", "pool_max", "pool_idle", "pool_idle_timeout"])
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw StoreError(.cannotOpen, "\(shown): invalid URI query parameter \"\(unknown)\"")
         }
@@ -131,6 +135,17 @@ package struct PostgresConnectionSettings: Sendable {
             throw StoreError(.cannotOpen, "\(shown): invalid value \"\(answerText)\" for \"answer_timeout\" (seconds)")
         }
         answerTimeout = answer
+        for (name, minimum) in [("pool_max", 1), ("pool_idle", 0), ("pool_idle_timeout", 1)] {
+            guard let text = query[name], !text.isEmpty else { continue }
+            guard let value = Int(text), value >= minimum else {
+                throw StoreError(.cannotOpen, "\(shown): invalid value \"\(text)\" for \"\(name)\"")
+            }
+            switch name {
+            case "pool_max": poolMaximum = value
+            case "pool_idle": poolIdle = value
+            default: poolIdleTimeout = TimeInterval(value)
+            }
+        }
         applicationName = setting("application_name", "PGAPPNAME") ?? query["fallback_application_name"] ?? "photos"
         options = setting("options", "PGOPTIONS")
         password = url.password(percentEncoded: false) ?? setting("password", "PGPASSWORD")

@@ -19,7 +19,9 @@ import PostgresNIO
 package final class PostgresEngine: StoreEngine {
     /// The database's `postgres://` URL.
     package let url: URL
-    private let idle = Mutex<[PostgresSession]>([])
+    private let pool: PostgresSessionPool
+    /// How sessions connect (the URL, the variables, the password file: read once).
+    private let settings: PostgresConnectionSettings?
     private let listener: PostgresChangeListener
     /// Counts every statement this engine's sessions send (each a round trip).
     let counter = StatementCounter()
@@ -36,16 +38,21 @@ package final class PostgresEngine: StoreEngine {
 
     init(url: URL) {
         self.url = url
+        let settings = try? PostgresConnectionSettings(url: url)
+        self.settings = settings
+        pool = PostgresSessionPool(
+            maximum: settings?.poolMaximum ?? 20, keptIdle: settings?.poolIdle ?? Self.keptIdle,
+            idleTimeout: settings?.poolIdleTimeout ?? 60)
         listener = PostgresChangeListener(url: url, channel: Self.channel)
     }
 
     deinit {
-        idle.withLock { sessions in
-            for session in sessions { session.close() }
-            sessions.removeAll()
-        }
+        pool.closeIdle()
         listener.stop()
     }
+
+    /// How many connections the engine has open (idle or in use; its `LISTEN` one apart).
+    package var openConnections: Int { pool.openCount }
 
     package var dialect: SQLDialect { .postgres }
 
@@ -56,19 +63,17 @@ package final class PostgresEngine: StoreEngine {
         return try body(session)
     }
 
-    /// An idle session, or a new one.
+    /// An idle session, or a new one (``PostgresSessionPool``).
     private func takeSession() throws -> PostgresSession {
-        try idle.withLock({ $0.popLast() }) ?? PostgresSession.connect(PostgresConnectionSettings(url: url), counting: counter)
+        let settings = try self.settings ?? PostgresConnectionSettings(url: url)
+        let counter = self.counter
+        return try pool.take(timeout: settings.connectTimeout) { () throws(StoreError) in
+            try PostgresSession.connect(settings, counting: counter)
+        }
     }
 
     private func giveBack(_ session: PostgresSession) {
-        guard !session.isClosed else { return }
-        let kept = idle.withLock { sessions -> Bool in
-            guard sessions.count < Self.keptIdle else { return false }
-            sessions.append(session)
-            return true
-        }
-        if !kept { session.close() }
+        pool.giveBack(session)
     }
 
     package func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T {

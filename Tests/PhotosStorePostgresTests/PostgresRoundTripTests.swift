@@ -134,3 +134,35 @@ struct PostgresStalledNetworkTests {
         print(String(format: "stalled network: the change block failed after %.1f s, the fetch after %.1f s (answer_timeout=2)", changeSeconds, fetchSeconds))
     }
 }
+
+/// The engine's pool (issue 35): never more connections than `pool_max`, however many threads
+/// read at once; idle ones closed after `pool_idle_timeout`.
+@Suite("PostgreSQL connection pool", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+struct PostgresPoolTests {
+    @Test func theConnectionsStayWithinTheMaximum() throws {
+        let server = try ThrowawayPostgres()
+        let direct = try server.createDatabase()
+        let url = URL(string: direct.absoluteString + "?pool_max=2&pool_idle=2&pool_idle_timeout=1")!
+        let engine = PostgresEngine(url: url)
+        let peak = Mutex(0)
+        // Twelve threads of their own (a dispatch pool would run as many as there are cores),
+        // each read holding its session a while (pg_sleep), so they overlap.
+        let group = DispatchGroup()
+        for _ in 0..<12 {
+            group.enter()
+            Thread.detachNewThread {
+                _ = try? engine.read { db in try db.int64("SELECT 1 FROM pg_sleep(0.1)") }
+                peak.withLock { $0 = max($0, engine.openConnections) }
+                group.leave()
+            }
+        }
+        group.wait()
+        #expect(peak.withLock { $0 } <= 2, "\(peak.withLock { $0 }) connections open at once")
+        let onServer = try server.psql("SELECT count(*) FROM pg_stat_activity WHERE datname = '\(direct.lastPathComponent)' AND query NOT LIKE 'LISTEN%'")
+        #expect((Int(onServer) ?? 99) <= 2, "\(onServer) backends")
+        // Idle past pool_idle_timeout: closed when the pool is next used.
+        Thread.sleep(forTimeInterval: 1.2)
+        _ = try engine.read { db in try db.int64("SELECT 1") }
+        #expect(engine.openConnections == 1)
+    }
+}
