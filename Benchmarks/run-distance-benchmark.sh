@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Distance benchmark (issue 35): what a network's round trips to PostgreSQL cost `photos serve`.
+# One instance on a throwaway PostgreSQL reached directly, then through a delaying TCP proxy
+# (peers/delay_proxy.py: DELAY ms added each way to every chunk; `tc netem` isn't available
+# here) at each DELAYS value: favorite toggles per second (wrk, wrk_load.lua) and a cached
+# thumbnail's requests per second (wrk on one URL; it must not wait on the database). Release
+# build (cross-module optimization), loopback, one machine. Prints RESULT lines with the rates
+# and their ratio to the direct connection.
+#
+#   Benchmarks/run-distance-benchmark.sh                         # delays 0.5 and 2 ms, 10 s each
+#   Benchmarks/run-distance-benchmark.sh --delays "0.5" --seconds 5
+set -euo pipefail
+
+# shellcheck source=peers/bench-common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/peers/bench-common.sh"
+DELAYS="0.5 2"
+SECONDS_EACH=10
+CONNECTIONS=16
+parse_options "$@" <<'OPTIONS'
+--delays DELAYS
+--seconds SECONDS_EACH
+--connections CONNECTIONS
+OPTIONS
+install_missing wrk postgresql
+mkdir -p "$HERE/.data"
+build_photos "$ROOT" "$HERE/.data/distance-build.log"
+[ -d "$ROOT/.corpus" ] || "$ROOT/scripts/fetch-corpus.sh" "$ROOT/.corpus" --minimal >/dev/null
+WORK="$(mktemp -d)"
+chmod 755 "$WORK"
+SERVER="$("$ROOT/scripts/throwaway-postgres.sh" start "$WORK/postgres" "$(free_port)")"
+PIDS=()
+cleanup() {
+    stop_processes "${PIDS[@]}"
+    "$ROOT/scripts/throwaway-postgres.sh" stop "$WORK/postgres" || true
+}
+trap cleanup EXIT
+psql "$SERVER" -qc "CREATE DATABASE photos"
+PG_PORT="${SERVER##*:}"; PG_PORT="${PG_PORT%%/*}"
+mapfile -t photos < <(ls "$ROOT"/.corpus/*.jpg | head -40)
+"$PHOTOS" import --library "$WORK/sqlite" "${photos[@]}" >/dev/null
+"$PHOTOS" migrate --from "$WORK/sqlite" --to "${SERVER%/*}/photos?sslmode=disable" --to-files "$WORK/files" >/dev/null
+say "uptime: $(uptime)"
+
+measure() {   # measure NAME DATABASE-PORT
+    local name=$1 port=$2 http
+    http=$(free_port)
+    "$PHOTOS" serve --open --port "$http" --database "postgres://postgres@127.0.0.1:$port/photos?sslmode=disable" \
+        --library "$WORK/files" >>"$WORK/serve-$name.log" 2>&1 &
+    local pid=$!
+    for _ in $(seq 600); do curl -sf "http://127.0.0.1:$http/api/assets?limit=1" >/dev/null && break; sleep 0.05; done
+    curl -sf "http://127.0.0.1:$http/api/assets?limit=1000" | python3 -c 'import json,sys; print("\n".join(a["id"] for a in json.load(sys.stdin)["assets"]))' >"$WORK/ids.txt"
+    echo "/api/assets?limit=1" >"$WORK/paths.txt"
+    wrk -t 2 -c "$CONNECTIONS" -d "${SECONDS_EACH}s" -s "$HERE/peers/wrk_load.lua" "http://127.0.0.1:$http" -- "$WORK/paths.txt" "$WORK/ids.txt" 1 \
+        >"$WORK/toggle-$name.txt" 2>&1
+    local thumbnail="http://127.0.0.1:$http/api/assets/$(head -1 "$WORK/ids.txt")/image?width=256&height=256"
+    curl -sf -o /dev/null "$thumbnail"
+    wrk -t 2 -c "$CONNECTIONS" -d "${SECONDS_EACH}s" "$thumbnail" >"$WORK/thumb-$name.txt" 2>&1
+    kill "$pid"; wait "$pid" 2>/dev/null || true
+    local toggles thumbs
+    toggles=$(grep RESULT "$WORK/toggle-$name.txt" | sed 's/.*rps=\([0-9.]*\).*/\1/')
+    thumbs=$(awk '/Requests\/sec/ {print $2}' "$WORK/thumb-$name.txt")
+    echo "$name $toggles $thumbs"
+}
+rows=("$(measure direct "$PG_PORT")")
+for delay in $DELAYS; do
+    proxy=$(free_port)
+    python3 "$HERE/peers/delay_proxy.py" "$proxy" "$PG_PORT" "$delay" & PIDS+=($!)
+    sleep 0.3
+    rows+=("$(measure "delay-${delay}ms" "$proxy")")
+done
+python3 - "${rows[@]}" <<'PY'
+import sys
+rows = [line.split() for line in sys.argv[1:]]
+_, toggles0, thumbs0 = rows[0]
+for name, toggles, thumbs in rows:
+    print(f"RESULT setup={name} toggles_per_s={float(toggles):.1f} ({float(toggles) / float(toggles0):.2f}x direct) "
+          f"cached_thumbnails_per_s={float(thumbs):.0f} ({float(thumbs) / float(thumbs0):.2f}x direct)")
+PY
