@@ -20,6 +20,8 @@ package final class LibraryDatabase: Sendable {
     /// Where moments' place names come from.
     package let gazetteer: GazetteerChoice
     private let historyLimitValue = Mutex(LibraryDatabase.defaultHistoryLimit)
+    /// The library's identifier once read: it never changes (every change token carries it).
+    private let identifierValue = Mutex<String?>(nil)
     private let logRestartFramesValue = Mutex(LibraryDatabase.defaultLogRestartFrames)
 
     /// Past this many frames (~32 MB of 4 KiB pages) the log is restarted by force.
@@ -191,9 +193,12 @@ package final class LibraryDatabase: Sendable {
 
     /// The library's own identifier, made when it was created.
     package func libraryIdentifier() throws(StoreError) -> String {
-        try read { db in
+        if let known = identifierValue.withLock({ $0 }) { return known }
+        let read = try read { db in
             try db.text("SELECT value FROM libraryInfo WHERE key = 'libraryIdentifier'") ?? ""
         }
+        if !read.isEmpty { identifierValue.withLock { $0 = read } }
+        return read
     }
 
     /// Runs a read in a snapshot of the database.

@@ -21,9 +21,20 @@ package enum ChangeJournal {
     /// sequences ignore transactions, so it keeps the position in a row that commits with the
     /// change.
     static func position(_ db: any StoreConnection) throws -> Int64 {
-        try db.int64(
-            .either(sqlite: "SELECT seq FROM sqlite_sequence WHERE name = 'change'", postgres: "SELECT position FROM libraryPosition"))
-            ?? 0
+        try db.int64(positionQuery) ?? 0
+    }
+
+    /// The statement that reads the position.
+    static let positionQuery: StoreSQL = .either(
+        sqlite: "SELECT seq FROM sqlite_sequence WHERE name = 'change'", postgres: "SELECT position FROM libraryPosition")
+
+    /// The position and the history's floor, in one statement (a snapshot reads both first).
+    static func positionAndFloor(_ db: any StoreConnection) throws -> (position: Int64, floor: Int64) {
+        let position: StoreSQL = .either(
+            sqlite: "(SELECT seq FROM sqlite_sequence WHERE name = 'change')", postgres: "(SELECT position FROM libraryPosition)")
+        return try db.row("SELECT \(position), (SELECT value FROM libraryInfo WHERE key = 'historyFloor')") { row in
+            (row.optionalInt64(0) ?? 0, Int64(row.optionalText(1) ?? "0") ?? 0)
+        } ?? (0, 0)
     }
 
     /// The newest change removed from the history: positions before it can't be replayed.
@@ -128,7 +139,11 @@ package struct ChangeRecord: Sendable, Hashable {
 extension LibraryDatabase {
     /// The library's position: the id of the newest committed change.
     package func currentPosition() throws(StoreError) -> Int64 {
-        try read { db in try ChangeJournal.position(db) }
+        // One statement is consistent on its own: no transaction around it (on PostgreSQL, two
+        // round trips fewer).
+        try StoreError.mapping("Reading the library failed") {
+            try engine.query(ChangeJournal.positionQuery) { $0.optionalInt64(0) }.first.flatMap { $0 } ?? 0
+        }
     }
 
     /// Calls `handler` on `queue` after a commit by any process or instance (a hint: the

@@ -14,7 +14,7 @@ package final class StoreSnapshot: Sendable {
 
     /// Reads the position `transaction` sees (its first read fixes what it sees).
     init(transaction: any SnapshotTransaction) throws {
-        (position, historyFloor) = try transaction.read { db in (try ChangeJournal.position(db), try ChangeJournal.floor(db)) }
+        (position, historyFloor) = try transaction.read { db in try ChangeJournal.positionAndFloor(db) }
         self.transaction = transaction
     }
 
