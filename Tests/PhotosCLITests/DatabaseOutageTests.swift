@@ -44,19 +44,8 @@ struct DatabaseOutageTests {
     }
 
     @Test func aDatabaseAwayIsA503AndTheInstanceRecoversByItself() throws {
-        // Commits flushed before they are acknowledged, as a real server's are.
-        let server = try ThrowawayPostgres(durable: true)
-        let database = try server.createDatabase()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outage-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let files = folder.appendingPathComponent("Library.photoslibrary")
-        let photos = try Fixtures.kphotoalbum().prefix(2).map(\.path)
-        try #require(CLIRunner.run(["import", "--database", database.absoluteString] + photos, library: files).status == 0)
-        let serve = try ServerProcess(arguments: ["serve", "--database", database.absoluteString, "--library", files.path, "--port", "0", "--open"])
-        defer { serve.stop() }
-        let base = "http://127.0.0.1:\(serve.port)"
-        let page = try JSONSerialization.jsonObject(with: Data(Self.call("\(base)/api/assets").body.utf8)) as? [String: Any]
-        let ids = try #require((page?["assets"] as? [[String: Any]])?.compactMap { $0["id"] as? String })
+        let served = try ServedPostgresLibrary(photos: 2, durable: true)
+        let (server, base, ids) = (served.server, served.base, served.ids)
         try #require(ids.count == 2)
         let thumbnail = "\(base)/api/assets/\(ids[0])/image?width=64&height=64"
         #expect(Self.call(thumbnail).status == 200)
@@ -106,44 +95,15 @@ struct DatabaseOutageTests {
     .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
 struct StoreReadsOffTheLoopsTests {
     @Test func theAPIsReadsAndChangesRunOffTheEventLoops() throws {
-        let server = try ThrowawayPostgres()
-        let database = try server.createDatabase()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("loops-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let files = folder.appendingPathComponent("Library.photoslibrary")
-        let photos = try Fixtures.kphotoalbum().prefix(2).map(\.path)
-        try #require(CLIRunner.run(["import", "--database", database.absoluteString] + photos, library: files).status == 0)
-        let log = folder.appendingPathComponent("serve.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = CLIRunner.executable
-        process.arguments = ["serve", "--database", database.absoluteString, "--library", files.path, "--port", "0", "--open"]
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardError = handle
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        var port: Int?
-        let deadline = Date().addingTimeInterval(30)
-        while port == nil, Date() < deadline, process.isRunning {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if let range = text.range(of: #"listening on [0-9.]+:([0-9]+)"#, options: .regularExpression) {
-                port = Int(text[range].split(separator: ":").last ?? "")
-            } else {
-                usleep(20_000)
-            }
-        }
-        let base = "http://127.0.0.1:\(try #require(port))"
+        let served = try ServedPostgresLibrary(photos: 2, log: "serve.log")
+        let (base, log) = (served.base, served.folder.appendingPathComponent("serve.log"))
+        // What it says from here on: the listing of the assets above came after it listened.
         let started = (try String(contentsOf: log, encoding: .utf8)).count
-        let page = try JSONSerialization.jsonObject(with: Data(DatabaseOutageTests.call("\(base)/api/assets").body.utf8)) as? [String: Any]
-        let id = try #require((page?["assets"] as? [[String: Any]])?.first?["id"] as? String)
+        let id = try #require(served.ids.first)
         let history = try JSONSerialization.jsonObject(with: Data(DatabaseOutageTests.call("\(base)/api/changes").body.utf8)) as? [String: Any]
         let token = try #require(history?["currentToken"] as? String)
         for path in [
-            "/api/assets?limit=1&offset=1", "/api/assets/\(id)", "/api/assets/\(id)/original", "/api/collections?type=album",
+            "/api/assets", "/api/assets?limit=1&offset=1", "/api/assets/\(id)", "/api/assets/\(id)/original", "/api/collections?type=album",
             "/api/collections?type=moment", "/api/changes?since=\(token)", "/api/tokens", "/api/session", "/healthz",
         ] {
             #expect(DatabaseOutageTests.call(base + path).status == 200, "\(path)")
@@ -165,18 +125,9 @@ extension DatabaseOutageTests {
     /// is stopped as a crash stops it and started again. Every answer is a 200 or a 503 (never a
     /// 404 or a 500), and the last acknowledged value is the library's at the end.
     @Test func togglesUnderARestartAreAnsweredOrRefusedNeverLost() throws {
-        let server = try ThrowawayPostgres(durable: true)
-        let database = try server.createDatabase()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("restart-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let files = folder.appendingPathComponent("Library.photoslibrary")
-        let photos = try Fixtures.kphotoalbum().prefix(1).map(\.path)
-        try #require(CLIRunner.run(["import", "--database", database.absoluteString] + photos, library: files).status == 0)
-        let serve = try ServerProcess(arguments: ["serve", "--database", database.absoluteString, "--library", files.path, "--port", "0", "--open"])
-        defer { serve.stop() }
-        let base = "http://127.0.0.1:\(serve.port)"
-        let page = try JSONSerialization.jsonObject(with: Data(Self.call("\(base)/api/assets").body.utf8)) as? [String: Any]
-        let id = try #require((page?["assets"] as? [[String: Any]])?.first?["id"] as? String)
+        let served = try ServedPostgresLibrary(photos: 1, durable: true)
+        let (server, base) = (served.server, served.base)
+        let id = try #require(served.ids.first)
         var statuses: [Int: Int] = [:]
         var acknowledged: Bool?
         var value = false

@@ -1,27 +1,43 @@
 import Foundation
+import PhotosTestSupport
 
 /// `photos serve` in a child process, on the port it reports.
 final class ServerProcess {
     let process = Process()
     let port: Int
 
-    init(arguments: [String]) throws {
+    /// With `log`, the server's standard error goes to that file (read for the port, and
+    /// whatever the test looks for after); else through a pipe read until the port.
+    init(arguments: [String], log: URL? = nil) throws {
         process.executableURL = CLIRunner.executable
         process.arguments = arguments
-        let out = Pipe()
-        // The "listening on" line is the server's log, on standard error.
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = out
-        try process.run()
-        // Wait for the line that says where it listens.
+        // The "listening on" line is the server's log, on standard error.
         var text = ""
         var found: Int?
-        while found == nil {
-            let chunk = out.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            text += String(decoding: chunk, as: UTF8.self)
-            if let range = text.range(of: #"listening on [0-9.]+:([0-9]+)"#, options: .regularExpression) {
-                found = Int(text[range].split(separator: ":").last ?? "")
+        func portListed() -> Int? {
+            guard let range = text.range(of: #"listening on [0-9.]+:([0-9]+)"#, options: .regularExpression) else { return nil }
+            return Int(text[range].split(separator: ":").last ?? "")
+        }
+        if let log {
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: log)
+            try process.run()
+            let deadline = Date().addingTimeInterval(30)
+            while found == nil, process.isRunning, Date() < deadline {
+                text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                found = portListed()
+                if found == nil { usleep(20_000) }
+            }
+        } else {
+            let out = Pipe()
+            process.standardError = out
+            try process.run()
+            while found == nil {
+                let chunk = out.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { break }
+                text += String(decoding: chunk, as: UTF8.self)
+                found = portListed()
             }
         }
         guard let found else {
@@ -34,5 +50,44 @@ final class ServerProcess {
     func stop() {
         process.terminate()
         process.waitUntilExit()
+    }
+}
+
+/// A throwaway PostgreSQL server, a library of the first `photos` fixture photos on it, and
+/// `photos serve` over it (`log`: its standard error, as ``ServerProcess`` takes it); all of it
+/// stopped and removed when released.
+final class ServedPostgresLibrary {
+    let server: ThrowawayPostgres
+    let database: URL
+    let folder: URL
+    let serve: ServerProcess
+    /// `http://127.0.0.1:PORT`.
+    let base: String
+    /// The assets' identifiers, as `GET /api/assets` lists them.
+    let ids: [String]
+
+    init(photos count: Int, durable: Bool = false, log: String? = nil) throws {
+        // `durable`: commits flushed before they are acknowledged, as a real server's are.
+        server = try ThrowawayPostgres(durable: durable)
+        database = try server.createDatabase()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("served-\(UUID().uuidString)")
+        self.folder = folder
+        let files = folder.appendingPathComponent("Library.photoslibrary")
+        let photos = try Fixtures.kphotoalbum().prefix(count).map(\.path)
+        guard try CLIRunner.run(["import", "--database", database.absoluteString] + photos, library: files).status == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "photos import failed"])
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        serve = try ServerProcess(
+            arguments: ["serve", "--database", database.absoluteString, "--library", files.path, "--port", "0", "--open"],
+            log: log.map { folder.appendingPathComponent($0) })
+        base = "http://127.0.0.1:\(serve.port)"
+        let page = try JSONSerialization.jsonObject(with: Data(DatabaseOutageTests.call("\(base)/api/assets").body.utf8)) as? [String: Any]
+        ids = (page?["assets"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+    }
+
+    deinit {
+        serve.stop()
+        try? FileManager.default.removeItem(at: folder)
     }
 }
