@@ -11,15 +11,20 @@ import Testing
 /// library's engine, so the figure can't creep back unnoticed (issue 35).
 @Suite("PostgreSQL round trips", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
 struct PostgresRoundTripTests {
-    @Test func aFavoriteToggleSendsAFewStatements() throws {
-        let server = try ThrowawayPostgres()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("round-trips-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let library = try PHPhotoLibrary(database: try server.createDatabase(), files: folder)
+    /// A library on `database` with one photo; the folder of its files (the caller removes it).
+    static func libraryWithAPhoto(on database: URL) throws -> (PHPhotoLibrary, PHAsset, URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("postgres-library-\(UUID().uuidString)")
+        let library = try PHPhotoLibrary(database: database, files: folder)
         try library.performChangesAndWait {
             PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! TestImages.jpeg(), options: nil)
         }
-        let asset = try #require(library.withCurrent { PHAsset.fetchAssets(with: nil).firstObject })
+        return (library, try #require(library.withCurrent { PHAsset.fetchAssets(with: nil).firstObject }), folder)
+    }
+
+    @Test func aFavoriteToggleSendsAFewStatements() throws {
+        let server = try ThrowawayPostgres()
+        let (library, asset, folder) = try PostgresRoundTripTests.libraryWithAPhoto(on: try server.createDatabase())
+        defer { try? FileManager.default.removeItem(at: folder) }
         let engine = try #require(library.store.engine as? PostgresEngine)
         var counts: [Int] = []
         for value in [true, false, true] {
@@ -43,13 +48,8 @@ struct PostgresChangeFailureTests {
     @Test func aBackendTerminatedInsideAChangeBlockLeavesNothing() throws {
         let server = try ThrowawayPostgres(durable: true)
         let url = try server.createDatabase()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("terminated-\(UUID().uuidString)")
+        let (library, asset, folder) = try PostgresRoundTripTests.libraryWithAPhoto(on: url)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let library = try PHPhotoLibrary(database: url, files: folder)
-        try library.performChangesAndWait {
-            PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! TestImages.jpeg(), options: nil)
-        }
-        let asset = try #require(library.withCurrent { PHAsset.fetchAssets(with: nil).firstObject })
         let position = library.currentChangeToken.stringValue
         // Another session holds the write lock: the change block's transaction waits for it,
         // begun and inside its first statement, until its backend is terminated.
@@ -102,13 +102,8 @@ struct PostgresStalledNetworkTests {
         let proxy = try TCPProxy(to: server.port)
         defer { proxy.stop() }
         let url = URL(string: "postgres://postgres@127.0.0.1:\(proxy.port)\(direct.path)?sslmode=disable&answer_timeout=2&connect_timeout=2")!
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("stalled-\(UUID().uuidString)")
+        let (library, asset, folder) = try PostgresRoundTripTests.libraryWithAPhoto(on: url)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let library = try PHPhotoLibrary(database: url, files: folder)
-        try library.performChangesAndWait {
-            PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! TestImages.jpeg(), options: nil)
-        }
-        let asset = try #require(library.withCurrent { PHAsset.fetchAssets(with: nil).firstObject })
 
         proxy.pause()
         var started = Date()
