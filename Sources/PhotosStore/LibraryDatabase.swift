@@ -22,6 +22,9 @@ package final class LibraryDatabase: Sendable {
     private let historyLimitValue = Mutex(LibraryDatabase.defaultHistoryLimit)
     /// The library's identifier once read: it never changes (every change token carries it).
     private let identifierValue = Mutex<String?>(nil)
+    /// The library owner's row id once there is one: the first person stays the owner (they
+    /// can't be removed), so a person's history, observers and changes don't read it each time.
+    let knownOwnerID = Mutex<Int64?>(nil)
     private let logRestartFramesValue = Mutex(LibraryDatabase.defaultLogRestartFrames)
 
     /// Past this many frames (~32 MB of 4 KiB pages) the log is restarted by force.

@@ -98,9 +98,12 @@ package struct PeopleStore: Sendable {
 
     /// The library's owner: the first person (nil while the library has none).
     package func ownerID() throws(StoreError) -> Int64? {
-        try database.read { db in
+        if let known = database.knownOwnerID.withLock({ $0 }) { return known }
+        let owner = try database.read { db in
             try db.text("SELECT value FROM libraryInfo WHERE key = 'ownerPersonID'").flatMap { Int64($0) }
         }
+        if let owner { database.knownOwnerID.withLock { $0 = owner } }
+        return owner
     }
 
     /// Removes a person with their sessions and tokens; `false` when there was none. The
