@@ -3,7 +3,7 @@
 // and with whom you share yours (with a Stop button), and shares yours with another person.
 
 import { request } from "./api.js";
-import { note, option } from "./share.js";
+import { note, onSubmit, option } from "./dom.js";
 import { showError, showToast } from "./toast.js";
 
 const SORT = "-creationDate";
@@ -29,10 +29,7 @@ export class Partners {
     this.form = section.querySelector("#partner-form");
     /** @type {Person|null} */
     this.person = null;
-    this.form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      this.share();
-    });
+    onSubmit(this.form, () => this.share());
     // Someone may have started sharing with you meanwhile.
     window.addEventListener("focus", () => this.refresh());
   }

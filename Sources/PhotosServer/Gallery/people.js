@@ -3,7 +3,7 @@
 // The server decides (only administrators may; the owner can't be removed).
 
 import { request } from "./api.js";
-import { note } from "./share.js";
+import { note, onSubmit, option } from "./dom.js";
 import { showError, showToast } from "./toast.js";
 
 /**
@@ -23,14 +23,8 @@ export class PeopleAdmin {
     this.passwordForm = parts.panel.querySelector("#person-password");
     this.button.addEventListener("click", () => (this.panel.hidden ? this.open() : this.close()));
     this.panel.querySelector(".people-close").addEventListener("click", () => this.close());
-    this.addForm.addEventListener("submit", (event) => {
-      event.preventDefault();
-      this.add();
-    });
-    this.passwordForm.addEventListener("submit", (event) => {
-      event.preventDefault();
-      this.setPassword();
-    });
+    onSubmit(this.addForm, () => this.add());
+    onSubmit(this.passwordForm, () => this.setPassword());
   }
 
   /**
@@ -59,14 +53,7 @@ export class PeopleAdmin {
       this.list.replaceChildren(...people.map((person) => this.row(person)));
       if (!people.length) this.list.replaceChildren(note("Nobody"));
       const select = this.passwordForm.elements.namedItem("person");
-      select.replaceChildren(
-        ...people.map((person) => {
-          const option = document.createElement("option");
-          option.value = person.identifier;
-          option.textContent = person.name;
-          return option;
-        }),
-      );
+      select.replaceChildren(...people.map((person) => option(person.identifier, person.name)));
     } catch (error) {
       showError("Could not load the people", error);
     }

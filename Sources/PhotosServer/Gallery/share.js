@@ -3,6 +3,7 @@
 // viewer or a contributor. The server decides who may (only its owner shares it).
 
 import { performChanges, request } from "./api.js";
+import { note, onSubmit, option } from "./dom.js";
 import { SHARED_ALBUM } from "./sidebar.js";
 import { showError, showToast } from "./toast.js";
 
@@ -31,14 +32,8 @@ export class Sharing {
     this.album = null;
     this.button.addEventListener("click", () => (this.panel.hidden ? this.open() : this.close()));
     this.panel.querySelector(".share-close").addEventListener("click", () => this.close());
-    this.form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      this.share();
-    });
-    this.newAlbum.addEventListener("submit", (event) => {
-      event.preventDefault();
-      this.create();
-    });
+    onSubmit(this.form, () => this.share());
+    onSubmit(this.newAlbum, () => this.create());
   }
 
   /**
@@ -207,23 +202,4 @@ export class Sharing {
       showError("Could not make the shared album", error);
     }
   }
-}
-
-/** @param {string} text */
-export function note(text) {
-  const li = document.createElement("li");
-  li.className = "note";
-  li.textContent = text;
-  return li;
-}
-
-/**
- * @param {string} value
- * @param {string} text
- */
-export function option(value, text) {
-  const element = document.createElement("option");
-  element.value = value;
-  element.textContent = text;
-  return element;
 }
