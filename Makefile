@@ -1,7 +1,7 @@
 # The task index. `make demo` and `make test` are the two commands a newcomer needs.
 SWIFT ?= swift
 
-.PHONY: demo demo-cluster test build deps fixtures consumer docs reliability bench bench-import bench-image bench-serve bench-gallery bench-video bench-range bench-people sanitize tsan fuzz clean
+.PHONY: demo demo-cluster test build deps fixtures consumer docs reliability bench bench-import bench-image bench-serve bench-gallery bench-video bench-range bench-people bench-postgres sanitize tsan fuzz clean
 
 ## Install what is missing, build, import real sample photos into a fresh library, summarise.
 demo: deps
@@ -87,6 +87,13 @@ bench-range: deps
 bench-people: deps
 	Benchmarks/run-people-benchmark.sh
 	Benchmarks/run-sharing-benchmark.sh
+
+## PostgreSQL against SQLite: favorite toggles through one and two instances, a change reaching
+## the other instance's live client, then the database at a distance (a proxy delaying 0.5 and
+## 2 ms each way): toggles and cached thumbnails (~6 min; installs wrk, nginx and postgresql).
+bench-postgres: deps
+	Benchmarks/run-cluster-benchmark.sh
+	Benchmarks/run-distance-benchmark.sh
 
 ## photos serve under wrk: cached thumbnails side by side with nginx serving the same files, a
 ## 60 s mixed load of thumbnail reads and favorite toggles, then toggles alone, with the server's
