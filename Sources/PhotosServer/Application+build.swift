@@ -31,6 +31,7 @@ public func buildApplication(
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "photos"),
         logger: logger)
     application.addServices(AccessWatcher(service: service))
+    if configuration.ownsLibrary { application.addServices(DatabaseConnections(library: library)) }
     // The stand-in password hash, made now rather than at the first sign-in with an unknown name.
     let people = library.people
     Task.detached(priority: .utility) { people.prepareSignIns() }
@@ -60,6 +61,20 @@ func buildRouter(_ service: LibraryService) throws -> Router<PhotosRequestContex
     PartnerRoutes(service: service).add(to: secured)
     LinkRoutes(service: service).add(to: secured)
     return router
+}
+
+/// The library's database connections as a service of the server's (a PostgreSQL library's
+/// pool, postgres-nio's `PostgresClient`, runs from the library's first read, which comes
+/// before the server starts): closed at the server's graceful shutdown, after the HTTP server
+/// (services stop in the reverse of their order, and the server is the last) has answered
+/// its last request.
+struct DatabaseConnections: Service {
+    let library: PHPhotoLibrary
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        library.closeDatabaseConnections()
+    }
 }
 
 /// Follows the library's access changes (tokens, allow-lists) made by other processes.

@@ -25,6 +25,10 @@ public struct ServerConfiguration: Sendable {
     /// client is still sending is dropped) after the answer went out and its sending side was
     /// closed (``ProtocolErrorResponder``). Tests set it long, to see the answer's own close.
     package var refusedRequestLinger: TimeInterval = 5
+    /// Whether the server owns its library: once its last request is answered it closes the
+    /// library's database connections (``DatabaseConnections``). `photos serve` does; tests,
+    /// which go on with the library after the server, don't.
+    package var ownsLibrary = false
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, allowsUnauthenticatedAccess: Bool = false,

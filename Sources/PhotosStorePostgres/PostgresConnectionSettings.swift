@@ -47,9 +47,10 @@ package struct PostgresConnectionSettings: Sendable {
     /// 30 by default. A Linux addition to libpq's parameters (libpq waits for ever; a server
     /// must answer a client whose network stalled).
     package var answerTimeout: TimeInterval
-    /// The pool: at most `pool_max` connections (20), `pool_idle` kept open between uses (4),
-    /// each closed after `pool_idle_timeout` seconds unused (60). Linux additions.
-    package var poolMaximum = 20, poolIdle = 4
+    /// The pool: at most `pool_max` connections (20), `pool_idle` kept open however idle (0),
+    /// the others closed after `pool_idle_timeout` seconds unused (60). Linux additions, set
+    /// on postgres-nio's `PostgresClient` (maximum and minimum connections, idle timeout).
+    package var poolMaximum = 20, poolIdle = 0
     package var poolIdleTimeout: TimeInterval = 60
     package var applicationName: String
     package var options: String?
@@ -211,9 +212,50 @@ package struct PostgresConnectionSettings: Sendable {
         return configuration
     }
 
+    /// The pool's configuration (postgres-nio's `PostgresClient`): the SSL mode's one attempt
+    /// (`allow`, which makes two, is decided by a first connection: `plainWorked`), the pool's
+    /// size and timeouts, and a keep-alive query every 30 s on idle connections.
+    package func clientConfiguration(plainWorked: Bool = true) throws(StoreError) -> PostgresClient.Configuration {
+        var configuration: PostgresClient.Configuration
+        if host.hasPrefix("/") {
+            configuration = PostgresClient.Configuration(
+                unixSocketPath: "\(host)/.s.PGSQL.\(port)", username: user, password: password, database: database)
+        } else {
+            let tls: PostgresClient.Configuration.TLS
+            switch sslMode {
+            case .disable: tls = .disable
+            case .allow: tls = plainWorked ? .disable : .require(try tlsConfiguration(verification: .none))
+            case .prefer: tls = .prefer(try tlsConfiguration(verification: .none))
+            case .require: tls = .require(try tlsConfiguration(verification: sslRootCert == nil ? .none : .noHostnameVerification))
+            case .verifyCA: tls = .require(try tlsConfiguration(verification: .noHostnameVerification))
+            case .verifyFull: tls = .require(try tlsConfiguration(verification: .fullVerification))
+            }
+            configuration = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: tls)
+        }
+        configuration.options.connectTimeout = .milliseconds(Int64(connectTimeout * 1000))
+        var parameters = [("application_name", applicationName)]
+        if let options { parameters.append(("options", options)) }
+        configuration.options.additionalStartupParameters = parameters
+        configuration.options.maximumConnections = poolMaximum
+        configuration.options.minimumConnections = min(poolIdle, poolMaximum)
+        configuration.options.connectionIdleTimeout = .milliseconds(Int64(poolIdleTimeout * 1000))
+        configuration.options.keepAliveBehavior = .init(frequency: .seconds(30))
+        return configuration
+    }
+
     /// The TLS context of the SSL mode: the root certificates to trust, and the client's
     /// certificate and key when there are.
     private func context(verification: CertificateVerification) throws(StoreError) -> NIOSSLContext {
+        let tls = try tlsConfiguration(verification: verification)
+        do {
+            return try NIOSSLContext(configuration: tls)
+        } catch {
+            throw StoreError(.cannotOpen, "can't set up TLS for \(description): \(error)")
+        }
+    }
+
+    /// The TLS configuration of the SSL mode (checked: its files are read here).
+    private func tlsConfiguration(verification: CertificateVerification) throws(StoreError) -> TLSConfiguration {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateVerification = verification
         do {
@@ -227,7 +269,7 @@ package struct PostgresConnectionSettings: Sendable {
                 tls.certificateChain = try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) }
                 tls.privateKey = .privateKey(try NIOSSLPrivateKey(file: key, format: .pem))
             }
-            return try NIOSSLContext(configuration: tls)
+            return tls
         } catch let error as StoreError {
             throw error
         } catch {

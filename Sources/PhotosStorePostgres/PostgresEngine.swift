@@ -14,14 +14,13 @@ import PostgresNIO
 /// - Single queries run on an idle session outside a transaction.
 /// - Wake-ups go through `NOTIFY` (``PostgresChangeListener``).
 ///
-/// Sessions (connections) are kept idle between uses, up to ``keptIdle``; more open under
-/// load and close after.
+/// Connections come from postgres-nio's `PostgresClient` (``PostgresSessionPool``), its `LISTEN`
+/// one apart.
 package final class PostgresEngine: StoreEngine {
     /// The database's `postgres://` URL.
     package let url: URL
-    private let pool: PostgresSessionPool
-    /// How sessions connect (the URL, the variables, the password file: read once).
-    private let settings: PostgresConnectionSettings?
+    /// The pool, or why the URL's settings are wrong (each use then throws it).
+    private let pool: Result<PostgresSessionPool, StoreError>
     private let listener: PostgresChangeListener
     /// Counts every statement this engine's sessions send (each a round trip).
     let counter = StatementCounter()
@@ -29,8 +28,6 @@ package final class PostgresEngine: StoreEngine {
     /// How many statements this engine's sessions sent: what tests count a change's cost in.
     package var statementsSent: Int { counter.count.load(ordering: .relaxed) }
 
-    /// Sessions kept open when idle.
-    static let keptIdle = 4
     /// The advisory lock every write transaction holds: "PHKW".
     static let writeLock: Int64 = ChangeJournal.postgresWriteLock
     /// The `NOTIFY` channel commits are announced on.
@@ -38,42 +35,34 @@ package final class PostgresEngine: StoreEngine {
 
     init(url: URL) {
         self.url = url
-        let settings = try? PostgresConnectionSettings(url: url)
-        self.settings = settings
-        pool = PostgresSessionPool(
-            maximum: settings?.poolMaximum ?? 20, keptIdle: settings?.poolIdle ?? Self.keptIdle,
-            idleTimeout: settings?.poolIdleTimeout ?? 60)
+        let counter = self.counter
+        pool = Result { () throws(StoreError) in PostgresSessionPool(settings: try PostgresConnectionSettings(url: url), counter: counter) }
         listener = PostgresChangeListener(url: url, channel: Self.channel)
     }
 
     deinit {
-        pool.closeIdle()
-        listener.stop()
+        shutDown()
     }
 
-    /// How many connections the engine has open (idle or in use; its `LISTEN` one apart).
-    package var openConnections: Int { pool.openCount }
+    /// Closes the pool's connections and the `LISTEN` one; every later use fails as
+    /// unavailable. `photos serve` calls it once its requests are done.
+    package func shutDown() {
+        if case .success(let pool) = pool { pool.close() }
+        listener.stop()
+    }
 
     package var dialect: SQLDialect { .postgres }
 
     /// Runs `body` on a session no other thread is using; a session that failed is closed.
     func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
         let session = try takeSession()
-        defer { giveBack(session) }
+        defer { session.giveBack() }
         return try body(session)
     }
 
-    /// An idle session, or a new one (``PostgresSessionPool``).
+    /// A connection of the pool's (``PostgresSessionPool/take()``).
     private func takeSession() throws -> PostgresSession {
-        let settings = try self.settings ?? PostgresConnectionSettings(url: url)
-        let counter = self.counter
-        return try pool.take(timeout: settings.connectTimeout) { () throws(StoreError) in
-            try PostgresSession.connect(settings, counting: counter)
-        }
-    }
-
-    private func giveBack(_ session: PostgresSession) {
-        pool.giveBack(session)
+        try pool.get().take()
     }
 
     package func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
@@ -111,9 +100,7 @@ package final class PostgresEngine: StoreEngine {
             session.close()
             throw error
         }
-        return PostgresSnapshot(session: session) { [weak self] session in
-            if let self { self.giveBack(session) } else { session.close() }
-        }
+        return PostgresSnapshot(session: session) { session in session.giveBack() }
     }
 
     /// Commits announce themselves: the journal's close sends `NOTIFY` in the transaction.
@@ -139,16 +126,14 @@ package final class PostgresEngine: StoreEngine {
             if waiting {
                 try session.execute("SELECT pg_advisory_lock(\(key.kind)::int4, \(objectID)::int4)")
             } else if try session.bool("SELECT pg_try_advisory_lock(\(key.kind)::int4, \(objectID)::int4)") != true {
-                giveBack(session)
+                session.giveBack()
                 return nil
             }
         } catch {
             session.close()
             throw error
         }
-        return PostgresJobClaim(session: session, kind: key.kind, objectID: objectID) { [weak self] session in
-            if let self { self.giveBack(session) } else { session.close() }
-        }
+        return PostgresJobClaim(session: session, kind: key.kind, objectID: objectID) { session in session.giveBack() }
     }
 }
 

@@ -27,10 +27,34 @@ package final class PostgresSession: Sendable {
     /// statement is small next to the server's round trip.
     static let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
 
-    private init(connection: PostgresConnection, counter: StatementCounter?, answerTimeout: TimeInterval) {
+    /// Whether the connection was made with TLS required (for `sslmode=allow`'s choice).
+    let isEncrypted: Bool
+
+    /// Gives a pooled connection back to its pool (``PostgresSessionPool``), once; `nil` for a
+    /// connection of the session's own.
+    private let lease: PostgresSessionPool.Lease?
+
+    private init(connection: PostgresConnection, counter: StatementCounter?, answerTimeout: TimeInterval, encrypted: Bool) {
         self.connection = connection
         self.counter = counter
         self.answerTimeout = answerTimeout
+        isEncrypted = encrypted
+        lease = nil
+    }
+
+    /// A session on a connection leased from the pool: ``giveBack()`` returns it.
+    init(leased connection: PostgresConnection, lease: PostgresSessionPool.Lease, counter: StatementCounter?, answerTimeout: TimeInterval) {
+        self.connection = connection
+        self.counter = counter
+        self.answerTimeout = answerTimeout
+        self.lease = lease
+        isEncrypted = false
+    }
+
+    /// Returns a pooled session's connection to its pool (a closed one is dropped there); closes
+    /// a session of its own. The session is not used again.
+    func giveBack() {
+        if let lease { lease.release() } else { close() }
     }
 
     /// Connects to the database a `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` URL names,
@@ -56,7 +80,7 @@ package final class PostgresSession: Sendable {
                     connecting.whenSuccess { late in late.close().whenComplete { _ in } }
                     throw timeout
                 }
-                return PostgresSession(connection: connection, counter: counter, answerTimeout: settings.answerTimeout)
+                return PostgresSession(connection: connection, counter: counter, answerTimeout: settings.answerTimeout, encrypted: configuration.tls.isEnforced)
             } catch {
                 failure = error
             }
@@ -159,9 +183,10 @@ package final class PostgresSession: Sendable {
         }
     }
 
-    /// Closes the connection.
+    /// Closes the connection (a pooled one is then given back, and the pool drops it).
     package func close() {
         _ = try? connection.close().blockingResult()
+        lease?.release()
     }
 
     /// The server's message for a PostgreSQL error (`PSQLError` prints only its code), else the error.

@@ -124,8 +124,26 @@ public final class ThrowawayPostgres {
     /// Stops the server as a crash would (its immediate shutdown), keeping the cluster, for
     /// ``restart()``: a database that is away.
     public func crash() {
+        shutDown(.immediate)
+    }
+
+    /// How the server is stopped, as `pg_ctl stop -m` names it.
+    public enum ShutdownMode: String, Sendable, CaseIterable, CustomStringConvertible {
+        /// `-m fast`: sessions are ended (their transactions rolled back), a checkpoint is
+        /// written, then it exits (SIGINT).
+        case fast
+        /// `-m immediate`: it exits at once, as a crash, and recovers from its log when
+        /// started again (SIGQUIT).
+        case immediate
+
+        var signal: String { self == .fast ? "INT" : "QUIT" }
+        public var description: String { "-m \(rawValue)" }
+    }
+
+    /// Stops the server as `pg_ctl stop -m MODE` does, keeping the cluster, for ``restart()``.
+    public func shutDown(_ mode: ShutdownMode) {
         guard !stopped, let server, server.isRunning else { return }
-        _ = FileManager.default.createFile(atPath: stopFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stopFile.path, contents: Data(mode.signal.utf8))
         server.waitUntilExit()
     }
 
@@ -138,15 +156,15 @@ public final class ThrowawayPostgres {
     /// Made by ``stop()``: the watchdog then stops the server.
     private var stopFile: URL { folder.appendingPathComponent("stop") }
 
-    /// A bash script that runs its arguments as the server and stops it (SIGQUIT, PostgreSQL's
-    /// immediate shutdown) when the file `stop` appears or process `parent` is gone. A file,
+    /// A bash script that runs its arguments as the server and stops it (with the signal the
+    /// file names, else SIGQUIT, PostgreSQL's immediate shutdown) when the file `stop` appears or process `parent` is gone. A file,
     /// not a signal: the script may start with the signals it would trap blocked (it inherits
     /// the mask of the thread that started it).
     private static func watchdog(parent: pid_t, stop: URL) -> String {
         """
         "$@" & server=$!
         while [ -d /proc/\(parent) ] && [ ! -e '\(stop.path)' ] && kill -0 $server 2>/dev/null; do sleep 0.1; done
-        kill -QUIT $server 2>/dev/null
+        signal=$(cat '\(stop.path)' 2>/dev/null); kill -${signal:-QUIT} $server 2>/dev/null
         wait $server
         """
     }

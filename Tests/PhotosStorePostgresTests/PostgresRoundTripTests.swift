@@ -122,7 +122,8 @@ struct PostgresStalledNetworkTests {
         #expect(fetchSeconds < 8, "the fetch took \(fetchSeconds) s")
 
         proxy.resume()
-        let again = try #require(library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: nil).firstObject })
+        let after = library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: nil) }
+        let again = try #require(after.firstObject, "\(String(describing: after.fetchError))")
         #expect(!again.isFavorite, "nothing of the failed block")
         try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
         #expect(library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: nil).firstObject?.isFavorite } == true)
@@ -130,34 +131,71 @@ struct PostgresStalledNetworkTests {
     }
 }
 
-/// The engine's pool (issue 35): never more connections than `pool_max`, however many threads
-/// read at once; idle ones closed after `pool_idle_timeout`.
+/// The engine's pool (issue 35), postgres-nio's `PostgresClient`: never more connections than
+/// `pool_max`, however many threads read at once; `pool_idle` kept, the others closed after
+/// `pool_idle_timeout`; a database that is away fails a lease at once.
 @Suite("PostgreSQL connection pool", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
 struct PostgresPoolTests {
+    /// The backends connected to `database` as the library (its `LISTEN` one apart).
+    static func backends(_ server: ThrowawayPostgres, _ database: URL) throws -> Int {
+        Int(try server.psql(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database.lastPathComponent)' AND application_name = 'photos' AND query NOT LIKE 'LISTEN%'")) ?? -1
+    }
+
     @Test func theConnectionsStayWithinTheMaximum() throws {
         let server = try ThrowawayPostgres()
         let direct = try server.createDatabase()
-        let url = URL(string: direct.absoluteString + "?pool_max=2&pool_idle=2&pool_idle_timeout=1")!
+        let url = URL(string: direct.absoluteString + "?pool_max=2&pool_idle=1&pool_idle_timeout=1")!
         let engine = PostgresEngine(url: url)
-        let peak = Mutex(0)
+        let peak = Mutex(0), succeeded = Mutex(0)
         // Twelve threads of their own (a dispatch pool would run as many as there are cores),
-        // each read holding its session a while (pg_sleep), so they overlap.
+        // each read holding its connection a while (pg_sleep), so they overlap; each counts the
+        // library's backends on the server while it holds one.
         let group = DispatchGroup()
         for _ in 0..<12 {
             group.enter()
             Thread.detachNewThread {
-                _ = try? engine.read { db in try db.int64("SELECT 1 FROM pg_sleep(0.1)") }
-                peak.withLock { $0 = max($0, engine.openConnections) }
+                let open = try? engine.read { db in
+                    try db.int64("SELECT count(*) FROM pg_stat_activity, pg_sleep(0.1) WHERE datname = current_database() AND application_name = 'photos'")
+                }
+                if let open {
+                    peak.withLock { $0 = max($0, Int(open)) }
+                    succeeded.withLock { $0 += 1 }
+                }
                 group.leave()
             }
         }
         group.wait()
-        #expect(peak.withLock { $0 } <= 2, "\(peak.withLock { $0 }) connections open at once")
-        let onServer = try server.psql("SELECT count(*) FROM pg_stat_activity WHERE datname = '\(direct.lastPathComponent)' AND query NOT LIKE 'LISTEN%'")
-        #expect((Int(onServer) ?? 99) <= 2, "\(onServer) backends")
-        // Idle past pool_idle_timeout: closed when the pool is next used.
-        Thread.sleep(forTimeInterval: 1.2)
-        _ = try engine.read { db in try db.int64("SELECT 1") }
-        #expect(engine.openConnections == 1)
+        #expect(succeeded.withLock { $0 } == 12, "every read waited for a connection")
+        #expect(peak.withLock { $0 } <= 2 && peak.withLock { $0 } >= 1, "\(peak.withLock { $0 }) connections open at once")
+        // Idle past pool_idle_timeout: closed, down to pool_idle.
+        let deadline = Date().addingTimeInterval(15)
+        while try Self.backends(server, direct) != 1, Date() < deadline { usleep(50_000) }
+        #expect(try Self.backends(server, direct) == 1, "pool_idle=1 connection kept, the other closed")
+    }
+
+    @Test func aLeaseFailsAtOnceWhileTheDatabaseIsAway() throws {
+        let server = try ThrowawayPostgres()
+        let url = try server.createDatabase()
+        let engine = PostgresEngine(url: url)
+        #expect(try engine.read { db in try db.int64("SELECT 1") } == 1)
+        server.crash()
+        var seconds: [TimeInterval] = []
+        for _ in 0..<5 {
+            let started = Date()
+            #expect(throws: StoreError.self) { try engine.read { db in try db.int64("SELECT 1") } }
+            seconds.append(Date().timeIntervalSince(started))
+        }
+        #expect(seconds.allSatisfy { $0 < 2 }, "\(seconds)")
+        try server.restart()
+        // Back by itself: the client reconnects in the background.
+        var value: Int64?
+        let deadline = Date().addingTimeInterval(20)
+        while value == nil, Date() < deadline {
+            value = try? engine.read { db in try db.int64("SELECT 1") }
+            if value == nil { usleep(20_000) }
+        }
+        #expect(value == 1)
+        print(String(format: "pool while the database is away: leases failed after %@ ms", seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ")))
     }
 }

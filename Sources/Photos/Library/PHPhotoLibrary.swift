@@ -23,6 +23,13 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     ///
     /// Linux addition.
     public let url: URL
+
+    /// Closes the library's connections to its database server (a PostgreSQL library's pool
+    /// and `LISTEN` connection) for a host that is done with it: every later use fails as
+    /// `libraryVolumeOffline`. Nothing for a SQLite library.
+    package func closeDatabaseConnections() {
+        store.engine.shutDown()
+    }
     /// Change blocks run here, one at a time.
     let changeQueue: DispatchQueue
     /// Completion handlers run here, in commit order, never on the main thread.

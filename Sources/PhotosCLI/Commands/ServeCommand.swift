@@ -86,7 +86,9 @@ struct ServeCommand: AsyncParsableCommand {
         // Uploads another instance received and did not finish (it died) are imported here.
         library.importBatches.startBackgroundWork()
         defer { library.importBatches.stopBackgroundWork() }
-        try await buildApplication(library: library, configuration: configuration).runService()
+        var owning = configuration
+        owning.ownsLibrary = true
+        try await buildApplication(library: library, configuration: owning).runService()
     }
 }
 

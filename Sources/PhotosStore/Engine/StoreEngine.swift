@@ -52,9 +52,16 @@ package protocol StoreEngine: Sendable {
     /// gone (see ``JobClaim``). Nil when another process or instance holds it and `waiting`
     /// is false; with `waiting`, blocks until the holder lets go.
     func claimJob(_ key: JobKey, waiting: Bool) throws -> (any JobClaim)?
+
+    /// Closes the engine's connections to a database server once its owner is done with the
+    /// library (`photos serve` at its end, after the last request); later uses fail as
+    /// unavailable. SQLite's connections close with the library: nothing to do.
+    func shutDown()
 }
 
 extension StoreEngine {
+    package func shutDown() {}
+
     /// SQLite's write lock is the transaction's own: nothing to fold.
     package func writeChange<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
         try write(body)
