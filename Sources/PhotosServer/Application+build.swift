@@ -82,8 +82,11 @@ struct AccessWatcher: Service {
     let service: LibraryService
 
     func run() async throws {
+        // Made off the event loops: the stream reads the access version it starts from.
+        let library = service.library
+        let changes = try await service.quickly("access changes") { library.access.changes }
         await withGracefulShutdownHandler {
-            for await _ in service.library.access.changes.cancelOnGracefulShutdown() {
+            for await _ in changes.cancelOnGracefulShutdown() {
                 service.accessChanged()
             }
         } onGracefulShutdown: {}

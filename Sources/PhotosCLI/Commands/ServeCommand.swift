@@ -57,6 +57,35 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // Before any work starts: threads lowered once stay low.
         ServerRuntime.runHeavyWorkInBackground(niceness: backgroundNiceness)
+        // Opening the library reads it (round trips on PostgreSQL): on a thread of its own, as
+        // this task runs on one of the server's event loops (`ServerRuntime`).
+        let (library, application) = try await Self.onOwnThread {
+            let (library, configuration) = try prepare()
+            // Videos' browser renditions are made in the background, woken by every change.
+            library.videoRenditions.startBackgroundWork(wakingOnChangesTo: library)
+            // Uploads another instance received and did not finish (it died) are imported here.
+            library.importBatches.startBackgroundWork()
+            var owning = configuration
+            owning.ownsLibrary = true
+            return (library, try buildApplication(library: library, configuration: owning))
+        }
+        defer {
+            library.videoRenditions.stopBackgroundWork()
+            library.importBatches.stopBackgroundWork()
+        }
+        try await application.runService()
+    }
+
+    /// Runs `body` on a thread of its own (blocking reads off the event loops).
+    private static func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// The library to serve, as whom, and the server's configuration; checks what the options
+    /// ask of the library.
+    private func prepare() throws -> (PHPhotoLibrary, ServerConfiguration) {
         var library = try options.open(databaseMemoryMap: databaseMap << 20) { configuration in
             configuration.delegate = ServeLog()
         }
@@ -80,15 +109,7 @@ struct ServeCommand: AsyncParsableCommand {
             print("No access tokens yet: create one with 'photos token create --level read-write' to sign in.")
         }
         print("Serving \(try options.name)\(library.isReadOnly ? " read-only" : "") on http://\(host):\(port)/")
-        // Videos' browser renditions are made in the background, woken by every change.
-        library.videoRenditions.startBackgroundWork(wakingOnChangesTo: library)
-        defer { library.videoRenditions.stopBackgroundWork() }
-        // Uploads another instance received and did not finish (it died) are imported here.
-        library.importBatches.startBackgroundWork()
-        defer { library.importBatches.stopBackgroundWork() }
-        var owning = configuration
-        owning.ownsLibrary = true
-        try await buildApplication(library: library, configuration: owning).runService()
+        return (library, configuration)
     }
 }
 

@@ -212,26 +212,41 @@ final class LiveConnection: Sendable {
 
     /// Sends each subscription its change details for a library change, and each collection
     /// watch whether its list changed.
+    ///
+    /// The details are computed outside the connection's lock (on PostgreSQL each diff step may
+    /// be a round trip, and the lock is taken on the event loop by the client's messages): the
+    /// fetch results are read under it, diffed without it, and stored back only where the
+    /// subscription still holds the result diffed (a client's new subscription in between
+    /// wins, and was fetched after the change).
     func apply(_ change: PHChange) {
-        let lists = state.withLock { state -> [(String, Int)] in
-            var changed: [(String, Int)] = []
-            for name in Array(state.collectionWatches.keys) {
-                if let count = state.collectionWatches[name]?.advance(change) { changed.append((name, count)) }
-            }
-            return changed
+        let (watches, subscriptions) = state.withLock { state in
+            (state.collectionWatches, state.subscriptions.mapValues(\.result))
         }
-        for (name, count) in lists { send(.collectionsChanged(name, count: count)) }
-        let updates = state.withLock { state -> [(String, PHFetchResultChangeDetails<PHAsset>)] in
-            var updates: [(String, PHFetchResultChangeDetails<PHAsset>)] = []
-            for (name, var subscription) in state.subscriptions {
-                guard let details = change.changeDetails(for: subscription.result) else { continue }
-                subscription.result = details.fetchResultAfterChanges
-                state.subscriptions[name] = subscription
-                updates.append((name, details))
-            }
-            return updates
+        var lists: [(String, Int)] = []
+        var advancedWatches: [(String, any CollectionWatching)] = []
+        for (name, watch) in watches {
+            var advanced = watch
+            if let count = advanced.advance(change) { lists.append((name, count)) }
+            advancedWatches.append((name, advanced))
         }
-        for (name, details) in updates where !Self.isEmpty(details) { send(Self.message(name, details)) }
+        var updates: [(String, PHFetchResult<PHAsset>, PHFetchResultChangeDetails<PHAsset>)] = []
+        for (name, result) in subscriptions {
+            guard let details = change.changeDetails(for: result) else { continue }
+            updates.append((name, result, details))
+        }
+        let stored = state.withLock { state -> Set<String> in
+            for (name, advanced) in advancedWatches where state.collectionWatches[name]?.identity == watches[name]?.identity {
+                state.collectionWatches[name] = advanced
+            }
+            var stored: Set<String> = []
+            for (name, before, details) in updates where state.subscriptions[name]?.result === before {
+                state.subscriptions[name]?.result = details.fetchResultAfterChanges
+                stored.insert(name)
+            }
+            return stored
+        }
+        for (name, count) in lists where state.withLock({ $0.collectionWatches[name] != nil }) { send(.collectionsChanged(name, count: count)) }
+        for (name, _, details) in updates where stored.contains(name) && !Self.isEmpty(details) { send(Self.message(name, details)) }
     }
 
     /// Nothing to tell: a change the subscription's fetch already saw (it was made after).
@@ -302,6 +317,8 @@ final class LiveConnection: Sendable {
 /// changes and says when the list changed.
 protocol CollectionWatching: Sendable {
     var count: Int { get }
+    /// The fetch result it holds now: a watch replaced since it was read has another.
+    var identity: ObjectIdentifier { get }
     /// The list's new count when `change` changed it (collections in or out, moved, or
     /// changed), else `nil`.
     mutating func advance(_ change: PHChange) -> Int?
@@ -312,6 +329,7 @@ struct CollectionWatch<T: PHCollection>: CollectionWatching, @unchecked Sendable
     var result: PHFetchResult<T>
 
     var count: Int { result.count }
+    var identity: ObjectIdentifier { ObjectIdentifier(result) }
 
     mutating func advance(_ change: PHChange) -> Int? {
         guard let details = change.changeDetails(for: result) else { return nil }

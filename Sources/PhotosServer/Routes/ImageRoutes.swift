@@ -251,11 +251,23 @@ struct ImageRoutes {
     private func render(
         _ asset: PHAsset, size: CGSize, mode: Mode, crop: CGRect?, version: Version, format: Format, quality: Int, etag: String
     ) async throws -> EncodedImageCache.Entry {
-        let options = Self.requestOptions(mode: mode, crop: crop, version: version)
         let image: UIImage
         do {
-            image = try await service.imageManager.image(
-                for: asset, targetSize: size, contentMode: mode == .fill ? .aspectFill : .aspectFit, options: options)
+            // The request is planned where it is made (the asset's files read from the store, a
+            // round trip each on PostgreSQL): made on the reads pool, not on this event loop.
+            let manager = service.imageManager
+            let deliveries = try await service.quickly("image request") {
+                let options = Self.requestOptions(mode: mode, crop: crop, version: version)
+                return manager.images(for: asset, targetSize: size, contentMode: mode == .fill ? .aspectFill : .aspectFit, options: options)
+            }
+            var final: UIImage?
+            for try await delivery in deliveries where !delivery.isDegraded {
+                if let error = delivery.error { throw error }
+                final = delivery.image
+                break
+            }
+            guard let final else { throw CancellationError() }
+            image = final
         } catch {
             throw APIError(error)
         }
