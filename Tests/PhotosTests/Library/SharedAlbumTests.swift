@@ -191,7 +191,14 @@ struct SharedAlbumTests {
             let shared = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [trip], options: nil).firstObject!
             PHAssetCollectionChangeRequest(for: shared)!.removeMember("cy")
         }
-        await cy.changesDelivered()
+        // Cy's library object hears of Ana's commit by its wake-up, which may come after a
+        // first look at Cy's queue: wait for the change itself (at most 10 s).
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            await cy.changesDelivered()
+            if recorders[1].changes.count > cysBefore { break }
+            try await Task.sleep(for: .milliseconds(10))
+        } while Date() < deadline
         let removed = recorders[1].changes.dropFirst(cysBefore).compactMap { $0.changeDetails(for: cysAlbums) }
             .flatMap { $0.removedObjects.map(\.localIdentifier) }
         #expect(removed == [trip])
