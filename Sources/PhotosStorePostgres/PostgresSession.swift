@@ -122,7 +122,7 @@ package final class PostgresSession: Sendable {
                 // A query sent on a connection the server has closed may never be answered.
                 guard !connection.isClosed else { throw StoreError(.unavailable, "the connection to the server is closed") }
                 do {
-                    return try connection.query(query, logger: Self.logger).blockingResult(timeout: answerTimeout, what: "an answer")
+                    return try Self.answer(to: query, on: connection, timeout: answerTimeout)
                 } catch let timeout as AnswerTimeout {
                     // The network or the server stalled: this connection is given up (a late
                     // answer would belong to no one), and the caller hears it is unavailable.
@@ -135,6 +135,24 @@ package final class PostgresSession: Sendable {
         } catch {
             throw StoreError(Self.isUnavailability(error) ? .unavailable : .database, "\(failure()): \(Self.reason(error))")
         }
+    }
+
+    /// Sends `query` and waits for its answer: the query sent and its callback registered in
+    /// one task on the connection's loop (from another thread, each is a wake-up of the loop,
+    /// and each wake-up costs about as much as the server's answer on a busy machine).
+    private static func answer(to query: PostgresQuery, on connection: PostgresConnection, timeout: TimeInterval) throws -> PostgresQueryResult {
+        let loop = connection.eventLoop
+        precondition(!loop.inEventLoop, "a PostgreSQL session was used from its own event loop")
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<PostgresQueryResult, any Error>?>(nil)
+        loop.execute {
+            connection.query(query, logger: logger).whenComplete { outcome in
+                result.withLock { $0 = outcome }
+                done.signal()
+            }
+        }
+        guard done.wait(timeout: .now() + timeout) == .success else { throw AnswerTimeout(what: "an answer", seconds: timeout) }
+        return try result.withLock { $0! }.get()
     }
 
     /// Whether `error` says the server can't be reached now rather than that it refused: no
