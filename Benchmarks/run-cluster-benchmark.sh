@@ -36,21 +36,7 @@ chmod 755 "$WORK"
 build_photos "$ROOT" "$WORK/build.log"
 [ -d "$ROOT/.corpus" ] || "$ROOT/scripts/fetch-corpus.sh" "$ROOT/.corpus" --minimal >/dev/null
 
-SERVER=$("$ROOT/scripts/throwaway-postgres.sh" start "$WORK/postgres" "$(free_port)")
-PIDS=()
-cleanup() {
-    stop_processes "${PIDS[@]}"
-    "$ROOT/scripts/throwaway-postgres.sh" stop "$WORK/postgres" || true
-}
-trap cleanup EXIT
-psql "$SERVER" -qc "CREATE DATABASE photos"
-DATABASE="${SERVER%/*}/photos"
-
-mapfile -t photos < <(ls "$ROOT"/.corpus/*.jpg | head -40)
-"$PHOTOS" import --library "$WORK/sqlite" "${photos[@]}" >/dev/null
-start=$(date +%s.%N)
-"$PHOTOS" migrate --from "$WORK/sqlite" --to "$DATABASE" --to-files "$WORK/files" >/dev/null
-printf 'RESULT migrate assets=%d seconds=%.2f\n' "${#photos[@]}" "$(echo "$(date +%s.%N) - $start" | bc)"
+postgres_library "$PHOTOS" "$ROOT" "$WORK"
 
 serve() {   # serve PORT ARGS...: starts an instance, waits until it answers
     local port=$1; shift

@@ -27,18 +27,8 @@ build_photos "$ROOT" "$HERE/.data/distance-build.log"
 [ -d "$ROOT/.corpus" ] || "$ROOT/scripts/fetch-corpus.sh" "$ROOT/.corpus" --minimal >/dev/null
 WORK="$(mktemp -d)"
 chmod 755 "$WORK"
-SERVER="$("$ROOT/scripts/throwaway-postgres.sh" start "$WORK/postgres" "$(free_port)")"
-PIDS=()
-cleanup() {
-    stop_processes "${PIDS[@]}"
-    "$ROOT/scripts/throwaway-postgres.sh" stop "$WORK/postgres" || true
-}
-trap cleanup EXIT
-psql "$SERVER" -qc "CREATE DATABASE photos"
+postgres_library "$PHOTOS" "$ROOT" "$WORK"
 PG_PORT="${SERVER##*:}"; PG_PORT="${PG_PORT%%/*}"
-mapfile -t photos < <(ls "$ROOT"/.corpus/*.jpg | head -40)
-"$PHOTOS" import --library "$WORK/sqlite" "${photos[@]}" >/dev/null
-"$PHOTOS" migrate --from "$WORK/sqlite" --to "${SERVER%/*}/photos?sslmode=disable" --to-files "$WORK/files" >/dev/null
 say "uptime: $(uptime)"
 
 measure() {   # measure NAME DATABASE-PORT

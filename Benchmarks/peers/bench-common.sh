@@ -86,6 +86,27 @@ postgres_copy() {
     echo "${server%/*}/$name"
 }
 
+# postgres_library PHOTOS ROOT WORK: the cluster benchmarks' library. A throwaway PostgreSQL
+# server in WORK/postgres (stopped on exit, after every pid in PIDS), the first 40 corpus photos
+# imported into WORK/sqlite and copied by `photos migrate` (timed: RESULT migrate) into its
+# database `photos`, the files in WORK/files. Sets SERVER (the server's URL), DATABASE (the
+# copy's) and PIDS.
+postgres_library() {
+    local photos="$1" root="$2" work="$3" start
+    SERVER=$("$root/scripts/throwaway-postgres.sh" start "$work/postgres" "$(free_port)")
+    PIDS=()
+    POSTGRES_LIBRARY_CLEANUP=("$root/scripts/throwaway-postgres.sh" stop "$work/postgres")
+    trap 'stop_processes "${PIDS[@]}"; "${POSTGRES_LIBRARY_CLEANUP[@]}" || true' EXIT
+    psql "$SERVER" -qc "CREATE DATABASE photos"
+    DATABASE="${SERVER%/*}/photos"
+    local corpus
+    mapfile -t corpus < <(ls "$root"/.corpus/*.jpg | head -40)
+    "$photos" import --library "$work/sqlite" "${corpus[@]}" >/dev/null
+    start=$(date +%s.%N)
+    "$photos" migrate --from "$work/sqlite" --to "$DATABASE" --to-files "$work/files" >/dev/null
+    printf 'RESULT migrate assets=%d seconds=%.2f\n' "${#corpus[@]}" "$(echo "$(date +%s.%N) - $start" | bc)"
+}
+
 # free_port: a TCP port nothing listens on at loopback now.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
