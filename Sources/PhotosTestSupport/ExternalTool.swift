@@ -16,17 +16,21 @@ public enum ExternalTool {
         return data
     }
 
-    /// Runs a tool for its effect (mount, chmod, cp); throws when it exits with a failure.
+    /// Runs a tool for its effect (mount, chmod, cp, openssl); throws when it exits with a
+    /// failure, with what it printed on standard error.
     public static func run(_ path: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "\(path) \(arguments.joined(separator: " ")) failed"])
+            throw CocoaError(
+                .fileWriteNoPermission, userInfo: [NSLocalizedDescriptionKey: "\(path) \(arguments.joined(separator: " ")) failed: \(text)"])
         }
     }
 

@@ -36,17 +36,6 @@ public struct TestCertificates: Sendable {
     }
 
     private static func openssl(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ThrowawayPostgres.Failure("openssl \(arguments.prefix(2).joined(separator: " ")) failed: \(text)")
-        }
+        try ExternalTool.run("/usr/bin/openssl", arguments)
     }
 }

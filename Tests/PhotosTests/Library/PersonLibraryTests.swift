@@ -35,13 +35,7 @@ struct PersonLibraryTests {
             exif.dateTimeOriginal = String(format: "2024:05:%02d %02d:00:00", day, hour)
             let url = try TestImages.writeJPEG(
                 to: temporary.scratch.appendingPathComponent("\(name)-\(UUID().uuidString).jpg"), width: 64 + day, exif: exif, noisy: true)
-            var identifier: String?
-            try library.performChangesAndWait {
-                let request = PHAssetCreationRequest.forAsset()
-                request.addResource(with: .photo, fileURL: url, options: nil)
-                identifier = request.placeholderForCreatedAsset?.localIdentifier
-            }
-            return try #require(identifier)
+            return try add(to: library, copying: url)
         }
 
         func add(to library: PHPhotoLibrary, named name: String, day: Int, hour: Int = 12) throws -> String {
@@ -49,7 +43,7 @@ struct PersonLibraryTests {
         }
 
         /// Creates a photo of the file at `url` (copied into the library) in `library`.
-        func add(to library: PHPhotoLibrary, copying url: URL) throws -> String {
+        static func add(to library: PHPhotoLibrary, copying url: URL) throws -> String {
             var identifier: String?
             try library.performChangesAndWait {
                 let request = PHAssetCreationRequest.forAsset()
@@ -181,8 +175,8 @@ struct PersonLibraryTests {
             #expect(stat(url.path, &found) == 0)
             return (UInt64(found.st_ino), UInt64(found.st_nlink))
         }
-        let anas = try house.add(to: house.ana, copying: url)
-        let bens = try house.add(to: house.ben, copying: url)
+        let anas = try Household.add(to: house.ana, copying: url)
+        let bens = try Household.add(to: house.ben, copying: url)
         #expect(anas != bens)
         let (anasFile, bensFile) = (try original(house.ana, anas), try original(house.ben, bens))
         #expect(anasFile != bensFile)
@@ -198,7 +192,7 @@ struct PersonLibraryTests {
         #expect(try inode(bensFile).links == 1)
         // A file nobody else has is copied as before.
         let other = try TestImages.writeJPEG(to: house.temporary.scratch.appendingPathComponent("own.jpg"), width: 97, noisy: true)
-        let own = try house.add(to: house.ben, copying: other)
+        let own = try Household.add(to: house.ben, copying: other)
         #expect(try inode(original(house.ben, own)).links == 1)
     }
 
