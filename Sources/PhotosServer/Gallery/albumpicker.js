@@ -2,6 +2,7 @@
 // filled in the same change request (createAlbum with a ref, then addToAlbum to that ref).
 
 import { performChanges } from "./api.js";
+import { button } from "./dom.js";
 import { showError, showToast } from "./toast.js";
 
 /** The album picker popover. */
@@ -62,11 +63,7 @@ export class AlbumPicker {
    */
   albumButton(album) {
     const li = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = album.title;
-    button.addEventListener("click", () => this.add(album));
-    li.append(button);
+    li.append(button(album.title, () => this.add(album)));
     return li;
   }
 

@@ -1,4 +1,5 @@
-// Small DOM pieces the panels share: a note line in a list, a select's option, a form's submit.
+// Small DOM pieces the panels share: a note line in a list, a select's option, a form's submit,
+// a plain button.
 
 /**
  * A list item in the muted note style ("None", "Loading…").
@@ -32,4 +33,17 @@ export function onSubmit(form, action) {
     event.preventDefault();
     action();
   });
+}
+
+/**
+ * A plain button (not a form's submit) labelled `text` that runs `action` when clicked.
+ * @param {string} text
+ * @param {() => void} action
+ */
+export function button(text, action) {
+  const element = document.createElement("button");
+  element.type = "button";
+  element.textContent = text;
+  element.addEventListener("click", action);
+  return element;
 }

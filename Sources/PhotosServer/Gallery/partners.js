@@ -3,7 +3,7 @@
 // and with whom you share yours (with a Stop button), and shares yours with another person.
 
 import { request } from "./api.js";
-import { note, onSubmit, option } from "./dom.js";
+import { button, note, onSubmit, option } from "./dom.js";
 import { showError, showToast } from "./toast.js";
 
 const SORT = "-creationDate";
@@ -68,18 +68,18 @@ export class Partners {
       ...shares.map((share) => {
         const li = document.createElement("li");
         li.dataset.partner = share.owner.name;
-        const button = document.createElement("button");
-        button.type = "button";
-        button.className = "nav-item";
+        const entry = document.createElement("button");
+        entry.type = "button";
+        entry.className = "nav-item";
         const name = document.createElement("span");
         name.className = "name";
         name.textContent = `${share.owner.name}’s photos`;
-        button.append(name);
+        entry.append(name);
         const selection = {
           title: name.textContent,
           spec: { sort: SORT, predicate: null, collection: null, partner: share.owner.identifier },
         };
-        button.addEventListener("click", () => this.actions.onSelect(button, selection));
+        entry.addEventListener("click", () => this.actions.onSelect(entry, selection));
         const label = document.createElement("label");
         label.className = "note partner-timeline";
         const box = document.createElement("input");
@@ -87,7 +87,7 @@ export class Partners {
         box.checked = share.isInPartnersTimeline;
         box.addEventListener("change", () => this.showInTimeline(share.owner, box));
         label.append(box, " in my Library");
-        li.append(button, label);
+        li.append(entry, label);
         return li;
       }),
     );
@@ -104,11 +104,7 @@ export class Partners {
         text.className = "note";
         const since = share.sinceDate ? ` since ${new Date(share.sinceDate).toLocaleDateString()}` : "";
         text.textContent = `Yours shared with ${share.partner.name}${since}`;
-        const stop = document.createElement("button");
-        stop.type = "button";
-        stop.textContent = "Stop";
-        stop.addEventListener("click", () => this.stop(share.partner));
-        li.append(text, stop);
+        li.append(text, button("Stop", () => this.stop(share.partner)));
         return li;
       }),
     );

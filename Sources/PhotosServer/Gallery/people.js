@@ -3,7 +3,7 @@
 // The server decides (only administrators may; the owner can't be removed).
 
 import { request } from "./api.js";
-import { note, onSubmit, option } from "./dom.js";
+import { button, note, onSubmit, option } from "./dom.js";
 import { showError, showToast } from "./toast.js";
 
 /**
@@ -77,18 +77,15 @@ export class PeopleAdmin {
     box.disabled = person.isOwner;
     box.addEventListener("change", () => this.change(person, { isAdmin: box.checked }, () => (box.checked = !box.checked)));
     admin.append(box, " admin");
-    const remove = document.createElement("button");
-    remove.type = "button";
-    remove.className = "remove";
-    remove.textContent = "Remove";
-    remove.hidden = person.isOwner;
-    remove.addEventListener("click", () => {
+    const remove = button("Remove", () => {
       if (remove.dataset.armed) this.remove(person);
       else {
         remove.dataset.armed = "1";
         remove.textContent = `Remove ${person.name}?`;
       }
     });
+    remove.className = "remove";
+    remove.hidden = person.isOwner;
     li.append(name, admin, remove);
     return li;
   }

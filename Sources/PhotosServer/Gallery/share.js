@@ -3,7 +3,7 @@
 // viewer or a contributor. The server decides who may (only its owner shares it).
 
 import { performChanges, request } from "./api.js";
-import { note, onSubmit, option } from "./dom.js";
+import { button, note, onSubmit, option } from "./dom.js";
 import { SHARED_ALBUM } from "./sidebar.js";
 import { showError, showToast } from "./toast.js";
 
@@ -143,11 +143,7 @@ export class Sharing {
           if (link.expirationDate) notes.push(`until ${new Date(link.expirationDate).toLocaleDateString()}`);
           if (link.allowsDownload) notes.push("downloads");
           title.textContent = notes.length ? `${link.title} (${notes.join(", ")})` : link.title;
-          const revoke = document.createElement("button");
-          revoke.type = "button";
-          revoke.textContent = "Revoke";
-          revoke.addEventListener("click", () => this.revokeLink(link.identifier));
-          li.append(title, revoke);
+          li.append(title, button("Revoke", () => this.revokeLink(link.identifier)));
           return li;
         }),
       );
