@@ -19,8 +19,19 @@ extension PHImageManager {
     ) async throws -> UIImage {
         let options = (options?.copy() as? PHImageRequestOptions) ?? PHImageRequestOptions()
         if options.deliveryMode == .opportunistic { options.deliveryMode = .highQualityFormat }
-        for try await delivery in images(for: asset, targetSize: targetSize, contentMode: contentMode, options: options)
-        where !delivery.isDegraded || options.deliveryMode == .fastFormat {
+        return try await Self.finalImage(
+            of: images(for: asset, targetSize: targetSize, contentMode: contentMode, options: options),
+            acceptingDegraded: options.deliveryMode == .fastFormat)
+    }
+
+    /// The first image of `deliveries` that isn't degraded (or the first, `acceptingDegraded`):
+    /// what ``image(for:targetSize:contentMode:options:)`` waits for, for a caller that made
+    /// the request elsewhere (``images(for:targetSize:contentMode:options:)``).
+    /// - Throws: the request's ``PHPhotosError``, or `CancellationError`.
+    package static func finalImage(
+        of deliveries: AsyncThrowingStream<ImageDelivery, any Error>, acceptingDegraded: Bool = false
+    ) async throws -> UIImage {
+        for try await delivery in deliveries where !delivery.isDegraded || acceptingDegraded {
             if let error = delivery.error { throw error }
             if let image = delivery.image { return image }
         }

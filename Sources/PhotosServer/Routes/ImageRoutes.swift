@@ -260,14 +260,7 @@ struct ImageRoutes {
                 let options = Self.requestOptions(mode: mode, crop: crop, version: version)
                 return manager.images(for: asset, targetSize: size, contentMode: mode == .fill ? .aspectFill : .aspectFit, options: options)
             }
-            var final: UIImage?
-            for try await delivery in deliveries where !delivery.isDegraded {
-                if let error = delivery.error { throw error }
-                final = delivery.image
-                break
-            }
-            guard let final else { throw CancellationError() }
-            image = final
+            image = try await PHImageManager.finalImage(of: deliveries)
         } catch {
             throw APIError(error)
         }
