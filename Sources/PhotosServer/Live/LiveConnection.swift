@@ -222,30 +222,32 @@ final class LiveConnection: Sendable {
         let (watches, subscriptions) = state.withLock { state in
             (state.collectionWatches, state.subscriptions.mapValues(\.result))
         }
-        var lists: [(String, Int)] = []
-        var advancedWatches: [(String, any CollectionWatching)] = []
+        var advancedWatches: [(name: String, watch: any CollectionWatching, count: Int?)] = []
         for (name, watch) in watches {
             var advanced = watch
-            if let count = advanced.advance(change) { lists.append((name, count)) }
-            advancedWatches.append((name, advanced))
+            let count = advanced.advance(change)
+            advancedWatches.append((name, advanced, count))
         }
         var updates: [(String, PHFetchResult<PHAsset>, PHFetchResultChangeDetails<PHAsset>)] = []
         for (name, result) in subscriptions {
             guard let details = change.changeDetails(for: result) else { continue }
             updates.append((name, result, details))
         }
-        let stored = state.withLock { state -> Set<String> in
-            for (name, advanced) in advancedWatches where state.collectionWatches[name]?.identity == watches[name]?.identity {
+        // Stored, and told, where the watch or subscription is still the one read above.
+        let (lists, stored) = state.withLock { state -> ([(String, Int)], Set<String>) in
+            var lists: [(String, Int)] = []
+            for (name, advanced, count) in advancedWatches where state.collectionWatches[name]?.identity == watches[name]?.identity {
                 state.collectionWatches[name] = advanced
+                if let count { lists.append((name, count)) }
             }
             var stored: Set<String> = []
             for (name, before, details) in updates where state.subscriptions[name]?.result === before {
                 state.subscriptions[name]?.result = details.fetchResultAfterChanges
                 stored.insert(name)
             }
-            return stored
+            return (lists, stored)
         }
-        for (name, count) in lists where state.withLock({ $0.collectionWatches[name] != nil }) { send(.collectionsChanged(name, count: count)) }
+        for (name, count) in lists { send(.collectionsChanged(name, count: count)) }
         for (name, _, details) in updates where stored.contains(name) && !Self.isEmpty(details) { send(Self.message(name, details)) }
     }
 
