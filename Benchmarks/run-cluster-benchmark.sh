@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Cluster benchmark: favorite toggles per second (POST /api/changes under wrk) through one
-# `photos serve` on SQLite, one on PostgreSQL, and two on one PostgreSQL library behind nginx;
+# `photos serve` on SQLite, one on PostgreSQL (alone, reached directly as SQLite's; then with a
+# second instance running, through nginx), and two on one PostgreSQL library behind nginx;
 # and what a change costs to reach a live WebSocket client of the same instance and of the
 # other one. Release build (the demo's: cross-module optimization), loopback, one machine: the
 # instances, PostgreSQL, nginx and wrk share its cores.
@@ -48,7 +49,6 @@ serve() {   # serve PORT ARGS...: starts an instance, waits until it answers
 SQLITE_PORT=$(free_port) A_PORT=$(free_port) B_PORT=$(free_port) ONE_PORT=$(free_port) TWO_PORT=$(free_port)
 serve "$SQLITE_PORT" --library "$WORK/sqlite"
 serve "$A_PORT" --database "$DATABASE" --library "$WORK/files"
-serve "$B_PORT" --database "$DATABASE" --library "$WORK/files"
 
 nginx_conf "$WORK/nginx" 1 <<CONF
   access_log off;
@@ -67,8 +67,14 @@ toggle() {   # toggle NAME PORT RUN
     wrk -t 2 -c "$CONNECTIONS" -d "${SECONDS_EACH}s" -s "$HERE/peers/wrk_load.lua" "http://127.0.0.1:$2" -- "$WORK/paths.txt" "$WORK/ids.txt" 1 >"$out" 2>&1
     echo "RESULT setup=$1 run=$3 $(grep RESULT "$out" | sed 's/^RESULT //')"
 }
+# One instance alone (the second, which hears of every change through LISTEN and reads it,
+# would load the same cores), reached directly as SQLite's is; then two behind nginx.
 for run in $(seq "$RUNS"); do
     toggle sqlite-one "$SQLITE_PORT" "$run"
+    toggle postgres-one "$A_PORT" "$run"
+done
+serve "$B_PORT" --database "$DATABASE" --library "$WORK/files"
+for run in $(seq "$RUNS"); do
     toggle postgres-one-via-nginx "$ONE_PORT" "$run"
     toggle postgres-two-via-nginx "$TWO_PORT" "$run"
 done

@@ -6,9 +6,7 @@ extension LibraryDatabase {
     /// The row ids of the assets a query matches, in order: the snapshot a fetch result keeps,
     /// and the library's position (the newest change) they reflect.
     package func assetIDs(_ query: AssetQuery) throws(StoreError) -> (ids: [Int64], position: Int64) {
-        try read { db in
-            (try db.int64Column(query.statement()), try ChangeJournal.position(db))
-        }
+        try StoreError.mapping("Reading the library failed") { try engine.idsAndPosition(query.statement()) }
     }
 
     /// Loads asset rows by id; the result is in no particular order and skips missing ids.
@@ -36,9 +34,7 @@ extension LibraryDatabase {
     // MARK: - Collections
 
     package func collectionIDs(_ query: CollectionQuery) throws(StoreError) -> (ids: [Int64], position: Int64) {
-        try read { db in
-            (try db.int64Column(query.statement()), try ChangeJournal.position(db))
-        }
+        try StoreError.mapping("Reading the library failed") { try engine.idsAndPosition(query.statement()) }
     }
 
     package func collections(ids: [Int64]) throws(StoreError) -> [CollectionRecord] {

@@ -3,11 +3,13 @@ import PhotosLocking
 import PhotosStore
 
 /// One `LISTEN` connection per engine, shared by every watcher of the library: each
-/// notification (a commit on any instance) wakes every watcher. A notification is only a
+/// notification (a commit on any instance) wakes the watchers of its topic (a journal
+/// commit's payload is its position, an access change's `ChangeJournal.postgresAccessPayload`). A notification is only a
 /// wake-up: it is lost when nobody listens and sent only at commit, so watchers read the
 /// history after the last position they saw. When the connection drops, it reconnects (after
 /// 0.1 s, doubling to 5 s) and wakes every watcher, which catches up on what was missed.
 final class PostgresChangeListener: Sendable {
+
     private let url: URL
     private let channel: String
 
@@ -32,9 +34,11 @@ final class PostgresChangeListener: Sendable {
         self.channel = channel
     }
 
-    func watch(queue: DispatchQueue, fallback: DispatchTimeInterval, handler: @escaping @Sendable () -> Void) -> PostgresChangeWatch {
+    func watch(
+        queue: DispatchQueue, fallback: DispatchTimeInterval, topic: ChangeTopic, handler: @escaping @Sendable () -> Void
+    ) -> PostgresChangeWatch {
         let watch = state.withLock { state -> PostgresChangeWatch in
-            let watch = PostgresChangeWatch(id: state.nextID, queue: queue, fallback: fallback, handler: handler) { [weak self] id in
+            let watch = PostgresChangeWatch(id: state.nextID, queue: queue, fallback: fallback, topic: topic, handler: handler) { [weak self] id in
                 self?.remove(id)
             }
             state.watchers[state.nextID] = Weak(watch: watch)
@@ -64,9 +68,11 @@ final class PostgresChangeListener: Sendable {
         session?.close()
     }
 
-    private func wakeAll() {
+    /// Wakes the watchers of `topic`, or every watcher (`nil`: after a reconnect, when
+    /// anything may have been missed).
+    private func wake(_ topic: ChangeTopic?) {
         let watchers = state.withLock { $0.watchers.values.compactMap(\.watch) }
-        for watcher in watchers { watcher.wake() }
+        for watcher in watchers where topic == nil || watcher.topic == topic { watcher.wake() }
     }
 
     /// Opens the `LISTEN` connection off the caller's thread, unless one is open or opening.
@@ -83,7 +89,9 @@ final class PostgresChangeListener: Sendable {
     private func connect() {
         do {
             let session = try PostgresSession.connect(to: url)
-            try session.listen(channel) { [weak self] _ in self?.wakeAll() }
+            try session.listen(channel) { [weak self] payload in
+                self?.wake(payload == ChangeJournal.postgresAccessPayload ? .access : .journal)
+            }
             let keep = state.withLock { state -> Bool in
                 state.connecting = false
                 guard !state.stopped, !state.watchers.isEmpty else { return false }
@@ -97,7 +105,7 @@ final class PostgresChangeListener: Sendable {
             }
             session.whenClosed { [weak self] in self?.connectionClosed(session) }
             // Whatever committed before LISTEN took effect was not announced to this instance.
-            wakeAll()
+            wake(nil)
         } catch {
             let delay = state.withLock { state -> Double in
                 state.connecting = false
@@ -124,6 +132,8 @@ final class PostgresChangeWatch: ChangeWatch, @unchecked Sendable {
     // @unchecked Sendable: `timer` is set in init and cancelled in cancel(); dispatch orders
     // its handler; `cancelled` is behind a lock.
     private let id: Int
+    /// What its wake-ups are about.
+    let topic: ChangeTopic
     private let queue: DispatchQueue
     private let handler: @Sendable () -> Void
     private let timer: any DispatchSourceTimer
@@ -131,10 +141,11 @@ final class PostgresChangeWatch: ChangeWatch, @unchecked Sendable {
     private let onCancel: @Sendable (Int) -> Void
 
     init(
-        id: Int, queue: DispatchQueue, fallback: DispatchTimeInterval, handler: @escaping @Sendable () -> Void,
+        id: Int, queue: DispatchQueue, fallback: DispatchTimeInterval, topic: ChangeTopic, handler: @escaping @Sendable () -> Void,
         onCancel: @escaping @Sendable (Int) -> Void
     ) {
         self.id = id
+        self.topic = topic
         self.queue = queue
         self.handler = handler
         self.onCancel = onCancel

@@ -88,6 +88,10 @@ package final class PostgresEngine: StoreEngine {
         }
     }
 
+    package func idsAndPosition(_ statement: StoreSQL) throws -> (ids: [Int64], position: Int64) {
+        try withSession { session in try session.idsAndPosition(statement) }
+    }
+
     package func query<Record>(_ statement: StoreSQL, _ decode: (any ColumnReading) -> Record) throws -> [Record] {
         try withSession { session in try session.rows(statement, decode) }
     }
@@ -103,7 +107,9 @@ package final class PostgresEngine: StoreEngine {
         return PostgresSnapshot(session: session) { session in session.giveBack() }
     }
 
-    /// Commits announce themselves: the journal's close sends `NOTIFY` in the transaction.
+    /// Commits announce themselves: the journal's close sends `NOTIFY` in the transaction, and
+    /// so does an access change (``AccessTokenStore``'s version bump, with the payload
+    /// `ChangeJournal.postgresAccessPayload`).
     package var announcesJournalCommits: Bool { true }
 
     package func postChange(position: Int64) {
@@ -111,9 +117,9 @@ package final class PostgresEngine: StoreEngine {
     }
 
     package func watchChanges(
-        queue: DispatchQueue, fallback: DispatchTimeInterval, handler: @escaping @Sendable () -> Void
+        queue: DispatchQueue, fallback: DispatchTimeInterval, topic: ChangeTopic, handler: @escaping @Sendable () -> Void
     ) -> any ChangeWatch {
-        listener.watch(queue: queue, fallback: fallback, handler: handler)
+        listener.watch(queue: queue, fallback: fallback, topic: topic, handler: handler)
     }
 
     /// A session-level advisory lock on `(kind, id)` (the two-key space, apart from

@@ -40,6 +40,20 @@ extension PostgresSession: StoreConnection {
         return try rows(statement) { $0.int64(0) }
     }
 
+    /// ``int64Column(_:)`` and the library's position in one statement, outside any
+    /// transaction: a statement sees one state of the database, so the two agree. Falls back
+    /// to a read transaction of two statements when the column is not a `bigint`.
+    func idsAndPosition(_ statement: StoreSQL) throws -> (ids: [Int64], position: Int64) {
+        let combined = Self.query("SELECT ARRAY(\(statement)), (SELECT position FROM libraryPosition)")
+        let answer = try query(combined, "reading \(combined.sql)")
+        if let row = answer.first?.makeRandomAccess(), let ids = try? row[0].decode([Int64].self) {
+            return (ids, try row[1].decode(Int64.self))
+        }
+        return try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+            (try int64Column(statement), try rows("SELECT position FROM libraryPosition") { $0.int64(0) }.first ?? 0)
+        }
+    }
+
     /// The statement as postgres-nio's query: its text and binds appended through
     /// `PostgresQuery.StringInterpolation`, which numbers each bind's `$n` as it appends it.
     static func query(_ statement: StoreSQL) -> PostgresQuery {

@@ -151,7 +151,7 @@ package struct LibraryAccess: Sendable {
         let (store, logger) = (self.store, self.logger)
         let last = Mutex(logger.attempt(.warning, "read the access version") { try store.accessTokens.version() } ?? 0)
         let reads = RecurringFailure()
-        let watcher = store.watchChanges(queue: DispatchQueue(label: "PHPhotoLibrary.access")) {
+        let watcher = store.watchChanges(queue: DispatchQueue(label: "PHPhotoLibrary.access"), topic: .access) {
             // Unread (logged), the next wake-up reads it again.
             let read = logger.attempt(.notice, "read the access version after a change", recurring: reads) {
                 try store.accessTokens.version()

@@ -307,8 +307,8 @@ package final class VideoRenditions: Sendable {
 
     // MARK: Background work
 
-    /// Starts the background workers, woken by every change to `library` (a video imported
-    /// here or by another process), until ``stopBackgroundWork()``.
+    /// Starts the background workers, woken by the changes to `library` that may give them
+    /// work (a video imported or edited here or by another process), until ``stopBackgroundWork()``.
     package func startBackgroundWork(wakingOnChangesTo library: PHPhotoLibrary) {
         let waker = RenditionWaker(renditions: self)
         state.withLock { $0.waker = (waker, library) }
@@ -404,7 +404,9 @@ package final class VideoRenditions: Sendable {
     }
 }
 
-/// Wakes the rendition workers on every change to their library.
+/// Wakes the rendition workers on a change to their library that may have given them work
+/// (``PHChange/mayAddAssetWork``: a video imported or edited, here or elsewhere); a favorite
+/// toggled doesn't cost them a look at the queue (on PostgreSQL, two transactions).
 final class RenditionWaker: NSObject, PHPhotoLibraryChangeObserver, Sendable {
     private weak let renditions: VideoRenditions?
 
@@ -413,6 +415,6 @@ final class RenditionWaker: NSObject, PHPhotoLibraryChangeObserver, Sendable {
     }
 
     func photoLibraryDidChange(_ changeInstance: PHChange) {
-        renditions?.wake()
+        if changeInstance.mayAddAssetWork { renditions?.wake() }
     }
 }

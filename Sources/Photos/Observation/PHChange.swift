@@ -97,6 +97,18 @@ public final class PHChange: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Linux addition: whether the change may have given derived files work to do: an asset
+    /// inserted (imported, restored, shown) or its pixels changed (edited, reverted), from
+    /// the change's journal entries. `true` when the history no longer reaches back to the
+    /// previous change. A favorite or a title is `false`: background workers woken by changes
+    /// (video renditions) need not look for work then.
+    package var mayAddAssetWork: Bool {
+        guard let objects else { return true }
+        return objects.values.contains { change in
+            change.entity == JournalEntity.asset && (change.kind == .inserted || change.contentChanged)
+        }
+    }
+
     /// ``snapshot``, or nil when a new one can't be taken (logged: the details asked for are
     /// then nil, as for a change that didn't affect `subject`).
     private func answeringSnapshot(for subject: @autoclosure () -> String) -> StoreSnapshot? {

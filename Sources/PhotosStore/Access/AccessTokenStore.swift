@@ -142,16 +142,24 @@ package struct AccessTokenStore: Sendable {
         try db.row("SELECT \(AccessTokenColumn.selection) FROM accessToken WHERE \(condition)") { AccessTokenRecord(row: $0) }
     }
 
+    /// Counts a change to access in the transaction of `db`; on PostgreSQL the commit also
+    /// wakes the access watchers of every instance (`NOTIFY`, sent at commit, with
+    /// ``ChangeJournal/postgresAccessPayload``), and only them.
     static func bumpAccessVersion(_ db: any StoreConnection) throws {
         try db.execute(
             """
                 INSERT INTO libraryInfo (key, value) VALUES ('accessVersion', '1')
                 ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(libraryInfo.value AS BIGINT) + 1 AS TEXT)
                 """)
+        if db.dialect == .postgres {
+            try db.execute("SELECT pg_notify(\(ChangeJournal.postgresChannel), \(ChangeJournal.postgresAccessPayload))")
+        }
     }
 
-    /// Wakes watchers in other processes (the change signal's folder is what they watch).
+    /// Wakes watchers in other processes (the change signal's folder is what they watch),
+    /// unless the commit announced itself (PostgreSQL: ``bumpAccessVersion(_:)``).
     private func postAccessChange() {
+        guard !database.engine.announcesJournalCommits else { return }
         database.engine.postChange(position: (try? database.currentPosition()) ?? 0)
     }
 

@@ -62,8 +62,9 @@ final class SQLiteEngine: StoreEngine {
 
     var announcesJournalCommits: Bool { false }
 
+    /// Every watcher wakes at every signal, whatever its topic: a read costs microseconds here.
     func watchChanges(
-        queue: DispatchQueue, fallback: DispatchTimeInterval, handler: @escaping @Sendable () -> Void
+        queue: DispatchQueue, fallback: DispatchTimeInterval, topic: ChangeTopic, handler: @escaping @Sendable () -> Void
     ) -> any ChangeWatch {
         ChangeSignalWatcher(changeSignal, queue: queue, fallback: fallback, handler: handler)
     }

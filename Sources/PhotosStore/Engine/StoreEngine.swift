@@ -22,6 +22,12 @@ package protocol StoreEngine: Sendable {
     /// that statement (PostgreSQL: one round trip less).
     func writeChange<T>(_ body: (any StoreConnection) throws -> T) throws -> T
 
+    /// The ids `statement` selects, in order, and the library's position they reflect: one
+    /// state of the library, as a fetch result keeps it. A read transaction of two
+    /// statements by default; PostgreSQL reads both in one statement outside a transaction
+    /// (one round trip instead of four).
+    func idsAndPosition(_ statement: StoreSQL) throws -> (ids: [Int64], position: Int64)
+
     /// Runs one query outside any transaction: a single statement is consistent on its own.
     /// The reads a fetch result makes per object and per batch come here, so the engine can
     /// make them cheaper than a transaction (SQLite: plain connections and prepared
@@ -41,11 +47,14 @@ package protocol StoreEngine: Sendable {
     /// not needed after it.
     var announcesJournalCommits: Bool { get }
 
-    /// Calls `handler` on `queue` after another process or instance (or this one) commits, and
-    /// every `fallback` besides (`.never`: only on wake-ups). A wake-up is only a hint: the
-    /// handler reads the history to learn what changed.
+    /// Calls `handler` on `queue` after another process or instance (or this one) commits a
+    /// change of `topic`, and every `fallback` besides (`.never`: only on wake-ups). A wake-up
+    /// is only a hint: the handler reads the history (or the access version) to learn what
+    /// changed. An engine may wake a watcher for the other topic too (SQLite's signal file
+    /// wakes every watcher); PostgreSQL's notifications name their topic, so a change block
+    /// doesn't cost every access watcher a read.
     func watchChanges(
-        queue: DispatchQueue, fallback: DispatchTimeInterval, handler: @escaping @Sendable () -> Void
+        queue: DispatchQueue, fallback: DispatchTimeInterval, topic: ChangeTopic, handler: @escaping @Sendable () -> Void
     ) -> any ChangeWatch
 
     /// Claims shared work for this process until the claim is released or the process is
@@ -62,6 +71,10 @@ package protocol StoreEngine: Sendable {
 extension StoreEngine {
     package func shutDown() {}
 
+    package func idsAndPosition(_ statement: StoreSQL) throws -> (ids: [Int64], position: Int64) {
+        try read { db in (try db.int64Column(statement), try ChangeJournal.position(db)) }
+    }
+
     /// SQLite's write lock is the transaction's own: nothing to fold.
     package func writeChange<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
         try write(body)
@@ -73,6 +86,14 @@ extension StoreEngine {
     func postJournalCommit(position: Int64) {
         if !announcesJournalCommits { postChange(position: position) }
     }
+}
+
+/// What a wake-up of ``StoreEngine/watchChanges(queue:fallback:topic:handler:)`` is about.
+package enum ChangeTopic: Sendable {
+    /// A change block committed: the journal moved.
+    case journal
+    /// Tokens, allow-lists, people, shares or links changed (`libraryInfo.accessVersion`).
+    case access
 }
 
 /// A read transaction held open: every read sees the same state of the library. The

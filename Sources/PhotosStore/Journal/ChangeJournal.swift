@@ -4,6 +4,9 @@ package import Foundation
 package enum ChangeJournal {
     /// The `NOTIFY` channel PostgreSQL announces commits on (``close(_:id:)``).
     package static let postgresChannel = "photokit_changes"
+    /// The payload of an access change's notification on ``postgresChannel`` (a change
+    /// block's is its position, a number): PostgreSQL wakes only the watchers of its topic.
+    package static let postgresAccessPayload = "access"
 
     /// The PostgreSQL advisory lock every write transaction holds ("PHKW"): writes of every
     /// instance are ordered by it. A change block's takes it in ``open(_:date:)``.
@@ -146,13 +149,14 @@ extension LibraryDatabase {
         }
     }
 
-    /// Calls `handler` on `queue` after a commit by any process or instance (a hint: the
-    /// history says what changed), and every `fallback` besides (`.never`: only on wake-ups).
+    /// Calls `handler` on `queue` after a commit of `topic` by any process or instance (a
+    /// hint: the history says what changed), and every `fallback` besides (`.never`: only on
+    /// wake-ups).
     package func watchChanges(
         queue: DispatchQueue, fallback: DispatchTimeInterval = ChangeSignalWatcher.fallbackInterval,
-        handler: @escaping @Sendable () -> Void
+        topic: ChangeTopic = .journal, handler: @escaping @Sendable () -> Void
     ) -> any ChangeWatch {
-        engine.watchChanges(queue: queue, fallback: fallback, handler: handler)
+        engine.watchChanges(queue: queue, fallback: fallback, topic: topic, handler: handler)
     }
 
     /// A consistent, unchanging view of the library as it is now, for change details.
