@@ -10,6 +10,18 @@ import Testing
 /// engines (the PostgreSQL pass runs it too).
 @Suite("Shared albums")
 struct SharedAlbumTests {
+    /// Waits until `recorder` was told more than `count` changes (at most 10 s): a library
+    /// object hears of another one's commit by its wake-up, which may come after a first look
+    /// at its observers' queue (`changesDelivered()` covers only its own commits).
+    static func waitForChange(told recorder: ChangeRecorder, beyond count: Int, library: PHPhotoLibrary) async throws {
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            await library.changesDelivered()
+            if recorder.changes.count > count { return }
+            try await Task.sleep(for: .milliseconds(10))
+        } while Date() < deadline
+    }
+
     typealias Household = PersonLibraryTests.Household
 
     /// Ana's shared album "Trip", shared with Ben as a contributor and Cy as a viewer.
@@ -174,7 +186,10 @@ struct SharedAlbumTests {
             let shared = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [trip], options: nil).firstObject!
             PHAssetCollectionChangeRequest(for: shared)!.addAssets(PHAsset.fetchAssets(withLocalIdentifiers: [bens], options: nil))
         }
-        for library in [house.ana, cy] { await library.changesDelivered() }
+        // Ana's and Cy's library objects hear of Ben's commit by their wake-ups.
+        for (index, library) in [house.ana, cy].enumerated() {
+            try await Self.waitForChange(told: recorders[index], beyond: before[index], library: library)
+        }
         for (index, result) in contents.enumerated() {
             let changes = recorders[index].changes.dropFirst(before[index])
             let added = changes.compactMap { $0.changeDetails(for: result) }.flatMap { $0.insertedObjects.map(\.localIdentifier) }
@@ -191,14 +206,7 @@ struct SharedAlbumTests {
             let shared = PHAssetCollection.fetchAssetCollections(withLocalIdentifiers: [trip], options: nil).firstObject!
             PHAssetCollectionChangeRequest(for: shared)!.removeMember("cy")
         }
-        // Cy's library object hears of Ana's commit by its wake-up, which may come after a
-        // first look at Cy's queue: wait for the change itself (at most 10 s).
-        let deadline = Date().addingTimeInterval(10)
-        repeat {
-            await cy.changesDelivered()
-            if recorders[1].changes.count > cysBefore { break }
-            try await Task.sleep(for: .milliseconds(10))
-        } while Date() < deadline
+        try await Self.waitForChange(told: recorders[1], beyond: cysBefore, library: cy)
         let removed = recorders[1].changes.dropFirst(cysBefore).compactMap { $0.changeDetails(for: cysAlbums) }
             .flatMap { $0.removedObjects.map(\.localIdentifier) }
         #expect(removed == [trip])
