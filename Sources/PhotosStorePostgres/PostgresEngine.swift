@@ -27,6 +27,9 @@ package final class PostgresEngine: StoreEngine {
 
     /// How many statements this engine's sessions sent: what tests count a change's cost in.
     package var statementsSent: Int { counter.count.load(ordering: .relaxed) }
+    /// How many times a caller blocked for an answer: statements sent less those sent ahead
+    /// without waiting (``PostgresSession/send(_:)``, a transaction's `BEGIN`).
+    package var answersWaitedFor: Int { counter.waits.load(ordering: .relaxed) }
 
     /// The advisory lock every write transaction holds: "PHKW".
     static let writeLock: Int64 = ChangeJournal.postgresWriteLock
@@ -98,12 +101,8 @@ package final class PostgresEngine: StoreEngine {
 
     package func beginSnapshot() throws -> any SnapshotTransaction {
         let session = try takeSession()
-        do {
-            try session.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        } catch {
-            session.close()
-            throw error
-        }
+        // Answered with the snapshot's first read (a failure is thrown there).
+        session.send("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" as StoreSQL)
         return PostgresSnapshot(session: session) { session in session.giveBack() }
     }
 
@@ -173,8 +172,10 @@ final class PostgresJobClaim: JobClaim {
 extension PostgresSession {
     /// Runs `body` between `begin` and `COMMIT`; `ROLLBACK` when it throws (a session whose
     /// rollback fails is closed, never reused).
+    /// `begin` is sent without waiting for its answer: the body's first statement waits for
+    /// both (one blocking wait fewer per transaction; its failure is thrown there).
     func transaction<T>(begin: StoreSQL, _ body: () throws -> T) throws -> T {
-        try execute(begin)
+        send(begin)
         do {
             let value = try body()
             try execute("COMMIT")
@@ -210,4 +211,6 @@ final class PostgresSnapshot: SnapshotTransaction {
 /// A count of statements sent, shared by an engine's sessions.
 package final class StatementCounter: Sendable {
     let count = Atomic<Int>(0)
+    /// Statements whose answer the caller waited for.
+    let waits = Atomic<Int>(0)
 }

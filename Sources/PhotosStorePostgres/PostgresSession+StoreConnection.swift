@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 package import PhotosStore
 import PostgresNIO
 
@@ -13,6 +14,11 @@ extension PostgresSession: StoreConnection {
     package func execute(_ statement: StoreSQL) throws -> Int {
         let query = Self.query(statement)
         return try run(query, "running \(query.sql)").metadata.rows ?? 0
+    }
+
+    /// Sends `statement` without waiting for its answer (``PostgresSession/send(_:)``).
+    func send(_ statement: StoreSQL) {
+        send(Self.query(statement))
     }
 
     package func rows<Record>(_ statement: StoreSQL, _ decode: (any ColumnReading) throws -> Record) throws -> [Record] {
@@ -36,8 +42,40 @@ extension PostgresSession: StoreConnection {
         let array = Self.query("SELECT ARRAY(\(statement))")
         let wrapped = try query(array, "reading \(array.sql)")
         guard let cell = wrapped.first?.makeRandomAccess()[0] else { return [] }
-        if let ids = try? cell.decode([Int64].self) { return ids }
+        if let ids = Self.int64Array(cell) { return ids }
         return try rows(statement) { $0.int64(0) }
+    }
+
+    /// The elements of a `bigint[]` cell in PostgreSQL's binary array format, read straight
+    /// from its bytes (a 20-byte header, then a 4-byte length and 8 bytes per element): a
+    /// fetch of 833,068 ids decodes in a few milliseconds, where postgres-nio's generic array
+    /// decoding costs tens. Nil for anything else (another type, text format, a `NULL`
+    /// element, more than one dimension).
+    static func int64Array(_ cell: PostgresCell) -> [Int64]? {
+        guard cell.dataType == .int8Array, cell.format == .binary, var bytes = cell.bytes else { return nil }
+        guard let dimensions = bytes.readInteger(as: Int32.self), bytes.readInteger(as: Int32.self) != nil,
+            bytes.readInteger(as: UInt32.self) == PostgresDataType.int8.rawValue
+        else { return nil }
+        if dimensions == 0 { return [] }
+        guard dimensions == 1, let count = bytes.readInteger(as: Int32.self), count >= 0, bytes.readInteger(as: Int32.self) != nil,
+            bytes.readableBytes == Int(count) * 12
+        else { return nil }
+        let values = bytes.withUnsafeReadableBytes { raw -> [Int64]? in
+            var valid = true
+            let values = [Int64](unsafeUninitializedCapacity: Int(count)) { buffer, initialized in
+                for index in 0..<Int(count) {
+                    let offset = index * 12
+                    guard Int32(bigEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int32.self)) == 8 else {
+                        valid = false
+                        break
+                    }
+                    buffer[index] = Int64(bigEndian: raw.loadUnaligned(fromByteOffset: offset + 4, as: Int64.self))
+                    initialized = index + 1
+                }
+            }
+            return valid ? values : nil
+        }
+        return values
     }
 
     /// ``int64Column(_:)`` and the library's position in one statement, outside any
@@ -46,7 +84,7 @@ extension PostgresSession: StoreConnection {
     func idsAndPosition(_ statement: StoreSQL) throws -> (ids: [Int64], position: Int64) {
         let combined = Self.query("SELECT ARRAY(\(statement)), (SELECT position FROM libraryPosition)")
         let answer = try query(combined, "reading \(combined.sql)")
-        if let row = answer.first?.makeRandomAccess(), let ids = try? row[0].decode([Int64].self) {
+        if let row = answer.first?.makeRandomAccess(), let ids = Self.int64Array(row[0]) {
             return (ids, try row[1].decode(Int64.self))
         }
         return try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {

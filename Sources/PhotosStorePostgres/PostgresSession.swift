@@ -113,16 +113,42 @@ package final class PostgresSession: Sendable {
         FileHandle.standardError.write(Data("PhotoKit: a PostgreSQL statement ran on an event loop, blocking its connections: \(statement)\n".utf8))
     }
 
+    /// Sends a statement whose answer the caller doesn't need now (a transaction's `BEGIN`):
+    /// the connection runs it before the next statement, which the caller waits for instead,
+    /// so the calling thread blocks once for both. A failure of the statement sent is thrown
+    /// by that next ``run(_:_:)``.
+    func send(_ query: PostgresQuery) {
+        Self.auditThread(query)
+        counter?.count.add(1, ordering: .relaxed)
+        order.withLock { _ in
+            let (connection, failures) = (connection, sentFailures)
+            // The same loop as every statement's: the connection queues them in this order.
+            connection.eventLoop.execute {
+                connection.query(query, logger: Self.logger).whenFailure { error in
+                    failures.withLock { $0 = $0 ?? error }
+                }
+            }
+        }
+    }
+
+    /// The first failure of a statement ``send(_:)`` sent, not yet thrown.
+    private let sentFailures = Mutex<(any Error)?>(nil)
+
     /// Runs one statement and returns its rows and command tag (rows affected).
     func run(_ query: PostgresQuery, _ failure: @autoclosure () -> String) throws(StoreError) -> PostgresQueryResult {
         Self.auditThread(query)
         counter?.count.add(1, ordering: .relaxed)
+        counter?.waits.add(1, ordering: .relaxed)
         do {
             return try order.withLock { _ in
                 // A query sent on a connection the server has closed may never be answered.
                 guard !connection.isClosed else { throw StoreError(.unavailable, "the connection to the server is closed") }
                 do {
-                    return try Self.answer(to: query, on: connection, timeout: answerTimeout)
+                    let answer = Result { try Self.answer(to: query, on: connection, timeout: answerTimeout) }
+                    // Statements sent before this one were answered before it: the first
+                    // failure among them is the cause of whatever this one says.
+                    if let earlier = sentFailures.withLock({ failed in defer { failed = nil }; return failed }) { throw earlier }
+                    return try answer.get()
                 } catch let timeout as AnswerTimeout {
                     // The network or the server stalled: this connection is given up (a late
                     // answer would belong to no one), and the caller hears it is unavailable.

@@ -4,6 +4,7 @@ import PhotosLocking
 import PhotosPostgres
 import PhotosStore
 @testable import PhotosStorePostgres
+import PostgresNIO
 import PhotosTestSupport
 import Testing
 
@@ -26,17 +27,20 @@ struct PostgresRoundTripTests {
         let (library, asset, folder) = try PostgresRoundTripTests.libraryWithAPhoto(on: try server.createDatabase())
         defer { try? FileManager.default.removeItem(at: folder) }
         let engine = try #require(library.store.engine as? PostgresEngine)
-        var counts: [Int] = []
+        var counts: [Int] = [], waits: [Int] = []
         for value in [true, false, true] {
-            let before = engine.statementsSent
+            let (before, waitedBefore) = (engine.statementsSent, engine.answersWaitedFor)
             try library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = value }
             counts.append(engine.statementsSent - before)
+            waits.append(engine.answersWaitedFor - waitedBefore)
         }
-        print("statements per favorite toggle: \(counts)")
+        print("statements per favorite toggle: \(counts), answers waited for: \(waits)")
         // BEGIN; the change opened with the write lock and the owner; the asset's row; its
         // update; the change closed with the history's floor; COMMIT (9 before issue 35: the
         // lock, the owner and the floor were each a statement of their own).
         #expect(counts == [6, 6, 6], "\(counts)")
+        // BEGIN is sent ahead, answered with the opening statement.
+        #expect(waits == [5, 5, 5], "\(waits)")
     }
 }
 
@@ -197,5 +201,26 @@ struct PostgresPoolTests {
         }
         #expect(value == 1)
         print(String(format: "pool while the database is away: leases failed after %@ ms", seconds.map { String(format: "%.1f", $0 * 1000) }.joined(separator: ", ")))
+    }
+}
+
+/// A fetch's ids come back as one `bigint[]`, decoded straight from its bytes
+/// (``PostgresSession/int64Array(_:)``); anything it can't read falls back to postgres-nio.
+@Suite("PostgreSQL id arrays", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+struct PostgresIDArrayTests {
+    @Test func arraysDecodeFromTheirBytes() throws {
+        let server = try ThrowawayPostgres()
+        let session = try PostgresSession.connect(to: try server.createDatabase())
+        defer { session.close() }
+        func cell(_ sql: String) throws -> PostgresCell {
+            try #require(try session.query(PostgresQuery(unsafeSQL: sql), sql).first?.makeRandomAccess()[0])
+        }
+        #expect(PostgresSession.int64Array(try cell("SELECT ARRAY[1, -2, 9223372036854775807, -9223372036854775808]::bigint[]"))
+            == [1, -2, .max, .min])
+        #expect(PostgresSession.int64Array(try cell("SELECT ARRAY(SELECT generate_series(1, 100000)::bigint)")) == Array(1...100_000))
+        #expect(PostgresSession.int64Array(try cell("SELECT ARRAY(SELECT 1::bigint WHERE false)")) == [])
+        #expect(PostgresSession.int64Array(try cell("SELECT ARRAY[1, NULL]::bigint[]")) == nil, "a NULL element")
+        #expect(PostgresSession.int64Array(try cell("SELECT ARRAY[1, 2]::int4[]")) == nil, "not a bigint[]")
+        #expect(PostgresSession.int64Array(try cell("SELECT ARRAY[[1, 2], [3, 4]]::bigint[]")) == nil, "two dimensions")
     }
 }
