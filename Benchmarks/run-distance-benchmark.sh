@@ -3,9 +3,10 @@
 # One instance on a throwaway PostgreSQL reached directly, then through a delaying TCP proxy
 # (peers/delay_proxy.py: DELAY ms added each way to every chunk; `tc netem` isn't available
 # here) at each DELAYS value: favorite toggles per second (wrk, wrk_load.lua) and a cached
-# thumbnail's requests per second (wrk on one URL; it must not wait on the database). Release
-# build (cross-module optimization), loopback, one machine. Prints RESULT lines with the rates
-# and their ratio to the direct connection.
+# thumbnail's requests per second (wrk on one URL; it must not wait on the database); then, at
+# each delay, toggles per second through two instances behind nginx (each reaching the
+# database through the proxy). Release build (cross-module optimization), loopback, one
+# machine. Prints RESULT lines with the rates and their ratio to the direct connection.
 #
 #   Benchmarks/run-distance-benchmark.sh                         # delays 0.5 and 2 ms, 10 s each
 #   Benchmarks/run-distance-benchmark.sh --delays "0.5" --seconds 5
@@ -21,7 +22,7 @@ parse_options "$@" <<'OPTIONS'
 --seconds SECONDS_EACH
 --connections CONNECTIONS
 OPTIONS
-install_missing wrk postgresql
+install_missing wrk postgresql nginx
 mkdir -p "$HERE/.data"
 build_photos "$ROOT" "$HERE/.data/distance-build.log"
 [ -d "$ROOT/.corpus" ] || "$ROOT/scripts/fetch-corpus.sh" "$ROOT/.corpus" --minimal >/dev/null
@@ -51,12 +52,35 @@ measure() {   # measure NAME DATABASE-PORT
     thumbs=$(awk '/Requests\/sec/ {print $2}' "$WORK/thumb-$name.txt")
     echo "$name $toggles $thumbs"
 }
+measure_two() {   # measure_two NAME DATABASE-PORT: toggles/s through two instances behind nginx
+    local name=$1 port=$2 a b front pids=()
+    a=$(free_port) b=$(free_port) front=$(free_port)
+    for http in "$a" "$b"; do
+        "$PHOTOS" serve --open --port "$http" --database "postgres://postgres@127.0.0.1:$port/photos?sslmode=disable" \
+            --library "$WORK/files" >>"$WORK/serve-$name-$http.log" 2>&1 &
+        pids+=($!)
+        for _ in $(seq 600); do curl -sf "http://127.0.0.1:$http/api/assets?limit=1" >/dev/null && break; sleep 0.05; done
+    done
+    nginx_conf "$WORK/nginx-$name" 1 <<CONF
+  access_log off;
+  upstream two { server 127.0.0.1:$a; server 127.0.0.1:$b; keepalive 32; }
+  server { listen 127.0.0.1:$front; location / { proxy_pass http://two; proxy_http_version 1.1; proxy_set_header Connection ""; proxy_set_header Host \$http_host; } }
+CONF
+    nginx -p "$WORK/nginx-$name" -c "$WORK/nginx-$name/nginx.conf" -g 'daemon off;' & pids+=($!)
+    for _ in $(seq 100); do curl -sf "http://127.0.0.1:$front/api/assets?limit=1" >/dev/null && break; sleep 0.05; done
+    wrk -t 2 -c "$CONNECTIONS" -d "${SECONDS_EACH}s" -s "$HERE/peers/wrk_load.lua" "http://127.0.0.1:$front" -- "$WORK/paths.txt" "$WORK/ids.txt" 1 \
+        >"$WORK/toggle-two-$name.txt" 2>&1
+    kill "${pids[@]}"; wait "${pids[@]}" 2>/dev/null || true
+    echo "RESULT setup=two-instances-$name toggles_per_s=$(grep RESULT "$WORK/toggle-two-$name.txt" | sed 's/.*rps=\([0-9.]*\).*/\1/')" >&2
+}
 rows=("$(measure direct "$PG_PORT")")
+measure_two direct "$PG_PORT"
 for delay in $DELAYS; do
     proxy=$(free_port)
     python3 "$HERE/peers/delay_proxy.py" "$proxy" "$PG_PORT" "$delay" & PIDS+=($!)
     sleep 0.3
     rows+=("$(measure "delay-${delay}ms" "$proxy")")
+    measure_two "delay-${delay}ms" "$proxy"
 done
 python3 - "${rows[@]}" <<'PY'
 import sys

@@ -45,3 +45,11 @@ extension PHPhotoLibrary {
         self.init(store: store, configuration: configuration)
     }
 }
+
+extension PHPhotoLibrary {
+    /// How many statements this library's PostgreSQL connections have sent, each a round trip
+    /// (nil for a SQLite library): what tests count a change's cost in.
+    package var postgresStatementsSent: Int? {
+        (storeEngine as? PostgresEngine)?.statementsSent
+    }
+}

@@ -18,6 +18,8 @@ final class LibraryService: Sendable {
     let imageVersions: ImageVersions
     let fetchResults: FetchResultCache
     let live: LiveHub
+    /// Commits concurrent requests' changes together.
+    let committer = ChangeCommitter()
     /// Cancels renders whose client went away.
     let connections: ConnectionWatch
     /// The people's services, by person identifier (the served library's only).

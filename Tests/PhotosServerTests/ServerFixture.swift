@@ -21,10 +21,15 @@ struct ServerFixture: Sendable {
     var library: PHPhotoLibrary { temporary.library }
 
     /// `height`: of every photo (widths are 320, 336, …); `delegate`: the library's
-    /// (``PHPhotoLibrary/Delegate``, which the server tells of its heavy work).
-    init(photos: Int = 4, height: Int = 240, delegate: (any PHPhotoLibrary.Delegate)? = nil, function: String = #function) throws {
+    /// (``PHPhotoLibrary/Delegate``, which the server tells of its heavy work);
+    /// `changeCheckInterval`: how often the library's watchers look without a wake-up.
+    init(
+        photos: Int = 4, height: Int = 240, delegate: (any PHPhotoLibrary.Delegate)? = nil,
+        changeCheckInterval: DispatchTimeInterval? = nil, function: String = #function
+    ) throws {
         var configuration = PHPhotoLibrary.Configuration()
         if let delegate { configuration.delegate = delegate }
+        if let changeCheckInterval { configuration.changeCheckInterval = changeCheckInterval }
         // bcrypt's least cost: people's passwords are checked in many tests.
         configuration.passwordHashCost = 4
         temporary = try TemporaryLibrary(configuration: configuration, function: function)

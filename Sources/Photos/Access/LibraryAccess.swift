@@ -13,6 +13,9 @@ package struct LibraryAccess: Sendable {
     let isReadOnly: Bool
     /// Where a version that can't be read is reported (the library's logger).
     let logger: Logger
+    /// How often ``changes`` looks at the version without a wake-up (the library's
+    /// `changeCheckInterval`).
+    var checkInterval: DispatchTimeInterval = ChangeSignalWatcher.fallbackInterval
 
     /// Creates a token and returns it with its secret, which is shown only here: the library
     /// keeps only its SHA-256.
@@ -151,7 +154,7 @@ package struct LibraryAccess: Sendable {
         let (store, logger) = (self.store, self.logger)
         let last = Mutex(logger.attempt(.warning, "read the access version") { try store.accessTokens.version() } ?? 0)
         let reads = RecurringFailure()
-        let watcher = store.watchChanges(queue: DispatchQueue(label: "PHPhotoLibrary.access"), topic: .access) {
+        let watcher = store.watchChanges(queue: DispatchQueue(label: "PHPhotoLibrary.access"), fallback: checkInterval, topic: .access) {
             // Unread (logged), the next wake-up reads it again.
             let read = logger.attempt(.notice, "read the access version after a change", recurring: reads) {
                 try store.accessTokens.version()

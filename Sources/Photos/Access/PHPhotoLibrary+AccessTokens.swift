@@ -17,7 +17,9 @@ public enum PHLimitedLibraryEdit: Sendable, Hashable {
 
 extension PHPhotoLibrary {
     /// The library's access tokens and sessions (``LibraryAccess``), for `photos serve`.
-    package var access: LibraryAccess { LibraryAccess(store: store, isReadOnly: isReadOnly, logger: logger) }
+    package var access: LibraryAccess {
+        LibraryAccess(store: store, isReadOnly: isReadOnly, logger: logger, checkInterval: configuration.changeCheckInterval)
+    }
 
     /// Creates a token and returns it with its secret, which is shown only here: the library
     /// keeps only its SHA-256. In a library with people the token belongs to `person` (a name

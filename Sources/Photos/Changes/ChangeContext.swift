@@ -55,20 +55,22 @@ extension ChangeContributing {
 extension PHPhotoLibrary {
     /// Runs a change block now, on the calling thread, and commits what it asked for.
     ///
-    /// Observers hear of the commit only once `gate` is opened (see ``DeliveryGate``).
+    /// Observers hear of the commit only once `gate` is opened (see ``DeliveryGate``). Returns
+    /// the library's position after the commit (nil when the block asked for nothing).
+    @discardableResult
     func runChangeBlock(
         _ block: () -> Void, gate: DeliveryGate? = nil, importBatch: ImportBatchCompletion? = nil
-    ) throws(PHPhotosError) {
+    ) throws(PHPhotosError) -> Int64? {
         let context = ChangeContext(library: self)
         ChangeContext.$current.withValue(context) {
             PHPhotoLibrary.$scoped.withValue(self) { block() }
         }
         context.close()
         defer { context.releaseRequests() }
-        try commit(context, gate: gate, importBatch: importBatch)
+        return try commit(context, gate: gate, importBatch: importBatch)
     }
 
-    private func commit(_ context: ChangeContext, gate: DeliveryGate?, importBatch: ImportBatchCompletion?) throws(PHPhotosError) {
+    private func commit(_ context: ChangeContext, gate: DeliveryGate?, importBatch: ImportBatchCompletion?) throws(PHPhotosError) -> Int64? {
         var staging = StagingArea(store: store, owner: personID, logger: logger)
         var changes = StoreChangeSet()
         changes.importBatch = importBatch
@@ -77,15 +79,18 @@ extension PHPhotoLibrary {
             for request in context.requests { try request.stage(into: &staging) }
             for request in context.requests { try request.contribute(to: &changes, staging: staging) }
             normalize(&changes)
-            guard !changes.isEmpty else { return }
+            guard !changes.isEmpty else { return nil }
             dispatcher.willCommit()
+            let position: Int64
             do {
-                try store.commit(changes)
+                position = try store.commit(changes)
             } catch {
                 dispatcher.didCommit(false)
                 throw error
             }
             dispatcher.didCommit(true, gate: gate)
+            staging.finish()
+            return position
         } catch let error as PHPhotosError {
             staging.rollBack()
             throw error
@@ -93,7 +98,6 @@ extension PHPhotoLibrary {
             staging.rollBack()
             throw PHPhotosError(error)
         }
-        staging.finish()
     }
 
     /// Deletion wins over other edits of the same asset in one block.

@@ -1,5 +1,5 @@
 import Foundation
-import PhotosStore
+package import PhotosStore
 
 extension PHPhotoLibrary {
     /// The token of the library's newest change: fetch from it later to get what changed.
@@ -15,6 +15,9 @@ extension PHPhotoLibrary {
     /// Whether the library's rows are in a database reached over a connection (PostgreSQL),
     /// where each read is a round trip, rather than a local file. For `photos serve`.
     package var storeIsRemote: Bool { store.engine.dialect == .postgres }
+
+    /// The engine under the library (SQLite's or PostgreSQL's), for what only one of them has.
+    package var storeEngine: any StoreEngine { store.engine }
 
     /// The library's position (the newest change's id), read from the journal: a value kept
     /// with it holds while it doesn't move. For `photos serve` (`package` access).

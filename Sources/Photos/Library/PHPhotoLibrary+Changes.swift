@@ -66,13 +66,32 @@ extension PHPhotoLibrary {
         try withoutActuallyEscaping(changeBlock) { block in
             let work = UncheckedSendable(block)
             try changeQueue.sync {
-                try self.runChangeBlock(work.value)
+                _ = try self.runChangeBlock(work.value)
             }
         }
     }
 }
 
 extension PHPhotoLibrary {
+    /// ``performChangesAndWait(_:)``, returning the change token of its own commit (the
+    /// current one when the block asked for nothing): for `photos serve`'s answer, without a
+    /// read of the library's position after the commit (a round trip on PostgreSQL), and
+    /// exact when another instance commits right after.
+    package func performChangesAndWaitForToken(_ changeBlock: () -> Void) throws -> PHPersistentChangeToken {
+        if ChangeContext.current != nil {
+            fatalError("performChangesAndWait(_:) can't be called from inside a change block")
+        }
+        let position = try withoutActuallyEscaping(changeBlock) { block in
+            let work = UncheckedSendable(block)
+            return try changeQueue.sync {
+                try self.runChangeBlock(work.value)
+            }
+        }
+        guard let position else { return currentChangeToken }
+        let identifier = logger.attempt(.warning, "read the library's identifier for a change token") { try store.libraryIdentifier() }
+        return PHPersistentChangeToken(libraryIdentifier: identifier ?? "", position: position)
+    }
+
     /// ``performChangesAndWait(_:)`` for an import batch: the commit also marks the batch done
     /// with its new assets, and fails (changing nothing) when the batch is already finished.
     package func performChangesAndWait(_ changeBlock: () -> Void, completing importBatch: ImportBatchCompletion) throws {
@@ -82,7 +101,7 @@ extension PHPhotoLibrary {
         try withoutActuallyEscaping(changeBlock) { block in
             let work = UncheckedSendable(block)
             try changeQueue.sync {
-                try self.runChangeBlock(work.value, importBatch: importBatch)
+                _ = try self.runChangeBlock(work.value, importBatch: importBatch)
             }
         }
     }

@@ -40,7 +40,8 @@ extension PHPhotoLibrary {
         /// When an import batch that did not finish is tried again, and how often at most.
         package var importBatchRetry = ImportBatchRetry()
 
-        /// How often change observers look at the journal when no signal-file wake-up came
+        /// How often change observers look at the journal (and `photos serve` at the access
+        /// version) when no wake-up came
         /// (for file systems without `inotify`). Tests set `.never` to see that the signal
         /// file alone wakes them.
         package var changeCheckInterval: DispatchTimeInterval = ChangeSignalWatcher.fallbackInterval

@@ -228,6 +228,21 @@ final class ChangePlan: Sendable {
         }
     }
 
+    /// The assets of a plan whose every step changes assets alone (favorite, hide, delete,
+    /// recover), which ``ChangeCommitter`` may commit with other such plans; nil for any other.
+    var batchableAssets: Set<String>? {
+        var touched = Set<String>()
+        for step in steps {
+            switch step {
+            case .favorite(let assets, _), .hide(let assets, _), .delete(let assets), .recover(let assets):
+                touched.formUnion(assets.map(\.localIdentifier))
+            default:
+                return nil
+            }
+        }
+        return touched
+    }
+
     /// The assets whose content the plan changes (edits and reverts).
     var editedAssets: [String] {
         steps.compactMap { step in

@@ -35,12 +35,9 @@ struct ChangeRoutes {
         let changeToken: String
         do {
             // The commit (with the edits' files copied in) on the writes pool, off the event
-            // loop, and the change token after it (a store read).
-            let library = service.library
-            changeToken = try await service.writing("commit") { () throws -> String in
-                try library.performChangesAndWait(plan.block)
-                return library.currentChangeToken.stringValue
-            }
+            // loop, with other requests' plans waiting at the same time when it can
+            // (``ChangeCommitter``), and the change token after it.
+            changeToken = try await service.committer.commit(plan, on: service)
         } catch let error as PHPhotosError where error.code == .identifierNotFound && client.person != nil {
             // Every object was found as the person sees it (the plan looked each up): one the
             // block can't change is shared with them, read-only (or was deleted meanwhile).

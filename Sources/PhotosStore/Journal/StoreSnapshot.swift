@@ -1,4 +1,5 @@
 import Foundation
+import PhotosLocking
 
 /// The library frozen at one position: an open read transaction on its own connection.
 ///
@@ -22,14 +23,25 @@ package final class StoreSnapshot: Sendable {
         try StoreError.mapping("Reading the library failed") { try transaction.read(body) }
     }
 
+    /// The journal read last, after which position: the change's delivery reads it, then each
+    /// kept fetch result's details ask for the same range (one read, not one per result; each
+    /// a round trip on PostgreSQL).
+    private let lastJournalRead = Mutex<(after: Int64, changes: [ObjectChange])?>(nil)
+
     /// The objects changed after `position` (up to the snapshot), folded per object; `nil`
     /// when the journal no longer reaches back that far.
     package func objectChanges(after position: Int64, entities: [Int]? = nil) throws(StoreError) -> [ObjectChange]? {
         guard position >= historyFloor else { return nil }
         guard position < self.position else { return [] }
-        return try read { db in
+        if let known = lastJournalRead.withLock({ $0 }), known.after == position {
+            // Folded per object, so filtering by entity afterwards is the same as before.
+            return entities.map { kinds in known.changes.filter { kinds.contains($0.entity) } } ?? known.changes
+        }
+        let changes = try read { db in
             try ChangeJournal.objectChanges(db, after: position, upTo: self.position, entities: entities)
         }
+        if entities == nil { lastJournalRead.withLock { $0 = (position, changes) } }
+        return changes
     }
 
     package func assets(uuids: [String]) throws(StoreError) -> [AssetRecord] {

@@ -71,3 +71,18 @@ package struct TableRow<Column: TableColumn> {
     /// Whether no value is set.
     package var isEmpty: Bool { values.isEmpty }
 }
+
+/// Rows holding the same values in the same columns are equal: writes that set the same values
+/// can share one statement.
+extension TableRow: Hashable {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.values.elementsEqual(rhs.values) { $0.column == $1.column && $0.value == $1.value }
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        for (column, value) in values {
+            hasher.combine(column)
+            hasher.combine(value)
+        }
+    }
+}
