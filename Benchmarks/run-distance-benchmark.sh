@@ -73,12 +73,19 @@ CONF
     kill "${pids[@]}"; wait "${pids[@]}" 2>/dev/null || true
     echo "RESULT setup=two-instances-$name toggles_per_s=$(grep RESULT "$WORK/toggle-two-$name.txt" | sed 's/.*rps=\([0-9.]*\).*/\1/')" >&2
 }
+rtt() {   # rtt NAME PORT: pgbench's average time of a SELECT 1 (one client, 3 s): the round trip
+    echo "SELECT 1;" >"$WORK/select1.sql"
+    echo "RESULT setup=$1 select1_ms=$(pgbench -n -c 1 -T 3 -f "$WORK/select1.sql" "postgres://postgres@127.0.0.1:$2/photos?sslmode=disable" 2>/dev/null \
+        | awk '/latency average/ {print $4}')" >&2
+}
+rtt direct "$PG_PORT"
 rows=("$(measure direct "$PG_PORT")")
 measure_two direct "$PG_PORT"
 for delay in $DELAYS; do
     proxy=$(free_port)
     python3 "$HERE/peers/delay_proxy.py" "$proxy" "$PG_PORT" "$delay" & PIDS+=($!)
     sleep 0.3
+    rtt "delay-${delay}ms" "$proxy"
     rows+=("$(measure "delay-${delay}ms" "$proxy")")
     measure_two "delay-${delay}ms" "$proxy"
 done

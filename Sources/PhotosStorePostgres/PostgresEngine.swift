@@ -103,7 +103,7 @@ package final class PostgresEngine: StoreEngine {
         let session = try takeSession()
         // Answered with the snapshot's first read (a failure is thrown there).
         session.send("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" as StoreSQL)
-        return PostgresSnapshot(session: session) { session in session.giveBack() }
+        return PostgresSnapshot(session: session)
     }
 
     /// Commits announce themselves: the journal's close sends `NOTIFY` in the transaction, and
@@ -191,16 +191,15 @@ extension PostgresSession {
 /// given back) when released.
 final class PostgresSnapshot: SnapshotTransaction {
     private let session: PostgresSession
-    private let end: @Sendable (PostgresSession) -> Void
 
-    init(session: PostgresSession, end: @escaping @Sendable (PostgresSession) -> Void) {
+    init(session: PostgresSession) {
         self.session = session
-        self.end = end
     }
 
+    /// Commits without waiting for the answer (the snapshot only read): the session goes back
+    /// to the pool once it is answered, and the observers' queue goes on at once.
     deinit {
-        if (try? session.execute("COMMIT")) == nil { session.close() }
-        end(session)
+        session.finishThenGiveBack("COMMIT")
     }
 
     func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T {

@@ -21,6 +21,12 @@ extension PostgresSession: StoreConnection {
         send(Self.query(statement))
     }
 
+    /// Sent without waiting (``PostgresSession/send(_:)``): the next statement's answer comes
+    /// after its, and carries its failure.
+    package func executeAhead(_ statement: StoreSQL) throws {
+        send(statement)
+    }
+
     package func rows<Record>(_ statement: StoreSQL, _ decode: (any ColumnReading) throws -> Record) throws -> [Record] {
         let query = Self.query(statement)
         return try self.query(query, "reading \(query.sql)").map { row in

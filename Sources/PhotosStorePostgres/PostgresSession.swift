@@ -131,6 +131,28 @@ package final class PostgresSession: Sendable {
         }
     }
 
+    /// Sends `query` (a read-only transaction's `COMMIT`) and gives the session back once it is
+    /// answered, closed when it failed; the caller doesn't wait for it. Any earlier failure of
+    /// a statement sent ahead closes it too.
+    func finishThenGiveBack(_ query: PostgresQuery) {
+        Self.auditThread(query)
+        counter?.count.add(1, ordering: .relaxed)
+        let (connection, lease, failures) = (connection, lease, sentFailures)
+        order.withLock { _ in
+            connection.eventLoop.execute {
+                connection.query(query, logger: Self.logger).whenComplete { outcome in
+                    let failed = failures.withLock { $0 != nil }
+                    if case .success = outcome, !failed, let lease {
+                        lease.release()
+                        return
+                    }
+                    // Never reused: closed without blocking (this is the connection's loop).
+                    connection.close().whenComplete { _ in lease?.release() }
+                }
+            }
+        }
+    }
+
     /// The first failure of a statement ``send(_:)`` sent, not yet thrown.
     private let sentFailures = Mutex<(any Error)?>(nil)
 

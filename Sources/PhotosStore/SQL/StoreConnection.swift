@@ -22,6 +22,12 @@ package protocol StoreConnection {
     /// Runs a query and decodes each row with `decode`, in the order the query returns them.
     func rows<Record>(_ statement: StoreSQL, _ decode: (any ColumnReading) throws -> Record) throws -> [Record]
 
+    /// Runs a statement whose answer the caller doesn't need (an `UPDATE` whose row count
+    /// nobody reads): an engine whose statements are round trips may send it and go on, its
+    /// failure then thrown by the next statement of the transaction (PostgreSQL); SQLite runs
+    /// it at once.
+    func executeAhead(_ statement: StoreSQL) throws
+
     /// Runs one `INSERT` of one row into a table whose key is `id`, and returns the new id.
     func insert(_ statement: StoreSQL) throws -> Int64
 
@@ -31,6 +37,10 @@ package protocol StoreConnection {
 }
 
 extension StoreConnection {
+    package func executeAhead(_ statement: StoreSQL) throws {
+        try execute(statement)
+    }
+
     package func int64Column(_ statement: StoreSQL) throws -> [Int64] {
         try rows(statement) { $0.int64(0) }
     }

@@ -304,7 +304,8 @@ struct ChangeApplier {
         }
         for update in order {
             let ids = updates[update] ?? []
-            try db.execute(AssetColumn.update(update, where: ids.count == 1 ? "id = \(ids[0])" : "id IN (\(StoreSQL.elements(ids)))"))
+            // Nothing reads its answer: on PostgreSQL the journal's close waits for both.
+            try db.executeAhead(AssetColumn.update(update, where: ids.count == 1 ? "id = \(ids[0])" : "id IN (\(StoreSQL.elements(ids)))"))
         }
     }
 
