@@ -22,7 +22,11 @@ package final class PostgresLibraryDatabase: Sendable {
     /// - Throws: `StoreError.cannotOpen` (a bad URL, no server, refused), `.newerSchema` (a
     ///   migration this version doesn't know), `.database`.
     package static func open(url: URL) throws(StoreError) -> PostgresLibraryDatabase {
-        let session = try PostgresSession.connect(to: url)
+        // A migration's statement may rewrite a table of millions of rows, and waits for another
+        // instance's migration: minutes, not the `answer_timeout` of a request's statements.
+        var settings = try PostgresConnectionSettings(url: url)
+        settings.answerTimeout = max(settings.answerTimeout, Self.migrationAnswerTimeout)
+        let session = try PostgresSession.connect(settings)
         do {
             try migrate(session)
         } catch {
@@ -46,6 +50,10 @@ package final class PostgresLibraryDatabase: Sendable {
     package func close() {
         session.close()
     }
+
+    /// How long a migration's statement may take (a day): `v5-owners` rewrote 1,000,000 assets
+    /// in more than the 30 s requests get.
+    static let migrationAnswerTimeout: TimeInterval = 86_400
 
     /// The key of the advisory lock migrations hold (`pg_advisory_xact_lock`): "PHKL".
     static let migrationLock: Int64 = 0x5048_4B4C

@@ -199,7 +199,7 @@ package final class PostgresSession: Sendable {
                 done.signal()
             }
         }
-        guard done.wait(timeout: .now() + timeout) == .success else { throw AnswerTimeout(what: "an answer", seconds: timeout) }
+        guard done.wait(timeout: .now() + timeout) == .success else { throw AnswerTimeout(what: "answer", seconds: timeout) }
         return try result.withLock { $0! }.get()
     }
 
@@ -275,7 +275,7 @@ extension EventLoopFuture where Value: Sendable {
     ///
     /// `wait()` refuses to run on any event loop thread; this runs on any thread but the
     /// future's own loop (the sessions' loops are the store's alone, ``PostgresSession/eventLoops``).
-    func blockingResult(timeout: TimeInterval? = nil, what: String = "an answer") throws -> Value {
+    func blockingResult(timeout: TimeInterval? = nil, what: String = "answer") throws -> Value {
         precondition(!eventLoop.inEventLoop, "a PostgreSQL session was used from its own event loop")
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<Value, any Error>?>(nil)

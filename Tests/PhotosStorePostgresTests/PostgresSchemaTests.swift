@@ -48,6 +48,34 @@ struct PostgresSchemaTests {
         #expect(try server.psql("SELECT count(*) FROM libraryInfo WHERE key = 'libraryIdentifier'", database: url.lastPathComponent) == "1")
     }
 
+    /// A migration's statement may take minutes (rewriting a table of millions of rows), and an
+    /// instance waits for another's migration: neither is bounded by `answer_timeout`, which is
+    /// for a request's statements (a 1,000,000-asset copy's `v5-owners` failed after 30 s).
+    @Test("an open waits for another instance's migration past the answer timeout")
+    func aMigrationIsNotBoundByTheAnswerTimeout() throws {
+        let server = try ThrowawayPostgres()
+        let url = try server.createDatabase()
+        try PostgresLibraryDatabase.open(url: url).close()
+        // Another instance migrating: it holds the migrations' lock for 2.5 s.
+        let holder = try PostgresSession.connect(to: url)
+        defer { holder.close() }
+        try holder.query("SELECT pg_advisory_lock(\(PostgresLibraryDatabase.migrationLock))", "taking the migrations' lock")
+        let released = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 2.5)
+            _ = try? holder.query("SELECT pg_advisory_unlock(\(PostgresLibraryDatabase.migrationLock))", "letting the migrations' lock go")
+            released.signal()
+        }
+        var components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
+        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "answer_timeout", value: "1")]
+        let started = Date()
+        let opened = try PostgresLibraryDatabase.open(url: try #require(components.url))
+        let waited = Date().timeIntervalSince(started)
+        opened.close()
+        released.wait()
+        #expect(waited >= 2, "the open waited \(waited) s for the other migration")
+    }
+
     @Test("every table and column of the SQLite library exists on PostgreSQL, with a matching type")
     func sameTablesAndColumns() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString)")
