@@ -76,6 +76,37 @@ struct PostgresSchemaTests {
         #expect(waited >= 2, "the open waited \(waited) s for the other migration")
     }
 
+    /// A migration that updates every row (`v5-owners`) leaves the old index entries behind;
+    /// the open rebuilds the indexes of the tables it rewrote (new files), and only then.
+    @Test("a migration that rewrites a table rebuilds its indexes, once")
+    func rewritingMigrationsRebuildIndexes() throws {
+        let server = try ThrowawayPostgres()
+        let url = try server.createDatabase()
+        let session = try PostgresSession.connect(to: url)
+        try PostgresLibraryDatabase.migrate(session, Array(PostgresSchema.migrations.prefix { $0.name != "v5-owners" }))
+        session.close()
+        func indexFiles() throws -> [String: String] {
+            let listed = try server.psql(
+                "SELECT string_agg(c.relname || '=' || c.relfilenode, ',' ORDER BY c.relname) FROM pg_index i "
+                    + "JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = 'asset'::regclass",
+                database: url.lastPathComponent)
+            return Dictionary(uniqueKeysWithValues: listed.split(separator: ",").map { pair in
+                let parts = pair.split(separator: "=")
+                return (String(parts[0]), String(parts[1]))
+            })
+        }
+        let before = try indexFiles()
+        #expect(!before.isEmpty)
+        try PostgresLibraryDatabase.open(url: url).close()
+        let after = try indexFiles()
+        for (index, file) in before {
+            #expect(after[index] != nil && after[index] != file, "\(index) was not rebuilt")
+        }
+        // Up to date: opening again rebuilds nothing.
+        try PostgresLibraryDatabase.open(url: url).close()
+        #expect(try indexFiles() == after)
+    }
+
     @Test("every table and column of the SQLite library exists on PostgreSQL, with a matching type")
     func sameTablesAndColumns() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString)")

@@ -30,7 +30,7 @@ final class ChangeCommitter: Sendable {
         var waiting: [Waiting] = []
         /// Whether a drain is committing batches (it takes what arrives meanwhile).
         var draining = false
-        /// Batches of more than one plan committed, and the plans in them (for the benchmarks).
+        /// Batches of more than one plan committed, and the plans in them (for tests).
         var batches = 0
         var batchedPlans = 0
     }
