@@ -88,6 +88,15 @@ extension LibraryDatabase {
         }
     }
 
+    /// The first column of a one-statement read's first row, as an integer: no transaction
+    /// around it, since a single statement is consistent on its own (on PostgreSQL, one round
+    /// trip instead of three).
+    func singleInt64(_ statement: StoreSQL) throws(StoreError) -> Int64? {
+        try StoreError.mapping("Reading the library failed") {
+            try engine.query(statement) { $0.optionalInt64(0) }.first.flatMap { $0 }
+        }
+    }
+
     /// Reads the rows of `table` whose id or uuid is among `keys` in one query outside a
     /// transaction (``StoreEngine/query(_:_:)``); in no particular order, missing keys skipped.
     private func directRows<Record>(

@@ -109,7 +109,7 @@ package final class PostgresEngine: StoreEngine {
     /// Commits announce themselves: the journal's close sends `NOTIFY` in the transaction, and
     /// so does an access change (``AccessTokenStore``'s version bump, with the payload
     /// `ChangeJournal.postgresAccessPayload`).
-    package var announcesJournalCommits: Bool { true }
+    package var announcesCommits: Bool { true }
 
     package func postChange(position: Int64) {
         _ = try? withSession { session in try session.execute("SELECT pg_notify(\(Self.channel), \(String(position)))") }

@@ -113,20 +113,32 @@ package final class PostgresSession: Sendable {
         FileHandle.standardError.write(Data("PhotoKit: a PostgreSQL statement ran on an event loop, blocking its connections: \(statement)\n".utf8))
     }
 
+    /// Puts `query` on the connection's loop, checked and counted (`waited`: the caller blocks
+    /// for its answer): the query sent and its callback registered in one task there (from
+    /// another thread, each is a wake-up of the loop, and each wake-up costs about as much as
+    /// the server's answer on a busy machine). The connection runs its statements in the order
+    /// they reach its loop; callers hold ``order`` around this.
+    private func enqueue(
+        _ query: PostgresQuery, waited: Bool, _ completion: @escaping @Sendable (Result<PostgresQueryResult, any Error>) -> Void
+    ) {
+        Self.auditThread(query)
+        counter?.count.add(1, ordering: .relaxed)
+        if waited { counter?.waits.add(1, ordering: .relaxed) }
+        let connection = connection
+        connection.eventLoop.execute {
+            connection.query(query, logger: Self.logger).whenComplete(completion)
+        }
+    }
+
     /// Sends a statement whose answer the caller doesn't need now (a transaction's `BEGIN`):
     /// the connection runs it before the next statement, which the caller waits for instead,
     /// so the calling thread blocks once for both. A failure of the statement sent is thrown
     /// by that next ``run(_:_:)``.
     func send(_ query: PostgresQuery) {
-        Self.auditThread(query)
-        counter?.count.add(1, ordering: .relaxed)
+        let failures = sentFailures
         order.withLock { _ in
-            let (connection, failures) = (connection, sentFailures)
-            // The same loop as every statement's: the connection queues them in this order.
-            connection.eventLoop.execute {
-                connection.query(query, logger: Self.logger).whenFailure { error in
-                    failures.withLock { $0 = $0 ?? error }
-                }
+            enqueue(query, waited: false) { outcome in
+                if case .failure(let error) = outcome { failures.withLock { $0 = $0 ?? error } }
             }
         }
     }
@@ -135,20 +147,16 @@ package final class PostgresSession: Sendable {
     /// answered, closed when it failed; the caller doesn't wait for it. Any earlier failure of
     /// a statement sent ahead closes it too.
     func finishThenGiveBack(_ query: PostgresQuery) {
-        Self.auditThread(query)
-        counter?.count.add(1, ordering: .relaxed)
         let (connection, lease, failures) = (connection, lease, sentFailures)
         order.withLock { _ in
-            connection.eventLoop.execute {
-                connection.query(query, logger: Self.logger).whenComplete { outcome in
-                    let failed = failures.withLock { $0 != nil }
-                    if case .success = outcome, !failed, let lease {
-                        lease.release()
-                        return
-                    }
-                    // Never reused: closed without blocking (this is the connection's loop).
-                    connection.close().whenComplete { _ in lease?.release() }
+            enqueue(query, waited: false) { outcome in
+                let failed = failures.withLock { $0 != nil }
+                if case .success = outcome, !failed, let lease {
+                    lease.release()
+                    return
                 }
+                // Never reused: closed without blocking (this is the connection's loop).
+                connection.close().whenComplete { _ in lease?.release() }
             }
         }
     }
@@ -158,15 +166,12 @@ package final class PostgresSession: Sendable {
 
     /// Runs one statement and returns its rows and command tag (rows affected).
     func run(_ query: PostgresQuery, _ failure: @autoclosure () -> String) throws(StoreError) -> PostgresQueryResult {
-        Self.auditThread(query)
-        counter?.count.add(1, ordering: .relaxed)
-        counter?.waits.add(1, ordering: .relaxed)
         do {
             return try order.withLock { _ in
                 // A query sent on a connection the server has closed may never be answered.
                 guard !connection.isClosed else { throw StoreError(.unavailable, "the connection to the server is closed") }
                 do {
-                    let answer = Result { try Self.answer(to: query, on: connection, timeout: answerTimeout) }
+                    let answer = Result { try self.answer(to: query) }
                     // Statements sent before this one were answered before it: the first
                     // failure among them is the cause of whatever this one says.
                     if let earlier = sentFailures.withLock({ failed in defer { failed = nil }; return failed }) { throw earlier }
@@ -185,21 +190,17 @@ package final class PostgresSession: Sendable {
         }
     }
 
-    /// Sends `query` and waits for its answer: the query sent and its callback registered in
-    /// one task on the connection's loop (from another thread, each is a wake-up of the loop,
-    /// and each wake-up costs about as much as the server's answer on a busy machine).
-    private static func answer(to query: PostgresQuery, on connection: PostgresConnection, timeout: TimeInterval) throws -> PostgresQueryResult {
-        let loop = connection.eventLoop
-        precondition(!loop.inEventLoop, "a PostgreSQL session was used from its own event loop")
+    /// Sends `query` and blocks the calling thread until its answer is in, at most
+    /// ``answerTimeout``.
+    private func answer(to query: PostgresQuery) throws -> PostgresQueryResult {
+        precondition(!connection.eventLoop.inEventLoop, "a PostgreSQL session was used from its own event loop")
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<PostgresQueryResult, any Error>?>(nil)
-        loop.execute {
-            connection.query(query, logger: logger).whenComplete { outcome in
-                result.withLock { $0 = outcome }
-                done.signal()
-            }
+        enqueue(query, waited: true) { outcome in
+            result.withLock { $0 = outcome }
+            done.signal()
         }
-        guard done.wait(timeout: .now() + timeout) == .success else { throw AnswerTimeout(what: "answer", seconds: timeout) }
+        guard done.wait(timeout: .now() + answerTimeout) == .success else { throw AnswerTimeout(what: "answer", seconds: answerTimeout) }
         return try result.withLock { $0! }.get()
     }
 

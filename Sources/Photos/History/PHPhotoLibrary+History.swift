@@ -7,9 +7,13 @@ extension PHPhotoLibrary {
     /// Linux: a part that can't be read (logged) is empty: no library's identifier (fetching
     /// from the token reports it expired), or position 0.
     public var currentChangeToken: PHPersistentChangeToken {
+        changeToken(at: logger.attempt(.warning, "read the library's position for a change token") { try store.currentPosition() } ?? 0)
+    }
+
+    /// The token of the library at `position` (its identifier is read once and kept).
+    func changeToken(at position: Int64) -> PHPersistentChangeToken {
         let identifier = logger.attempt(.warning, "read the library's identifier for a change token") { try store.libraryIdentifier() }
-        let position = logger.attempt(.warning, "read the library's position for a change token") { try store.currentPosition() }
-        return PHPersistentChangeToken(libraryIdentifier: identifier ?? "", position: position ?? 0)
+        return PHPersistentChangeToken(libraryIdentifier: identifier ?? "", position: position)
     }
 
     /// Whether the library's rows are in a database reached over a connection (PostgreSQL),

@@ -60,15 +60,7 @@ extension PHPhotoLibrary {
     ///
     /// Don't call it from inside a change block (Apple raises; this stops the process).
     public func performChangesAndWait(_ changeBlock: () -> Void) throws {
-        if ChangeContext.current != nil {
-            fatalError("performChangesAndWait(_:) can't be called from inside a change block")
-        }
-        try withoutActuallyEscaping(changeBlock) { block in
-            let work = UncheckedSendable(block)
-            try changeQueue.sync {
-                _ = try self.runChangeBlock(work.value)
-            }
-        }
+        try runAndWait(changeBlock)
     }
 }
 
@@ -78,30 +70,27 @@ extension PHPhotoLibrary {
     /// read of the library's position after the commit (a round trip on PostgreSQL), and
     /// exact when another instance commits right after.
     package func performChangesAndWaitForToken(_ changeBlock: () -> Void) throws -> PHPersistentChangeToken {
-        if ChangeContext.current != nil {
-            fatalError("performChangesAndWait(_:) can't be called from inside a change block")
-        }
-        let position = try withoutActuallyEscaping(changeBlock) { block in
-            let work = UncheckedSendable(block)
-            return try changeQueue.sync {
-                try self.runChangeBlock(work.value)
-            }
-        }
-        guard let position else { return currentChangeToken }
-        let identifier = logger.attempt(.warning, "read the library's identifier for a change token") { try store.libraryIdentifier() }
-        return PHPersistentChangeToken(libraryIdentifier: identifier ?? "", position: position)
+        guard let position = try runAndWait(changeBlock) else { return currentChangeToken }
+        return changeToken(at: position)
     }
 
     /// ``performChangesAndWait(_:)`` for an import batch: the commit also marks the batch done
     /// with its new assets, and fails (changing nothing) when the batch is already finished.
     package func performChangesAndWait(_ changeBlock: () -> Void, completing importBatch: ImportBatchCompletion) throws {
+        try runAndWait(changeBlock, importBatch: importBatch)
+    }
+
+    /// The `performChangesAndWait` variants: `changeBlock` run and committed on the change
+    /// queue, the caller waiting; the library's position after the commit (nil: nothing asked).
+    @discardableResult
+    private func runAndWait(_ changeBlock: () -> Void, importBatch: ImportBatchCompletion? = nil) throws -> Int64? {
         if ChangeContext.current != nil {
             fatalError("performChangesAndWait(_:) can't be called from inside a change block")
         }
-        try withoutActuallyEscaping(changeBlock) { block in
+        return try withoutActuallyEscaping(changeBlock) { block in
             let work = UncheckedSendable(block)
-            try changeQueue.sync {
-                _ = try self.runChangeBlock(work.value, importBatch: importBatch)
+            return try changeQueue.sync {
+                try self.runChangeBlock(work.value, importBatch: importBatch)
             }
         }
     }

@@ -133,11 +133,7 @@ package struct AccessTokenStore: Sendable {
 
     /// Counts changes to tokens and allow-lists (in any process).
     package func version() throws(StoreError) -> Int64 {
-        // One statement: no transaction around it (on PostgreSQL, one round trip, not three).
-        try StoreError.mapping("Reading the library failed") {
-            try database.engine.query("SELECT CAST(value AS BIGINT) FROM libraryInfo WHERE key = 'accessVersion'") { $0.optionalInt64(0) }
-                .first.flatMap { $0 } ?? 0
-        }
+        try database.singleInt64("SELECT CAST(value AS BIGINT) FROM libraryInfo WHERE key = 'accessVersion'") ?? 0
     }
 
     static func token(_ db: any StoreConnection, _ condition: StoreSQL) throws -> AccessTokenRecord? {
@@ -161,8 +157,7 @@ package struct AccessTokenStore: Sendable {
     /// Wakes watchers in other processes (the change signal's folder is what they watch),
     /// unless the commit announced itself (PostgreSQL: ``bumpAccessVersion(_:)``).
     private func postAccessChange() {
-        guard !database.engine.announcesJournalCommits else { return }
-        database.engine.postChange(position: (try? database.currentPosition()) ?? 0)
+        database.engine.postCommit(position: (try? database.currentPosition()) ?? 0)
     }
 
     // MARK: - Sessions

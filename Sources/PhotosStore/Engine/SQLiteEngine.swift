@@ -60,7 +60,7 @@ final class SQLiteEngine: StoreEngine {
         changeSignal.post(position: position)
     }
 
-    var announcesJournalCommits: Bool { false }
+    var announcesCommits: Bool { false }
 
     /// Every watcher wakes at every signal, whatever its topic: a read costs microseconds here.
     func watchChanges(

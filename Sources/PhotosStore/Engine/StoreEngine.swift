@@ -42,10 +42,10 @@ package protocol StoreEngine: Sendable {
     /// committed.
     func postChange(position: Int64)
 
-    /// Whether a change closed in the journal announces its commit itself, inside its
-    /// transaction (PostgreSQL's `NOTIFY`, sent at commit), so ``postChange(position:)`` is
-    /// not needed after it.
-    var announcesJournalCommits: Bool { get }
+    /// Whether a change closed in the journal, and an access change, announce their commit
+    /// themselves, inside their transaction (PostgreSQL's `NOTIFY`, sent at commit), so
+    /// ``postChange(position:)`` is not needed after them.
+    var announcesCommits: Bool { get }
 
     /// Calls `handler` on `queue` after another process or instance (or this one) commits a
     /// change of `topic`, and every `fallback` besides (`.never`: only on wake-ups). A wake-up
@@ -80,11 +80,11 @@ extension StoreEngine {
         try write(body)
     }
 
-    /// After a change closed in the journal (``ChangeJournal/close(_:id:)``) has committed:
-    /// tells the other processes and instances, unless the commit told them itself
-    /// (``announcesJournalCommits``).
-    func postJournalCommit(position: Int64) {
-        if !announcesJournalCommits { postChange(position: position) }
+    /// After a change closed in the journal (``ChangeJournal/close(_:id:)``) or an access
+    /// change has committed: tells the other processes and instances, unless the commit told
+    /// them itself (``announcesCommits``; `position` is then not read).
+    func postCommit(position: @autoclosure () -> Int64) {
+        if !announcesCommits { postChange(position: position()) }
     }
 }
 

@@ -98,7 +98,7 @@ package enum ChangeJournal {
     }
 
     /// Closes a change; drops its row when it touched nothing (the position still advances).
-    /// On PostgreSQL this also announces the commit (``StoreEngine/announcesJournalCommits``):
+    /// On PostgreSQL this also announces the commit (``StoreEngine/announcesCommits``):
     /// `NOTIFY` on ``postgresChannel`` with the new position, which the server sends when (and
     /// only if) the transaction commits, in the same statement.
     /// Returns the history's floor (``floor(_:)``), read with it on PostgreSQL (for ``prune``).
@@ -142,11 +142,7 @@ package struct ChangeRecord: Sendable, Hashable {
 extension LibraryDatabase {
     /// The library's position: the id of the newest committed change.
     package func currentPosition() throws(StoreError) -> Int64 {
-        // One statement is consistent on its own: no transaction around it (on PostgreSQL, two
-        // round trips fewer).
-        try StoreError.mapping("Reading the library failed") {
-            try engine.query(ChangeJournal.positionQuery) { $0.optionalInt64(0) }.first.flatMap { $0 } ?? 0
-        }
+        try singleInt64(ChangeJournal.positionQuery) ?? 0
     }
 
     /// Calls `handler` on `queue` after a commit of `topic` by any process or instance (a

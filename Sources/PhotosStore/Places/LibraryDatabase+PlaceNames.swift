@@ -53,7 +53,7 @@ extension LibraryDatabase {
             try ChangeJournal.close(db, id: changeID)
             return (moments.count, moments.isEmpty ? nil : changeID)
         }
-        if let position { engine.postJournalCommit(position: position) }
+        if let position { engine.postCommit(position: position) }
         return named
     }
 }

@@ -50,7 +50,7 @@ extension LibraryDatabase {
             throw StoreError(.database, "The change could not be saved: \(error)")
         }
         moves.clearIntent()
-        engine.postJournalCommit(position: position)
+        engine.postCommit(position: position)
         if position % 64 == 0 { restartLogIfLong() }
         backups.checkAutomaticSnapshot(after: position)
         // Rows are gone for good; now their files may go. A crash here leaves stray files
@@ -147,15 +147,16 @@ struct ChangeApplier {
         changes.actingPerson.map { "AND \(CollectionQuery.visible(to: $0))" } ?? ""
     }
 
+    /// An ``AssetRow`` from a row of ``assetRowColumns``.
+    static func assetRow(_ row: any ColumnReading) -> AssetRow {
+        let trashedDate: Double? = row[AssetColumn.trashedDate]
+        return (
+            id: row[AssetColumn.id], creationDate: row[AssetColumn.creationDate], momentID: row[AssetColumn.momentID],
+            trashed: trashedDate != nil, owner: row[AssetColumn.ownerID])
+    }
+
     func assetRow(_ uuid: String) throws -> AssetRow {
-        guard
-            let row = try db.row("SELECT \(Self.assetRowColumns) FROM asset WHERE uuid = \(uuid) \(assetScope)", { row -> AssetRow in
-                let trashedDate: Double? = row[AssetColumn.trashedDate]
-                return (
-                    id: row[AssetColumn.id], creationDate: row[AssetColumn.creationDate], momentID: row[AssetColumn.momentID],
-                    trashed: trashedDate != nil, owner: row[AssetColumn.ownerID])
-            })
-        else {
+        guard let row = try db.row("SELECT \(Self.assetRowColumns) FROM asset WHERE uuid = \(uuid) \(assetScope)", Self.assetRow) else {
             throw StoreError(.missingObject, "No asset with identifier \(uuid) exists in the library")
         }
         return row
@@ -165,17 +166,10 @@ struct ChangeApplier {
     /// `uuids` (in their order) that isn't there.
     func assetRows(_ uuids: [String]) throws -> [String: AssetRow] {
         guard uuids.count > 1 else { return try uuids.first.map { [$0: try assetRow($0)] } ?? [:] }
-        var found: [String: AssetRow] = [:]
-        for row in try db.rows("SELECT \(Self.assetRowColumns) FROM asset WHERE uuid IN (\(StoreSQL.elements(uuids))) \(assetScope)", { row in
-            let trashedDate: Double? = row[AssetColumn.trashedDate]
-            let uuid: String = row[AssetColumn.uuid]
-            let found: AssetRow = (
-                id: row[AssetColumn.id], creationDate: row[AssetColumn.creationDate], momentID: row[AssetColumn.momentID],
-                trashed: trashedDate != nil, owner: row[AssetColumn.ownerID])
-            return (uuid, found)
-        }) {
-            found[row.0] = row.1
+        let rows = try db.rows("SELECT \(Self.assetRowColumns) FROM asset WHERE uuid IN (\(StoreSQL.elements(uuids))) \(assetScope)") { row in
+            (uuid: row[AssetColumn.uuid] as String, row: Self.assetRow(row))
         }
+        let found = Dictionary(rows.map { ($0.uuid, $0.row) }, uniquingKeysWith: { first, _ in first })
         if let missing = uuids.first(where: { found[$0] == nil }) {
             throw StoreError(.missingObject, "No asset with identifier \(missing) exists in the library")
         }
