@@ -36,8 +36,10 @@ struct ChangeRoundTripTests {
         // 2 lookups (the asset's id with the position, its row), 6 for the change (its token
         // from its own commit); the delivery: the snapshot's BEGIN and first read, the journal
         // (read once for the observers and the kept result's details), the kept result's diff
-        // (the touched row, a probe), COMMIT: 14. One more may come from the commit's own
-        // NOTIFY waking the observers, whose look at the position finds nothing new.
-        #expect(counts.allSatisfy { $0 <= 15 }, "\(counts)")
+        // (the touched row, a probe), COMMIT: 14. A wake-up's look at the position may add
+        // one or two to a toggle on a loaded machine (the commit's own NOTIFY, which finds
+        // nothing new), so the cheapest toggle holds the figure and none may go far past it.
+        #expect(counts.min() ?? .max <= 14, "\(counts)")
+        #expect(counts.allSatisfy { $0 <= 17 }, "\(counts)")
     }
 }
