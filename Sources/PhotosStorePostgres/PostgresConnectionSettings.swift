@@ -52,6 +52,11 @@ package struct PostgresConnectionSettings: Sendable {
     /// on postgres-nio's `PostgresClient` (maximum and minimum connections, idle timeout).
     package var poolMaximum = 20, poolIdle = 0
     package var poolIdleTimeout: TimeInterval = 60
+    /// Prepared statements (``PostgresPreparedStatements``), psycopg's settings: a statement
+    /// run `prepare_threshold` times on a connection (5) is prepared there; at most
+    /// `prepared_max` are a connection (100; 0 prepares none, for a pooler such as PgBouncer
+    /// before 1.21 in transaction mode, which can't keep them). Linux additions.
+    package var prepareThreshold = 5, preparedMaximum = 100
     package var applicationName: String
     package var options: String?
     /// Whether the password came from the password file (for the errors, as libpq says it).
@@ -73,7 +78,8 @@ package struct PostgresConnectionSettings: Sendable {
         var query: [String: String] = [:]
         for item in components.queryItems ?? [] { query[item.name] = item.value ?? "" }
         let known = Set(["host", "hostaddr", "port", "user", "password", "dbname", "sslmode", "sslrootcert", "sslcert", "sslkey",
-                         "connect_timeout", "application_name", "fallback_application_name", "options", "passfile", "answer_timeout", "pool_max", "pool_idle", "pool_idle_timeout"])
+                         "connect_timeout", "application_name", "fallback_application_name", "options", "passfile", "answer_timeout", "pool_max", "pool_idle", "pool_idle_timeout",
+                         "prepare_threshold", "prepared_max"])
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw StoreError(.cannotOpen, "\(shown): invalid URI query parameter \"\(unknown)\"")
         }
@@ -136,7 +142,7 @@ package struct PostgresConnectionSettings: Sendable {
             throw StoreError(.cannotOpen, "\(shown): invalid value \"\(answerText)\" for \"answer_timeout\" (seconds)")
         }
         answerTimeout = answer
-        for (name, minimum) in [("pool_max", 1), ("pool_idle", 0), ("pool_idle_timeout", 1)] {
+        for (name, minimum) in [("pool_max", 1), ("pool_idle", 0), ("pool_idle_timeout", 1), ("prepare_threshold", 1), ("prepared_max", 0)] {
             guard let text = query[name], !text.isEmpty else { continue }
             guard let value = Int(text), value >= minimum else {
                 throw StoreError(.cannotOpen, "\(shown): invalid value \"\(text)\" for \"\(name)\"")
@@ -144,6 +150,8 @@ package struct PostgresConnectionSettings: Sendable {
             switch name {
             case "pool_max": poolMaximum = value
             case "pool_idle": poolIdle = value
+            case "prepare_threshold": prepareThreshold = value
+            case "prepared_max": preparedMaximum = value
             default: poolIdleTimeout = TimeInterval(value)
             }
         }

@@ -13,12 +13,13 @@ extension PostgresSession: StoreConnection {
     @discardableResult
     package func execute(_ statement: StoreSQL) throws -> Int {
         let query = Self.query(statement)
-        return try run(query, "running \(query.sql)").metadata.rows ?? 0
+        return try run(query, "running \(query.sql)").rowsAffected ?? 0
     }
 
-    /// Sends `statement` without waiting for its answer (``PostgresSession/send(_:)``).
+    /// Sends `statement` without waiting for its answer (``PostgresSession/send(_:values:)``).
     func send(_ statement: StoreSQL) {
-        send(Self.query(statement))
+        let (query, values) = Self.preparable(statement)
+        send(query, values: values)
     }
 
     /// Sent without waiting (``PostgresSession/send(_:)``): the next statement's answer comes
@@ -28,8 +29,8 @@ extension PostgresSession: StoreConnection {
     }
 
     package func rows<Record>(_ statement: StoreSQL, _ decode: (any ColumnReading) throws -> Record) throws -> [Record] {
-        let query = Self.query(statement)
-        return try self.query(query, "reading \(query.sql)").map { row in
+        let (query, values) = Self.preparable(statement)
+        return try self.query(query, "reading \(query.sql)", values: values).map { row in
             try decode(PostgresColumns(row: row.makeRandomAccess()))
         }
     }
@@ -45,9 +46,10 @@ extension PostgresSession: StoreConnection {
     /// row of 12 bytes an id instead of a row message an id, which costs ~3 µs each to
     /// receive and decode. Falls back to rows when the column is not a `bigint`.
     package func int64Column(_ statement: StoreSQL) throws -> [Int64] {
-        let array = Self.query("SELECT ARRAY(\(statement))")
-        let wrapped = try query(array, "reading \(array.sql)")
-        guard let cell = wrapped.first?.makeRandomAccess()[0] else { return [] }
+        let (array, values) = Self.preparable("SELECT ARRAY(\(statement))")
+        let wrapped = try query(array, "reading \(array.sql)", values: values)
+        guard let row = wrapped.first?.makeRandomAccess() else { return [] }
+        let cell = PostgresColumns.cell(row, 0)
         if let ids = Self.int64Array(cell) { return ids }
         return try rows(statement) { $0.int64(0) }
     }
@@ -88,14 +90,45 @@ extension PostgresSession: StoreConnection {
     /// transaction: a statement sees one state of the database, so the two agree. Falls back
     /// to a read transaction of two statements when the column is not a `bigint`.
     func idsAndPosition(_ statement: StoreSQL) throws -> (ids: [Int64], position: Int64) {
-        let combined = Self.query("SELECT ARRAY(\(statement)), (SELECT position FROM libraryPosition)")
-        let answer = try query(combined, "reading \(combined.sql)")
-        if let row = answer.first?.makeRandomAccess(), let ids = Self.int64Array(row[0]) {
-            return (ids, try row[1].decode(Int64.self))
+        let (combined, values) = Self.preparable("SELECT ARRAY(\(statement)), (SELECT position FROM libraryPosition)")
+        let answer = try query(combined, "reading \(combined.sql)", values: values)
+        if let row = answer.first?.makeRandomAccess(), let ids = Self.int64Array(PostgresColumns.cell(row, 0)) {
+            return (ids, try PostgresColumns.cell(row, 1).decode(Int64.self))
         }
         return try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
             (try int64Column(statement), try rows("SELECT position FROM libraryPosition") { $0.int64(0) }.first ?? 0)
         }
+    }
+
+    /// The statement as postgres-nio's query, and its binds as a prepared statement takes them
+    /// (``PostgresPreparedStatements``). Each bind of a value carries its type in the text
+    /// (`$1::int8`, `::float8`, `::text`; a `NULL` none): a statement prepared by its text
+    /// has the types the unnamed one was sent with.
+    static func preparable(_ statement: StoreSQL) -> (PostgresQuery, [PostgresData]) {
+        var interpolation = PostgresQuery.StringInterpolation(literalCapacity: 256, interpolationCount: 8)
+        var values: [PostgresData] = []
+        statement.render(for: .postgres) { text in
+            interpolation.appendLiteral(text)
+        } bind: { value in
+            switch value {
+            case .null:
+                interpolation.appendInterpolation(Optional<String>.none)
+                values.append(.null)
+            case .integer(let integer):
+                interpolation.appendInterpolation(integer)
+                interpolation.appendLiteral("::int8")
+                values.append(PostgresData(int64: integer))
+            case .real(let real):
+                interpolation.appendInterpolation(real)
+                interpolation.appendLiteral("::float8")
+                values.append(PostgresData(double: real))
+            case .text(let text):
+                interpolation.appendInterpolation(text)
+                interpolation.appendLiteral("::text")
+                values.append(PostgresData(string: text))
+            }
+        }
+        return (PostgresQuery(stringInterpolation: interpolation), values)
     }
 
     /// The statement as postgres-nio's query: its text and binds appended through
@@ -121,12 +154,25 @@ extension PostgresSession: StoreConnection {
 struct PostgresColumns: ColumnReading {
     let row: PostgresRandomAccessRow
 
+    /// The cell at `index`, in the binary format every answer of the extended protocol comes
+    /// in: postgres-nio's prepared statements (`PreparedQuery`) keep the text format their
+    /// `Describe` reported, although their `Bind` asks for binary, as every statement's does.
+    static func cell(_ row: PostgresRandomAccessRow, _ index: Int) -> PostgresCell {
+        let cell = row[index]
+        guard cell.format != .binary else { return cell }
+        return PostgresCell(bytes: cell.bytes, dataType: cell.dataType, format: .binary, columnName: cell.columnName, columnIndex: cell.columnIndex)
+    }
+
+    private func cell(_ index: Int32) -> PostgresCell {
+        Self.cell(row, Int(index))
+    }
+
     func isNull(_ index: Int32) -> Bool {
         row[Int(index)].bytes == nil
     }
 
     func int64(_ index: Int32) -> Int64 {
-        let cell = row[Int(index)]
+        let cell = self.cell(index)
         guard cell.bytes != nil else { return 0 }
         switch cell.dataType {
         case .int8, .int4, .int2: return (try? cell.decode(Int64.self)) ?? 0
@@ -137,7 +183,7 @@ struct PostgresColumns: ColumnReading {
     }
 
     func double(_ index: Int32) -> Double {
-        let cell = row[Int(index)]
+        let cell = self.cell(index)
         guard cell.bytes != nil else { return 0 }
         switch cell.dataType {
         case .float8, .float4: return (try? cell.decode(Double.self)) ?? 0
@@ -147,13 +193,13 @@ struct PostgresColumns: ColumnReading {
     }
 
     func text(_ index: Int32) -> String {
-        let cell = row[Int(index)]
+        let cell = self.cell(index)
         guard cell.bytes != nil else { return "" }
         return (try? cell.decode(String.self)) ?? ""
     }
 
     func value(_ index: Int32) -> StoreValue {
-        let cell = row[Int(index)]
+        let cell = self.cell(index)
         guard cell.bytes != nil else { return .null }
         switch cell.dataType {
         case .int8, .int4, .int2, .bool: return .integer(int64(index))

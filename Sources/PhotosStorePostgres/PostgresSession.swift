@@ -33,22 +33,26 @@ package final class PostgresSession: Sendable {
     /// Gives a pooled connection back to its pool (``PostgresSessionPool``), once; `nil` for a
     /// connection of the session's own.
     private let lease: PostgresSessionPool.Lease?
+    /// The statements prepared on the connection (kept as long as it is open, across leases).
+    let prepared: PostgresPreparedStatements
 
-    private init(connection: PostgresConnection, counter: StatementCounter?, answerTimeout: TimeInterval, encrypted: Bool) {
+    private init(connection: PostgresConnection, settings: PostgresConnectionSettings, counter: StatementCounter?, encrypted: Bool) {
         self.connection = connection
         self.counter = counter
-        self.answerTimeout = answerTimeout
+        answerTimeout = settings.answerTimeout
         isEncrypted = encrypted
         lease = nil
+        prepared = .of(connection, threshold: settings.prepareThreshold, maximum: settings.preparedMaximum)
     }
 
     /// A session on a connection leased from the pool: ``giveBack()`` returns it.
-    init(leased connection: PostgresConnection, lease: PostgresSessionPool.Lease, counter: StatementCounter?, answerTimeout: TimeInterval) {
+    init(leased connection: PostgresConnection, lease: PostgresSessionPool.Lease, settings: PostgresConnectionSettings, counter: StatementCounter?) {
         self.connection = connection
         self.counter = counter
-        self.answerTimeout = answerTimeout
+        answerTimeout = settings.answerTimeout
         self.lease = lease
         isEncrypted = false
+        prepared = .of(connection, threshold: settings.prepareThreshold, maximum: settings.preparedMaximum)
     }
 
     /// Returns a pooled session's connection to its pool (a closed one is dropped there); closes
@@ -80,7 +84,7 @@ package final class PostgresSession: Sendable {
                     connecting.whenSuccess { late in late.close().whenComplete { _ in } }
                     throw timeout
                 }
-                return PostgresSession(connection: connection, counter: counter, answerTimeout: settings.answerTimeout, encrypted: configuration.tls.isEnforced)
+                return PostgresSession(connection: connection, settings: settings, counter: counter, encrypted: configuration.tls.isEnforced)
             } catch {
                 failure = error
             }
@@ -96,8 +100,8 @@ package final class PostgresSession: Sendable {
 
     /// Runs one statement and returns its rows; `failure` names what was being done.
     @discardableResult
-    package func query(_ query: PostgresQuery, _ failure: @autoclosure () -> String) throws(StoreError) -> [PostgresRow] {
-        try run(query, failure()).rows
+    package func query(_ query: PostgresQuery, _ failure: @autoclosure () -> String, values: [PostgresData]? = nil) throws(StoreError) -> [PostgresRow] {
+        try run(query, failure(), values: values).rows
     }
 
     /// How many statements ran on an event loop's thread (a server's, which blocked every
@@ -118,15 +122,47 @@ package final class PostgresSession: Sendable {
     /// another thread, each is a wake-up of the loop, and each wake-up costs about as much as
     /// the server's answer on a busy machine). The connection runs its statements in the order
     /// they reach its loop; callers hold ``order`` around this.
+    ///
+    /// With `values` (the binds as a prepared statement takes them), the statement runs as the
+    /// connection's prepared one once it has run unnamed often enough (``PostgresPreparedStatements``);
+    /// its answer then has no rows-affected count, which only ``run(_:_:values:)``'s callers
+    /// that pass no values read.
     private func enqueue(
-        _ query: PostgresQuery, waited: Bool, _ completion: @escaping @Sendable (Result<PostgresQueryResult, any Error>) -> Void
+        _ query: PostgresQuery, values: [PostgresData]?, waited: Bool, _ completion: @escaping @Sendable (Result<Answer, any Error>) -> Void
     ) {
         Self.auditThread(query)
         counter?.count.add(1, ordering: .relaxed)
         if waited { counter?.waits.add(1, ordering: .relaxed) }
-        let connection = connection
+        let (connection, prepared) = (connection, prepared)
         connection.eventLoop.execute {
-            connection.query(query, logger: Self.logger).whenComplete(completion)
+            guard let values else {
+                connection.query(query, logger: Self.logger).whenComplete { completion($0.map(Answer.init)) }
+                return
+            }
+            if let statement = prepared.prepared(query.sql) {
+                let rows = Mutex([PostgresRow]())
+                statement.execute(values) { row in rows.withLock { $0.append(row) } }.whenComplete { outcome in
+                    completion(outcome.map { Answer(rows: rows.withLock { $0 }, rowsAffected: nil) })
+                }
+            } else {
+                connection.query(query, logger: Self.logger).whenComplete { completion($0.map(Answer.init)) }
+                prepared.ranUnnamed(query.sql, on: connection)
+            }
+        }
+    }
+
+    /// A statement's rows, and how many rows it changed when known.
+    struct Answer: Sendable {
+        let rows: [PostgresRow]
+        let rowsAffected: Int?
+
+        init(rows: [PostgresRow], rowsAffected: Int?) {
+            self.rows = rows
+            self.rowsAffected = rowsAffected
+        }
+
+        init(_ result: PostgresQueryResult) {
+            self.init(rows: result.rows, rowsAffected: result.metadata.rows)
         }
     }
 
@@ -134,10 +170,10 @@ package final class PostgresSession: Sendable {
     /// the connection runs it before the next statement, which the caller waits for instead,
     /// so the calling thread blocks once for both. A failure of the statement sent is thrown
     /// by that next ``run(_:_:)``.
-    func send(_ query: PostgresQuery) {
+    func send(_ query: PostgresQuery, values: [PostgresData]? = nil) {
         let failures = sentFailures
         order.withLock { _ in
-            enqueue(query, waited: false) { outcome in
+            enqueue(query, values: values, waited: false) { outcome in
                 if case .failure(let error) = outcome { failures.withLock { $0 = $0 ?? error } }
             }
         }
@@ -149,7 +185,7 @@ package final class PostgresSession: Sendable {
     func finishThenGiveBack(_ query: PostgresQuery) {
         let (connection, lease, failures) = (connection, lease, sentFailures)
         order.withLock { _ in
-            enqueue(query, waited: false) { outcome in
+            enqueue(query, values: nil, waited: false) { outcome in
                 let failed = failures.withLock { $0 != nil }
                 if case .success = outcome, !failed, let lease {
                     lease.release()
@@ -164,14 +200,15 @@ package final class PostgresSession: Sendable {
     /// The first failure of a statement ``send(_:)`` sent, not yet thrown.
     private let sentFailures = Mutex<(any Error)?>(nil)
 
-    /// Runs one statement and returns its rows and command tag (rows affected).
-    func run(_ query: PostgresQuery, _ failure: @autoclosure () -> String) throws(StoreError) -> PostgresQueryResult {
+    /// Runs one statement and returns its rows and, for a statement given no `values` (never
+    /// prepared), the rows it changed.
+    func run(_ query: PostgresQuery, _ failure: @autoclosure () -> String, values: [PostgresData]? = nil) throws(StoreError) -> Answer {
         do {
             return try order.withLock { _ in
                 // A query sent on a connection the server has closed may never be answered.
                 guard !connection.isClosed else { throw StoreError(.unavailable, "the connection to the server is closed") }
                 do {
-                    let answer = Result { try self.answer(to: query) }
+                    let answer = Result { try self.answer(to: query, values: values) }
                     // Statements sent before this one were answered before it: the first
                     // failure among them is the cause of whatever this one says.
                     if let earlier = sentFailures.withLock({ failed in defer { failed = nil }; return failed }) { throw earlier }
@@ -192,11 +229,11 @@ package final class PostgresSession: Sendable {
 
     /// Sends `query` and blocks the calling thread until its answer is in, at most
     /// ``answerTimeout``.
-    private func answer(to query: PostgresQuery) throws -> PostgresQueryResult {
+    private func answer(to query: PostgresQuery, values: [PostgresData]?) throws -> Answer {
         precondition(!connection.eventLoop.inEventLoop, "a PostgreSQL session was used from its own event loop")
         let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<PostgresQueryResult, any Error>?>(nil)
-        enqueue(query, waited: true) { outcome in
+        let result = Mutex<Result<Answer, any Error>?>(nil)
+        enqueue(query, values: values, waited: true) { outcome in
             result.withLock { $0 = outcome }
             done.signal()
         }

@@ -113,7 +113,7 @@ final class PostgresSessionPool: Sendable {
             // this caller meanwhile (closed when given back).
             return try PostgresSession.connect(settings, counting: counter)
         }
-        return PostgresSession(leased: connection, lease: lease, counter: counter, answerTimeout: settings.answerTimeout)
+        return PostgresSession(leased: connection, lease: lease, settings: settings, counter: counter)
     }
 
     /// One connection leased from the client by a task that holds it until ``release()``.
