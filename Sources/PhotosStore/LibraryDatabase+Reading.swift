@@ -9,6 +9,21 @@ extension LibraryDatabase {
         try StoreError.mapping("Reading the library failed") { try engine.idsAndPosition(query.statement()) }
     }
 
+    /// The rows of the assets a query matches, in its order, with the library's position they
+    /// reflect, in one statement: a fetch of a few identifiers whose objects are read at once
+    /// (a server's lookup of the assets a request names: one round trip on PostgreSQL instead
+    /// of the ids and then their rows). Nil when nothing matches, since the position comes
+    /// with the rows: ``assetIDs(_:)`` then answers in one statement too.
+    package func assetRecordsAndPosition(_ query: AssetQuery) throws(StoreError) -> (records: [AssetRecord], position: Int64)? {
+        let positionColumn = Int32(AssetColumn.trashedDate.rawValue + 1)
+        let statement = query.statement(selecting: "\(AssetRecord.selection), (\(ChangeJournal.positionQuery))")
+        let rows = try StoreError.mapping("Reading the library failed") {
+            try engine.query(statement) { row in (AssetRecord(row: row), row.int64(positionColumn)) }
+        }
+        guard let position = rows.first?.1 else { return nil }
+        return (rows.map(\.0), position)
+    }
+
     /// Loads asset rows by id; the result is in no particular order and skips missing ids.
     package func assets(ids: [Int64]) throws(StoreError) -> [AssetRecord] {
         try directRows(.assets, matching: .ids(ids)) { AssetRecord(row: $0) }

@@ -111,4 +111,25 @@ struct IncrementalDiffTests {
             #expect(reads <= maximumReads, "\(reads) reads to place \(arriving)")
         }
     }
+
+    /// A batch of favorites toggled in one change (group commit), each keeping its place in a
+    /// result sorted by date: their old places' neighbours are checked in one read where a read
+    /// is a round trip (16 objects' in one, at 32 keys a read), two reads an object otherwise.
+    @Test(arguments: [(1, 20), (32, 1)])
+    func aBatchKeepingItsOrderIsCheckedInOneRead(probesPerRead: Int, expectedReads: Int) throws {
+        let before = (1...10_000).map { Int64($0) }
+        let touched = (1...10).map { Int64($0 * 900) }
+        var reads = 0
+        let diff = try IncrementalDiff(
+            before: before, touched: Set(touched), matching: touched.map { ($0, Self.key($0, Int($0))) }, terms: Self.terms,
+            sortKeys: { ids in
+                reads += 1
+                return ids.map { Self.key($0, Int($0)) }
+            },
+            isChanged: { touched.contains($0) }, probesPerRead: probesPerRead
+        ).run()
+        #expect(diff.after == before)
+        #expect(diff.changed == IndexSet(touched.map { Int($0) - 1 }))
+        #expect(reads == expectedReads, "\(reads) reads")
+    }
 }

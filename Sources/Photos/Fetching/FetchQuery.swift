@@ -24,16 +24,25 @@ extension PHPhotoLibrary {
         default: break
         }
         let fetched: (ids: [Int64], position: Int64)
+        var read: [AssetRecord]?
         var failure: PHPhotosError?
         do {
-            fetched = try store.assetIDs(query)
+            if case .uuids(let uuids) = scope, uuids.count <= PHFetchResult<PHAsset>.batchSize,
+               let (records, position) = try store.assetRecordsAndPosition(query) {
+                // A few identifiers: their objects are read with the ids, in one statement.
+                (fetched, read) = ((records.map(\.id), position), records)
+            } else {
+                fetched = try store.assetIDs(query)
+            }
         } catch {
             failure = Self.reportFetchFailure(error)
             fetched = ([], -1)
         }
-        return PHFetchResult(
+        let result = PHFetchResult<PHAsset>(
             storage: .assets(ids: fetched.ids, library: self), query: .assets(query, options: options),
             position: fetched.position, fetchError: failure)
+        if let read { result.holdObjects(read.map { PHAsset(record: $0, library: self) }) }
+        return result
     }
 
     func fetchCollections<T: AnyObject>(

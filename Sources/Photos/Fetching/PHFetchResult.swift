@@ -78,6 +78,12 @@ public final class PHFetchResult<ObjectType: AnyObject>: NSObject, NSCopying, @u
 
     public subscript(index: Int) -> ObjectType { object(at: index) }
 
+    /// Keeps `objects`, read with the ids, as the batch of the first `objects.count` indexes.
+    func holdObjects(_ objects: [PHObject]) {
+        guard objects.count <= count else { return }
+        window.withLock { $0.store(objects, range: 0..<objects.count, accessed: -1) }
+    }
+
     public var firstObject: ObjectType? { count > 0 ? object(at: 0) : nil }
     public var lastObject: ObjectType? { count > 0 ? object(at: count - 1) : nil }
 
