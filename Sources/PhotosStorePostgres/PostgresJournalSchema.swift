@@ -39,6 +39,35 @@ enum PostgresJournalSchema {
         LibrarySchema.statements(addedIn: .v21, .postgres) + functions(withOwners: true)
         + ["DROP FUNCTION photokit_record(BIGINT, BIGINT, BIGINT, TEXT, BOOLEAN, BOOLEAN, BIGINT)"]
 
+    /// v11: the recording functions in PL/pgSQL. PostgreSQL (before 18) plans a `LANGUAGE sql`
+    /// function's statement again on every call from a trigger, where PL/pgSQL keeps its plan
+    /// for the session: a favorite toggled on 7 assets in one statement cost 0.4-0.7 ms more
+    /// than without the journal's trigger with the SQL functions, 0.05-0.2 ms with these
+    /// (pgbench, 3 runs each). Same signatures, same rows written.
+    static let plpgsqlRecording: [String] = [
+        """
+        CREATE OR REPLACE FUNCTION photokit_record(
+            change BIGINT, entity BIGINT, object BIGINT, objectUUID TEXT, was BOOLEAN, visible BOOLEAN, flags BIGINT, owner BIGINT
+        ) RETURNS void LANGUAGE plpgsql AS $$
+        #variable_conflict use_column
+        BEGIN
+            INSERT INTO changedObject (changeID, entity, objectID, uuid, wasVisible, isVisible, flags, ownerID)
+            VALUES ($1, $2, $3, $4, $5::int, $6::int, $7, $8)
+            ON CONFLICT (changeID, entity, objectID) DO UPDATE SET
+                isVisible = CASE WHEN (excluded.flags & 8) <> 0 THEN changedObject.isVisible ELSE excluded.isVisible END,
+                flags = changedObject.flags | (excluded.flags & ~8);
+        END $$
+        """,
+        """
+        CREATE OR REPLACE FUNCTION photokit_container_changed(change BIGINT, container BIGINT) RETURNS void LANGUAGE plpgsql AS $$
+        #variable_conflict use_column
+        BEGIN
+            PERFORM photokit_record($1, CASE WHEN c.isList <> 0 THEN 3 ELSE 2 END, c.id, c.uuid, true, true, \(membership), c.ownerID)
+            FROM collection AS c WHERE c.id = $2;
+        END $$
+        """,
+    ]
+
     /// The recording function and the triggers; with `withOwners`, each row also records the
     /// object's `ownerID` (`CREATE OR REPLACE`: v10 runs them over v1's).
     private static func functions(withOwners: Bool) -> [String] {
