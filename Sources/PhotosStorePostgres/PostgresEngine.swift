@@ -30,6 +30,8 @@ package final class PostgresEngine: StoreEngine {
     /// How many times a caller blocked for an answer: statements sent less those sent ahead
     /// without waiting (``PostgresSession/send(_:)``, a transaction's `BEGIN`).
     package var answersWaitedFor: Int { counter.waits.load(ordering: .relaxed) }
+    /// How many connections were leased from postgres-nio's client (not from the pool's shelf).
+    package var clientLeases: Int { counter.leases.load(ordering: .relaxed) }
 
     /// The advisory lock every write transaction holds: "PHKW".
     static let writeLock: Int64 = ChangeJournal.postgresWriteLock
@@ -212,4 +214,6 @@ package final class StatementCounter: Sendable {
     let count = Atomic<Int>(0)
     /// Statements whose answer the caller waited for.
     let waits = Atomic<Int>(0)
+    /// Connections leased from the pool's client.
+    let leases = Atomic<Int>(0)
 }

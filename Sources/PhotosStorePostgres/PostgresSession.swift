@@ -58,7 +58,11 @@ package final class PostgresSession: Sendable {
     /// Returns a pooled session's connection to its pool (a closed one is dropped there); closes
     /// a session of its own. The session is not used again.
     func giveBack() {
-        if let lease { lease.release() } else { close() }
+        if let lease {
+            if broken.withLock({ $0 }) { lease.release() } else { lease.giveBack() }
+        } else {
+            close()
+        }
     }
 
     /// Connects to the database a `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` URL names,
@@ -135,6 +139,9 @@ package final class PostgresSession: Sendable {
         if waited { counter?.waits.add(1, ordering: .relaxed) }
         let (connection, prepared) = (connection, prepared)
         connection.eventLoop.execute {
+            // Closed since the caller looked (the server went away): answered at once, where a
+            // statement written to a closing connection may never be.
+            guard !connection.isClosed else { return completion(.failure(PostgresError.connectionClosed)) }
             guard let values else {
                 connection.query(query, logger: Self.logger).whenComplete { completion($0.map(Answer.init)) }
                 return
@@ -188,7 +195,7 @@ package final class PostgresSession: Sendable {
             enqueue(query, values: nil, waited: false) { outcome in
                 let failed = failures.withLock { $0 != nil }
                 if case .success = outcome, !failed, let lease {
-                    lease.release()
+                    lease.giveBack()
                     return
                 }
                 // Never reused: closed without blocking (this is the connection's loop).
@@ -216,6 +223,7 @@ package final class PostgresSession: Sendable {
                 } catch let timeout as AnswerTimeout {
                     // The network or the server stalled: this connection is given up (a late
                     // answer would belong to no one), and the caller hears it is unavailable.
+                    broken.withLock { $0 = true }
                     connection.close().whenComplete { _ in }
                     throw StoreError(.unavailable, timeout.description)
                 }
@@ -223,9 +231,19 @@ package final class PostgresSession: Sendable {
         } catch let error as StoreError {
             throw StoreError(error.code, "\(failure()): \(error.message)")
         } catch {
-            throw StoreError(Self.isUnavailability(error) ? .unavailable : .database, "\(failure()): \(Self.reason(error))")
+            let unavailable = Self.isUnavailability(error)
+            if unavailable {
+                // The server is going or gone: this connection is not handed out again.
+                broken.withLock { $0 = true }
+                connection.close().whenComplete { _ in }
+            }
+            throw StoreError(unavailable ? .unavailable : .database, "\(failure()): \(Self.reason(error))")
         }
     }
+
+    /// Whether a statement found the connection unusable (``run(_:_:values:)``): given back to
+    /// the pool's client, never to its shelf.
+    private let broken = Mutex(false)
 
     /// Sends `query` and blocks the calling thread until its answer is in, at most
     /// ``answerTimeout``.
@@ -246,15 +264,27 @@ package final class PostgresSession: Sendable {
     /// or restarting (SQLSTATE class 08, 57P01-57P03).
     static func isUnavailability(_ error: any Error) -> Bool {
         if error is ChannelError || error is IOError || error is AnswerTimeout { return true }
+        // A prepared statement runs through postgres-nio's older API, which reports the same
+        // events as `PostgresError`.
+        if let error = error as? PostgresError {
+            switch error {
+            case .connectionClosed: return true
+            case .server(let server): return isUnavailability(sqlState: server.fields[.sqlState] ?? "")
+            case .protocol: return false
+            }
+        }
         guard let error = error as? PSQLError else { return false }
         switch error.code {
         case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed: return true
-        case .server:
-            let state = error.serverInfo?[.sqlState] ?? ""
-            return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+        case .server: return isUnavailability(sqlState: error.serverInfo?[.sqlState] ?? "")
         default:
             return false
         }
+    }
+
+    /// Connection exceptions (class 08), and the server shutting down or restarting (57P01-03).
+    private static func isUnavailability(sqlState state: String) -> Bool {
+        state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
     }
 
     /// Whether the connection has closed (the server went away, or ``close()``): a closed
@@ -302,6 +332,13 @@ package final class PostgresSession: Sendable {
             }
             if let underlying = error.underlying { return "\(error.code): \(underlying)" }
             return "\(error.code)"
+        }
+        if let error = error as? PostgresError {
+            switch error {
+            case .server(let server): return server.fields[.message] ?? "\(server)"
+            case .connectionClosed: return "the connection to the server is closed"
+            case .protocol(let message): return "protocol error: \(message)"
+            }
         }
         return "\(error)"
     }

@@ -9,7 +9,9 @@ import PostgresNIO
 /// `pool_idle` kept open however idle, the others closed after `pool_idle_timeout`; a
 /// keep-alive query every 30 s on idle ones; `connect_timeout`; TLS as the SSL mode says), run
 /// by a task of the pool's own from its first use, with the store's synchronous facade on top:
-/// ``take()`` leases a connection for a thread until ``Lease/release()``.
+/// ``take()`` leases a connection for a thread until it is given back, and a connection
+/// given back waits a quarter of a second on the pool's ``Shelf`` for the next take before it
+/// goes back to the client.
 ///
 /// A database that is away is reported at once, not after a wait: the client retries its
 /// connections in the background (backing off from 0.1 s by 1.25x a try); a lease waiting
@@ -35,10 +37,16 @@ final class PostgresSessionPool: Sendable {
     }
 
     private let running = Mutex(Running())
+    /// Leases given back in the last ``shelfLinger``, most recent last: the next ``take()``
+    /// reuses one without asking the client (``Shelf``).
+    private let shelf = Shelf()
     /// What the client's last connection attempts said: set by its log (``PoolEvents``).
     let health: PoolHealth
     /// How long a lease waits while the database is away before it fails.
     static let awayWait: TimeInterval = 0.01
+    /// How many given-back leases the shelf keeps, and for how long (``Shelf``).
+    static let shelfSize = 4
+    static let shelfLinger: TimeInterval = 0.25
 
     init(settings: PostgresConnectionSettings, counter: StatementCounter) {
         self.settings = settings
@@ -59,6 +67,7 @@ final class PostgresSessionPool: Sendable {
             defer { running.task = nil }
             return running.task
         }
+        shelf.close()
         task?.cancel()
     }
 
@@ -88,8 +97,12 @@ final class PostgresSessionPool: Sendable {
     /// - Throws: `StoreError.unavailable` when the database is away or every connection stays
     ///   in use for `connect_timeout`.
     func take() throws(StoreError) -> PostgresSession {
+        if let (lease, connection) = shelf.take() {
+            return PostgresSession(leased: connection, lease: lease, settings: settings, counter: counter)
+        }
         let client = try client()
-        let lease = Lease()
+        let lease = Lease(shelf: shelf)
+        counter.leases.add(1, ordering: .relaxed)
         let wasAway = health.isAway
         let task = Task.detached(executorPreference: PoolExecutor.shared) {
             do {
@@ -129,6 +142,24 @@ final class PostgresSessionPool: Sendable {
         private let state = Mutex<State>(.waiting)
         private let handedOver = DispatchSemaphore(value: 0)
         private let end = Mutex<(done: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+        /// Where a connection given back waits a moment for its next session.
+        private let shelf: Shelf?
+
+        init(shelf: Shelf? = nil) {
+            self.shelf = shelf
+        }
+
+        /// A session is done with the connection: it goes on the pool's shelf, open and still
+        /// leased, for the next ``PostgresSessionPool/take()``; back to the client when the
+        /// shelf is full or closed, or the connection is.
+        func giveBack() {
+            let connection = state.withLock { state -> PostgresConnection? in
+                guard case .handed(let connection) = state else { return nil }
+                return connection
+            }
+            if let connection, !connection.isClosed, let shelf, shelf.keep(self, connection) { return }
+            release()
+        }
 
         /// The client's task hands its connection over; false when nobody waits for it any more.
         func hand(_ connection: PostgresConnection) -> Bool {
@@ -198,6 +229,77 @@ final class PostgresSessionPool: Sendable {
             }
             waiter?.resume()
         }
+    }
+}
+
+/// Leases given back, kept open for ``PostgresSessionPool/shelfLinger`` (at most
+/// ``PostgresSessionPool/shelfSize``) so that the next take is a lock instead of a lease from
+/// the client: a lease is a task on the pool's executor, the client's state machine, an idle
+/// timer started when the connection comes back and cancelled when it goes out, and two
+/// thread wake-ups; a favorite toggle through `photos serve` took ~1.3 of them. One not taken
+/// again within the linger goes back to the client, whose idle timeout and keep-alive then
+/// apply; a closed one is never handed out (the server restarted: the client connects anew).
+final class Shelf: Sendable {
+    private struct Kept {
+        let lease: PostgresSessionPool.Lease
+        let connection: PostgresConnection
+        let since: DispatchTime
+    }
+
+    private struct State {
+        var kept: [Kept] = []
+        var sweeping = false
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+
+    /// A kept lease and its connection, the most recently given back first; nil when none.
+    func take() -> (PostgresSessionPool.Lease, PostgresConnection)? {
+        while let kept = state.withLock({ $0.kept.popLast() }) {
+            if !kept.connection.isClosed { return (kept.lease, kept.connection) }
+            kept.lease.release()
+        }
+        return nil
+    }
+
+    /// Keeps a lease; false when the shelf is full or closed (the caller releases it).
+    func keep(_ lease: PostgresSessionPool.Lease, _ connection: PostgresConnection) -> Bool {
+        let (kept, sweep) = state.withLock { state -> (Bool, Bool) in
+            guard !state.closed, state.kept.count < PostgresSessionPool.shelfSize else { return (false, false) }
+            state.kept.append(Kept(lease: lease, connection: connection, since: .now()))
+            defer { state.sweeping = true }
+            return (true, !state.sweeping)
+        }
+        if sweep { scheduleSweep() }
+        return kept
+    }
+
+    /// Gives back every kept lease; nothing is kept from then on.
+    func close() {
+        let kept = state.withLock { state -> [Kept] in
+            state.closed = true
+            defer { state.kept = [] }
+            return state.kept
+        }
+        for kept in kept { kept.lease.release() }
+    }
+
+    private func scheduleSweep() {
+        DispatchQueue.global().asyncAfter(deadline: .now() + PostgresSessionPool.shelfLinger) { [weak self] in self?.sweep() }
+    }
+
+    /// Releases what waited past the linger; runs again while anything is kept.
+    private func sweep() {
+        let cutoff = DispatchTime.now() - PostgresSessionPool.shelfLinger
+        let (stale, again) = state.withLock { state -> ([Kept], Bool) in
+            let stale = state.kept.filter { $0.since <= cutoff }
+            state.kept.removeAll { $0.since <= cutoff }
+            state.sweeping = !state.kept.isEmpty
+            return (stale, state.sweeping)
+        }
+        for kept in stale { kept.lease.release() }
+        if again { scheduleSweep() }
     }
 }
 

@@ -118,7 +118,7 @@ struct PostgresRestartTests {
                                 if answer.status == .serviceUnavailable {
                                     if answer.headers[.retryAfter] == nil { tally.unexpected.append("\(what): a 503 without Retry-After") }
                                 } else if answer.status != .ok {
-                                    tally.unexpected.append("\(what) \(now): \(answer.status.code) \(String(buffer: answer.body).prefix(200))")
+                                    tally.unexpected.append("\(what) \(now): \(answer.status.code) \(String(buffer: answer.body).suffix(400))")
                                 }
                             }
                             if toggle.status == .ok { tally.acknowledged = sent }

@@ -179,6 +179,45 @@ struct PostgresPoolTests {
         #expect(try Self.backends(server, direct) == 1, "pool_idle=1 connection kept, the other closed")
     }
 
+    /// A connection given back waits on the pool's shelf for the next take: reads one after
+    /// another lease from postgres-nio's client once, not once each (a lease is a task, the
+    /// client's state machine, its idle timer and two thread wake-ups).
+    @Test func readsInARowReuseTheShelvedConnection() throws {
+        let server = try ThrowawayPostgres()
+        let engine = PostgresEngine(url: try server.createDatabase())
+        for index in 0..<50 {
+            #expect(try engine.read { db in try db.int64("SELECT \(index)") } == Int64(index))
+            _ = try engine.query("SELECT 1" as StoreSQL) { $0.int64(0) }
+        }
+        #expect(engine.clientLeases <= 2, "\(engine.clientLeases) leases from the client for 100 uses")
+    }
+
+    /// A backend killed while its connection waits on the shelf (20 times, reading at once
+    /// after each kill, so the read races the connection's closing): the next use is answered,
+    /// or says the database is unavailable (never a database error, which `photos serve`
+    /// answers 500), and the one after is answered on another connection.
+    @Test func aShelvedConnectionThatDiedIsNotReused() throws {
+        let server = try ThrowawayPostgres()
+        let url = try server.createDatabase()
+        let engine = PostgresEngine(url: url)
+        let killer = try PostgresSession.connect(to: url)
+        defer { killer.close() }
+        var unavailable = 0
+        for _ in 0..<20 {
+            let killed = try #require(try engine.read { db in try db.int64("SELECT pg_backend_pid()") })
+            try killer.query(PostgresQuery(unsafeSQL: "SELECT pg_terminate_backend(\(killed))"), "killing a backend")
+            do {
+                _ = try engine.read { db in try db.int64("SELECT 1") }
+            } catch let error as StoreError {
+                #expect(error.code == .unavailable, "\(error)")
+                unavailable += 1
+            }
+            let next = try engine.read { db in try db.int64("SELECT pg_backend_pid()") }
+            #expect(next != killed)
+        }
+        print("a shelved connection killed 20 times: the next read unavailable \(unavailable) times, answered \(20 - unavailable)")
+    }
+
     @Test func aLeaseFailsAtOnceWhileTheDatabaseIsAway() throws {
         let server = try ThrowawayPostgres()
         let url = try server.createDatabase()
