@@ -59,10 +59,24 @@ package final class PostgresEngine: StoreEngine {
     package var dialect: SQLDialect { .postgres }
 
     /// Runs `body` on a session no other thread is using; a session that failed is closed.
-    func withSession<T>(_ body: (PostgresSession) throws -> T) throws -> T {
+    ///
+    /// A connection the server ended while it waited in the pool fails `body`'s first statement
+    /// before it is written, or, in a race, after: when nothing was written, or `body` only
+    /// reads (`readOnly`) and its connection closed (not a stalled answer), `body` runs once
+    /// more on another connection instead of reporting the database unavailable. While the
+    /// database is away, the second try fails as fast as the first.
+    func withSession<T>(readOnly: Bool = false, _ body: (PostgresSession) throws -> T) throws -> T {
         let session = try takeSession()
-        defer { session.giveBack() }
-        return try body(session)
+        do {
+            defer { session.giveBack() }
+            return try body(session)
+        } catch let error as StoreError
+            where error.code == .unavailable && (session.wroteNothing || (readOnly && session.lostItsConnection))
+        {
+            let another = try takeSession()
+            defer { another.giveBack() }
+            return try body(another)
+        }
     }
 
     /// A connection of the pool's (``PostgresSessionPool/take()``).
@@ -71,7 +85,7 @@ package final class PostgresEngine: StoreEngine {
     }
 
     package func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
-        try withSession { session in
+        try withSession(readOnly: true) { session in
             try session.transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { try body(session) }
         }
     }
@@ -94,7 +108,7 @@ package final class PostgresEngine: StoreEngine {
     }
 
     package func idsAndPosition(_ statement: StoreSQL) throws -> (ids: [Int64], position: Int64) {
-        try withSession { session in try session.idsAndPosition(statement) }
+        try withSession(readOnly: true) { session in try session.idsAndPosition(statement) }
     }
 
     package func query<Record>(_ statement: StoreSQL, _ decode: (any ColumnReading) -> Record) throws -> [Record] {

@@ -142,6 +142,7 @@ package final class PostgresSession: Sendable {
             // Closed since the caller looked (the server went away): answered at once, where a
             // statement written to a closing connection may never be.
             guard !connection.isClosed else { return completion(.failure(PostgresError.connectionClosed)) }
+            self.written.add(1, ordering: .relaxed)
             guard let values else {
                 connection.query(query, logger: Self.logger).whenComplete { completion($0.map(Answer.init)) }
                 return
@@ -213,7 +214,10 @@ package final class PostgresSession: Sendable {
         do {
             return try order.withLock { _ in
                 // A query sent on a connection the server has closed may never be answered.
-                guard !connection.isClosed else { throw StoreError(.unavailable, "the connection to the server is closed") }
+                guard !connection.isClosed else {
+                    broken.withLock { $0 = true }
+                    throw StoreError(.unavailable, "the connection to the server is closed")
+                }
                 do {
                     let answer = Result { try self.answer(to: query, values: values) }
                     // Statements sent before this one were answered before it: the first
@@ -224,6 +228,7 @@ package final class PostgresSession: Sendable {
                     // The network or the server stalled: this connection is given up (a late
                     // answer would belong to no one), and the caller hears it is unavailable.
                     broken.withLock { $0 = true }
+                    stalled.withLock { $0 = true }
                     connection.close().whenComplete { _ in }
                     throw StoreError(.unavailable, timeout.description)
                 }
@@ -241,9 +246,22 @@ package final class PostgresSession: Sendable {
         }
     }
 
+    /// Statements handed to the connection (not those refused because it had closed).
+    private let written = Atomic<Int>(0)
+
+    /// Whether no statement of this session reached the connection: a failure then left
+    /// nothing on the server, and the work can run again on another connection.
+    var wroteNothing: Bool { written.load(ordering: .relaxed) == 0 }
+
     /// Whether a statement found the connection unusable (``run(_:_:values:)``): given back to
     /// the pool's client, never to its shelf.
     private let broken = Mutex(false)
+    /// Whether a statement waited past `answer_timeout` (the network or the server stalled).
+    private let stalled = Mutex(false)
+
+    /// Whether a statement failed because the connection closed under it (the server ended
+    /// it), not because an answer was late.
+    var lostItsConnection: Bool { broken.withLock { $0 } && !stalled.withLock { $0 } }
 
     /// Sends `query` and blocks the calling thread until its answer is in, at most
     /// ``answerTimeout``.

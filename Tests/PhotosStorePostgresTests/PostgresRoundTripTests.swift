@@ -193,29 +193,23 @@ struct PostgresPoolTests {
     }
 
     /// A backend killed while its connection waits on the shelf (20 times, reading at once
-    /// after each kill, so the read races the connection's closing): the next use is answered,
-    /// or says the database is unavailable (never a database error, which `photos serve`
-    /// answers 500), and the one after is answered on another connection.
+    /// after each kill, so the read races the connection's closing): the read is answered, on
+    /// another connection (a read whose connection closed under it runs again there; without
+    /// that, 3-16 of the 20 reads said the database was unavailable, and before the
+    /// unavailability of postgres-nio's older API was read as such, some were database errors,
+    /// which `photos serve` answers 500).
     @Test func aShelvedConnectionThatDiedIsNotReused() throws {
         let server = try ThrowawayPostgres()
         let url = try server.createDatabase()
         let engine = PostgresEngine(url: url)
         let killer = try PostgresSession.connect(to: url)
         defer { killer.close() }
-        var unavailable = 0
         for _ in 0..<20 {
             let killed = try #require(try engine.read { db in try db.int64("SELECT pg_backend_pid()") })
             try killer.query(PostgresQuery(unsafeSQL: "SELECT pg_terminate_backend(\(killed))"), "killing a backend")
-            do {
-                _ = try engine.read { db in try db.int64("SELECT 1") }
-            } catch let error as StoreError {
-                #expect(error.code == .unavailable, "\(error)")
-                unavailable += 1
-            }
             let next = try engine.read { db in try db.int64("SELECT pg_backend_pid()") }
             #expect(next != killed)
         }
-        print("a shelved connection killed 20 times: the next read unavailable \(unavailable) times, answered \(20 - unavailable)")
     }
 
     @Test func aLeaseFailsAtOnceWhileTheDatabaseIsAway() throws {
