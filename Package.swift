@@ -198,7 +198,7 @@ let package = Package(
         .testTarget(
             name: "PhotosServerTests",
             dependencies: [
-                "PhotosServer", "Photos", "PhotosPostgres", "Imaging", "PhotosTestSupport", "PhotosLocking",
+                "PhotosServer", "Photos", "PhotosPostgres", "PhotosStorePostgres", "Imaging", "PhotosTestSupport", "PhotosLocking",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

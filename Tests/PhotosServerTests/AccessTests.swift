@@ -7,6 +7,8 @@ import PhotosServer
 import PhotosTestSupport
 import Testing
 
+@testable import PhotosStorePostgres
+
 /// PhotoKit's authorization as tokens: read-write, add-only, limited; sessions; open mode.
 @Suite("Server access levels")
 struct AccessTests {
@@ -266,6 +268,28 @@ struct OtherSiteTests {
         let response = try await connection.readResponse()
         let object = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         return (response.status, (object?["error"] as? [String: Any])?["reason"] as? String ?? "")
+    }
+
+    /// The `/api/live` upgrade's token check (``LiveUpgradeGate``): from the gate's memory on
+    /// the connection's loop, and, for a token not there yet on a database store, on the reads
+    /// pool with the request held meanwhile. The upgrade goes through with a valid token (101)
+    /// and is refused with the API's 401 otherwise; on PostgreSQL no statement ran on an event
+    /// loop (before: the token's read and its use recorded there).
+    @Test(.timeLimit(.minutes(1 * TestTimeScale.factor))) func theLiveUpgradesTokenCheckIsNotReadOnALoop() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let onLoops = PostgresSession.statementsOnEventLoops.load(ordering: .relaxed)
+        try await fixture.withServer(ServerConfiguration(), live: true) { client in
+            let port = try #require(client.port)
+            func upgrade(_ token: String) -> String {
+                "GET /api/live HTTP/1.1\r\nHost: localhost:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer \(token)\r\n\r\n"
+            }
+            let unknown = try await Self.exchange(port, upgrade("pk_" + String(repeating: "0", count: 40)))
+            #expect(unknown.status == 401 && !unknown.reason.isEmpty, "\(unknown)")
+            let valid = try await Self.exchange(port, upgrade(fixture.readWrite))
+            #expect(valid.status == 101, "\(valid)")
+        }
+        #expect(PostgresSession.statementsOnEventLoops.load(ordering: .relaxed) == onLoops, "statements ran on event loops")
     }
 
     @Test(.timeLimit(.minutes(1 * TestTimeScale.factor))) func anOpenServerAnswersOnlyLoopbackHostNames() async throws {

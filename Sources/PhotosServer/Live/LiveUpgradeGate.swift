@@ -25,6 +25,10 @@ final class LiveUpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     /// The refused request's remaining parts (and anything after them) are dropped.
     private var refusing = false
     private var timer: Scheduled<Void>?
+    /// The upgrade request's parts, held while its check runs on the reads pool (its token or
+    /// session isn't in the gate's memory and the store is a database: never read on a loop).
+    private var held: [NIOAny]?
+    private var removed = false
 
     init(service: LibraryService) {
         self.service = service
@@ -40,6 +44,7 @@ final class LiveUpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        removed = true
         timer?.cancel()
         timer = nil
     }
@@ -60,11 +65,56 @@ final class LiveUpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refusing else { return }
-        guard case .head(let head) = unwrapInboundIn(data), let refusal = Self.refusal(of: head, service: service) else {
-            context.fireChannelRead(data)
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+        if held != nil {
+            held?.append(data)
             return
         }
+        guard case .head(let head) = unwrapInboundIn(data) else { return pass([data], context) }
+        switch Self.verdict(of: head, service: service, fromMemoryOnly: true) {
+        case .allowed: pass([data], context)
+        case .refused(let refusal): refuse(head, refusal, context)
+        case .needsStore:
+            held = [data]
+            timer?.cancel()
+            timer = nil
+            Self.checkOffTheLoop(
+                head, service: service, gate: NIOLoopBound(self, eventLoop: context.eventLoop),
+                context: NIOLoopBound(context, eventLoop: context.eventLoop))
+        }
+    }
+
+    /// ``verdict(of:service:fromMemoryOnly:)`` on the reads pool, reading the store; then
+    /// ``decided(_:head:context:)`` back on the connection's loop.
+    private static func checkOffTheLoop(
+        _ head: HTTPRequestHead, service: LibraryService, gate: NIOLoopBound<LiveUpgradeGate>, context: NIOLoopBound<ChannelHandlerContext>
+    ) {
+        Task {
+            let verdict: Verdict
+            do {
+                verdict = try await WorkPool.reads.run { Self.verdict(of: head, service: service, fromMemoryOnly: false) }
+            } catch {
+                verdict = .refused(APIError(error))
+            }
+            context.eventLoop.execute { gate.value.decided(verdict, head: head, context: context.value) }
+        }
+    }
+
+    /// The held request goes on, or is refused, once its check is done.
+    private func decided(_ verdict: Verdict, head: HTTPRequestHead, context: ChannelHandlerContext) {
+        guard !removed, let parts = held else { return }
+        held = nil
+        if case .refused(let refusal) = verdict { return refuse(head, refusal, context) }
+        pass(parts, context)
+        context.fireChannelReadComplete()
+    }
+
+    /// Sends the request on and leaves the pipeline: this connection's first request is in.
+    private func pass(_ parts: [NIOAny], _ context: ChannelHandlerContext) {
+        for part in parts { context.fireChannelRead(part) }
+        context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
+
+    private func refuse(_ head: HTTPRequestHead, _ refusal: APIError, _ context: ChannelHandlerContext) {
         refusing = true
         timer?.cancel()
         let body = ByteBuffer(data: refusal.jsonBody)
@@ -89,17 +139,28 @@ final class LiveUpgradeGate: ChannelInboundHandler, RemovableChannelHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
-    /// Why a request to upgrade `/api/live` is refused, or `nil` (not such a request, or allowed).
-    static func refusal(of head: HTTPRequestHead, service: LibraryService) -> APIError? {
+    enum Verdict: Sendable {
+        case allowed
+        case refused(APIError)
+        /// The check needs the store, which is not read on an event loop.
+        case needsStore
+    }
+
+    /// Whether a request to upgrade `/api/live` is refused (`allowed` for any other request).
+    /// With `fromMemoryOnly`, a token or session the gate doesn't hold in memory is not looked
+    /// up in a database store (``AccessGate/fromMemoryOnly``).
+    static func verdict(of head: HTTPRequestHead, service: LibraryService, fromMemoryOnly: Bool) -> Verdict {
         guard head.method == .GET, head.headers.contains(name: "upgrade"),
             head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first == "/api/live"
-        else { return nil }
+        else { return .allowed }
         do {
-            let client = try AccessMiddleware.client(head.headers, gate: service.gate)
+            let client = try AccessGate.$fromMemoryOnly.withValue(fromMemoryOnly) { try AccessMiddleware.client(head.headers, gate: service.gate) }
             try LiveRoutes.check(client, origin: head.headers.first(name: "origin"), authority: head.headers.first(name: "host"))
-            return nil
+            return .allowed
+        } catch is AccessGate.NeedsStore {
+            return .needsStore
         } catch {
-            return APIError(error)
+            return .refused(APIError(error))
         }
     }
 }
