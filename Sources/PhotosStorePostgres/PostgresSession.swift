@@ -59,7 +59,7 @@ package final class PostgresSession: Sendable {
     /// a session of its own. The session is not used again.
     func giveBack() {
         if let lease {
-            if broken.withLock({ $0 }) { lease.release() } else { lease.giveBack() }
+            if fault.withLock({ $0 }) == nil { lease.giveBack() } else { lease.release() }
         } else {
             close()
         }
@@ -215,7 +215,7 @@ package final class PostgresSession: Sendable {
             return try order.withLock { _ in
                 // A query sent on a connection the server has closed may never be answered.
                 guard !connection.isClosed else {
-                    broken.withLock { $0 = true }
+                    found(.closed)
                     throw StoreError(.unavailable, "the connection to the server is closed")
                 }
                 do {
@@ -227,8 +227,7 @@ package final class PostgresSession: Sendable {
                 } catch let timeout as AnswerTimeout {
                     // The network or the server stalled: this connection is given up (a late
                     // answer would belong to no one), and the caller hears it is unavailable.
-                    broken.withLock { $0 = true }
-                    stalled.withLock { $0 = true }
+                    found(.stalled)
                     connection.close().whenComplete { _ in }
                     throw StoreError(.unavailable, timeout.description)
                 }
@@ -239,7 +238,7 @@ package final class PostgresSession: Sendable {
             let unavailable = Self.isUnavailability(error)
             if unavailable {
                 // The server is going or gone: this connection is not handed out again.
-                broken.withLock { $0 = true }
+                found(.closed)
                 connection.close().whenComplete { _ in }
             }
             throw StoreError(unavailable ? .unavailable : .database, "\(failure()): \(Self.reason(error))")
@@ -253,15 +252,18 @@ package final class PostgresSession: Sendable {
     /// nothing on the server, and the work can run again on another connection.
     var wroteNothing: Bool { written.load(ordering: .relaxed) == 0 }
 
-    /// Whether a statement found the connection unusable (``run(_:_:values:)``): given back to
-    /// the pool's client, never to its shelf.
-    private let broken = Mutex(false)
-    /// Whether a statement waited past `answer_timeout` (the network or the server stalled).
-    private let stalled = Mutex(false)
+    /// How a statement found the connection unusable (``run(_:_:values:)``), the first time:
+    /// such a session's connection goes back to the pool's client, never to its shelf.
+    private enum Fault { case closed, stalled }
+    private let fault = Mutex<Fault?>(nil)
+
+    private func found(_ new: Fault) {
+        fault.withLock { $0 = $0 ?? new }
+    }
 
     /// Whether a statement failed because the connection closed under it (the server ended
-    /// it), not because an answer was late.
-    var lostItsConnection: Bool { broken.withLock { $0 } && !stalled.withLock { $0 } }
+    /// it), not because an answer was late (`answer_timeout`: the network or the server stalled).
+    var lostItsConnection: Bool { fault.withLock { $0 } == .closed }
 
     /// Sends `query` and blocks the calling thread until its answer is in, at most
     /// ``answerTimeout``.

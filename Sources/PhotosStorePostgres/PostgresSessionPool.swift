@@ -143,9 +143,9 @@ final class PostgresSessionPool: Sendable {
         private let handedOver = DispatchSemaphore(value: 0)
         private let end = Mutex<(done: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
         /// Where a connection given back waits a moment for its next session.
-        private let shelf: Shelf?
+        private let shelf: Shelf
 
-        init(shelf: Shelf? = nil) {
+        init(shelf: Shelf) {
             self.shelf = shelf
         }
 
@@ -157,7 +157,7 @@ final class PostgresSessionPool: Sendable {
                 guard case .handed(let connection) = state else { return nil }
                 return connection
             }
-            if let connection, !connection.isClosed, let shelf, shelf.keep(self, connection) { return }
+            if let connection, !connection.isClosed, shelf.keep(self, connection) { return }
             release()
         }
 
@@ -268,8 +268,9 @@ final class Shelf: Sendable {
         let (kept, sweep) = state.withLock { state -> (Bool, Bool) in
             guard !state.closed, state.kept.count < PostgresSessionPool.shelfSize else { return (false, false) }
             state.kept.append(Kept(lease: lease, connection: connection, since: .now()))
-            defer { state.sweeping = true }
-            return (true, !state.sweeping)
+            let startsSweeping = !state.sweeping
+            state.sweeping = true
+            return (true, startsSweeping)
         }
         if sweep { scheduleSweep() }
         return kept
