@@ -28,6 +28,17 @@ extension PostgresSession: StoreConnection {
         send(statement)
     }
 
+    /// Sent without waiting (``PostgresSession/sendForAnswer(_:values:)``): its row is read
+    /// when the caller asks, by then usually in with the next statement's answer.
+    package func rowAhead<Record>(_ statement: StoreSQL, _ decode: @escaping (any ColumnReading) throws -> Record) throws -> RowAhead<Record> {
+        let (query, values) = Self.preparable(statement)
+        let answer = sendForAnswer(query, values: values)
+        return RowAhead {
+            guard let row = try answer("reading \(query.sql)").first else { return nil }
+            return try decode(PostgresColumns(row: row.makeRandomAccess()))
+        }
+    }
+
     package func rows<Record>(_ statement: StoreSQL, _ decode: (any ColumnReading) throws -> Record) throws -> [Record] {
         let (query, values) = Self.preparable(statement)
         return try self.query(query, "reading \(query.sql)", values: values).map { row in

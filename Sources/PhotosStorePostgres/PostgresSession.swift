@@ -232,17 +232,54 @@ package final class PostgresSession: Sendable {
                     throw StoreError(.unavailable, timeout.description)
                 }
             }
-        } catch let error as StoreError {
-            throw StoreError(error.code, "\(failure()): \(error.message)")
         } catch {
-            let unavailable = Self.isUnavailability(error)
-            if unavailable {
-                // The server is going or gone: this connection is not handed out again.
-                found(.closed)
-                connection.close().whenComplete { _ in }
-            }
-            throw StoreError(unavailable ? .unavailable : .database, "\(failure()): \(Self.reason(error))")
+            throw failed(error, failure())
         }
+    }
+
+    /// Sends `query` for an answer read later: the connection runs it before the next
+    /// statement, and the function returned gives its rows (blocking only if they aren't in
+    /// yet, at most ``answerTimeout``) or throws its failure, as ``run(_:_:values:)`` would.
+    /// Until read, a failure is also thrown by the next statement run, as with ``send(_:values:)``.
+    func sendForAnswer(_ query: PostgresQuery, values: [PostgresData]? = nil) -> (_ failure: String) throws(StoreError) -> [PostgresRow] {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<Answer, any Error>?>(nil)
+        let failures = sentFailures
+        order.withLock { _ in
+            enqueue(query, values: values, waited: false) { outcome in
+                if case .failure(let error) = outcome { failures.withLock { $0 = $0 ?? error } }
+                result.withLock { $0 = outcome }
+                done.signal()
+            }
+        }
+        return { [self] failure throws(StoreError) in
+            do {
+                guard done.wait(timeout: .now() + answerTimeout) == .success else {
+                    found(.stalled)
+                    connection.close().whenComplete { _ in }
+                    throw StoreError(.unavailable, AnswerTimeout(what: "answer", seconds: answerTimeout).description)
+                }
+                let outcome = result.withLock { $0! }
+                // Thrown here: the next statement need not throw it again.
+                if case .failure = outcome { failures.withLock { $0 = nil } }
+                return try outcome.get().rows
+            } catch {
+                throw failed(error, failure)
+            }
+        }
+    }
+
+    /// A statement's failure as the store reports it, `failure` naming what was being done; a
+    /// connection the server ended is marked so it is not handed out again.
+    private func failed(_ error: any Error, _ failure: String) -> StoreError {
+        if let error = error as? StoreError { return StoreError(error.code, "\(failure): \(error.message)") }
+        let unavailable = Self.isUnavailability(error)
+        if unavailable {
+            // The server is going or gone: this connection is not handed out again.
+            found(.closed)
+            connection.close().whenComplete { _ in }
+        }
+        return StoreError(unavailable ? .unavailable : .database, "\(failure): \(Self.reason(error))")
     }
 
     /// Statements handed to the connection (not those refused because it had closed).

@@ -12,11 +12,27 @@ package enum ChangeJournal {
     /// instance are ordered by it. A change block's takes it in ``open(_:date:)``.
     package static let postgresWriteLock: Int64 = 0x5048_4B57
 
-    /// A change opened: its id, and the library owner's row id (read with it), which what the
-    /// change creates belongs to when no person acts.
+    /// A change opened: its id, the library owner's row id (read with it), which what the
+    /// change creates belongs to when no person acts, and on PostgreSQL the history's floor
+    /// (read with it for ``prune(_:keeping:position:floor:)``; the write lock keeps it until
+    /// the commit).
     struct Opened {
         let id: Int64
         let libraryOwner: Int64?
+        var floor: Int64?
+    }
+
+    /// A change being opened (``open(_:date:)``), answered when first asked: on PostgreSQL its
+    /// statement is sent ahead, and its answer comes in with the change block's first read,
+    /// one round trip for both.
+    struct Opening {
+        fileprivate let answer: RowAhead<Opened>
+
+        /// The change opened; waits for it if nothing since has been answered.
+        func opened() throws -> Opened {
+            guard let opened = try answer.get() else { throw StoreError(.database, "The change journal gave no id for a new change") }
+            return opened
+        }
     }
 
     /// The id of the newest change ever committed (0 for none): the library's position, as
@@ -68,55 +84,53 @@ package enum ChangeJournal {
     }
 
     /// Opens a change: the triggers record into it until ``close(_:id:)``. As the first
-    /// statement of ``StoreEngine/writeChange(_:)`` on PostgreSQL, it also takes the write lock.
-    static func open(_ db: any StoreConnection, date: Date) throws -> Opened {
+    /// statement of ``StoreEngine/writeChange(_:)`` on PostgreSQL, it also takes the write lock;
+    /// it is sent ahead there (the statements after it run once it holds the lock).
+    static func open(_ db: any StoreConnection, date: Date) throws -> Opening {
         let (date, process) = (date.timeIntervalSince1970, ProcessInfo.processInfo.processIdentifier)
         let owner: StoreSQL = "(SELECT value FROM libraryInfo WHERE key = 'ownerPersonID')"
         switch db.dialect {
         case .sqlite:
             let id = try db.insert("INSERT INTO change (date, processID) VALUES (\(date), \(process))")
             try db.execute("INSERT INTO temp.journalCursor (changeID) VALUES (\(id))")
-            return Opened(id: id, libraryOwner: try db.text("SELECT \(owner)").flatMap { Int64($0) })
+            let opened = Opened(id: id, libraryOwner: try db.text("SELECT \(owner)").flatMap { Int64($0) })
+            return Opening(answer: RowAhead { opened })
         case .postgres:
-            // One round trip: the write lock (taken first: the position's update waits for
+            // One statement: the write lock (taken first: the position's update waits for
             // it), the id (the position row advanced by one: its row lock orders the commits
             // of every instance, so positions commit in order), the transaction-local setting
-            // the triggers read, and the library's owner.
-            let opened = try db.row(
+            // the triggers read, the library's owner and the history's floor.
+            let answer = try db.rowAhead(
                 """
                 WITH locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(\(postgresWriteLock)) IS NOT NULL AS done),
                 next AS (UPDATE libraryPosition SET position = position + 1 WHERE (SELECT done FROM locked) RETURNING position),
                 opened AS (INSERT INTO change (id, date, processID) SELECT next.position, \(date), \(process) FROM next RETURNING id)
-                SELECT id, set_config('photokit.change', id::text, true), \(owner) FROM opened
+                SELECT id, set_config('photokit.change', id::text, true), \(owner),
+                    (SELECT value FROM libraryInfo WHERE key = 'historyFloor') FROM opened
                 """
-            ) { row in Opened(id: row.int64(0), libraryOwner: row.optionalText(2).flatMap { Int64($0) }) }
-            guard let opened else {
-                throw StoreError(.database, "The change journal gave no id for a new change")
+            ) { row in
+                Opened(id: row.int64(0), libraryOwner: row.optionalText(2).flatMap { Int64($0) }, floor: Int64(row.optionalText(3) ?? "0") ?? 0)
             }
-            return opened
+            return Opening(answer: answer)
         }
     }
 
     /// Closes a change; drops its row when it touched nothing (the position still advances).
     /// On PostgreSQL this also announces the commit (``StoreEngine/announcesCommits``):
     /// `NOTIFY` on ``postgresChannel`` with the new position, which the server sends when (and
-    /// only if) the transaction commits, in the same statement.
-    /// Returns the history's floor (``floor(_:)``), read with it on PostgreSQL (for ``prune``).
-    @discardableResult
-    static func close(_ db: any StoreConnection, id: Int64) throws -> Int64? {
+    /// only if) the transaction commits. Sent ahead there: nothing reads its answer, and the
+    /// `COMMIT` after it carries its failure.
+    static func close(_ db: any StoreConnection, id: Int64) throws {
         switch db.dialect {
         case .sqlite:
             try db.execute("DELETE FROM temp.journalCursor")
             try db.execute("DELETE FROM change WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM changedObject WHERE changeID = \(id))")
-            return nil
         case .postgres:
-            return try db.row(
+            try db.executeAhead(
                 """
                 WITH emptied AS (DELETE FROM change WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM changedObject WHERE changeID = \(id)))
-                SELECT set_config('photokit.change', '', true), pg_notify('\(unescaped: postgresChannel)', \(id)::text),
-                    (SELECT value FROM libraryInfo WHERE key = 'historyFloor')
-                """
-            ) { row in Int64(row.optionalText(2) ?? "0") ?? 0 }
+                SELECT set_config('photokit.change', '', true), pg_notify('\(unescaped: postgresChannel)', \(id)::text)
+                """)
         }
     }
 

@@ -20,7 +20,7 @@ extension LibraryDatabase {
         guard gazetteer != nil else { return 0 }
         // One journaled change, so observers and history see the new titles.
         let (named, position) = try write { db -> (Int, Int64?) in
-            let changeID = try ChangeJournal.open(db, date: Date()).id
+            let changeID = try ChangeJournal.open(db, date: Date()).opened().id
             let moments = try db.int64s(
                 """
                     SELECT id FROM collection WHERE isList = 0 AND type = \(literal: CollectionKind.moment)

@@ -28,6 +28,11 @@ package protocol StoreConnection {
     /// it at once.
     func executeAhead(_ statement: StoreSQL) throws
 
+    /// Runs a query whose first row the caller reads later, with ``RowAhead/get()``: an engine
+    /// whose statements are round trips (PostgreSQL) sends it and goes on, and its answer comes
+    /// in with the next statement the caller waits for; SQLite runs it at once.
+    func rowAhead<Record>(_ statement: StoreSQL, _ decode: @escaping (any ColumnReading) throws -> Record) throws -> RowAhead<Record>
+
     /// Runs one `INSERT` of one row into a table whose key is `id`, and returns the new id.
     func insert(_ statement: StoreSQL) throws -> Int64
 
@@ -39,6 +44,11 @@ package protocol StoreConnection {
 extension StoreConnection {
     package func executeAhead(_ statement: StoreSQL) throws {
         try execute(statement)
+    }
+
+    package func rowAhead<Record>(_ statement: StoreSQL, _ decode: @escaping (any ColumnReading) throws -> Record) throws -> RowAhead<Record> {
+        let row = try row(statement, decode)
+        return RowAhead { row }
     }
 
     package func int64Column(_ statement: StoreSQL) throws -> [Int64] {
@@ -148,5 +158,25 @@ extension ColumnReading {
 
     package subscript<Column: TableColumn>(after table: Column.Type, _ index: Int32) -> Double {
         double(Int32(Column.table.columns.count) + index)
+    }
+}
+
+/// The first row of a query sent ahead (``StoreConnection/rowAhead(_:_:)``): read, decoded and
+/// kept on the first ``get()``, which blocks only if the answer isn't in yet. Used on the
+/// connection's own thread, inside the transaction that sent it.
+package final class RowAhead<Record> {
+    private var answer: (() throws -> Record?)?
+    private var outcome: Result<Record?, any Error>?
+
+    package init(_ answer: @escaping () throws -> Record?) {
+        self.answer = answer
+    }
+
+    /// The row (`nil` when the query returned none), or the query's failure.
+    package func get() throws -> Record? {
+        if let outcome { return try outcome.get() }
+        let read = Result { try answer?() ?? nil }
+        (outcome, answer) = (read, nil)
+        return try read.get()
     }
 }

@@ -83,7 +83,7 @@ extension ChangeApplier {
         try db.execute(
             """
             INSERT INTO changedObject (changeID, entity, objectID, uuid, wasVisible, isVisible, flags, ownerID)
-            SELECT \(changeID), \(JournalEntity.assetCollection), id, uuid, 1, 1, \(JournalFlags.updated | JournalFlags.membership), ownerID
+            SELECT \(try changeID()), \(JournalEntity.assetCollection), id, uuid, 1, 1, \(JournalFlags.updated | JournalFlags.membership), ownerID
             FROM collection WHERE id = \(album.id)
             ON CONFLICT (changeID, entity, objectID) DO UPDATE SET flags = changedObject.flags | excluded.flags
             """)

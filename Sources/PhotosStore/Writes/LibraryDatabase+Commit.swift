@@ -30,18 +30,18 @@ extension LibraryDatabase {
                 changes.newAssets.flatMap(\.resources).filter { $0.stagedFile != nil }.map(\.relativePath)
                     + changes.contentEdits.flatMap { uuid, edit in ChangeApplier.contentPaths(uuid: uuid, edit: edit, at: changes.now) })
             position = try engine.writeChange { db in
-                let opened = try ChangeJournal.open(db, date: changes.now)
-                let changeID = opened.id
-                var applier = ChangeApplier(
-                    db: db, changes: changes, moves: moves, gazetteer: gazetteer, changeID: changeID, libraryOwner: opened.libraryOwner)
+                // On PostgreSQL the opening is answered with the block's first read.
+                let opening = try ChangeJournal.open(db, date: changes.now)
+                var applier = ChangeApplier(db: db, changes: changes, moves: moves, gazetteer: gazetteer, opening: opening)
                 try applier.apply()
                 expungedFiles = applier.expungedFiles
                 expungedAssets = applier.expungedAssets
                 changedContent = applier.changedContent
-                let floor = try ChangeJournal.close(db, id: changeID)
-                try ChangeJournal.prune(db, keeping: historyLimit, position: changeID, floor: floor)
+                let opened = try opening.opened()
+                try ChangeJournal.close(db, id: opened.id)
+                try ChangeJournal.prune(db, keeping: historyLimit, position: opened.id, floor: opened.floor)
                 Failpoint.hit(.beforeCommit)
-                return changeID
+                return opened.id
             }
         } catch {
             moves.revert()
@@ -82,33 +82,44 @@ struct ChangeApplier {
     var momentDates: [Int64?: [Double]] = [:]
     var oldMoments: [Int64?: Set<Int64>] = [:]
     /// Whose what this change creates is: the acting person, else the library's owner (`nil`
-    /// in a library without people).
-    var newOwner: Int64?
+    /// in a library without people); read when first needed (``owner()``).
+    private var newOwner: Int64??
 
     /// Where regrouped moments' place names come from.
     let gazetteer: GazetteerChoice
-    /// The journal entry this change records into.
-    let changeID: Int64
+    /// The journal entry this change records into (`nil`: none, as in tests of the applier).
+    private let opening: ChangeJournal.Opening?
 
-    init(
-        db: any StoreConnection, changes: StoreChangeSet, moves: FileMoves, gazetteer: GazetteerChoice, changeID: Int64 = 0,
-        libraryOwner: Int64?? = nil
-    ) {
+    init(db: any StoreConnection, changes: StoreChangeSet, moves: FileMoves, gazetteer: GazetteerChoice, opening: ChangeJournal.Opening? = nil) {
         self.db = db
         self.changes = changes
         self.moves = moves
         self.gazetteer = gazetteer
-        self.changeID = changeID
-        self.libraryOwner = libraryOwner
+        self.opening = opening
     }
 
-    /// The library owner's row id when the change's opening read it (`nil`: read it here).
-    private let libraryOwner: Int64??
+    /// The journal entry's id (0 without one).
+    func changeID() throws -> Int64 {
+        try opening?.opened().id ?? 0
+    }
+
+    /// Whose what this change creates is, read once: asked only by the steps that create, so a
+    /// favorite's block doesn't wait for the opening's answer before its first read.
+    mutating func owner() throws -> Int64? {
+        if let newOwner { return newOwner }
+        let owner: Int64?
+        if let acting = changes.actingPerson {
+            owner = acting
+        } else if let opening {
+            owner = try opening.opened().libraryOwner
+        } else {
+            owner = try db.text("SELECT value FROM libraryInfo WHERE key = 'ownerPersonID'").flatMap { Int64($0) }
+        }
+        newOwner = .some(owner)
+        return owner
+    }
 
     mutating func apply() throws {
-        newOwner =
-            try changes.actingPerson
-            ?? libraryOwner ?? db.text("SELECT value FROM libraryInfo WHERE key = 'ownerPersonID'").flatMap { Int64($0) }
         try insertCollections()
         try insertAssets()
         try editAssets()
@@ -202,7 +213,7 @@ struct ChangeApplier {
             row[.title] = collection.title
             row[.position] = position
             row[.creationDate] = changes.now
-            row[.ownerID] = newOwner
+            row[.ownerID] = try owner()
             try db.execute(CollectionColumn.insert(row))
         }
     }
@@ -248,6 +259,7 @@ struct ChangeApplier {
     mutating func insertAssets() throws {
         for asset in changes.newAssets {
             var row = asset.record.insertRow(camera: asset.camera)
+            let newOwner = try owner()
             row[.ownerID] = newOwner
             let assetID = try db.insert(AssetColumn.insert(row))
             for resource in asset.resources {
