@@ -20,6 +20,8 @@ final class LibraryService: Sendable {
     let live: LiveHub
     /// Commits concurrent requests' changes together.
     let committer = ChangeCommitter()
+    /// Finds the assets concurrent requests' changes name together.
+    let lookups = AssetLookups()
     /// Cancels renders whose client went away.
     let connections: ConnectionWatch
     /// The people's services, by person identifier (the served library's only).
@@ -83,9 +85,7 @@ final class LibraryService: Sendable {
     /// The asset with this identifier that `client` may see, else 404; Recently Deleted too
     /// when `includeDeleted`.
     func asset(_ text: String, for client: ClientAccess, includeDeleted: Bool = false) throws -> PHAsset {
-        try client.requireRead()
-        let identifier = try ObjectID.asset(text)
-        guard client.sees(identifier) else { throw APIError.notFound("asset '\(text)'") }
+        let identifier = try assetReference(text, for: client).identifier
         return try withLibrary {
             let options = PHFetchOptions()
             options.includeHiddenAssets = true
@@ -101,6 +101,44 @@ final class LibraryService: Sendable {
             throw APIError.notFound("asset '\(text)'")
         }
     }
+
+    /// An asset `client` names, checked without reading the library: the identifier's form
+    /// (else 400) and what the client may see (else 404, as for an unknown asset). A change's
+    /// assets are then found together with those other requests name at the same time
+    /// (``AssetLookups``, ``assets(identifiers:)``).
+    func assetReference(_ text: String, for client: ClientAccess) throws -> AssetReference {
+        try client.requireRead()
+        let identifier = try ObjectID.asset(text)
+        guard client.sees(identifier) else { throw APIError.notFound("asset '\(text)'") }
+        return AssetReference(text: text, identifier: identifier)
+    }
+
+    /// The assets with these local identifiers, hidden and burst ones included, by identifier,
+    /// in one fetch; unknown ones are absent. A fetch that failed throws (503 for a database
+    /// that is away, never a missing asset).
+    func assets(identifiers: [String]) throws -> [String: PHAsset] {
+        try withLibrary {
+            let options = PHFetchOptions()
+            options.includeHiddenAssets = true
+            options.includeAllBurstAssets = true
+            let fetched = PHAsset.fetchAssets(withLocalIdentifiers: identifiers, options: options)
+            try fetched.requireFetched()
+            // By index: the objects read with the ids (enumerating would read them again).
+            var found: [String: PHAsset] = [:]
+            for index in 0..<fetched.count {
+                let asset = fetched.object(at: index)
+                found[asset.localIdentifier] = asset
+            }
+            return found
+        }
+    }
+}
+
+/// An asset a request names (``LibraryService/assetReference(_:for:)``): the text it gave, for
+/// its 404, and the local identifier.
+struct AssetReference: Sendable, Hashable {
+    let text: String
+    let identifier: String
 }
 
 extension LibraryService {

@@ -49,6 +49,15 @@ struct ChangeOperation: Decodable, Sendable {
         }
     }
 
+    /// Operations that only name assets, found when their change commits (``ChangePlan``): a
+    /// plan of these alone reads nothing before.
+    var namesAssetsOnly: Bool {
+        switch op {
+        case .favorite, .hide, .delete: true
+        default: false
+        }
+    }
+
     func require<T>(_ value: T?, _ field: String, at index: Int) throws -> T {
         guard let value else { throw APIError(.badRequest, "operations[\(index)] (\(op.rawValue)) needs '\(field)'") }
         return value

@@ -3,8 +3,10 @@ import Photos
 import PhotosLocking
 
 /// The operations of one `POST /api/changes`, resolved before the change block runs: every
-/// asset and album looked up (404 for unknown ones, as for assets a limited token can't
-/// see), every edit rendered, so the block itself only makes change requests.
+/// album and every asset an album step, an edit or a recovery names looked up (404 for unknown
+/// ones, as for assets a limited token can't see), every edit rendered, so the block itself
+/// only makes change requests. The assets of favorites, hiding and deleting are found last, in
+/// one read with those of the other requests arriving at the same time (``AssetLookups``).
 final class ChangePlan: Sendable {
     private enum AlbumTarget: Sendable {
         case existing(PHAssetCollection)
@@ -12,9 +14,9 @@ final class ChangePlan: Sendable {
     }
 
     private enum Step: Sendable {
-        case favorite([PHAsset], Bool)
-        case hide([PHAsset], Bool)
-        case delete([PHAsset])
+        case favorite([AssetReference], Bool)
+        case hide([AssetReference], Bool)
+        case delete([AssetReference])
         case recover([PHAsset])
         case createAlbum(title: String, ref: String?)
         case renameAlbum(PHAssetCollection, String)
@@ -31,6 +33,8 @@ final class ChangePlan: Sendable {
     }
 
     private let steps: [Step]
+    /// The assets the favorite, hide and delete steps name, by local identifier.
+    private let found: [String: PHAsset]
     private let created = Mutex<[String: String]>([:])
 
     /// An operation resolved: a step, or an edit to render (with its asset looked up).
@@ -41,8 +45,17 @@ final class ChangePlan: Sendable {
 
     init(_ operations: [ChangeOperation], client: ClientAccess, service: LibraryService) async throws {
         // Every lookup reads the store: off the event loops, in one go; then the edits render
-        // (on the CPU pool).
-        let resolved = try await service.quickly("change lookups") { try Self.resolve(operations, client: client, service: service) }
+        // (on the CPU pool). Favorites, hiding and deleting alone need no read here.
+        let resolved =
+            if operations.allSatisfy(\.namesAssetsOnly) {
+                try Self.resolve(operations, client: client, service: service)
+            } else {
+                try await service.quickly("change lookups") { try Self.resolve(operations, client: client, service: service) }
+            }
+        // The assets favorites, hiding and deleting name: found together with other requests'.
+        let named = Self.lookups(of: resolved)
+        found = named.isEmpty ? [:] : try await service.lookups.assets(named, on: service)
+        if let missing = Self.firstMissing(of: resolved, in: found) { throw APIError.notFound("asset '\(missing.text)'") }
         var steps: [Step] = []
         for item in resolved {
             switch item {
@@ -71,10 +84,17 @@ final class ChangePlan: Sendable {
                 ?? service.withLibrary { PHAsset.fetchAssets(in: album, options: nil).map(\.localIdentifier) }
         }
         for (index, operation) in operations.enumerated() {
-            func assets(deleted: Bool = false) throws -> [PHAsset] {
+            func named() throws -> [String] {
                 let list = try operation.require(operation.assets ?? operation.asset.map { [$0] }, "assets", at: index)
                 guard !list.isEmpty else { throw APIError(.badRequest, "operations[\(index)]: 'assets' is empty") }
-                return try list.map { try service.asset($0, for: client, includeDeleted: deleted) }
+                return list
+            }
+            func assets(deleted: Bool = false) throws -> [PHAsset] {
+                try named().map { try service.asset($0, for: client, includeDeleted: deleted) }
+            }
+            /// Checked now; found with other requests' assets at the end (``AssetLookups``).
+            func references() throws -> [AssetReference] {
+                try named().map { try service.assetReference($0, for: client) }
             }
             func album() throws -> PHAssetCollection {
                 let text = try operation.require(operation.album, "album", at: index)
@@ -121,9 +141,9 @@ final class ChangePlan: Sendable {
                     throw APIError(.forbidden, "operations[\(index)] (leaveAlbum): sharing is between the people of a library")
                 }
                 add(.leave(try album()))
-            case .favorite: add(.favorite(try assets(), try operation.require(operation.value, "value", at: index)))
-            case .hide: add(.hide(try assets(), try operation.require(operation.value, "value", at: index)))
-            case .delete: add(.delete(try assets()))
+            case .favorite: add(.favorite(try references(), try operation.require(operation.value, "value", at: index)))
+            case .hide: add(.hide(try references(), try operation.require(operation.value, "value", at: index)))
+            case .delete: add(.delete(try references()))
             case .recover: add(.recover(try assets(deleted: true)))
             case .createAlbum:
                 let title = try operation.require(operation.title, "title", at: index).trimmingCharacters(in: .whitespaces)
@@ -178,9 +198,34 @@ final class ChangePlan: Sendable {
         return resolved
     }
 
+    /// The local identifiers of the assets the favorite, hide and delete steps name.
+    private static func lookups(of resolved: [Resolved]) -> [String] {
+        var identifiers: [String] = []
+        for case .step(let step) in resolved {
+            switch step {
+            case .favorite(let assets, _), .hide(let assets, _), .delete(let assets): identifiers += assets.map(\.identifier)
+            default: break
+            }
+        }
+        return Array(Set(identifiers)).sorted()
+    }
+
+    /// The first of those assets that `found` lacks, in the operations' order (its 404).
+    private static func firstMissing(of resolved: [Resolved], in found: [String: PHAsset]) -> AssetReference? {
+        for case .step(let step) in resolved {
+            switch step {
+            case .favorite(let assets, _), .hide(let assets, _), .delete(let assets):
+                if let missing = assets.first(where: { found[$0.identifier] == nil }) { return missing }
+            default: break
+            }
+        }
+        return nil
+    }
+
     /// The change block: one change request per step, in order.
     var block: @Sendable () -> Void {
         { [self] in
+            func assets(_ references: [AssetReference]) -> [PHAsset] { references.compactMap { found[$0.identifier] } }
             var createdRequests: [String: PHAssetCollectionChangeRequest] = [:]
             // One request per existing album: its edits apply in order, each on the result of
             // the one before (separate requests would each start from the album as fetched).
@@ -194,9 +239,9 @@ final class ChangePlan: Sendable {
             var createdIdentifiers: [String: String] = [:]
             for step in steps {
                 switch step {
-                case .favorite(let assets, let value): for asset in assets { PHAssetChangeRequest(for: asset).isFavorite = value }
-                case .hide(let assets, let value): for asset in assets { PHAssetChangeRequest(for: asset).isHidden = value }
-                case .delete(let assets): PHAssetChangeRequest.deleteAssets(assets)
+                case .favorite(let named, let value): for asset in assets(named) { PHAssetChangeRequest(for: asset).isFavorite = value }
+                case .hide(let named, let value): for asset in assets(named) { PHAssetChangeRequest(for: asset).isHidden = value }
+                case .delete(let named): PHAssetChangeRequest.deleteAssets(assets(named))
                 case .recover(let assets): PHAssetChangeRequest.recoverAssets(assets)
                 case .createAlbum(let title, let ref):
                     let request = PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
@@ -234,7 +279,9 @@ final class ChangePlan: Sendable {
         var touched = Set<String>()
         for step in steps {
             switch step {
-            case .favorite(let assets, _), .hide(let assets, _), .delete(let assets), .recover(let assets):
+            case .favorite(let assets, _), .hide(let assets, _), .delete(let assets):
+                touched.formUnion(assets.map(\.identifier))
+            case .recover(let assets):
                 touched.formUnion(assets.map(\.localIdentifier))
             default:
                 return nil
