@@ -100,7 +100,23 @@ extension PostgresSession: StoreConnection {
     /// ``int64Column(_:)`` and the library's position in one statement, outside any
     /// transaction: a statement sees one state of the database, so the two agree. Falls back
     /// to a read transaction of two statements when the column is not a `bigint`.
+    ///
+    /// A statement with planner settings (``StoreSQL/plannerSetting(_:_:)``) runs in a
+    /// transaction of its own after `SET LOCAL` of each (sent ahead with its `BEGIN`).
     func idsAndPosition(_ statement: StoreSQL) throws -> (ids: [Int64], position: Int64) {
+        let settings = statement.plannerSettings
+        guard settings.isEmpty else {
+            return try transaction(begin: "BEGIN") {
+                for (name, value) in settings {
+                    send("SET LOCAL \(unescaped: name) = \(unescaped: value)" as StoreSQL)
+                }
+                return try idsAndPosition(withoutSettings: statement)
+            }
+        }
+        return try idsAndPosition(withoutSettings: statement)
+    }
+
+    private func idsAndPosition(withoutSettings statement: StoreSQL) throws -> (ids: [Int64], position: Int64) {
         let (combined, values) = Self.preparable("SELECT ARRAY(\(statement)), (SELECT position FROM libraryPosition)")
         let answer = try query(combined, "reading \(combined.sql)", values: values)
         if let row = answer.first?.makeRandomAccess(), let ids = Self.int64Array(PostgresColumns.cell(row, 0)) {

@@ -24,6 +24,8 @@ package struct StoreSQL: Sendable, Hashable, ExpressibleByStringInterpolation {
         case either(sqlite: [Piece], postgres: [Piece])
         /// A value bound later (``binding(_:)``).
         case parameter(Int)
+        /// A planner setting for the statement alone (``plannerSetting(_:_:)``): no text.
+        case setting(name: String, value: String)
     }
 
     fileprivate var pieces: [Piece]
@@ -141,7 +143,7 @@ package struct StoreSQL: Sendable, Hashable, ExpressibleByStringInterpolation {
                 switch piece {
                 case .parameter(let index): .bind(values[index])
                 case .either(let sqlite, let postgres): .either(sqlite: fill(sqlite), postgres: fill(postgres))
-                case .text, .bind: piece
+                case .text, .bind, .setting: piece
                 }
             }
         }
@@ -169,6 +171,28 @@ package struct StoreSQL: Sendable, Hashable, ExpressibleByStringInterpolation {
         case crossJoin
     }
 
+    /// A setting of PostgreSQL's planner for the statement that holds this fragment, written
+    /// nowhere in its text: PostgreSQL runs the statement in a transaction of its own after
+    /// `SET LOCAL name = value` (``plannerSettings``), SQLite ignores it. Where PostgreSQL's
+    /// default costs pick a plan measured to be slower (see ``AssetQuery``'s album fetch).
+    package static func plannerSetting(_ name: String, _ value: String) -> StoreSQL {
+        StoreSQL(pieces: [.setting(name: name, value: value)])
+    }
+
+    /// The planner settings the statement holds (``plannerSetting(_:_:)``), in order.
+    package var plannerSettings: [(name: String, value: String)] {
+        func walk(_ pieces: [Piece]) -> [(name: String, value: String)] {
+            pieces.flatMap { piece -> [(name: String, value: String)] in
+                switch piece {
+                case .setting(let name, let value): [(name, value)]
+                case .either(_, let postgres): walk(postgres)
+                case .text, .bind, .parameter: []
+                }
+            }
+        }
+        return walk(pieces)
+    }
+
     /// A planner hint: SQLite writes it; PostgreSQL writes the plain form (nothing for
     /// `INDEXED BY`, `JOIN` for `CROSS JOIN`).
     package static func hint(_ hint: Hint) -> StoreSQL {
@@ -193,6 +217,7 @@ package struct StoreSQL: Sendable, Hashable, ExpressibleByStringInterpolation {
             for piece in pieces {
                 switch piece {
                 case .text(let value): text(value)
+                case .setting: break
                 case .bind(let value): bind(value)
                 case .either(let sqlite, let postgres): walk(dialect == .sqlite ? sqlite : postgres)
                 case .parameter(let index): preconditionFailure("Parameter \(index) was not bound (StoreSQL.binding)")
@@ -211,6 +236,7 @@ package struct StoreSQL: Sendable, Hashable, ExpressibleByStringInterpolation {
             for piece in pieces {
                 switch piece {
                 case .text(let text): sql += text
+                case .setting: break
                 case .bind(let value):
                     binds.append(value)
                     sql += dialect == .sqlite ? "?" : "$\(binds.count)"
