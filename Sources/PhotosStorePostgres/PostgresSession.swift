@@ -218,19 +218,12 @@ package final class PostgresSession: Sendable {
                     found(.closed)
                     throw StoreError(.unavailable, "the connection to the server is closed")
                 }
-                do {
-                    let answer = Result { try self.answer(to: query, values: values) }
-                    // Statements sent before this one were answered before it: the first
-                    // failure among them is the cause of whatever this one says.
-                    if let earlier = sentFailures.withLock({ failed in defer { failed = nil }; return failed }) { throw earlier }
-                    return try answer.get()
-                } catch let timeout as AnswerTimeout {
-                    // The network or the server stalled: this connection is given up (a late
-                    // answer would belong to no one), and the caller hears it is unavailable.
-                    found(.stalled)
-                    connection.close().whenComplete { _ in }
-                    throw StoreError(.unavailable, timeout.description)
-                }
+                precondition(!connection.eventLoop.inEventLoop, "a PostgreSQL session was used from its own event loop")
+                let answer = Result { try self.answerLater(query, values: values, waited: true)() }
+                // Statements sent before this one were answered before it: the first
+                // failure among them is the cause of whatever this one says.
+                if let earlier = sentFailures.withLock({ failed in defer { failed = nil }; return failed }) { throw earlier }
+                return try answer.get()
             }
         } catch {
             throw failed(error, failure())
@@ -242,30 +235,38 @@ package final class PostgresSession: Sendable {
     /// yet, at most ``answerTimeout``) or throws its failure, as ``run(_:_:values:)`` would.
     /// Until read, a failure is also thrown by the next statement run, as with ``send(_:values:)``.
     func sendForAnswer(_ query: PostgresQuery, values: [PostgresData]? = nil) -> (_ failure: String) throws(StoreError) -> [PostgresRow] {
-        let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<Answer, any Error>?>(nil)
         let failures = sentFailures
-        order.withLock { _ in
-            enqueue(query, values: values, waited: false) { outcome in
-                if case .failure(let error) = outcome { failures.withLock { $0 = $0 ?? error } }
-                result.withLock { $0 = outcome }
-                done.signal()
-            }
+        let answer = order.withLock { _ in
+            answerLater(query, values: values, waited: false) { error in failures.withLock { $0 = $0 ?? error } }
         }
         return { [self] failure throws(StoreError) in
             do {
-                guard done.wait(timeout: .now() + answerTimeout) == .success else {
-                    found(.stalled)
-                    connection.close().whenComplete { _ in }
-                    throw StoreError(.unavailable, AnswerTimeout(what: "answer", seconds: answerTimeout).description)
-                }
-                let outcome = result.withLock { $0! }
-                // Thrown here: the next statement need not throw it again.
-                if case .failure = outcome { failures.withLock { $0 = nil } }
-                return try outcome.get().rows
+                return try answer().rows
             } catch {
+                // Thrown here: the next statement need not throw it again.
+                failures.withLock { $0 = nil }
                 throw failed(error, failure)
             }
+        }
+    }
+
+    /// Puts `query` on the connection (``enqueue(_:values:waited:_:)``) and returns the wait for
+    /// its answer: at most ``answerTimeout``, then ``AnswerTimeout``. `failing` hears a failure
+    /// as it comes in.
+    private func answerLater(
+        _ query: PostgresQuery, values: [PostgresData]?, waited: Bool, failing: (@Sendable (any Error) -> Void)? = nil
+    ) -> () throws -> Answer {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<Answer, any Error>?>(nil)
+        enqueue(query, values: values, waited: waited) { outcome in
+            if case .failure(let error) = outcome { failing?(error) }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        let timeout = answerTimeout
+        return {
+            guard done.wait(timeout: .now() + timeout) == .success else { throw AnswerTimeout(what: "answer", seconds: timeout) }
+            return try result.withLock { $0! }.get()
         }
     }
 
@@ -273,6 +274,13 @@ package final class PostgresSession: Sendable {
     /// connection the server ended is marked so it is not handed out again.
     private func failed(_ error: any Error, _ failure: String) -> StoreError {
         if let error = error as? StoreError { return StoreError(error.code, "\(failure): \(error.message)") }
+        if let timeout = error as? AnswerTimeout {
+            // The network or the server stalled: this connection is given up (a late answer
+            // would belong to no one), and the caller hears it is unavailable.
+            found(.stalled)
+            connection.close().whenComplete { _ in }
+            return StoreError(.unavailable, "\(failure): \(timeout.description)")
+        }
         let unavailable = Self.isUnavailability(error)
         if unavailable {
             // The server is going or gone: this connection is not handed out again.
@@ -301,20 +309,6 @@ package final class PostgresSession: Sendable {
     /// Whether a statement failed because the connection closed under it (the server ended
     /// it), not because an answer was late (`answer_timeout`: the network or the server stalled).
     var lostItsConnection: Bool { fault.withLock { $0 } == .closed }
-
-    /// Sends `query` and blocks the calling thread until its answer is in, at most
-    /// ``answerTimeout``.
-    private func answer(to query: PostgresQuery, values: [PostgresData]?) throws -> Answer {
-        precondition(!connection.eventLoop.inEventLoop, "a PostgreSQL session was used from its own event loop")
-        let done = DispatchSemaphore(value: 0)
-        let result = Mutex<Result<Answer, any Error>?>(nil)
-        enqueue(query, values: values, waited: true) { outcome in
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + answerTimeout) == .success else { throw AnswerTimeout(what: "answer", seconds: answerTimeout) }
-        return try result.withLock { $0! }.get()
-    }
 
     /// Whether `error` says the server can't be reached now rather than that it refused: no
     /// connection (refused, reset, timed out, closed), or a server that is starting, stopping

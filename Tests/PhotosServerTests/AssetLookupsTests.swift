@@ -8,15 +8,6 @@ import Testing
 /// flight are answered by the next read, together, each with its own assets.
 @Suite("Asset lookups of concurrent changes")
 struct AssetLookupsTests {
-    /// Waits until `condition` holds of the lookups (each look 1 ms apart, 10 s at most).
-    static func wait(for lookups: AssetLookups, _ condition: @escaping ((reading: Bool, waiting: Int)) -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition(lookups.pending) {
-            try #require(Date() < deadline, "the lookups never got there: \(lookups.pending)")
-            try await Task.sleep(for: .milliseconds(1))
-        }
-    }
-
     @Test func lookupsWaitingTogetherAreOneRead() async throws {
         let fixture = try ServerFixture(photos: 5, changeCheckInterval: .seconds(60))
         let service = LibraryService(library: fixture.library, configuration: ServerConfiguration())
@@ -39,11 +30,12 @@ struct AssetLookupsTests {
             entered.wait()
         }.value
         let first = Task { try await lookups.assets([ids[0]], on: service) }
-        try await Self.wait(for: lookups) { $0.reading && $0.waiting == 0 }
+        // (waitUntil records a failure and goes on: the pool is let go whatever happens.)
+        try await waitUntil { lookups.pending == (reading: true, waiting: 0) }
         let unknown = "00000000-0000-4000-8000-000000000000/L0/001"
         let asked = [[ids[1]], [ids[2], ids[3]], [ids[4], unknown]]
         let others = asked.map { identifiers in Task { try await lookups.assets(identifiers, on: service) } }
-        try await Self.wait(for: lookups) { $0.waiting == asked.count }
+        try await waitUntil { lookups.pending.waiting == asked.count }
         release.signal()
         release.signal()
         for holder in holders { try await holder.value }

@@ -53,9 +53,10 @@ final class ChangePlan: Sendable {
                 try await service.quickly("change lookups") { try Self.resolve(operations, client: client, service: service) }
             }
         // The assets favorites, hiding and deleting name: found together with other requests'.
-        let named = Self.lookups(of: resolved)
-        found = named.isEmpty ? [:] : try await service.lookups.assets(named, on: service)
-        if let missing = Self.firstMissing(of: resolved, in: found) { throw APIError.notFound("asset '\(missing.text)'") }
+        let named = Self.references(in: resolved)
+        let found = named.isEmpty ? [:] : try await service.lookups.assets(Array(Set(named.map(\.identifier))).sorted(), on: service)
+        if let missing = named.first(where: { found[$0.identifier] == nil }) { throw APIError.notFound("asset '\(missing.text)'") }
+        self.found = found
         var steps: [Step] = []
         for item in resolved {
             switch item {
@@ -198,28 +199,14 @@ final class ChangePlan: Sendable {
         return resolved
     }
 
-    /// The local identifiers of the assets the favorite, hide and delete steps name.
-    private static func lookups(of resolved: [Resolved]) -> [String] {
-        var identifiers: [String] = []
-        for case .step(let step) in resolved {
-            switch step {
-            case .favorite(let assets, _), .hide(let assets, _), .delete(let assets): identifiers += assets.map(\.identifier)
-            default: break
+    /// The assets the favorite, hide and delete steps name, in the operations' order.
+    private static func references(in resolved: [Resolved]) -> [AssetReference] {
+        resolved.flatMap { item -> [AssetReference] in
+            switch item {
+            case .step(.favorite(let assets, _)), .step(.hide(let assets, _)), .step(.delete(let assets)): assets
+            default: []
             }
         }
-        return Array(Set(identifiers)).sorted()
-    }
-
-    /// The first of those assets that `found` lacks, in the operations' order (its 404).
-    private static func firstMissing(of resolved: [Resolved], in found: [String: PHAsset]) -> AssetReference? {
-        for case .step(let step) in resolved {
-            switch step {
-            case .favorite(let assets, _), .hide(let assets, _), .delete(let assets):
-                if let missing = assets.first(where: { found[$0.identifier] == nil }) { return missing }
-            default: break
-            }
-        }
-        return nil
     }
 
     /// The change block: one change request per step, in order.
