@@ -2,6 +2,7 @@ package import Foundation
 import PhotosLocking
 package import PhotosStore
 import PostgresNIO
+package import struct Synchronization.Atomic
 
 /// A library's rows in a PostgreSQL database, shared by every process and instance that opens
 /// it: the ``StoreEngine`` ``LibraryDatabase`` runs the store's logic on.
@@ -33,6 +34,10 @@ package final class PostgresEngine: StoreEngine {
     /// How many connections were leased from postgres-nio's client (not from the pool's shelf).
     package var clientLeases: Int { counter.leases.load(ordering: .relaxed) }
 
+    /// For tests: the server waits this many milliseconds (`pg_sleep`, sent ahead) before each
+    /// snapshot's `BEGIN`, as a backend slow to be scheduled would; 0, none.
+    package let snapshotLagMilliseconds = Atomic<Int>(0)
+
     /// The advisory lock every write transaction holds: "PHKW".
     static let writeLock: Int64 = ChangeJournal.postgresWriteLock
     /// The `NOTIFY` channel commits are announced on.
@@ -63,21 +68,29 @@ package final class PostgresEngine: StoreEngine {
     /// A connection the server ended while it waited in the pool fails `body`'s first statement
     /// before it is written, or, in a race, after: when nothing was written, or `body` only
     /// reads (`readOnly`) and its connection closed (not a stalled answer), `body` runs once
-    /// more on another connection instead of reporting the database unavailable. While the
-    /// database is away, the second try fails as fast as the first.
+    /// more on another connection instead of reporting the database unavailable, up to
+    /// ``sessionTries`` times in all (postgres-nio's client may hand out again a connection
+    /// whose closing it hasn't seen yet). While the database is away, each try fails as fast as
+    /// the first.
     func withSession<T>(readOnly: Bool = false, _ body: (PostgresSession) throws -> T) throws -> T {
-        let session = try takeSession()
-        do {
-            defer { session.giveBack() }
-            return try body(session)
-        } catch let error as StoreError
-            where error.code == .unavailable && (session.wroteNothing || (readOnly && session.lostItsConnection))
-        {
-            let another = try takeSession()
-            defer { another.giveBack() }
-            return try body(another)
+        var tries = 0
+        while true {
+            tries += 1
+            let session = try takeSession()
+            do {
+                defer { session.giveBack() }
+                return try body(session)
+            } catch let error as StoreError
+                where tries < Self.sessionTries && error.code == .unavailable
+                && (session.wroteNothing || (readOnly && session.lostItsConnection))
+            {
+                continue
+            }
         }
     }
+
+    /// How many sessions ``withSession(readOnly:_:)`` tries before reporting the database unavailable.
+    static let sessionTries = 3
 
     /// A connection of the pool's (``PostgresSessionPool/take()``).
     private func takeSession() throws -> PostgresSession {
@@ -117,6 +130,8 @@ package final class PostgresEngine: StoreEngine {
 
     package func beginSnapshot() throws -> any SnapshotTransaction {
         let session = try takeSession()
+        let lag = snapshotLagMilliseconds.load(ordering: .relaxed)
+        if lag > 0 { session.send("SELECT pg_sleep(\(Double(lag) / 1000))" as StoreSQL) }
         // Answered with the snapshot's first read (a failure is thrown there).
         session.send("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" as StoreSQL)
         return PostgresSnapshot(session: session)

@@ -39,6 +39,15 @@ extension PostgresSession: StoreConnection {
         }
     }
 
+    /// Sent without waiting, as ``rowAhead(_:_:)``: every row is read when the caller asks.
+    package func rowsAhead<Record>(_ statement: StoreSQL, _ decode: @escaping (any ColumnReading) throws -> Record) throws -> RowAhead<[Record]> {
+        let (query, values) = Self.preparable(statement)
+        let answer = sendForAnswer(query, values: values)
+        return RowAhead {
+            try answer("reading \(query.sql)").map { row in try decode(PostgresColumns(row: row.makeRandomAccess())) }
+        }
+    }
+
     package func rows<Record>(_ statement: StoreSQL, _ decode: (any ColumnReading) throws -> Record) throws -> [Record] {
         let (query, values) = Self.preparable(statement)
         return try self.query(query, "reading \(query.sql)", values: values).map { row in

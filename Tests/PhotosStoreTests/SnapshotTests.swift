@@ -30,9 +30,9 @@ struct SnapshotTests {
             // The held snapshot still sees the state before the commit.
             #expect(try held.assets(uuids: [uuid]).first?.isFavorite == before)
             let fresh = try store.makeSnapshot()
-            #expect(fresh.position == held.position + 1)
+            #expect(try fresh.position == held.position + 1)
             #expect(try fresh.assets(uuids: [uuid]).first?.isFavorite == (index % 2 == 0))
-            positions.append(fresh.position)
+            positions.append(try fresh.position)
         }
         #expect(positions == Array(positions.first!...positions.last!))
     }

@@ -83,7 +83,7 @@ extension PHPhotoLibrary {
             dispatcher.willCommit()
             let position: Int64
             do {
-                position = try store.commit(changes)
+                position = try store.commit(changes, beforeCommit: dispatcher.awaitLastSnapshot)
             } catch {
                 dispatcher.didCommit(false)
                 throw error

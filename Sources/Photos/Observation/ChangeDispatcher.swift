@@ -23,6 +23,11 @@ final class ChangeDispatcher: Sendable {
         var localCommitsInFlight = 0
         /// Snapshots taken after local commits and not yet delivered.
         var snapshotsWaiting = 0
+        /// The snapshot the last local commit took, until the next commit has seen it taken.
+        weak var lastSnapshot: StoreSnapshot?
+        /// The position that snapshot saw, once the next commit has seen it taken: where the
+        /// next delivery starts if it hasn't been delivered yet.
+        var lastSnapshotPosition: Int64 = 0
     }
 
     /// At most this many local commits wait for delivery with a snapshot of their own; past
@@ -89,9 +94,10 @@ final class ChangeDispatcher: Sendable {
     }
 
     /// Called on the change queue after this library's commit (`committed` false when it
-    /// failed). The snapshot is taken before the next local commit can start, so the
-    /// change delivered covers this transaction alone (plus any another process committed
-    /// in between).
+    /// failed). The snapshot is taken before the next local commit commits (on PostgreSQL its
+    /// first read is sent here and the next commit waits for its answer: ``awaitLastSnapshot()``),
+    /// so the change delivered covers this transaction alone (plus any another process
+    /// committed in between).
     ///
     /// Each snapshot waiting is an open connection and keeps SQLite from starting its log
     /// over, so when observers fall behind (more than ``maximumSnapshotsWaiting`` commits
@@ -105,9 +111,19 @@ final class ChangeDispatcher: Sendable {
         let observed = state.withLock { $0.watcher != nil }
         var snapshot: StoreSnapshot?
         if committed && observed && state.withLock({ $0.snapshotsWaiting < Self.maximumSnapshotsWaiting }) {
-            // Without one (logged), the commit is delivered with what commits after it.
-            snapshot = logger.attempt(.notice, "take a snapshot after a commit") { try store.makeSnapshot() }
-            if snapshot != nil { state.withLock { $0.snapshotsWaiting += 1 } }
+            // Without one (logged), the commit is delivered with what commits after it. Its
+            // delivery will start where the one before ends: the journal from there is sent
+            // with the snapshot.
+            let start = state.withLock { max($0.position, $0.lastSnapshotPosition) }
+            snapshot = logger.attempt(.notice, "take a snapshot after a commit") {
+                try store.makeSnapshot(sentAhead: true, journalAfter: start)
+            }
+            if let snapshot {
+                state.withLock { state in
+                    state.snapshotsWaiting += 1
+                    state.lastSnapshot = snapshot
+                }
+            }
         }
         let coalesced = committed && observed && snapshot == nil
         queue.async { [snapshot] in
@@ -121,6 +137,21 @@ final class ChangeDispatcher: Sendable {
             }
             self.state.withLock { $0.localCommitsInFlight -= 1 }
         }
+    }
+
+    /// Called inside the next local commit's transaction, right before it commits: waits
+    /// until the last commit's snapshot is taken. On PostgreSQL a snapshot's first read is sent
+    /// without waiting (``StoreSnapshot/opened()``), so the commit that took it goes on at once;
+    /// its answer has usually come in by the time the next commit's first read has. Waiting
+    /// here keeps each snapshot from seeing the commit after its own. A failed read is reported
+    /// by the delivery.
+    func awaitLastSnapshot() {
+        let last = state.withLock { state in
+            defer { state.lastSnapshot = nil }
+            return state.lastSnapshot
+        }
+        guard let opened = try? last?.opened() else { return }
+        state.withLock { $0.lastSnapshotPosition = max($0.lastSnapshotPosition, opened.position) }
     }
 
     /// Runs `body` on the observers' queue after the deliveries queued there now: each local
@@ -147,11 +178,14 @@ final class ChangeDispatcher: Sendable {
     private func deliver(_ snapshot: StoreSnapshot) {
         guard let library = owner.library else { return }
         let start = state.withLock { $0.position }
-        guard snapshot.position > start else { return }
+        // Unread (logged), the changes are delivered with the next snapshot that reads.
+        guard let newest = logger.attempt(.notice, "read the position of a snapshot", { try snapshot.position }),
+            newest > start
+        else { return }
         // `nil`: the history was pruned past what we delivered, or can't be read (logged);
         // details are then computed from the library as it is.
         let changes = logger.attempt(.notice, "read the changes after position \(start)") { try snapshot.objectChanges(after: start) }
-        state.withLock { $0.position = snapshot.position }
+        state.withLock { $0.position = newest }
         if let changes, changes.isEmpty { return }
         // A person's library hears only of changes that concern them (unread: told).
         if let changes, let person = library.personID {
@@ -160,7 +194,7 @@ final class ChangeDispatcher: Sendable {
             }
             if concerns == false { return }
         }
-        let change = PHChange(library: library, snapshot: snapshot, objectChanges: changes)
+        let change = PHChange(library: library, snapshot: snapshot, position: newest, objectChanges: changes)
         let (observers, previous) = state.withLock { state in
             state.observers.removeAll { $0.observer == nil }
             defer { state.newest = change }

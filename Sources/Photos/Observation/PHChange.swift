@@ -23,10 +23,10 @@ public final class PHChange: NSObject, @unchecked Sendable {
     private let objects: [String: ObjectChange]?
     private let details = Mutex<[ObjectIdentifier: (result: AnyObject, details: AnyObject?)]>([:])
 
-    init(library: PHPhotoLibrary, snapshot: StoreSnapshot, objectChanges: [ObjectChange]?) {
+    init(library: PHPhotoLibrary, snapshot: StoreSnapshot, position: Int64, objectChanges: [ObjectChange]?) {
         self.library = library
         heldSnapshot = Mutex(snapshot)
-        position = snapshot.position
+        self.position = position
         objects = objectChanges.map { changes in
             Dictionary(changes.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
         }
@@ -167,12 +167,14 @@ public final class PHChange: NSObject, @unchecked Sendable {
         default:
             return nil
         }
+        let position: Int64
+        do { position = try snapshot.position } catch { return detailsFailed(error) }
         guard let diff else {
             // Read without error and nothing changed: later changes can start from here.
-            result.markUnchanged(through: snapshot.position)
+            result.markUnchanged(through: position)
             return nil
         }
-        let afterResult = PHFetchResult<T>(storage: after, query: result.query, position: snapshot.position)
+        let afterResult = PHFetchResult<T>(storage: after, query: result.query, position: position)
         return PHFetchResultChangeDetails(
             before: result, after: afterResult, diff: diff, wantsIncremental: result.query.wantsIncrementalChangeDetails)
     }

@@ -13,23 +13,49 @@ import Foundation
 /// Where a read is a round trip (PostgreSQL: ~0.4 ms, against microseconds in SQLite's
 /// process), each search step reads ``probesPerRead`` evenly spaced keys in one statement
 /// and keeps the gap the target falls in: a many-way search, 4 reads instead of 16 to place
-/// one object among 50,000.
+/// one object among 50,000. The touched rows are then read in one statement with the keys of
+/// their old places' neighbours: a batch of toggles that keeps its order costs one read.
 struct IncrementalDiff {
     let before: [Int64]
     let touched: Set<Int64>
-    /// Touched objects that match now, with their sort keys, in the query's order.
-    let matching: [(id: Int64, key: SortKey)]
     let terms: [OrderTerm]
-    /// Reads the sort keys of untouched objects of the result, in the ids' order, in one read.
-    let sortKeys: ([Int64]) throws -> [SortKey]
+    /// Reads the rows among `ids` that match the query now, with their sort keys, in one read
+    /// (in any order; an id that doesn't match now is left out).
+    let keyed: ([Int64]) throws -> [(id: Int64, key: SortKey)]
     let isChanged: (Int64) -> Bool
     /// How many keys one search step reads at once: 1 is a binary search.
     var probesPerRead = 1
+    /// At most this many neighbours' keys are read with the touched rows (the rest a read of
+    /// this many each).
+    static let neighboursPerRead = 1024
 
     func run() throws -> FetchDiff {
         let hits = touchedIndexes()
         let baseCount = before.count - hits.count
         var keys: [Int64: SortKey] = [:]
+        // The touched rows that match now, read with (where a read is a round trip) the keys of
+        // the base objects on each side of every touched object's old place: most changes keep
+        // the order, and those keys show it.
+        var neighbours: [Int64] = []
+        if probesPerRead > 1 {
+            var seen: Set<Int64> = []
+            for (order, index) in hits.enumerated() {
+                let old = index - order
+                for base in [old - 1, old] where base >= 0 && base < baseCount {
+                    let id = before[beforeIndex(ofBase: base, hits: hits)]
+                    if seen.insert(id).inserted { neighbours.append(id) }
+                }
+            }
+        }
+        let first = min(neighbours.count, Self.neighboursPerRead)
+        var matching: [(id: Int64, key: SortKey)] = []
+        for row in try keyed(Array(touched) + neighbours[..<first]) {
+            if touched.contains(row.id) { matching.append(row) } else { keys[row.id] = row.key }
+        }
+        matching.sort { SortKey.compare($0.key, $1.key, terms: terms) < 0 }
+        for start in stride(from: first, to: neighbours.count, by: Self.neighboursPerRead) {
+            try read(Array(neighbours[start..<min(start + Self.neighboursPerRead, neighbours.count)]), into: &keys)
+        }
         /// Reads, in one go, the keys of the base objects at `indexes` not read yet.
         func prefetch(_ indexes: [Int]) throws {
             var ids: [Int64] = [], seen: Set<Int64> = []
@@ -38,33 +64,18 @@ struct IncrementalDiff {
                 if keys[id] == nil && seen.insert(id).inserted { ids.append(id) }
             }
             guard !ids.isEmpty else { return }
-            for (id, key) in zip(ids, try sortKeys(ids)) { keys[id] = key }
+            try read(ids, into: &keys)
         }
         func key(ofBase index: Int) throws -> SortKey {
             let id = before[beforeIndex(ofBase: index, hits: hits)]
             if let key = keys[id] { return key }
-            let key = try sortKeys([id])[0]
-            keys[id] = key
-            return key
+            try read([id], into: &keys)
+            return keys[id]!
         }
         func precedes(_ a: SortKey, _ b: SortKey) -> Bool { SortKey.compare(a, b, terms: terms) < 0 }
 
         var oldIndex: [Int64: Int] = [:]
         for (order, index) in hits.enumerated() { oldIndex[before[index]] = order }
-
-        if probesPerRead > 1 {
-            // Most changes keep the order: the neighbours of the objects' old places, read
-            // `probesPerRead` at a time (a batch of 16 toggles in one read instead of 16).
-            var neighbours: [Int] = []
-            for (id, _) in matching {
-                guard let order = oldIndex[id] else { continue }
-                let old = hits[order] - order
-                neighbours += [old - 1, old].filter { $0 >= 0 && $0 < baseCount }
-            }
-            for start in stride(from: 0, to: neighbours.count, by: probesPerRead) {
-                try prefetch(Array(neighbours[start..<min(start + probesPerRead, neighbours.count)]))
-            }
-        }
 
         // Rank: how many base objects sort before each matching object.
         var ranks: [Int] = []
@@ -126,9 +137,19 @@ struct IncrementalDiff {
             low = rank!
         }
 
-        var diff = FetchDiff(after: merged(hits: hits, ranks: ranks))
-        classify(into: &diff, hits: hits, ranks: ranks, oldIndex: oldIndex)
+        var diff = FetchDiff(after: merged(matching, hits: hits, ranks: ranks))
+        classify(matching, into: &diff, hits: hits, ranks: ranks, oldIndex: oldIndex)
         return diff
+    }
+
+    /// Reads the keys of `ids`, base objects of the result: each must still match (the
+    /// journal would have listed it otherwise).
+    private func read(_ ids: [Int64], into keys: inout [Int64: SortKey]) throws {
+        let found = try keyed(ids)
+        for (id, key) in found { keys[id] = key }
+        if let missing = ids.first(where: { keys[$0] == nil }) {
+            throw StoreError(.database, "An unchanged object \(missing) left a result; the journal missed a change")
+        }
     }
 
     /// The indexes of touched objects in `before`, in order: one pass, with a bit table in
@@ -172,7 +193,7 @@ struct IncrementalDiff {
     }
 
     /// The new ids: base runs copied between the matching objects placed at their ranks.
-    private func merged(hits: [Int], ranks: [Int]) -> [Int64] {
+    private func merged(_ matching: [(id: Int64, key: SortKey)], hits: [Int], ranks: [Int]) -> [Int64] {
         var after: [Int64] = []
         after.reserveCapacity(before.count - hits.count + matching.count)
         var nextHit = 0
@@ -200,7 +221,9 @@ struct IncrementalDiff {
         return after
     }
 
-    private func classify(into diff: inout FetchDiff, hits: [Int], ranks: [Int], oldIndex: [Int64: Int]) {
+    private func classify(
+        _ matching: [(id: Int64, key: SortKey)], into diff: inout FetchDiff, hits: [Int], ranks: [Int], oldIndex: [Int64: Int]
+    ) {
         var newIndex: [Int64: (to: Int, rank: Int)] = [:]
         for (offset, match) in matching.enumerated() {
             newIndex[match.id] = (ranks[offset] + offset, ranks[offset])

@@ -8,15 +8,64 @@ import PhotosLocking
 /// pages it reads; it is released with the last reference.
 package final class StoreSnapshot: Sendable {
     private let transaction: any SnapshotTransaction
-    /// The id of the newest change the snapshot sees.
-    package let position: Int64
-    /// Changes at or before this position are no longer in the journal.
-    package let historyFloor: Int64
+    /// The snapshot's first read: the position and the history's floor it sees. Where a read is
+    /// a round trip (PostgreSQL) it is sent when the snapshot is taken and its answer waited for
+    /// when first needed (``opened()``): the commit that took the snapshot goes on at once.
+    private let opening: Mutex<Opening>
 
-    /// Reads the position `transaction` sees (its first read fixes what it sees).
-    init(transaction: any SnapshotTransaction) throws {
-        (position, historyFloor) = try transaction.read { db in try ChangeJournal.positionAndFloor(db) }
+    private enum Opening {
+        case sent(RowAhead<(position: Int64, floor: Int64)>)
+        case read(Result<(position: Int64, floor: Int64), StoreError>)
+    }
+
+    /// The journal after a position, sent with the first read (``init(transaction:journalAfter:)``)
+    /// and not read yet.
+    private let journalAhead: Mutex<(after: Int64, changes: RowAhead<[ObjectChange]>)?>
+
+    /// Sends the snapshot's first read, which fixes what it sees (read at once where a read
+    /// is no round trip). With `journalAfter`, where a read is a round trip, the journal after
+    /// that position (up to the snapshot) is sent right behind it: a delivery from there reads
+    /// both with one wait.
+    init(transaction: any SnapshotTransaction, journalAfter: Int64? = nil) throws {
         self.transaction = transaction
+        typealias Journal = (after: Int64, changes: RowAhead<[ObjectChange]>)
+        let (opening, journal) = try transaction.read { db throws -> (RowAhead<(position: Int64, floor: Int64)>, Journal?) in
+            let opening = try ChangeJournal.positionAndFloorAhead(db)
+            guard let after = journalAfter, db.statementsAreRoundTrips else { return (opening, nil) }
+            let journal: Journal = (after, try ChangeJournal.objectChangesAhead(db, after: after))
+            return (opening, journal)
+        }
+        self.opening = Mutex(.sent(opening))
+        journalAhead = Mutex(journal)
+    }
+
+    /// The position and the history's floor the snapshot sees, waiting for its first read's
+    /// answer the first time (every caller after gets the same answer or failure).
+    package func opened() throws(StoreError) -> (position: Int64, historyFloor: Int64) {
+        let result = opening.withLock { opening in
+            switch opening {
+            case .read(let result):
+                return result
+            case .sent(let row):
+                let result = Result { () throws(StoreError) in
+                    try StoreError.mapping("Reading the library failed") { try row.get() ?? (0, 0) }
+                }
+                opening = .read(result)
+                return result
+            }
+        }
+        let (position, floor) = try result.get()
+        return (position, floor)
+    }
+
+    /// The id of the newest change the snapshot sees (``opened()``).
+    package var position: Int64 {
+        get throws(StoreError) { try opened().position }
+    }
+
+    /// Changes at or before this position are no longer in the journal (``opened()``).
+    package var historyFloor: Int64 {
+        get throws(StoreError) { try opened().historyFloor }
     }
 
     private func read<T>(_ body: (any StoreConnection) throws -> T) throws(StoreError) -> T {
@@ -31,14 +80,24 @@ package final class StoreSnapshot: Sendable {
     /// The objects changed after `position` (up to the snapshot), folded per object; `nil`
     /// when the journal no longer reaches back that far.
     package func objectChanges(after position: Int64, entities: [Int]? = nil) throws(StoreError) -> [ObjectChange]? {
+        let (newest, historyFloor) = try opened()
         guard position >= historyFloor else { return nil }
-        guard position < self.position else { return [] }
+        guard position < newest else { return [] }
+        // Sent with the snapshot's first read: taken (read once) whatever it is asked for.
+        let ahead = journalAhead.withLock { ahead in
+            defer { ahead = nil }
+            return ahead
+        }
+        if let ahead, ahead.after == position {
+            let changes = try StoreError.mapping("Reading the library failed") { try ahead.changes.get() ?? [] }
+            lastJournalRead.withLock { $0 = (position, changes) }
+        }
         if let known = lastJournalRead.withLock({ $0 }), known.after == position {
             // Folded per object, so filtering by entity afterwards is the same as before.
             return entities.map { kinds in known.changes.filter { kinds.contains($0.entity) } } ?? known.changes
         }
         let changes = try read { db in
-            try ChangeJournal.objectChanges(db, after: position, upTo: self.position, entities: entities)
+            try ChangeJournal.objectChanges(db, after: position, upTo: newest, entities: entities)
         }
         if entities == nil { lastJournalRead.withLock { $0 = (position, changes) } }
         return changes
@@ -81,7 +140,7 @@ package final class StoreSnapshot: Sendable {
     private func diff(
         of query: some DiffableQuery, before: [Int64], since position: Int64
     ) throws(StoreError) -> FetchDiff? {
-        guard position < self.position else { return nil }
+        guard try position < self.position else { return nil }
         guard let journaled = try objectChanges(after: position, entities: query.journalEntities) else {
             // The journal was pruned past the result: only the new result is known.
             var diff = FetchDiff(after: try read { db in try Self.ids(db, query) })
@@ -119,30 +178,19 @@ package final class StoreSnapshot: Sendable {
         let selection: StoreSQL = "\(query.idColumn), \(StoreSQL.joined(terms.map(\.sql), separator: ", "))"
         let probe = query.statement(selecting: selection, restrictedTo: .idParameter)
         // Where a statement is a round trip (PostgreSQL), rows are read many at a time: the
-        // touched rows in one statement, and the search's probes 32 a step. SQLite reads them
-        // one primary-key lookup each (a single `IN` query lets it pick another index: a
-        // 50,000-row favorites scan for one changed row), at microseconds a read.
+        // touched rows in one statement with their old places' neighbours, and the search's
+        // probes 32 a step. SQLite reads them one primary-key lookup each (a single `IN` query
+        // lets it pick another index: a 50,000-row favorites scan for one changed row), at
+        // microseconds a read.
         let batched = db.statementsAreRoundTrips
-        func keyed(_ ids: [Int64]) throws -> [(id: Int64, key: SortKey)] {
-            guard batched, ids.count > 1 else {
-                return try ids.compactMap { id in try db.row(probe.binding([.integer(id)]), decodeKeyed) }
-            }
-            return try db.rows(query.statement(selecting: selection, restrictedTo: .ids(ids)), decodeKeyed)
-        }
-        // The touched rows that match now.
-        var matching = try keyed(Array(touched))
-        matching.sort { SortKey.compare($0.key, $1.key, terms: terms) < 0 }
-        let sortKeys = { (ids: [Int64]) throws -> [SortKey] in
-            let found = Dictionary(try keyed(ids).map { ($0.id, $0.key) }, uniquingKeysWith: { first, _ in first })
-            return try ids.map { id in
-                guard let key = found[id] else {
-                    throw StoreError(.database, "An unchanged object \(id) left a result; the journal missed a change")
-                }
-                return key
-            }
-        }
         return try IncrementalDiff(
-            before: before, touched: touched, matching: matching, terms: terms, sortKeys: sortKeys,
+            before: before, touched: touched, terms: terms,
+            keyed: { ids in
+                guard batched, ids.count > 1 else {
+                    return try ids.compactMap { id in try db.row(probe.binding([.integer(id)]), decodeKeyed) }
+                }
+                return try db.rows(query.statement(selecting: selection, restrictedTo: .ids(ids)), decodeKeyed)
+            },
             isChanged: updated.contains, probesPerRead: batched ? 32 : 1
         ).run()
     }

@@ -33,6 +33,9 @@ package protocol StoreConnection {
     /// in with the next statement the caller waits for; SQLite runs it at once.
     func rowAhead<Record>(_ statement: StoreSQL, _ decode: @escaping (any ColumnReading) throws -> Record) throws -> RowAhead<Record>
 
+    /// ``rowAhead(_:_:)`` for every row of the query: the rows are read later, together.
+    func rowsAhead<Record>(_ statement: StoreSQL, _ decode: @escaping (any ColumnReading) throws -> Record) throws -> RowAhead<[Record]>
+
     /// Runs one `INSERT` of one row into a table whose key is `id`, and returns the new id.
     func insert(_ statement: StoreSQL) throws -> Int64
 
@@ -49,6 +52,11 @@ extension StoreConnection {
     package func rowAhead<Record>(_ statement: StoreSQL, _ decode: @escaping (any ColumnReading) throws -> Record) throws -> RowAhead<Record> {
         let row = try row(statement, decode)
         return RowAhead { row }
+    }
+
+    package func rowsAhead<Record>(_ statement: StoreSQL, _ decode: @escaping (any ColumnReading) throws -> Record) throws -> RowAhead<[Record]> {
+        let rows = try rows(statement, decode)
+        return RowAhead { rows }
     }
 
     package func int64Column(_ statement: StoreSQL) throws -> [Int64] {

@@ -9,8 +9,12 @@ extension LibraryDatabase {
     /// their staging paths, so the caller can clean up or restore moved files. The renames are
     /// recorded in a per-process intent file first, so a crash between rename and commit
     /// leaves only files that the next ``open(at:)`` finds and removes.
+    ///
+    /// `beforeCommit` runs inside the transaction, under the write lock, right before it
+    /// commits: where the last commit's snapshot was sent without waiting (PostgreSQL), the
+    /// library waits there for it to be taken, so it can't see this commit.
     @discardableResult
-    package func commit(_ changes: StoreChangeSet) throws(StoreError) -> Int64 {
+    package func commit(_ changes: StoreChangeSet, beforeCommit: () -> Void = {}) throws(StoreError) -> Int64 {
         try refuseIfReadOnly()
         let moves = FileMoves(layout: layout, staging: stagingFolder)
         var expungedFiles: [String] = []
@@ -40,6 +44,7 @@ extension LibraryDatabase {
                 let opened = try opening.opened()
                 try ChangeJournal.close(db, id: opened.id)
                 try ChangeJournal.prune(db, keeping: historyLimit, position: opened.id, floor: opened.floor)
+                beforeCommit()
                 Failpoint.hit(.beforeCommit)
                 return opened.id
             }
