@@ -64,6 +64,13 @@ curl -sf "http://127.0.0.1:$A_PORT/api/assets?limit=1000" | python3 -c 'import j
 echo "/api/assets?limit=1" >"$WORK/paths.txt"
 toggle() {   # toggle NAME PORT RUN
     local out="$WORK/wrk-$1-$3.txt"
+    # Each PostgreSQL run starts from the library as autovacuum leaves it (a pass a minute at
+    # most, none yet on a server this new): a run's ~10,000 updates of 40 rows leave as many
+    # dead row versions, and the journal grows from nothing, while the plans PostgreSQL keeps
+    # prepared were made for tables that small (sequential scans, which it re-plans after an
+    # ANALYZE); unvacuumed, the rate falls run after run (docs/performance.md). SQLite
+    # updates in place and plans every statement against its current tables.
+    case "$1" in postgres-*) psql "$DATABASE" -qc "VACUUM ANALYZE" ;; esac
     wrk -t 2 -c "$CONNECTIONS" -d "${SECONDS_EACH}s" -s "$HERE/peers/wrk_load.lua" "http://127.0.0.1:$2" -- "$WORK/paths.txt" "$WORK/ids.txt" 1 >"$out" 2>&1
     echo "RESULT setup=$1 run=$3 $(grep RESULT "$out" | sed 's/^RESULT //')"
 }
