@@ -83,7 +83,7 @@ package enum ChangeJournal {
         return RowAhead { folded(try rows.get() ?? []) }
     }
 
-    private static func changedObjects(after position: Int64, upTo end: Int64?, entities: [Int]?) -> StoreSQL {
+    static func changedObjects(after position: Int64, upTo end: Int64?, entities: [Int]?) -> StoreSQL {
         let kinds: StoreSQL = entities.map { " AND entity IN (\(unescaped: $0.map(String.init).joined(separator: ",")))" } ?? ""
         // Bounded on both sides, so a prepared statement's plan reads the index for any bounds.
         let upTo: StoreSQL = " AND changeID <= \(end.map { "\($0)" as StoreSQL } ?? positionExpression)"
@@ -165,14 +165,21 @@ package enum ChangeJournal {
         let cutoff = try (known ?? position(db)) - Int64(max(0, limit))
         let floor = try knownFloor ?? floor(db)
         guard cutoff > floor, cutoff - floor >= min(64, Int64(max(1, limit))) else { return }
-        // Bounded on both sides (nothing at or below the floor is left): a statement PostgreSQL
-        // prepares gets a plan for any bound, and for `id <= $1` alone that is a scan of the
-        // whole journal (a third of it estimated to go), 33-54 ms under the write lock at
-        // 580,000 rows, where the range reads the index (0.4 ms for 64 changes' rows). Sent
-        // ahead: nothing needs the answers.
-        try db.executeAhead("DELETE FROM changedObject WHERE changeID > \(floor) AND changeID <= \(cutoff)")
-        try db.executeAhead("DELETE FROM change WHERE id > \(floor) AND id <= \(cutoff)")
-        try db.executeAhead("UPDATE libraryInfo SET value = \(String(cutoff)) WHERE key = 'historyFloor'")
+        // Sent ahead: nothing needs the answers.
+        for statement in pruneStatements(floor: floor, cutoff: cutoff) { try db.executeAhead(statement) }
+    }
+
+    /// The prune from `floor` up to `cutoff`. Bounded on both sides (nothing at or below the
+    /// floor is left): a statement PostgreSQL prepares gets one plan for any bounds, and for
+    /// `id <= $1` alone that is a scan of the whole journal (a third of it estimated to go),
+    /// 33-54 ms under the write lock at 580,000 rows, where the range reads the index (0.4 ms
+    /// for 64 changes' rows).
+    static func pruneStatements(floor: Int64, cutoff: Int64) -> [StoreSQL] {
+        [
+            "DELETE FROM changedObject WHERE changeID > \(floor) AND changeID <= \(cutoff)",
+            "DELETE FROM change WHERE id > \(floor) AND id <= \(cutoff)",
+            "UPDATE libraryInfo SET value = \(String(cutoff)) WHERE key = 'historyFloor'",
+        ]
     }
 }
 
