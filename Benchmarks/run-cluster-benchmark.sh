@@ -8,6 +8,7 @@
 #
 #   Benchmarks/run-cluster-benchmark.sh                  # 3 runs of 20 s each
 #   Benchmarks/run-cluster-benchmark.sh --runs 1 --seconds 5 --toggles 50   # quick
+#   Benchmarks/run-cluster-benchmark.sh --no-vacuum      # PostgreSQL as a new library meets it
 #
 # The library: the first 40 photos of the corpus (.corpus, scripts/fetch-corpus.sh), imported
 # into SQLite, then copied to a throwaway PostgreSQL server with `photos migrate` (its time is
@@ -21,11 +22,13 @@ RUNS=3
 SECONDS_EACH=20
 TOGGLES=300
 CONNECTIONS=16
+VACUUM=yes
 parse_options "$@" <<'OPTIONS'
 --runs RUNS
 --seconds SECONDS_EACH
 --toggles TOGGLES
 --connections CONNECTIONS
+--no-vacuum VACUUM=no
 OPTIONS
 for tool in wrk nginx psql; do command -v "$tool" >/dev/null || { echo "$tool is needed (apt install wrk nginx postgresql)" >&2; exit 1; }; done
 
@@ -70,7 +73,7 @@ toggle() {   # toggle NAME PORT RUN
     # prepared were made for tables that small (sequential scans, which it re-plans after an
     # ANALYZE); unvacuumed, the rate falls run after run (docs/performance.md). SQLite
     # updates in place and plans every statement against its current tables.
-    case "$1" in postgres-*) psql "$DATABASE" -qc "VACUUM ANALYZE" ;; esac
+    case "$1" in postgres-*) [ "$VACUUM" = no ] || psql "$DATABASE" -qc "VACUUM ANALYZE" ;; esac
     wrk -t 2 -c "$CONNECTIONS" -d "${SECONDS_EACH}s" -s "$HERE/peers/wrk_load.lua" "http://127.0.0.1:$2" -- "$WORK/paths.txt" "$WORK/ids.txt" 1 >"$out" 2>&1
     echo "RESULT setup=$1 run=$3 $(grep RESULT "$out" | sed 's/^RESULT //')"
 }

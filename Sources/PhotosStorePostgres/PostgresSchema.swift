@@ -34,6 +34,7 @@ enum PostgresSchema {
         Migration(name: "v9-owner-indexes", statements: LibrarySchema.statements(addedIn: .v20, .postgres)),
         Migration(name: "v10-journal-owners", statements: PostgresJournalSchema.owners),
         Migration(name: "v11-journal-plpgsql", statements: PostgresJournalSchema.plpgsqlRecording),
+        Migration(name: "v12-journal-marks", statements: PostgresJournalSchema.recordingMarks),
     ]
 
     /// The tables as SQLite's v13 left them, with their indexes; the video renditions'

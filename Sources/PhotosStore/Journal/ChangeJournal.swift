@@ -140,6 +140,9 @@ package enum ChangeJournal {
     }
 
     /// Closes a change; drops its row when it touched nothing (the position still advances).
+    /// On PostgreSQL what was recorded is told by the transaction's mark (`photokit.recorded`,
+    /// set by the recording function), not by looking in `changedObject`, whose prepared plan
+    /// may be a scan of the whole journal (`PostgresJournalSchema`'s v12).
     /// On PostgreSQL this also announces the commit (``StoreEngine/announcesCommits``):
     /// `NOTIFY` on ``postgresChannel`` with the new position, which the server sends when (and
     /// only if) the transaction commits. Sent ahead there: nothing reads its answer, and the
@@ -152,7 +155,7 @@ package enum ChangeJournal {
         case .postgres:
             try db.executeAhead(
                 """
-                WITH emptied AS (DELETE FROM change WHERE id = \(id) AND NOT EXISTS (SELECT 1 FROM changedObject WHERE changeID = \(id)))
+                WITH emptied AS (DELETE FROM change WHERE id = \(id) AND current_setting('photokit.recorded', true) IS DISTINCT FROM '1')
                 SELECT set_config('photokit.change', '', true), pg_notify('\(unescaped: postgresChannel)', \(id)::text)
                 """)
         }
