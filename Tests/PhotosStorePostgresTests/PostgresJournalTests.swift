@@ -12,9 +12,7 @@ import Testing
 struct PostgresJournalTests {
     @Test func aChangeThatRecordedNothingLeavesNoRow() throws {
         let server = try ThrowawayPostgres()
-        let url = try server.createDatabase()
-        try PostgresLibraryDatabase.open(url: url).close()
-        let database = url.lastPathComponent
+        let (url, database) = try server.createLibraryDatabase()
         _ = try server.psql(
             "INSERT INTO asset (uuid, mediaType, creationDate, addedDate, uniformTypeIdentifier) VALUES ('A', 1, 1, 1, 'public.jpeg')",
             database: database)

@@ -91,9 +91,7 @@ struct PostgresQueryPlanTests {
     /// of the whole journal (the history's prune took 33-54 ms under the write lock so).
     @Test func theJournalsStatementsReadItsIndexForAnyBounds() throws {
         let server = try ThrowawayPostgres()
-        let url = try server.createDatabase()
-        try PostgresLibraryDatabase.open(url: url).close()
-        let database = url.lastPathComponent
+        let (_, database) = try server.createLibraryDatabase()
         _ = try server.psql(
             """
             INSERT INTO change (id, date, processID) SELECT n, n, 1 FROM generate_series(1, 50000) AS n;
