@@ -8,7 +8,6 @@
 #
 #   Benchmarks/run-cluster-benchmark.sh                  # 3 runs of 20 s each
 #   Benchmarks/run-cluster-benchmark.sh --runs 1 --seconds 5 --toggles 50   # quick
-#   Benchmarks/run-cluster-benchmark.sh --no-vacuum      # PostgreSQL as a new library meets it
 #
 # The library: the first 40 photos of the corpus (.corpus, scripts/fetch-corpus.sh), imported
 # into SQLite, then copied to a throwaway PostgreSQL server with `photos migrate` (its time is
@@ -22,13 +21,11 @@ RUNS=3
 SECONDS_EACH=20
 TOGGLES=300
 CONNECTIONS=16
-VACUUM=yes
 parse_options "$@" <<'OPTIONS'
 --runs RUNS
 --seconds SECONDS_EACH
 --toggles TOGGLES
 --connections CONNECTIONS
---no-vacuum VACUUM=no
 OPTIONS
 for tool in wrk nginx psql; do command -v "$tool" >/dev/null || { echo "$tool is needed (apt install wrk nginx postgresql)" >&2; exit 1; }; done
 
@@ -67,13 +64,6 @@ curl -sf "http://127.0.0.1:$A_PORT/api/assets?limit=1000" | python3 -c 'import j
 echo "/api/assets?limit=1" >"$WORK/paths.txt"
 toggle() {   # toggle NAME PORT RUN
     local out="$WORK/wrk-$1-$3.txt"
-    # Each PostgreSQL run starts from the library as autovacuum leaves it (a pass a minute at
-    # most, none yet on a server this new): a run's ~10,000 updates of 40 rows leave as many
-    # dead row versions, and the journal grows from nothing, while the plans PostgreSQL keeps
-    # prepared were made for tables that small (sequential scans, which it re-plans after an
-    # ANALYZE); unvacuumed, the rate falls run after run (docs/performance.md). SQLite
-    # updates in place and plans every statement against its current tables.
-    case "$1" in postgres-*) [ "$VACUUM" = no ] || psql "$DATABASE" -qc "VACUUM ANALYZE" ;; esac
     wrk -t 2 -c "$CONNECTIONS" -d "${SECONDS_EACH}s" -s "$HERE/peers/wrk_load.lua" "http://127.0.0.1:$2" -- "$WORK/paths.txt" "$WORK/ids.txt" 1 >"$out" 2>&1
     echo "RESULT setup=$1 run=$3 $(grep RESULT "$out" | sed 's/^RESULT //')"
 }
