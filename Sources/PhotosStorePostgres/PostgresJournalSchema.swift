@@ -45,26 +45,6 @@ enum PostgresJournalSchema {
     /// than without the journal's trigger with the SQL functions, 0.05-0.2 ms with these
     /// (pgbench, 3 runs each). Same signatures, same rows written.
     static let plpgsqlRecording: [String] = [
-        recordFunction(marking: false),
-        """
-        CREATE OR REPLACE FUNCTION photokit_container_changed(change BIGINT, container BIGINT) RETURNS void LANGUAGE plpgsql AS $$
-        #variable_conflict use_column
-        BEGIN
-            PERFORM photokit_record($1, CASE WHEN c.isList <> 0 THEN 3 ELSE 2 END, c.id, c.uuid, true, true, \(membership), c.ownerID)
-            FROM collection AS c WHERE c.id = $2;
-        END $$
-        """,
-    ]
-
-    /// v12: recording marks the transaction (the setting `photokit.recorded`), so the change's
-    /// close tells an empty change without looking for its rows in `changedObject`: a
-    /// statement PostgreSQL prepared while the journal was a few rows looks by a sequential
-    /// scan until the table is analyzed (1.4 ms a change at 36,000 rows, under the write lock).
-    static let recordingMarks: [String] = [recordFunction(marking: true)]
-
-    /// The PL/pgSQL recording function (v11), with `marking` also setting `photokit.recorded`
-    /// for the rest of the transaction (v12).
-    private static func recordFunction(marking: Bool) -> String {
         """
         CREATE OR REPLACE FUNCTION photokit_record(
             change BIGINT, entity BIGINT, object BIGINT, objectUUID TEXT, was BOOLEAN, visible BOOLEAN, flags BIGINT, owner BIGINT
@@ -75,10 +55,38 @@ enum PostgresJournalSchema {
             VALUES ($1, $2, $3, $4, $5::int, $6::int, $7, $8)
             ON CONFLICT (changeID, entity, objectID) DO UPDATE SET
                 isVisible = CASE WHEN (excluded.flags & 8) <> 0 THEN changedObject.isVisible ELSE excluded.isVisible END,
-                flags = changedObject.flags | (excluded.flags & ~8);\(marking ? "\n    PERFORM set_config('photokit.recorded', '1', true);" : "")
+                flags = changedObject.flags | (excluded.flags & ~8);
         END $$
+        """,
         """
-    }
+        CREATE OR REPLACE FUNCTION photokit_container_changed(change BIGINT, container BIGINT) RETURNS void LANGUAGE plpgsql AS $$
+        #variable_conflict use_column
+        BEGIN
+            PERFORM photokit_record($1, CASE WHEN c.isList <> 0 THEN 3 ELSE 2 END, c.id, c.uuid, true, true, \(membership), c.ownerID)
+            FROM collection AS c WHERE c.id = $2;
+        END $$
+        """,
+    ]
+
+    /// v12: every statement that writes `changedObject` marks its transaction (the setting
+    /// `photokit.recorded`, by a statement-level trigger, whatever wrote it: the recording
+    /// function or a change block's own insert), so the change's close tells an empty change
+    /// without looking for its rows: a statement PostgreSQL prepared while the journal was a
+    /// few rows looks by a sequential scan until the table is analyzed (1.4 ms a change at
+    /// 36,000 rows, under the write lock).
+    static let recordingMarks: [String] = [
+        """
+        CREATE FUNCTION photokit_mark_recorded() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            PERFORM set_config('photokit.recorded', '1', true);
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE TRIGGER changedObject_marks_recorded AFTER INSERT ON changedObject
+        FOR EACH STATEMENT EXECUTE FUNCTION photokit_mark_recorded()
+        """,
+    ]
 
     /// The recording function and the triggers; with `withOwners`, each row also records the
     /// object's `ownerID` (`CREATE OR REPLACE`: v10 runs them over v1's).

@@ -100,7 +100,7 @@ struct PostgresConnectionSettingsTests {
 /// wants a password.
 @Suite(
     "PostgreSQL connections with TLS",
-    .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"),
+    .postgresInstalled,
     .serialized)
 struct PostgresTLSConnectionTests {
     static func connects(_ url: String, home: URL? = nil, environment: [String: String] = [:]) -> Result<Void, StoreError> {

@@ -8,7 +8,7 @@ import Testing
 /// The change journal's close on PostgreSQL: a change that recorded nothing leaves no row in
 /// the history, one that recorded keeps its row, told by the mark the recording function sets
 /// in the transaction (v12) rather than by looking in `changedObject`.
-@Suite("PostgreSQL change journal", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+@Suite("PostgreSQL change journal", .postgresInstalled)
 struct PostgresJournalTests {
     @Test func aChangeThatRecordedNothingLeavesNoRow() throws {
         let server = try ThrowawayPostgres()

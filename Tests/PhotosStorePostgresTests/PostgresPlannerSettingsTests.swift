@@ -8,7 +8,7 @@ import Testing
 
 /// Planner settings a statement carries (`StoreSQL.plannerSetting`, the album fetch's merge
 /// join): PostgreSQL runs the statement after `SET LOCAL` of each, and they end with it.
-@Suite("PostgreSQL planner settings", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+@Suite("PostgreSQL planner settings", .postgresInstalled)
 struct PostgresPlannerSettingsTests {
     @Test func aStatementRunsWithItsSettingsAndTheyEndWithIt() throws {
         let server = try ThrowawayPostgres()

@@ -8,7 +8,7 @@ import Testing
 /// `prepared_max`), answers as it did unnamed, and never changes the order of a session's
 /// statements (issue 35: a server parses and plans each unnamed statement, more than half of
 /// its work for the store's row reads).
-@Suite("PostgreSQL prepared statements", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+@Suite("PostgreSQL prepared statements", .postgresInstalled)
 struct PostgresPreparedStatementTests {
     /// A session on a new database, with `parameters` added to its URL.
     static func session(_ parameters: String) throws -> (ThrowawayPostgres, PostgresSession) {

@@ -10,7 +10,7 @@ import Testing
 /// serves it only when built in that order and ending with the row id
 /// (`PostgresSchema.nullOrderIndexes`). Each plan is asked with sorting and whole-table scans
 /// priced out, so a plan that still sorts or scans has no index to read instead.
-@Suite("PostgreSQL query plans", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+@Suite("PostgreSQL query plans", .postgresInstalled)
 struct PostgresQueryPlanTests {
     static let byCreationDate = [StoreSort(.creationDate, ascending: true)]
     static let favorites = StoreFilter.compare(.field(.isFavorite), .equal, .value(.integer(1)))

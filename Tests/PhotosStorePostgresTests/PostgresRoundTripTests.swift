@@ -10,7 +10,7 @@ import Testing
 
 /// What a change costs on PostgreSQL, in statements (each a round trip): counted by the
 /// library's engine, so the figure can't creep back unnoticed (issue 35).
-@Suite("PostgreSQL round trips", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+@Suite("PostgreSQL round trips", .postgresInstalled)
 struct PostgresRoundTripTests {
     /// A library on `database` with one photo; the folder of its files (the caller removes it).
     static func libraryWithAPhoto(on database: URL) throws -> (PHPhotoLibrary, PHAsset, URL) {
@@ -49,7 +49,7 @@ struct PostgresRoundTripTests {
 /// A backend terminated inside a change block's transaction (issue 35's drill,
 /// `pg_terminate_backend`): the block fails with a `PHPhotosError` and leaves nothing; the
 /// library works again at once.
-@Suite("PostgreSQL failures inside a change", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+@Suite("PostgreSQL failures inside a change", .postgresInstalled)
 struct PostgresChangeFailureTests {
     @Test func aBackendTerminatedInsideAChangeBlockLeavesNothing() throws {
         let server = try ThrowawayPostgres(durable: true)
@@ -100,7 +100,7 @@ struct PostgresChangeFailureTests {
 /// The network to the database stalls (a TCP proxy of the test's own stops forwarding, then
 /// goes on): reads and change blocks fail as unavailable within the answer timeout instead of
 /// hanging, leave nothing, and work again once the network does (issue 35's drill).
-@Suite("PostgreSQL behind a stalled network", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+@Suite("PostgreSQL behind a stalled network", .postgresInstalled)
 struct PostgresStalledNetworkTests {
     @Test func aStalledNetworkFailsWithinTheTimeoutAndRecovers() throws {
         let server = try ThrowawayPostgres(durable: true)
@@ -140,7 +140,7 @@ struct PostgresStalledNetworkTests {
 /// The engine's pool (issue 35), postgres-nio's `PostgresClient`: never more connections than
 /// `pool_max`, however many threads read at once; `pool_idle` kept, the others closed after
 /// `pool_idle_timeout`; a database that is away fails a lease at once.
-@Suite("PostgreSQL connection pool", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+@Suite("PostgreSQL connection pool", .postgresInstalled)
 struct PostgresPoolTests {
     /// The backends connected to `database` as the library (its `LISTEN` one apart).
     static func backends(_ server: ThrowawayPostgres, _ database: URL) throws -> Int {
@@ -241,7 +241,7 @@ struct PostgresPoolTests {
 
 /// A fetch's ids come back as one `bigint[]`, decoded straight from its bytes
 /// (``PostgresSession/int64Array(_:)``); anything it can't read falls back to postgres-nio.
-@Suite("PostgreSQL id arrays", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+@Suite("PostgreSQL id arrays", .postgresInstalled)
 struct PostgresIDArrayTests {
     @Test func arraysDecodeFromTheirBytes() throws {
         let server = try ThrowawayPostgres()

@@ -9,7 +9,7 @@ import Testing
 /// The library's schema on PostgreSQL (issue 20): made once, by one instance when several open
 /// together, with every table and column SQLite's has; clear errors for a bad address or a
 /// newer schema. Each test starts a throwaway server of its own (`ThrowawayPostgres`).
-@Suite("PostgreSQL schema", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+@Suite("PostgreSQL schema", .postgresInstalled)
 struct PostgresSchemaTests {
     @Test("opening a PostgreSQL library makes its schema once and keeps its identifier")
     func opensOnce() throws {

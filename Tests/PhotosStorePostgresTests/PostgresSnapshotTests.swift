@@ -10,7 +10,7 @@ import Testing
 /// A commit's snapshot for its observers is sent without waiting for the server
 /// (`makeSnapshot(sentAhead:)`): the next commit waits for it to be taken before its own
 /// `COMMIT`, so each change still arrives alone, however late the server runs the snapshot.
-@Suite("PostgreSQL snapshots sent ahead", .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
+@Suite("PostgreSQL snapshots sent ahead", .postgresInstalled)
 struct PostgresSnapshotTests {
     private final class Recorder: PHPhotoLibraryChangeObserver, Sendable {
         let received = Mutex<[PHChange]>([])

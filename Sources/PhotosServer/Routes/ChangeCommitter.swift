@@ -21,98 +21,58 @@ final class ChangeCommitter: Sendable {
     /// The most plans one transaction takes.
     static let batchLimit = 64
 
-    private struct Waiting {
-        let plan: ChangePlan
-        let continuation: CheckedContinuation<String, any Error>
-    }
-
-    private struct State {
-        var waiting: [Waiting] = []
-        /// Whether a drain is committing batches (it takes what arrives meanwhile).
-        var draining = false
-        /// Batches of more than one plan committed, and the plans in them (for tests).
-        var batches = 0
-        var batchedPlans = 0
-    }
-
-    private let state = Mutex(State())
+    /// Batches of more than one plan committed, and the plans in them (for tests).
+    private let batched = Mutex((batches: 0, plans: 0))
+    private let batcher = RequestBatcher<ChangePlan, String>(choose: ChangeCommitter.batch)
 
     /// Commits `plan`'s block, alone or with others waiting at the same time, on the writes
     /// pool; returns the change token after the commit that had it.
     func commit(_ plan: ChangePlan, on service: LibraryService) async throws -> String {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
-            let start = state.withLock { state -> Bool in
-                state.waiting.append(Waiting(plan: plan, continuation: continuation))
-                defer { state.draining = true }
-                return !state.draining
-            }
-            if start { Task { await self.drain(service) } }
-        }
-    }
-
-    /// How many batches of more than one plan committed, and how many plans they held.
-    var batchCounts: (batches: Int, plans: Int) {
-        state.withLock { ($0.batches, $0.batchedPlans) }
-    }
-
-    /// Whether a drain is committing, and how many plans wait for the next batch (for tests).
-    var pending: (draining: Bool, waiting: Int) {
-        state.withLock { ($0.draining, $0.waiting.count) }
-    }
-
-    /// Commits batches until nothing waits.
-    private func drain(_ service: LibraryService) async {
-        while let batch = nextBatch() {
+        try await batcher.submit(plan) { [batched] plans in
             let library = service.library
-            let plans = batch.map(\.plan)
             let outcomes: [Result<String, any Error>]
             do {
                 outcomes = try await service.writing("commit") { Self.commit(plans, to: library) }
             } catch {
                 outcomes = plans.map { _ in .failure(error) }
             }
-            if batch.count > 1, case .success = outcomes.first {
-                state.withLock { state in
-                    state.batches += 1
-                    state.batchedPlans += batch.count
-                }
+            if plans.count > 1, case .success = outcomes.first {
+                batched.withLock { $0 = ($0.batches + 1, $0.plans + plans.count) }
             }
-            for (waiting, outcome) in zip(batch, outcomes) {
-                waiting.continuation.resume(with: outcome)
-            }
+            return outcomes
         }
     }
 
-    /// The next plans to commit together, in arrival order; nil (and the drain ends) when none
-    /// waits.
-    private func nextBatch() -> [Waiting]? {
-        state.withLock { state in
-            guard let first = state.waiting.first else {
-                state.draining = false
-                return nil
+    /// How many batches of more than one plan committed, and how many plans they held.
+    var batchCounts: (batches: Int, plans: Int) {
+        batched.withLock { $0 }
+    }
+
+    /// Whether a drain is committing, and how many plans wait for the next batch (for tests).
+    var pending: (draining: Bool, waiting: Int) {
+        batcher.pending
+    }
+
+    /// The waiting plans to commit together, in arrival order: the first, and after it
+    /// (``batchLimit`` in all) those touching none of the assets of the plans taken or passed
+    /// over (a plan that isn't batchable ends the batch).
+    private static func batch(of waiting: [ChangePlan]) -> IndexSet {
+        guard var touched = waiting.first?.batchableAssets else { return [0] }
+        // Concurrent requests have no order of their own: a plan may go ahead of one that
+        // waits for a later batch, unless they touch an asset in common (or the one left
+        // is not batchable: it may touch anything).
+        var taken: IndexSet = [0]
+        var passedOver = Set<String>()
+        for (index, plan) in waiting.enumerated().dropFirst() {
+            guard taken.count < batchLimit, let assets = plan.batchableAssets else { break }
+            if touched.isDisjoint(with: assets) && passedOver.isDisjoint(with: assets) {
+                touched.formUnion(assets)
+                taken.insert(index)
+            } else {
+                passedOver.formUnion(assets)
             }
-            guard var touched = first.plan.batchableAssets else {
-                state.waiting.removeFirst()
-                return [first]
-            }
-            // Concurrent requests have no order of their own: a plan may go ahead of one that
-            // waits for a later batch, unless they touch an asset in common (or the one left
-            // is not batchable: it may touch anything).
-            var taken: IndexSet = [0]
-            var passedOver = Set<String>()
-            for (index, waiting) in state.waiting.enumerated().dropFirst() {
-                guard taken.count < Self.batchLimit, let assets = waiting.plan.batchableAssets else { break }
-                if touched.isDisjoint(with: assets) && passedOver.isDisjoint(with: assets) {
-                    touched.formUnion(assets)
-                    taken.insert(index)
-                } else {
-                    passedOver.formUnion(assets)
-                }
-            }
-            let batch = taken.map { state.waiting[$0] }
-            state.waiting = state.waiting.enumerated().filter { !taken.contains($0.offset) }.map(\.element)
-            return batch
         }
+        return taken
     }
 
     /// Commits `plans` in one change block; when that fails, each on its own.

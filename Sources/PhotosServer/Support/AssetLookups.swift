@@ -17,84 +17,51 @@ final class AssetLookups: Sendable {
     /// result's batch size).
     static let batchLimit = 200
 
-    private struct Waiting {
-        let identifiers: [String]
-        let continuation: CheckedContinuation<[String: PHAsset], any Error>
-    }
-
-    private struct State {
-        var waiting: [Waiting] = []
-        /// Whether a read is in flight (it takes what arrives meanwhile when done).
-        var reading = false
-        /// Reads made, and the requests they answered (for tests).
-        var reads = 0
-        var answered = 0
-    }
-
-    private let state = Mutex(State())
+    /// Reads made, and the requests they answered (for tests).
+    private let made = Mutex((reads: 0, answered: 0))
+    private let batcher = RequestBatcher<[String], [String: PHAsset]>(choose: AssetLookups.batch)
 
     /// The assets with these local identifiers that `service`'s library holds, by identifier,
     /// hidden and burst ones included (``LibraryService/assets(identifiers:)``), read with
     /// those of the other requests waiting at the same time.
     func assets(_ identifiers: [String], on service: LibraryService) async throws -> [String: PHAsset] {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[String: PHAsset], any Error>) in
-            let start = state.withLock { state -> Bool in
-                state.waiting.append(Waiting(identifiers: identifiers, continuation: continuation))
-                defer { state.reading = true }
-                return !state.reading
-            }
-            if start { Task { await self.drain(service) } }
-        }
-    }
-
-    /// How many reads were made, and how many requests they answered.
-    var counts: (reads: Int, answered: Int) {
-        state.withLock { ($0.reads, $0.answered) }
-    }
-
-    /// Whether a read is in flight, and how many requests wait for the next (for tests).
-    var pending: (reading: Bool, waiting: Int) {
-        state.withLock { ($0.reading, $0.waiting.count) }
-    }
-
-    /// Reads until nothing waits.
-    private func drain(_ service: LibraryService) async {
-        while let batch = nextBatch() {
-            let wanted = Array(Set(batch.flatMap(\.identifiers))).sorted()
+        try await batcher.submit(identifiers) { [made] requests in
+            let wanted = Array(Set(requests.joined())).sorted()
             let outcome: Result<[String: PHAsset], any Error>
             do {
                 outcome = .success(try await service.quickly("asset lookups") { try service.assets(identifiers: wanted) })
             } catch {
                 outcome = .failure(error)
             }
-            state.withLock { state in
-                state.reads += 1
-                state.answered += batch.count
-            }
-            for waiting in batch {
-                let asked = Set(waiting.identifiers)
-                waiting.continuation.resume(with: outcome.map { found in found.filter { asked.contains($0.key) } })
+            made.withLock { $0 = ($0.reads + 1, $0.answered + requests.count) }
+            return requests.map { asked in
+                let asked = Set(asked)
+                return outcome.map { found in found.filter { asked.contains($0.key) } }
             }
         }
     }
 
+    /// How many reads were made, and how many requests they answered.
+    var counts: (reads: Int, answered: Int) {
+        made.withLock { $0 }
+    }
+
+    /// Whether a read is in flight, and how many requests wait for the next (for tests).
+    var pending: (reading: Bool, waiting: Int) {
+        let pending = batcher.pending
+        return (pending.draining, pending.waiting)
+    }
+
     /// The requests the next read answers, in arrival order, up to ``batchLimit`` identifiers
-    /// (one request's at least); nil (and the drain ends) when none waits.
-    private func nextBatch() -> [Waiting]? {
-        state.withLock { state in
-            guard !state.waiting.isEmpty else {
-                state.reading = false
-                return nil
-            }
-            var count = 0
-            var taken = 0
-            for waiting in state.waiting {
-                if taken > 0 && count + waiting.identifiers.count > Self.batchLimit { break }
-                count += waiting.identifiers.count
-                taken += 1
-            }
-            defer { state.waiting.removeFirst(taken) }
-            return Array(state.waiting.prefix(taken))
+    /// (one request's at least).
+    private static func batch(of waiting: [[String]]) -> IndexSet {
+        var count = 0
+        var taken = 0
+        for identifiers in waiting {
+            if taken > 0 && count + identifiers.count > batchLimit { break }
+            count += identifiers.count
+            taken += 1
         }
+        return IndexSet(integersIn: 0..<taken)
     }
 }

@@ -47,13 +47,9 @@ package enum ChangeJournal {
     static let positionQuery: StoreSQL = .either(
         sqlite: "SELECT seq FROM sqlite_sequence WHERE name = 'change'", postgres: "SELECT position FROM libraryPosition")
 
-    /// The position and the history's floor, in one statement (a snapshot reads both first).
-    static func positionAndFloor(_ db: any StoreConnection) throws -> (position: Int64, floor: Int64) {
-        try positionAndFloorAhead(db).get() ?? (0, 0)
-    }
-
-    /// ``positionAndFloor(_:)`` sent ahead (``StoreConnection/rowAhead(_:_:)``): on PostgreSQL
-    /// its answer is waited for when read.
+    /// The position and the history's floor, in one statement (a snapshot reads both first),
+    /// sent ahead (``StoreConnection/rowAhead(_:_:)``): on PostgreSQL its answer is waited for
+    /// when read.
     static func positionAndFloorAhead(_ db: any StoreConnection) throws -> RowAhead<(position: Int64, floor: Int64)> {
         try db.rowAhead("SELECT \(positionExpression), (SELECT value FROM libraryInfo WHERE key = 'historyFloor')") { row in
             (row.optionalInt64(0) ?? 0, Int64(row.optionalText(1) ?? "0") ?? 0)
@@ -141,8 +137,8 @@ package enum ChangeJournal {
 
     /// Closes a change; drops its row when it touched nothing (the position still advances).
     /// On PostgreSQL what was recorded is told by the transaction's mark (`photokit.recorded`,
-    /// set by the recording function), not by looking in `changedObject`, whose prepared plan
-    /// may be a scan of the whole journal (`PostgresJournalSchema`'s v12).
+    /// set by a trigger on `changedObject`), not by looking in `changedObject`, whose prepared
+    /// plan may be a scan of the whole journal (`PostgresJournalSchema`'s v12).
     /// On PostgreSQL this also announces the commit (``StoreEngine/announcesCommits``):
     /// `NOTIFY` on ``postgresChannel`` with the new position, which the server sends when (and
     /// only if) the transaction commits. Sent ahead there: nothing reads its answer, and the

@@ -170,8 +170,9 @@ extension ColumnReading {
 }
 
 /// The first row of a query sent ahead (``StoreConnection/rowAhead(_:_:)``): read, decoded and
-/// kept on the first ``get()``, which blocks only if the answer isn't in yet. Used on the
-/// connection's own thread, inside the transaction that sent it.
+/// kept on the first ``get()``, which blocks only if the answer isn't in yet. Not thread-safe:
+/// used on the connection's own thread inside the transaction that sent it, or behind a lock
+/// (``StoreSnapshot``'s first read).
 package final class RowAhead<Record> {
     private var answer: (() throws -> Record?)?
     private var outcome: Result<Record?, any Error>?

@@ -87,9 +87,6 @@ extension ChangeApplier {
             FROM collection WHERE id = \(album.id)
             ON CONFLICT (changeID, entity, objectID) DO UPDATE SET flags = changedObject.flags | excluded.flags
             """)
-        // PostgreSQL's close tells a change that recorded something by this mark, which its
-        // recording function sets (``ChangeJournal/close(_:id:)``).
-        if db.dialect == .postgres { try db.executeAhead("SELECT set_config('photokit.recorded', '1', true)") }
     }
 
     /// The row id of the person with this `pe_` identifier or name.
