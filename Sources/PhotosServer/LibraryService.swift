@@ -87,10 +87,7 @@ final class LibraryService: Sendable {
     func asset(_ text: String, for client: ClientAccess, includeDeleted: Bool = false) throws -> PHAsset {
         let identifier = try assetReference(text, for: client).identifier
         return try withLibrary {
-            let options = PHFetchOptions()
-            options.includeHiddenAssets = true
-            options.includeAllBurstAssets = true
-            if let found = try PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: options).firstObjectOrFailure() {
+            if let found = try PHAsset.fetchAssets(withLocalIdentifiers: [identifier], options: Self.everyAsset()).firstObjectOrFailure() {
                 return found
             }
             if includeDeleted {
@@ -118,10 +115,7 @@ final class LibraryService: Sendable {
     /// that is away, never a missing asset).
     func assets(identifiers: [String]) throws -> [String: PHAsset] {
         try withLibrary {
-            let options = PHFetchOptions()
-            options.includeHiddenAssets = true
-            options.includeAllBurstAssets = true
-            let fetched = PHAsset.fetchAssets(withLocalIdentifiers: identifiers, options: options)
+            let fetched = PHAsset.fetchAssets(withLocalIdentifiers: identifiers, options: Self.everyAsset())
             try fetched.requireFetched()
             // By index: the objects read with the ids (enumerating would read them again).
             var found: [String: PHAsset] = [:]
@@ -131,6 +125,16 @@ final class LibraryService: Sendable {
             }
             return found
         }
+    }
+}
+
+extension LibraryService {
+    /// Fetch options that leave no asset out by being hidden or a burst's unpicked frame.
+    fileprivate static func everyAsset() -> PHFetchOptions {
+        let options = PHFetchOptions()
+        options.includeHiddenAssets = true
+        options.includeAllBurstAssets = true
+        return options
     }
 }
 
