@@ -63,6 +63,12 @@ let package = Package(
             name: "CCrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // Apple's `UTType`: identifiers, conformance, filename extensions and MIME types from a
+        // table of its own (no system type database on Linux).
+        .target(
+            name: "UniformTypeIdentifiers",
+            swiftSettings: swiftSettings
+        ),
         // Stand-ins for the CoreLocation types PhotoKit's signatures use.
         .target(
             name: "CoreLocation",
@@ -106,7 +112,7 @@ let package = Package(
         .target(
             name: "Photos",
             dependencies: [
-                "PhotosStore", "Imaging", "CoreLocation", "AVFoundation", "PhotosLocking",
+                "PhotosStore", "Imaging", "CoreLocation", "AVFoundation", "UniformTypeIdentifiers", "PhotosLocking",
                 .product(name: "Logging", package: "swift-log"),
                 // bcrypt for people's passwords (a C implementation and its wrapper, nothing more).
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -168,6 +174,11 @@ let package = Package(
         .testTarget(
             name: "AVFoundationTests",
             dependencies: ["AVFoundation", "PhotosTestSupport", "PhotosLocking"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "UniformTypeIdentifiersTests",
+            dependencies: ["UniformTypeIdentifiers", "Imaging"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

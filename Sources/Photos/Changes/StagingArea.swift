@@ -183,7 +183,7 @@ struct StagingArea {
         guard output.assetUUID == asset.uuid else {
             throw PHPhotosError(.invalidResource, "The content editing output was made for another asset than \(asset.localIdentifier)")
         }
-        let rendered = output.renderedContentURL
+        let rendered = output.writtenContentURL
         guard FileManager.default.fileExists(atPath: rendered.path) else {
             throw PHPhotosError(
                 .invalidResource, "The rendered content \(rendered.path) is missing: write the edited image there before committing")

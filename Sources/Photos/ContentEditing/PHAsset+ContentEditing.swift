@@ -16,6 +16,12 @@ extension PHAsset {
     /// accepts its adjustment data, the input is the unedited original with that data, so the
     /// editor resumes the recipe; otherwise it is the current rendered version, without data.
     ///
+    /// An original kept in a remote store is fetched into the library's cache of copies when
+    /// the options allow network access, with `progressHandler` told the fraction received
+    /// (setting its `stop` cancels, as ``cancelContentEditingInputRequest(_:)`` does); without,
+    /// the handler gets nil with ``PHContentEditingInputResultIsInCloudKey`` and a
+    /// `.networkAccessRequired` error.
+    ///
     /// Linux: the handler runs on a background queue, not the main thread. A video's input
     /// carries its movie as ``PHContentEditingInput/audiovisualAsset``, a Live Photo's its
     /// still and movie as ``PHContentEditingInput/livePhoto``.
@@ -29,18 +35,23 @@ extension PHAsset {
         // the one background task below.
         let canHandle = UncheckedSendable(options?.canHandleAdjustmentData ?? { _ in false })
         let completion = UncheckedSendable(completionHandler)
+        let network = EditingNetwork(
+            allowed: options?.isNetworkAccessAllowed ?? false, progress: UncheckedSendable(options?.progressHandler), requestID: id)
         let asset = self
         DispatchQueue.global(qos: .userInitiated).async {
             let result: Result<PHContentEditingInput, PHPhotosError>
             do throws(PHPhotosError) {
-                result = .success(try asset.makeEditingInput(canHandle: canHandle.value))
+                result = .success(try asset.makeEditingInput(canHandle: canHandle.value, network: network))
             } catch {
                 result = .failure(error)
             }
             let cancelled = Self.cancelledEditingRequests.withLock { $0.remove(id) != nil }
             switch (cancelled, result) {
-            case (true, _): completion.value(nil, [PHContentEditingInputCancelledKey: NSNumber(value: true)])
+            case (true, _), (_, .failure(PHPhotosError.userCancelled)):
+                completion.value(nil, [PHContentEditingInputCancelledKey: NSNumber(value: true)])
             case (false, .success(let input)): completion.value(input, [:])
+            case (false, .failure(let error)) where error.code == .networkAccessRequired:
+                completion.value(nil, [PHContentEditingInputResultIsInCloudKey: NSNumber(value: true), PHContentEditingInputErrorKey: error])
             case (false, .failure(let error)): completion.value(nil, [PHContentEditingInputErrorKey: error])
             }
         }
@@ -51,6 +62,43 @@ extension PHAsset {
     /// ``PHContentEditingInputCancelledKey``).
     public func cancelContentEditingInputRequest(_ requestID: PHContentEditingInputRequestID) {
         _ = Self.cancelledEditingRequests.withLock { $0.insert(requestID) }
+    }
+
+    /// Whether an editing input may fetch a remote original, and whom to tell how far it got.
+    struct EditingNetwork: Sendable {
+        var allowed: Bool
+        /// Apple's handler is not `@Sendable`; the download calls it from its serial delegate
+        /// queue, one call at a time, while the request's task waits.
+        var progress: UncheckedSendable<((Double, UnsafeMutablePointer<ObjCBool>) -> Void)?>
+        var requestID: PHContentEditingInputRequestID
+    }
+
+    /// `url` as a local file: a remote original's copy in the library's cache (fetched first,
+    /// when `network` allows); other files as they are.
+    private func localFile(_ url: URL, resourceType: PHAssetResourceType, network: EditingNetwork) throws(PHPhotosError) -> URL {
+        guard let library, url.scheme == "http" || url.scheme == "https" else { return url }
+        let ext = url.pathExtension.isEmpty ? "bin" : url.pathExtension.lowercased()
+        var copy = library.store.layout.remoteCopy(assetUUID: uuid, resourceType: resourceType.rawValue, fileExtension: ext)
+        if library.isReadOnly, !FileManager.default.fileExists(atPath: copy.path) {
+            // A read-only library keeps nothing: the download goes to this process's scratch folder.
+            copy = library.readOnlyScratch.appendingPathComponent(copy.path.dropFirst(library.store.layout.root.path.count + 1).description)
+        }
+        if FileManager.default.fileExists(atPath: copy.path) { return copy }
+        guard network.allowed else {
+            throw PHPhotosError(
+                .networkAccessRequired,
+                "The original of \(localIdentifier) is in a remote store (\(url.absoluteString)); allow network access to edit it",
+                localIdentifiers: [localIdentifier])
+        }
+        let (progress, id) = (network.progress, network.requestID)
+        try RemoteOriginals.fetch(url, to: copy) { fraction in
+            if Self.cancelledEditingRequests.withLock({ $0.contains(id) }) { return true }
+            guard let handler = progress.value else { return false }
+            var stop: ObjCBool = false
+            handler(fraction, &stop)
+            return stop.boolValue
+        }
+        return copy
     }
 
     /// The files of the asset's current edit, if any.
@@ -110,12 +158,15 @@ extension PHAsset {
         }
     }
 
-    private func makeEditingInput(canHandle: (PHAdjustmentData) -> Bool) throws(PHPhotosError) -> PHContentEditingInput {
+    private func makeEditingInput(canHandle: (PHAdjustmentData) -> Bool, network: EditingNetwork) throws(PHPhotosError) -> PHContentEditingInput {
         let files = try editFiles()
         var adjustment: PHAdjustmentData?
         if let stored = currentAdjustmentData(), canHandle(stored) { adjustment = stored }
         let resumes = adjustment != nil || files.rendered == nil
-        let image = resumes ? files.original : files.rendered ?? files.original
+        // Edits are kept in the library; only an original may be remote.
+        let image = resumes || files.rendered == nil
+            ? try localFile(files.original, resourceType: mediaType == .video ? .video : .photo, network: network)
+            : files.rendered ?? files.original
         let type = resumes ? files.originalType : files.renderedType ?? files.originalType
         guard FileManager.default.fileExists(atPath: image.path) else {
             throw PHPhotosError(.missingResource, "The \(mediaType == .video ? "movie" : "image") to edit, \(image.path), is missing")
@@ -145,7 +196,10 @@ extension PHAsset {
             display = nil
         }
         var livePhoto: PHLivePhoto?
-        if let movie = resumes ? files.originalMovie : files.renderedMovie ?? files.originalMovie {
+        let pairedMovie = resumes ? files.originalMovie : files.renderedMovie ?? files.originalMovie
+        if let movie = try pairedMovie.map({ (movie) throws(PHPhotosError) in
+            movie == files.originalMovie ? try localFile(movie, resourceType: .pairedVideo, network: network) : movie
+        }) {
             livePhoto = PHLivePhoto(
                 size: CGSize(width: metadata?.orientedPixelWidth ?? pixelWidth, height: metadata?.orientedPixelHeight ?? pixelHeight),
                 photoURL: image, videoURL: movie, assetLocalIdentifier: localIdentifier)

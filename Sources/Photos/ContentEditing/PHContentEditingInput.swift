@@ -1,5 +1,6 @@
 public import CoreLocation
 public import Foundation
+public import UniformTypeIdentifiers
 
 /// Identifies a content-editing input request so it can be cancelled.
 public typealias PHContentEditingInputRequestID = Int
@@ -36,6 +37,11 @@ public final class PHContentEditingInput: NSObject, @unchecked Sendable {
     public let creationDate: Date?
     public let location: CLLocation?
     public let uniformTypeIdentifier: String?
+    /// The type of the file to edit (``fullSizeImageURL``'s, or the movie's): ``uniformTypeIdentifier``
+    /// as a `UTType`; `.image` or `.movie` when it names no type the table declares.
+    public var contentType: UTType {
+        uniformTypeIdentifier.flatMap { UTType($0) } ?? (mediaType == .video ? .movie : .image)
+    }
     public let playbackStyle: PHAsset.PlaybackStyle
     /// The adjustment data to resume, or nil (the image is the current version then).
     public let adjustmentData: PHAdjustmentData?

@@ -1,6 +1,7 @@
 import AVFoundation
 import Foundation
 import Logging
+import UniformTypeIdentifiers
 package import PhotosStore
 import PhotosLocking
 
@@ -152,11 +153,7 @@ package final class VideoRenditions: Sendable {
     }
 
     private static func mimeType(of record: ResourceRecord) -> String {
-        switch record.uniformTypeIdentifier {
-        case "com.apple.quicktime-movie": "video/quicktime"
-        case "org.webmproject.webm": "video/webm"
-        default: "video/mp4"
-        }
+        UTType(record.uniformTypeIdentifier)?.preferredMIMEType ?? "video/mp4"
     }
 
     /// The current version's movie record (``VideoRendition/currentMovie(in:)``); nil when the

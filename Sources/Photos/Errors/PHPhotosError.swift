@@ -8,9 +8,16 @@ public let PHLocalIdentifiersErrorKey = "PHLocalIdentifiersErrorKey"
 
 /// An error from the Photos framework, with Apple's domain, codes and numbering.
 ///
-/// Catch it as `PHPhotosError` and switch on ``code``, or bridge it to `NSError` and compare
-/// `code` with Apple's raw values. Linux: every error carries a message naming the file,
-/// object or index at fault (`localizedDescription`).
+/// Catch it as `PHPhotosError` and switch on ``code``, catch one code with a pattern
+/// (`catch PHPhotosError.networkAccessRequired`), or bridge it to `NSError` and compare `code`
+/// with Apple's raw values. Make one as Apple's overlay does, `PHPhotosError(.invalidResource,
+/// userInfo: [NSLocalizedDescriptionKey: "…"])`.
+///
+/// Linux: every error the library throws carries a message naming the file, object or index
+/// at fault (`localizedDescription`). Errors are compared by code, message and local
+/// identifiers; other `userInfo` entries ride along but are not compared. The type is a
+/// Swift struct bridged to `NSError` through `CustomNSError` (Apple's is a bridged stored
+/// `NSError`), so `init(_nsError:)` is not offered.
 public struct PHPhotosError: CustomNSError, Hashable, Sendable, LocalizedError {
     /// Apple's error codes, with Apple's raw values.
     public enum Code: Int, Sendable, Hashable, CaseIterable {
@@ -39,7 +46,10 @@ public struct PHPhotosError: CustomNSError, Hashable, Sendable, LocalizedError {
     public static let internalError = Code.internalError
     public static let userCancelled = Code.userCancelled
     public static let libraryVolumeOffline = Code.libraryVolumeOffline
+    public static let relinquishingLibraryBundleToWriter = Code.relinquishingLibraryBundleToWriter
+    public static let switchingSystemPhotoLibrary = Code.switchingSystemPhotoLibrary
     public static let networkAccessRequired = Code.networkAccessRequired
+    public static let networkError = Code.networkError
     public static let identifierNotFound = Code.identifierNotFound
     public static let multipleIdentifiersFound = Code.multipleIdentifiersFound
     public static let changeNotSupported = Code.changeNotSupported
@@ -50,6 +60,7 @@ public struct PHPhotosError: CustomNSError, Hashable, Sendable, LocalizedError {
     public static let requestNotSupportedForAsset = Code.requestNotSupportedForAsset
     public static let accessRestricted = Code.accessRestricted
     public static let accessUserDenied = Code.accessUserDenied
+    public static let libraryInFileProviderSyncRoot = Code.libraryInFileProviderSyncRoot
     public static let persistentChangeTokenExpired = Code.persistentChangeTokenExpired
     public static let persistentChangeDetailsUnavailable = Code.persistentChangeDetailsUnavailable
 
@@ -58,19 +69,57 @@ public struct PHPhotosError: CustomNSError, Hashable, Sendable, LocalizedError {
     public let message: String
     /// The local identifiers the error concerns, if any (`PHLocalIdentifiersErrorKey`).
     public let localIdentifiers: [String]
+    /// The other `userInfo` entries given to ``init(_:userInfo:)``.
+    private let otherInfo: UncheckedSendable<[String: Any]>
 
     public init(_ code: Code, _ message: String, localIdentifiers: [String] = []) {
         self.code = code
         self.message = message
         self.localIdentifiers = localIdentifiers
+        otherInfo = UncheckedSendable([:])
+    }
+
+    /// An error with `code` and `userInfo`, as Apple's overlay makes one: the message from
+    /// `NSLocalizedDescriptionKey` (else Foundation's wording for the code), the identifiers
+    /// from ``PHLocalIdentifiersErrorKey``; other entries are kept in ``userInfo``.
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
+        self.code = code
+        message = userInfo[NSLocalizedDescriptionKey] as? String
+            ?? "The operation couldn’t be completed. (\(PHPhotosErrorDomain) error \(code.rawValue).)"
+        localIdentifiers = userInfo[PHLocalIdentifiersErrorKey] as? [String] ?? []
+        // `userInfo` values are whatever the caller put there; they are only read back.
+        otherInfo = UncheckedSendable(userInfo.filter { $0.key != NSLocalizedDescriptionKey && $0.key != PHLocalIdentifiersErrorKey })
     }
 
     public static var errorDomain: String { PHPhotosErrorDomain }
     public var errorCode: Int { code.rawValue }
     public var errorUserInfo: [String: Any] {
-        var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+        var info = otherInfo.value
+        info[NSLocalizedDescriptionKey] = message
         if !localIdentifiers.isEmpty { info[PHLocalIdentifiersErrorKey] = localIdentifiers }
         return info
     }
+    /// The error's `userInfo`, as its `NSError` has it.
+    public var userInfo: [String: Any] { errorUserInfo }
     public var errorDescription: String? { message }
+
+    public static func == (lhs: PHPhotosError, rhs: PHPhotosError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.localIdentifiers == rhs.localIdentifiers
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
+        hasher.combine(localIdentifiers)
+    }
+}
+
+extension PHPhotosError.Code {
+    /// Matches an error of this code, a ``PHPhotosError`` or an `NSError` in
+    /// ``PHPhotosErrorDomain``: `catch PHPhotosError.networkAccessRequired { … }`.
+    public static func ~= (match: PHPhotosError.Code, error: any Error) -> Bool {
+        if let error = error as? PHPhotosError { return error.code == match }
+        let bridged = error as NSError
+        return bridged.domain == PHPhotosErrorDomain && bridged.code == match.rawValue
+    }
 }

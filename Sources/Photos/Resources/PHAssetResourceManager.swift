@@ -165,6 +165,16 @@ public final class PHAssetResourceManager: NSObject, @unchecked Sendable {
         }
     }
 
+    /// Copies a resource's file to `fileURL`, as ``writeData(for:toFile:options:completionHandler:)``
+    /// does, returning when it is written and throwing what its handler would get.
+    public func writeData(for resource: PHAssetResource, toFile fileURL: URL, options: PHAssetResourceRequestOptions?) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            writeData(for: resource, toFile: fileURL, options: options) { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+        }
+    }
+
     private static func copy(_ resource: PHAssetResource, from source: URL, to destination: URL) -> (any Error)? {
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: destination.path) {

@@ -111,19 +111,9 @@ struct AssetRoutes {
 
 /// MIME types and download names.
 enum MediaTypes {
+    /// The type's MIME type from the `UTType` table; `application/octet-stream` when it has none.
     static func mimeType(forUniformTypeIdentifier type: String) -> String {
-        switch type {
-        case "public.jpeg": "image/jpeg"
-        case "public.png": "image/png"
-        case "public.heic": "image/heic"
-        case "public.heif": "image/heif"
-        case "org.webmproject.webp": "image/webp"
-        case "com.compuserve.gif": "image/gif"
-        case "public.tiff": "image/tiff"
-        case "com.apple.quicktime-movie": "video/quicktime"
-        case "public.mpeg-4": "video/mp4"
-        default: "application/octet-stream"
-        }
+        UTType(type)?.preferredMIMEType ?? "application/octet-stream"
     }
 
     /// `attachment; filename="..."; filename*=UTF-8''...` with the name made safe for a header.

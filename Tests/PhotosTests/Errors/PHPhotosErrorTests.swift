@@ -44,3 +44,58 @@ struct PHPhotosErrorTests {
         }
     }
 }
+
+@Suite("PHPhotosError: Apple's overlay members")
+struct PHPhotosErrorOverlayTests {
+    @Test func madeFromUserInfoAsApplesOverlayMakesIt() {
+        let error = PHPhotosError(
+            .identifierNotFound,
+            userInfo: [NSLocalizedDescriptionKey: "No asset A/L0/001", PHLocalIdentifiersErrorKey: ["A/L0/001"], "attempt": 2])
+        #expect(error.code == .identifierNotFound)
+        #expect(error.localizedDescription == "No asset A/L0/001")
+        #expect(error.localIdentifiers == ["A/L0/001"])
+        #expect(error.userInfo["attempt"] as? Int == 2)
+        let bridged = error as NSError
+        #expect(bridged.code == 3201 && bridged.userInfo["attempt"] as? Int == 2)
+        #expect(bridged.userInfo[PHLocalIdentifiersErrorKey] as? [String] == ["A/L0/001"])
+
+        let bare = PHPhotosError(.networkAccessRequired)
+        #expect(bare.userInfo.count == 1)
+        #expect(bare.localizedDescription.contains("3164"))
+        #expect(bare == PHPhotosError(.networkAccessRequired, userInfo: [:]))
+        #expect(bare != PHPhotosError(.networkError))
+    }
+
+    @Test func everyCodeHasItsShortcut() {
+        let shortcuts: [PHPhotosError.Code] = [
+            PHPhotosError.internalError, PHPhotosError.userCancelled, PHPhotosError.libraryVolumeOffline,
+            PHPhotosError.relinquishingLibraryBundleToWriter, PHPhotosError.switchingSystemPhotoLibrary,
+            PHPhotosError.networkAccessRequired, PHPhotosError.networkError, PHPhotosError.identifierNotFound,
+            PHPhotosError.multipleIdentifiersFound, PHPhotosError.changeNotSupported, PHPhotosError.operationInterrupted,
+            PHPhotosError.invalidResource, PHPhotosError.missingResource, PHPhotosError.notEnoughSpace,
+            PHPhotosError.requestNotSupportedForAsset, PHPhotosError.accessRestricted, PHPhotosError.accessUserDenied,
+            PHPhotosError.libraryInFileProviderSyncRoot, PHPhotosError.persistentChangeTokenExpired,
+            PHPhotosError.persistentChangeDetailsUnavailable,
+        ]
+        #expect(Set(shortcuts) == Set(PHPhotosError.Code.allCases))
+    }
+
+    @Test func aCodeCatchesItsErrorsBridgedOrNot() {
+        func thrown(_ error: any Error) -> String {
+            do {
+                throw error
+            } catch PHPhotosError.networkAccessRequired {
+                return "network"
+            } catch PHPhotosError.invalidResource {
+                return "invalid"
+            } catch {
+                return "other"
+            }
+        }
+        #expect(thrown(PHPhotosError(.networkAccessRequired, "remote")) == "network")
+        #expect(thrown(PHPhotosError(.invalidResource)) == "invalid")
+        #expect(thrown(NSError(domain: PHPhotosErrorDomain, code: 3164)) == "network")
+        #expect(thrown(NSError(domain: "OtherDomain", code: 3164)) == "other")
+        #expect(thrown(PHPhotosError(.missingResource)) == "other")
+    }
+}

@@ -38,7 +38,7 @@ struct VideoEditingTests {
             timeRange: CMTimeRange(start: CMTime(value: 1, timescale: 2), duration: CMTime(value: 1, timescale: 1)))
         let output = PHContentEditingOutput(contentEditingInput: input)
         #expect(output.renderedContentURL.pathExtension == "mov")
-        #expect(output.defaultRenderedContentType == "com.apple.quicktime-movie")
+        #expect(output.defaultRenderedContentType == .quickTimeMovie)
         try recipe.render(movieAt: movie.url, to: output.renderedContentURL)
         output.adjustmentData = recipe.adjustmentData
         try temporary.library.performChangesAndWait { PHAssetChangeRequest(for: video).contentEditingOutput = output }
