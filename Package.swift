@@ -69,9 +69,11 @@ let package = Package(
             name: "UniformTypeIdentifiers",
             swiftSettings: swiftSettings
         ),
-        // Stand-ins for the CoreLocation types PhotoKit's signatures use.
+        // The CoreLocation types PhotoKit's signatures use, and CLGeocoder over the offline
+        // gazetteer (which the store also names moments' places from).
         .target(
             name: "CoreLocation",
+            dependencies: ["PhotosLocking"],
             swiftSettings: swiftSettings
         ),
         // Stand-ins for Core Media's time types (`CMTime`, `CMTimeRange`).
@@ -89,7 +91,7 @@ let package = Package(
         // The library on disk: SQLite through GRDB, `package` access only.
         .target(
             name: "PhotosStore",
-            dependencies: ["CCrypto", "PhotosLocking", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CCrypto", "CoreLocation", "PhotosLocking", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         // The library on PostgreSQL (issue 20): the same store for several `photos serve`
@@ -99,6 +101,7 @@ let package = Package(
             name: "PhotosStorePostgres",
             dependencies: [
                 "PhotosStore",
+                "CoreLocation",
                 "PhotosLocking",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -174,6 +177,11 @@ let package = Package(
         .testTarget(
             name: "AVFoundationTests",
             dependencies: ["AVFoundation", "PhotosTestSupport", "PhotosLocking"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CoreLocationTests",
+            dependencies: ["CoreLocation", "PhotosTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

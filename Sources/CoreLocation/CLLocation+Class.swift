@@ -70,12 +70,7 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
 
     /// The great-circle distance in metres to another location (haversine, mean Earth radius).
     public func distance(from location: CLLocation) -> CLLocationDistance {
-        let radius = 6_371_008.8
-        let lat1 = coordinate.latitude * .pi / 180, lat2 = location.coordinate.latitude * .pi / 180
-        let dLat = lat2 - lat1
-        let dLon = (location.coordinate.longitude - coordinate.longitude) * .pi / 180
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1) * cos(lat2) * sin(dLon / 2) * sin(dLon / 2)
-        return 2 * radius * atan2(a.squareRoot(), (1 - a).squareRoot())
+        Geo.distance(coordinate.latitude, coordinate.longitude, location.coordinate.latitude, location.coordinate.longitude)
     }
 
     open override var description: String {

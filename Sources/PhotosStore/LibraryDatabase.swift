@@ -1,3 +1,4 @@
+package import CoreLocation
 package import Foundation
 import GRDB
 import PhotosLocking

@@ -1,6 +1,7 @@
 import Foundation
 package import Logging
-package import PhotosStore
+package import CoreLocation
+import PhotosStore
 
 extension PHPhotoLibrary {
     /// What a library is made of besides its folder: the memory cache and decode pool its

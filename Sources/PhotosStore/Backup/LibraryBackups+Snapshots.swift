@@ -1,3 +1,4 @@
+import CoreLocation
 package import Foundation
 import GRDB
 

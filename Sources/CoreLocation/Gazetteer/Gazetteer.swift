@@ -79,7 +79,7 @@ package final class Gazetteer: Sendable {
     /// The file's bytes; entries point into them.
     private let bytes: [UInt8]
     /// Sorted by band, then longitude.
-    private let entries: [Entry]
+    let entries: [Entry]
     /// `entries[bandStarts[b]..<bandStarts[b + 1]]` is band `b`.
     private let bandStarts: [Int32]
 
@@ -252,7 +252,7 @@ package final class Gazetteer: Sendable {
 
     // MARK: Strings
 
-    private func string(_ text: Text) -> String {
+    func string(_ text: Text) -> String {
         guard text.count > 0 else { return "" }
         return bytes.withUnsafeBufferPointer { buffer in
             String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(text.start)..<Int(text.start + text.count)]), as: UTF8.self)
@@ -270,7 +270,7 @@ package final class Gazetteer: Sendable {
         }
     }
 
-    private static func countryString(_ code: UInt16) -> String {
+    static func countryString(_ code: UInt16) -> String {
         guard code != 0 else { return "" }
         return String(decoding: [UInt8(code >> 8), UInt8(code & 0xFF)], as: UTF8.self)
     }

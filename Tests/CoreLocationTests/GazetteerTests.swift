@@ -2,7 +2,7 @@ import Foundation
 import PhotosTestSupport
 import Testing
 
-@testable import PhotosStore
+@testable import CoreLocation
 
 @Suite("Gazetteer")
 struct GazetteerTests {
@@ -136,24 +136,6 @@ struct GazetteerTests {
         #expect(
             Gazetteer.defaultURL(environment: ["PHOTOS_GAZETTEER": "", "XDG_DATA_HOME": "relative", "HOME": "/h"]).path
                 == "/h/.local/share/photos/gazetteer.tsv")
-    }
-
-    @Test func momentTitles() {
-        let lisbon = Place(name: "Lisbon", countryCode: "PT")
-        let alfama = Place(name: "Lisbon", district: "Alfama", countryCode: "PT")
-        let sintra = Place(name: "Sintra", countryCode: "PT")
-        #expect(MomentPlaceNames(places: []) == MomentPlaceNames())
-        #expect(MomentPlaceNames(places: [lisbon, lisbon]) == MomentPlaceNames(title: "Lisbon", locationNames: ["Lisbon"]))
-        #expect(
-            MomentPlaceNames(places: [alfama, lisbon, alfama])
-                == MomentPlaceNames(title: "Lisbon - Alfama", locationNames: ["Lisbon"]))
-        #expect(MomentPlaceNames(places: [alfama, lisbon]).title == "Lisbon")  // half isn't most
-        #expect(
-            MomentPlaceNames(places: [sintra, alfama, lisbon, sintra, sintra])
-                == MomentPlaceNames(title: "Sintra & Lisbon", locationNames: ["Sintra", "Lisbon"]))
-        #expect(MomentPlaceNames.byFrequency(["b", "a", "c", "a", "c"]) == ["a", "c", "b"])
-        #expect(MomentPlaceNames.decode(MomentPlaceNames.encode(["Lisbon", "A/B \"C\""])) == ["Lisbon", "A/B \"C\""])
-        #expect(MomentPlaceNames.encode([]) == nil)
     }
 
     /// The file `scripts/fetch-gazetteer.sh` writes (`make deps`), when it is there.
