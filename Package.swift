@@ -76,6 +76,30 @@ let package = Package(
             dependencies: ["PhotosLocking"],
             swiftSettings: swiftSettings
         ),
+        // Core Graphics' bitmap, colour space and affine transform types (CGImage on libvips),
+        // under Core Image, AVFoundation and Photos.
+        .target(
+            name: "CoreGraphics",
+            dependencies: ["Imaging", "_Testing_CoreGraphics"],
+            swiftSettings: swiftSettings
+        ),
+        // Empty: the cross-import overlay Swift Testing looks for when a file imports Testing
+        // and CoreGraphics, which Linux toolchains don't ship (see its one file).
+        .target(
+            name: "_Testing_CoreGraphics",
+            swiftSettings: swiftSettings
+        ),
+        // Core Image on libvips: CIImage recipes, CIFilter's catalogue, CIContext.
+        .target(
+            name: "CoreImage",
+            dependencies: ["CoreGraphics", "Imaging", "_Testing_CoreImage"],
+            swiftSettings: swiftSettings
+        ),
+        // Empty: Swift Testing's cross-import overlay for CoreImage (see its one file).
+        .target(
+            name: "_Testing_CoreImage",
+            swiftSettings: swiftSettings
+        ),
         // Stand-ins for Core Media's time types (`CMTime`, `CMTimeRange`).
         .target(
             name: "CoreMedia",
@@ -85,7 +109,7 @@ let package = Package(
         // Debian's `ffmpeg`/`ffprobe` run as processes (nothing to link; see ARCHITECTURE.md).
         .target(
             name: "AVFoundation",
-            dependencies: ["CoreMedia", "PhotosLocking"],
+            dependencies: ["CoreMedia", "CoreGraphics", "PhotosLocking"],
             swiftSettings: swiftSettings
         ),
         // The library on disk: SQLite through GRDB, `package` access only.
@@ -115,7 +139,7 @@ let package = Package(
         .target(
             name: "Photos",
             dependencies: [
-                "PhotosStore", "Imaging", "CoreLocation", "AVFoundation", "UniformTypeIdentifiers", "PhotosLocking",
+                "PhotosStore", "Imaging", "CoreGraphics", "CoreImage", "CoreLocation", "AVFoundation", "UniformTypeIdentifiers", "PhotosLocking",
                 .product(name: "Logging", package: "swift-log"),
                 // bcrypt for people's passwords (a C implementation and its wrapper, nothing more).
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -177,6 +201,11 @@ let package = Package(
         .testTarget(
             name: "AVFoundationTests",
             dependencies: ["AVFoundation", "PhotosTestSupport", "PhotosLocking"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CoreImageTests",
+            dependencies: ["CoreImage", "Imaging", "PhotosTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// Where Debian's `ffmpeg` and `ffprobe` are (`apt install ffmpeg`), found once.
 ///

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 import PhotosLocking
 
 /// What `ffprobe` says of a movie file: its container, duration, tags and streams.

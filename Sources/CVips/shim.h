@@ -201,6 +201,82 @@ static inline int cvips_grey_uchar(VipsImage *in, VipsImage **out) {
     return status;
 }
 
+/* --- arithmetic and geometry for Core Image (CoreImage's renderer) --------------------- */
+
+/* out = matrix × pixel, the matrix `rows` × `cols` (cols = the input's bands). */
+static inline int cvips_recomb(VipsImage *in, VipsImage **out, const double *matrix, int rows, int cols) {
+    VipsImage *m = vips_image_new_matrix_from_array(cols, rows, matrix, rows * cols);
+    if (!m) return -1;
+    int status = vips_recomb(in, out, m, NULL);
+    g_object_unref(m);
+    return status;
+}
+
+static inline int cvips_gaussblur_float(VipsImage *in, VipsImage **out, double sigma) {
+    return vips_gaussblur(in, out, sigma, "precision", VIPS_PRECISION_FLOAT, NULL);
+}
+
+/* The input mapped by [a b; c d] and (odx, ody) (vips' forward transform, pixel centres),
+ * bilinear, into the output area (ox, oy, ow, oh); outside the input: `extend`. */
+static inline int cvips_affine(VipsImage *in, VipsImage **out, double a, double b, double c, double d,
+                               double odx, double ody, int ox, int oy, int ow, int oh, int extend) {
+    int area[4] = { ox, oy, ow, oh };
+    VipsArrayInt *oarea = vips_array_int_new(area, 4);
+    VipsInterpolate *bilinear = vips_interpolate_new("bilinear");
+    int status = vips_affine(in, out, a, b, c, d,
+        "odx", odx, "ody", ody, "oarea", oarea, "interpolate", bilinear,
+        "extend", (VipsExtend) extend, NULL);
+    g_object_unref(bilinear);
+    vips_area_unref(VIPS_AREA(oarea));
+    return status;
+}
+
+/* The input placed at (x, y) in a width × height image; around it: `extend` (0 black, 1 copy). */
+static inline int cvips_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height, int extend) {
+    return vips_embed(in, out, x, y, width, height, "extend", (VipsExtend) extend, NULL);
+}
+
+static inline int cvips_multiply(VipsImage *left, VipsImage *right, VipsImage **out) {
+    return vips_multiply(left, right, out, NULL);
+}
+
+static inline int cvips_subtract(VipsImage *left, VipsImage *right, VipsImage **out) {
+    return vips_subtract(left, right, out, NULL);
+}
+
+static inline int cvips_abs(VipsImage *in, VipsImage **out) {
+    return vips_abs(in, out, NULL);
+}
+
+/* in ^ exponent, per band. */
+static inline int cvips_pow_const(VipsImage *in, VipsImage **out, double exponent) {
+    double c[1] = { exponent };
+    return vips_math2_const(in, out, VIPS_OPERATION_MATH2_POW, c, 1, NULL);
+}
+
+static inline int cvips_extract_bands(VipsImage *in, VipsImage **out, int first, int n) {
+    return vips_extract_band(in, out, first, "n", n, NULL);
+}
+
+/* The smallest (index 0), middle (1) or largest (2) of the first three bands, per pixel. */
+static inline int cvips_band_rank3(VipsImage *in, VipsImage **out, int index) {
+    VipsImage *b[3] = { NULL, NULL, NULL };
+    int status = 0;
+    for (int i = 0; i < 3 && status == 0; i++) status = vips_extract_band(in, &b[i], i, NULL);
+    if (status == 0) status = vips_bandrank(b, out, 3, "index", index, NULL);
+    for (int i = 0; i < 3; i++) if (b[i]) g_object_unref(b[i]);
+    return status;
+}
+
+/* Divides by `right` (zero where it is zero). */
+static inline int cvips_divide(VipsImage *left, VipsImage *right, VipsImage **out) {
+    return vips_divide(left, right, out, NULL);
+}
+
+static inline int cvips_cast_float(VipsImage *in, VipsImage **out) {
+    return vips_cast(in, out, VIPS_FORMAT_FLOAT, NULL);
+}
+
 /* --- saving ------------------------------------------------------------------------------ */
 
 static inline int cvips_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, int strip) {

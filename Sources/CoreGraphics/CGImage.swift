@@ -1,5 +1,5 @@
 public import Foundation
-import Imaging
+package import Imaging
 
 /// A decoded bitmap, standing in for Core Graphics' `CGImage` where photo code reads pixels
 /// (`image.cgImage`).
@@ -8,9 +8,10 @@ import Imaging
 /// bytes (``dataProvider``'s `data`, a `Data` here where Apple's is a `CFData`: read it with
 /// `data.withUnsafeBytes` instead of `CFDataGetBytePtr`), and ``cropping(to:)``. Pixels are grey
 /// (1 byte), grey and alpha (2), sRGB (3) or sRGB and alpha (4), rows without padding, alpha
-/// not premultiplied. There is no colour space object, no drawing into contexts and no
-/// `CGImageSource`/`CGImageDestination`; use `UIImage(data:)`, `jpegData(compressionQuality:)`
-/// and `pngData()` for encoded bytes.
+/// not premultiplied; ``colorSpace`` is sRGB (grey for grey pixels). There is no drawing into
+/// contexts and no `CGImageSource`/`CGImageDestination`; use `UIImage(data:)`,
+/// `jpegData(compressionQuality:)` and `pngData()` for encoded bytes, or Core Image's
+/// `CIContext` (`jpegRepresentation`, `createCGImage`).
 public final class CGImage: Sendable {
     public let width: Int
     public let height: Int
@@ -24,11 +25,13 @@ public final class CGImage: Sendable {
     public let alphaInfo: CGImageAlphaInfo
     /// The pixel bytes, row by row from the top left.
     public let dataProvider: CGDataProvider?
-    /// The pixels in libvips, for `UIImage(cgImage:)` and cropping.
-    let image: VipsImage
+    /// sRGB, or for grey pixels the generic grey space.
+    public var colorSpace: CGColorSpace? { CGColorSpace(name: bitsPerPixel <= 16 ? CGColorSpace.genericGrayGamma2_2 : CGColorSpace.sRGB) }
+    /// The pixels in libvips, for `UIImage(cgImage:)`, Core Image and cropping.
+    package let image: VipsImage
 
     /// The 8-bit pixels of a libvips image (converted to 8-bit sRGB when it is not already 8-bit).
-    init(_ source: VipsImage) throws(ImagingError) {
+    package init(_ source: VipsImage) throws(ImagingError) {
         var image = source
         var bytes = try image.memoryBytes()
         if bytes.count != image.width * image.height * image.bands {
