@@ -40,20 +40,22 @@ public final class CIContext: @unchecked Sendable {
     /// The image (its extent, which must be finite) as JPEG bytes; nil when it can't be.
     /// `kCGImageDestinationLossyCompressionQuality` (0...1, default 0.9) sets the quality.
     public func jpegRepresentation(of image: CIImage, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
-        try? encodedPixels(image, rect: image.extent, colorSpace: colorSpace, alpha: false).jpegData(quality: Self.quality(options))
+        try? encodedPixels(image, rect: image.extent, colorSpace: colorSpace, alpha: false)
+            .jpegData(quality: Self.quality(options), keepMetadata: Self.keepsMetadata(colorSpace))
     }
 
     public func pngRepresentation(
         of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]
     ) -> Data? {
-        try? encodedPixels(image, rect: image.extent, colorSpace: colorSpace, alpha: format.hasAlpha).pngData()
+        try? encodedPixels(image, rect: image.extent, colorSpace: colorSpace, alpha: format.hasAlpha).pngData(keepMetadata: Self.keepsMetadata(colorSpace))
     }
 
     /// HEIC bytes; nil where this machine's libheif has no HEVC encoder.
     public func heifRepresentation(
         of image: CIImage, format: CIFormat, colorSpace: CGColorSpace, options: [CIImageRepresentationOption: Any] = [:]
     ) -> Data? {
-        try? encodedPixels(image, rect: image.extent, colorSpace: colorSpace, alpha: format.hasAlpha).heifData(quality: Self.quality(options))
+        try? encodedPixels(image, rect: image.extent, colorSpace: colorSpace, alpha: format.hasAlpha)
+            .heifData(quality: Self.quality(options), keepMetadata: Self.keepsMetadata(colorSpace))
     }
 
     /// Writes the JPEG to `url` through a temporary file and a rename, so the file is whole or
@@ -99,7 +101,14 @@ public final class CIContext: @unchecked Sendable {
             return try withAlpha.castToBytes()
         }
         let srgb = try linear.sRGBFromLinear()
-        return colorSpace.name == CGColorSpace.displayP3 ? try srgb.converted(toProfile: "p3") : srgb
+        // The source's EXIF (its orientation among it) doesn't describe the render: dropped.
+        return colorSpace.name == CGColorSpace.displayP3 ? try srgb.withoutExif().converted(toProfile: "p3") : srgb
+    }
+
+    /// Whether the encoded file carries metadata: only a Display P3 render, for its profile
+    /// (sRGB is what readers assume; a source's EXIF and profile don't describe the render).
+    private static func keepsMetadata(_ colorSpace: CGColorSpace) -> Bool {
+        colorSpace.name == CGColorSpace.displayP3
     }
 
     private static func quality(_ options: [CIImageRepresentationOption: Any]) -> Int {

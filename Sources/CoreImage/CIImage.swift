@@ -35,6 +35,12 @@ public final class CIImage: NSObject, @unchecked Sendable {
         self.init(recipe: .bitmap(bitmap), extent: CGRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height), properties: properties)
     }
 
+    /// An image with `other`'s recipe (for initializers other modules add, such as
+    /// `CIImage(image:)` in Photos).
+    package convenience init(copying other: CIImage) {
+        self.init(recipe: other.recipe, extent: other.extent, properties: other.properties)
+    }
+
     /// The image in a file; nil when it can't be read. The pixels are as stored (see
     /// ``oriented(forExifOrientation:)`` and ``properties``).
     public convenience init?(contentsOf url: URL) {
@@ -87,6 +93,22 @@ public final class CIImage: NSObject, @unchecked Sendable {
     public static var green: CIImage { CIImage(color: .green) }
     public static var blue: CIImage { CIImage(color: .blue) }
     public static var clear: CIImage { CIImage(color: .clear) }
+
+    /// The colour space of the source's pixels: sRGB for images from files, data and
+    /// bitmaps (Linux: embedded profiles are not read; pixels are taken as sRGB); nil for
+    /// colours and images made by filters from several sources.
+    public var colorSpace: CGColorSpace? {
+        var recipe = self.recipe
+        while true {
+            switch recipe {
+            case .bitmap: return CGColorSpaceCreateDeviceRGB()
+            case .matrix(let inner, _), .curve(let inner, _), .vignette(let inner, _, _, _), .blur(let inner, _), .sharpen(let inner, _, _, _),
+                .highlightShadow(let inner, _, _, _), .crop(let inner, _), .transform(let inner, _), .clamp(let inner, _):
+                recipe = inner
+            case .color, .empty, .over: return nil
+            }
+        }
+    }
 
     // MARK: Geometry
 

@@ -125,6 +125,10 @@ struct FilterCatalogAndContextTests {
         #expect(image.properties["Orientation"] as? Int == 6)
         #expect(image.extent.size == CGSize(width: 60, height: 40))
         #expect(image.oriented(forExifOrientation: 6).extent.size == CGSize(width: 40, height: 60))
+        // The render is upright: its file says so (no orientation carried over from the source).
+        let jpeg = try #require(CIContext().jpegRepresentation(of: image.oriented(forExifOrientation: 6), colorSpace: CGColorSpaceCreateDeviceRGB()))
+        let decoded = try VipsImage(data: jpeg)
+        #expect(decoded.width == 40 && decoded.height == 60 && (decoded.exifOrientation ?? 1) == 1)
         #expect(CIImage(data: Data("not an image".utf8)) == nil)
         #expect(CIImage(contentsOf: URL(fileURLWithPath: "/nonexistent.jpg")) == nil)
     }

@@ -1,5 +1,6 @@
 public import Foundation
 import Imaging
+import CoreImage
 
 /// An image, as PhotoKit's signatures use UIKit's.
 ///
@@ -28,6 +29,8 @@ public final class UIImage: NSObject, @unchecked Sendable {
     /// orientation for an image made from data, `.up` for images ``PHImageManager`` delivers
     /// (their pixels are already upright).
     public let imageOrientation: Orientation
+    /// The Core Image recipe the pixels were rendered from (``init(ciImage:)``).
+    let recipe: CIImage?
 
     /// An image from encoded bytes; `nil` if they are not an image this library can read.
     public init?(data: Data) {
@@ -37,6 +40,7 @@ public final class UIImage: NSObject, @unchecked Sendable {
         size = CGSize(width: metadata.orientedPixelWidth, height: metadata.orientedPixelHeight)
         scale = 1
         imageOrientation = CGImagePropertyOrientation(rawValue: UInt32(metadata.orientation)).map(Orientation.init) ?? .up
+        recipe = nil
         super.init()
     }
 
@@ -66,11 +70,13 @@ public final class UIImage: NSObject, @unchecked Sendable {
         size = CGSize(
             width: CGFloat(turned ? cgImage.height : cgImage.width) / self.scale,
             height: CGFloat(turned ? cgImage.width : cgImage.height) / self.scale)
+        recipe = nil
         super.init()
     }
 
     /// Decoded, upright pixels (from the image manager).
-    init(decoded image: VipsImage) {
+    init(decoded image: VipsImage, recipe: CIImage? = nil) {
+        self.recipe = recipe
         backing = .pixels(image)
         size = CGSize(width: image.width, height: image.height)
         scale = 1
@@ -83,6 +89,7 @@ public final class UIImage: NSObject, @unchecked Sendable {
         self.scale = scale
         imageOrientation = orientation
         size = CGSize(width: image.size.width * image.scale / scale, height: image.size.height * image.scale / scale)
+        recipe = nil
         super.init()
     }
 
