@@ -19,6 +19,7 @@ public struct AVError: Error, CustomNSError, Hashable, Sendable, CustomStringCon
         case fileAlreadyExists = -11823
         case fileFormatNotRecognized = -11828
         case fileFailedToParse = -11829
+        case noImageAtTime = -11832
         case operationNotSupportedForAsset = -11838
         case noSourceTrack = -11869
     }
@@ -46,6 +47,7 @@ public struct AVError: Error, CustomNSError, Hashable, Sendable, CustomStringCon
     public static let fileAlreadyExists = Code.fileAlreadyExists
     public static let fileFormatNotRecognized = Code.fileFormatNotRecognized
     public static let fileFailedToParse = Code.fileFailedToParse
+    public static let noImageAtTime = Code.noImageAtTime
     public static let operationNotSupportedForAsset = Code.operationNotSupportedForAsset
     public static let noSourceTrack = Code.noSourceTrack
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A count of `timescale` units; `CMTimeValue / CMTimeScale` seconds.
 public typealias CMTimeValue = Int64
@@ -248,5 +248,25 @@ extension CMTime: Codable {
         try container.encode(timescale, forKey: .timescale)
         try container.encode(flags, forKey: .flags)
         try container.encode(epoch, forKey: .epoch)
+    }
+}
+
+extension NSValue {
+    /// The type code of a boxed time. Linux: Foundation here boxes no structs, so the time is
+    /// boxed as its 24 bytes (Apple's code is `{CMTime=qiIq}`).
+    private static let timeType = "[\(MemoryLayout<CMTime>.size)C]"
+
+    /// A time boxed as a value, as AVFoundation's image generator takes its times.
+    public convenience init(time: CMTime) {
+        var time = time
+        self.init(bytes: &time, objCType: Self.timeType)
+    }
+
+    /// The time a value made by ``init(time:)`` holds; `.invalid` for any other value.
+    public var timeValue: CMTime {
+        guard String(cString: objCType) == Self.timeType else { return .invalid }
+        var time = CMTime.invalid
+        getValue(&time)
+        return time
     }
 }

@@ -101,7 +101,7 @@ public struct TestClip: Hashable, Sendable {
 
     /// Rewrites the first track header's matrix (the video track: ffmpeg writes it first) as
     /// Apple's cameras do: a quarter turn clockwise is `[0 1; -1 0]` moved right by the height.
-    static func setRotation(_ degrees: Int, width: Int, height: Int, of url: URL) throws {
+    public static func setRotation(_ degrees: Int, width: Int, height: Int, of url: URL) throws {
         var data = try Data(contentsOf: url)
         guard let range = data.range(of: Data("tkhd".utf8)) else { throw CocoaError(.fileReadCorruptFile) }
         let version = data[range.upperBound]

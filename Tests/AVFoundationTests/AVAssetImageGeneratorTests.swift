@@ -1,0 +1,107 @@
+import AVFoundation
+import Foundation
+import PhotosLocking
+import PhotosTestSupport
+import Testing
+
+/// Frames of a movie whose frame n is grey level 16 + 10n (limited-range luma, lossless), so
+/// every extracted frame says which one it is: RGB ≈ 11.64 n.
+@Suite("AVAssetImageGenerator", .enabled(if: TestClip.isAvailable, "needs ffmpeg (apt install ffmpeg)"))
+struct AVAssetImageGeneratorTests {
+    let folder: URL
+
+    init() throws {
+        folder = try TestImages.temporaryDirectory("image-generator")
+    }
+
+    /// 64 × 48, 10 frames a second for 2 s; `rotation` clockwise degrees in the track matrix.
+    func countingMovie(rotation: Int = 0) throws -> URL {
+        let url = folder.appendingPathComponent("counting-\(rotation).mp4")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "nullsrc=s=64x48:r=10:d=2,format=yuv444p,geq=lum='16+10*N':cb=128:cr=128",
+            "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv444p",
+            url.path,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        if rotation != 0 { try TestClip.setRotation(rotation, width: 64, height: 48, of: url) }
+        return url
+    }
+
+    /// The frame number a frame shows.
+    static func frameNumber(_ image: CGImage) throws -> Int {
+        let bytes = [UInt8](try #require(image.dataProvider?.data))
+        let middle = (image.height / 2 * image.width + image.width / 2) * (image.bitsPerPixel / 8)
+        return Int((Double(bytes[middle]) / (10 * 255.0 / 219)).rounded())
+    }
+
+    @Test func aFrameIsTheOneShownAtTheTimeAsked() throws {
+        let generator = AVAssetImageGenerator(asset: AVURLAsset(url: try countingMovie()))
+        for (seconds, frame) in [(0.0, 0), (0.55, 5), (1.25, 12), (1.95, 19), (7.0, 19)] {
+            var actual = CMTime.invalid
+            let image = try generator.copyCGImage(at: CMTime(seconds: seconds, preferredTimescale: 600), actualTime: &actual)
+            #expect(image.width == 64 && image.height == 48)
+            #expect(try Self.frameNumber(image) == frame, "at \(seconds) s")
+            #expect(abs(actual.seconds - Double(frame) / 10) < 0.002, "at \(seconds) s: \(actual)")
+        }
+        #expect(throws: AVError.self) { try generator.copyCGImage(at: CMTime(seconds: -1, preferredTimescale: 600), actualTime: nil) }
+    }
+
+    @Test func theTrackTransformAndMaximumSizeShapeTheFrame() async throws {
+        let generator = AVAssetImageGenerator(asset: AVURLAsset(url: try countingMovie(rotation: 90)))
+        let stored = try generator.copyCGImage(at: .zero, actualTime: nil)
+        #expect(stored.width == 64 && stored.height == 48)
+        generator.appliesPreferredTrackTransform = true
+        let upright = try await generator.image(at: CMTime(seconds: 1, preferredTimescale: 600))
+        #expect(upright.image.width == 48 && upright.image.height == 64)
+        #expect(try Self.frameNumber(upright.image) == 10)
+        generator.maximumSize = CGSize(width: 24, height: 0)
+        let small = try generator.copyCGImage(at: .zero, actualTime: nil)
+        #expect(small.width == 24 && small.height == 32)
+    }
+
+    @Test func aStripIsDeliveredInOrderAndCancellingStopsIt() throws {
+        let generator = AVAssetImageGenerator(asset: AVURLAsset(url: try countingMovie()))
+        generator.maximumSize = CGSize(width: 32, height: 32)
+        let times = (0..<10).map { NSValue(time: CMTime(value: CMTimeValue($0 * 2), timescale: 10)) }
+        #expect(times[3].timeValue == CMTime(value: 6, timescale: 10))
+        let results = Mutex<[(CMTime, Int?, AVAssetImageGenerator.Result)]>([])
+        let done = DispatchSemaphore(value: 0)
+        generator.generateCGImagesAsynchronously(forTimes: times) { requested, image, _, result, error in
+            let frame = image.flatMap { try? Self.frameNumber($0) }
+            results.withLock { $0.append((requested, frame, result)) }
+            if error != nil { Issue.record("\(error!)") }
+            if results.withLock({ $0.count }) == times.count { done.signal() }
+        }
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        let got = results.withLock { $0 }
+        #expect(got.map(\.0) == times.map(\.timeValue))
+        #expect(got.map(\.1) == (0..<10).map { $0 * 2 })
+        #expect(got.allSatisfy { $0.2 == .succeeded })
+
+        let many = (0..<40).map { NSValue(time: CMTime(value: CMTimeValue($0 % 20), timescale: 10)) }
+        let outcomes = Mutex<[AVAssetImageGenerator.Result]>([])
+        let finished = DispatchSemaphore(value: 0)
+        generator.generateCGImagesAsynchronously(forTimes: many) { _, image, _, result, _ in
+            #expect((image != nil) == (result == .succeeded))
+            outcomes.withLock { $0.append(result) }
+            if outcomes.withLock({ $0.count }) == many.count { finished.signal() }
+        }
+        generator.cancelAllCGImageGeneration()
+        #expect(finished.wait(timeout: .now() + 60) == .success)
+        let ended = outcomes.withLock { $0 }
+        #expect(ended.count == 40 && ended.filter { $0 == .cancelled }.count >= 30, "\(ended)")
+    }
+
+    @Test func onlyMovieFilesHaveFrames() throws {
+        let still = folder.appendingPathComponent("still.jpg")
+        try TestImages.jpeg(width: 32, height: 24).write(to: still)
+        #expect(throws: AVError.self) { try AVAssetImageGenerator(asset: AVURLAsset(url: still)).copyCGImage(at: .zero, actualTime: nil) }
+        #expect(throws: AVError.self) {
+            try AVAssetImageGenerator(asset: AVURLAsset(url: URL(string: "https://example.com/a.mp4")!)).copyCGImage(at: .zero, actualTime: nil)
+        }
+    }
+}
