@@ -47,6 +47,10 @@ extension PHPhotoLibrary {
         /// file alone wakes them.
         package var changeCheckInterval: DispatchTimeInterval = ChangeSignalWatcher.fallbackInterval
 
+        /// How often, while availability observers are registered, the library looks at its
+        /// folder and its database (``PHPhotoLibraryAvailabilityObserver``).
+        package var availabilityCheckInterval: DispatchTimeInterval = .seconds(2)
+
         /// Bytes of the database file its connections map into memory (`PRAGMA mmap_size`):
         /// 1 GiB, which makes large fetches read pages in place. A process that only imports
         /// maps less: every mapped page it touches counts in its resident set.

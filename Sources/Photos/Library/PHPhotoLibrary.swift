@@ -39,6 +39,8 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     private static let instances = Atomic<Int>(0)
     /// Delivers changes to observers.
     let dispatcher: ChangeDispatcher
+    /// Tells availability observers when the folder or the database goes away.
+    let availability = AvailabilityMonitor()
     /// What the library was opened with.
     package let configuration: Configuration
     /// Decodes and caches this library's images (its own memory cache and decode pool).
