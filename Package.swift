@@ -109,7 +109,7 @@ let package = Package(
         // Debian's `ffmpeg`/`ffprobe` run as processes (nothing to link; see ARCHITECTURE.md).
         .target(
             name: "AVFoundation",
-            dependencies: ["CoreMedia", "CoreGraphics", "Imaging", "PhotosLocking"],
+            dependencies: ["CoreMedia", "CoreGraphics", "CoreImage", "Imaging", "PhotosLocking"],
             swiftSettings: swiftSettings
         ),
         // The library on disk: SQLite through GRDB, `package` access only.

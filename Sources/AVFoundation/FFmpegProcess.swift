@@ -15,15 +15,26 @@ final class FFmpegProcess {
     private let errors = Pipe()
     private let errorText = ErrorText()
     private let drained = DispatchGroup()
+    private let input: Pipe?
 
-    /// A child that will run `executable` with `arguments` (not started yet).
-    init(_ executable: URL, arguments: [String]) {
+    /// A child that will run `executable` with `arguments` (not started yet); with
+    /// `readsInput`, its standard input is a pipe the caller writes (``standardInput``).
+    init(_ executable: URL, arguments: [String], readsInput: Bool = false) {
         process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = output
         process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        input = readsInput ? Pipe() : nil
+        process.standardInput = input ?? FileHandle.nullDevice
+        if readsInput { Self.ignoreBrokenPipes }
     }
+
+    /// Where to write the child's input (nil unless made with `readsInput`); close it when done.
+    var standardInput: FileHandle? { input?.fileHandleForWriting }
+
+    /// A child that stops reading makes writes fail with EPIPE instead of a SIGPIPE that
+    /// would end this process (set once, process-wide, the first time a child reads input).
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
 
     /// Starts the child, then the reading of its standard error.
     func run() throws {

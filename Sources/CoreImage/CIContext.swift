@@ -1,6 +1,6 @@
 public import CoreGraphics
 public import Foundation
-import Imaging
+package import Imaging
 
 /// Renders ``CIImage`` recipes into bitmaps and encoded files, as Core Image's context does.
 ///
@@ -83,7 +83,7 @@ public final class CIContext: @unchecked Sendable {
 
     /// 8-bit pixels of `rect` in `colorSpace`: RGBA unpremultiplied when `alpha`, else RGB
     /// (premultiplied colour, as Core Image writes transparent pixels into JPEG: black).
-    func encodedPixels(_ image: CIImage, rect: CGRect, colorSpace: CGColorSpace, alpha: Bool) throws -> VipsImage {
+    package func encodedPixels(_ image: CIImage, rect: CGRect, colorSpace: CGColorSpace, alpha: Bool) throws -> VipsImage {
         guard colorSpace.supportsOutput, colorSpace.model == .rgb || colorSpace.model == .monochrome else {
             throw ImagingError(.invalidArgument, "Core Image can't write into \(colorSpace.name ?? "this colour space")")
         }
