@@ -28,6 +28,7 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
         var shouldOptimizeForNetworkUse = false
         var fileLengthLimit: Int64 = 0
         var audioMix: AVAudioMix?
+        var videoComposition: AVVideoComposition?
         var status = Status.unknown
         var error: (any Error)?
         var progress: Float = 0
@@ -86,6 +87,13 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
         set { state.withLock { $0.fileLengthLimit = newValue } }
     }
     /// Kept and not applied: the stand-in mixes no audio.
+    /// Draws the frames through a Core Image handler (``AVVideoComposition/init(asset:applyingCIFiltersWithHandler:)``):
+    /// the movie is re-encoded frame by frame first, then exported with the preset.
+    public var videoComposition: AVVideoComposition? {
+        get { state.withLock { $0.videoComposition } }
+        set { state.withLock { $0.videoComposition = newValue } }
+    }
+
     public var audioMix: AVAudioMix? {
         get { state.withLock { $0.audioMix } }
         set { state.withLock { $0.audioMix = newValue } }
@@ -246,11 +254,28 @@ public class AVAssetExportSession: NSObject, @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw .failed(AVError(.exportFailed, "Can't export to \(output.path): there is no folder \(folder.path)"))
         }
-        let movie: MovieDescription
+        var movie: MovieDescription
         do throws(AVError) {
             movie = try asset.movieDescription()
         } catch {
             throw .failed(error)
+        }
+        // A Core Image composition: every frame through its handler into a movie of its own,
+        // which the preset then exports.
+        let composed = folder.appendingPathComponent(".\(output.lastPathComponent).\(UUID().uuidString).composition.mov")
+        defer { unlink(composed.path) }
+        if let composition = settings.videoComposition {
+            do throws(AVError) {
+                try FrameFilter.run(movie: movie.url, to: composed, isCancelled: { self.state.withLock { $0.cancelled } }) { frame in
+                    let request = AVAsynchronousCIImageFilteringRequest(
+                        renderSize: composition.renderSize, compositionTime: frame.time, sourceImage: frame.image)
+                    composition.filteringHandler(request)
+                    return try request.image()
+                }
+                movie = try MovieDescription.of(composed)
+            } catch {
+                throw state.withLock({ $0.cancelled }) ? .cancelled : .failed(error)
+            }
         }
         if preset.video != .none && preset.video != .copy && movie.video == nil {
             throw .failed(AVError(.noSourceTrack, "\(movie.url.lastPathComponent) has no video track for \(presetName)"))
