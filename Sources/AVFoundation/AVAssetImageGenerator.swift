@@ -12,7 +12,8 @@ public typealias AVAssetImageGeneratorCompletionHandler = (CMTime, CGImage?, CMT
 /// Still images of a movie's frames: thumbnails, strips, posters.
 ///
 /// Linux: each frame is decoded by an `ffmpeg` process (seeking to the frame, scaling to
-/// ``maximumSize``, raw RGB out), so an asset must be an `AVURLAsset` of a local file. Frames
+/// ``maximumSize``, raw RGB out), so an asset must be an `AVURLAsset` of a local file or a
+/// composition (rendered first). Frames
 /// are exact whatever the tolerances: the frame shown at the requested time (the last one past
 /// the end), and its own time is the actual time. Asynchronous requests run on a background
 /// queue in the order asked, two frames at a time.
@@ -129,13 +130,12 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     }
 
     private func frame(at requested: CMTime, settings: Settings) throws(AVError) -> (CGImage, CMTime) {
-        guard let url = (asset as? AVURLAsset)?.url, url.isFileURL else {
-            throw AVError(.operationNotSupportedForAsset, "Frames can be read from movie files only (an AVURLAsset of a file URL)")
-        }
         guard requested.isNumeric, requested.seconds >= 0 else {
             throw AVError(.noImageAtTime, "There is no frame at \(requested)")
         }
-        let movie = try MovieDescription.of(url)
+        // A file asset's movie, or a composition's rendered one.
+        let movie = try asset.movieDescription()
+        let url = movie.url
         guard let video = movie.video, video.width > 0, video.height > 0 else {
             throw AVError(.noImageAtTime, "\(url.lastPathComponent) has no video track")
         }
