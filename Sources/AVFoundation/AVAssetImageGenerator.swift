@@ -173,3 +173,50 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         }
     }
 }
+
+extension AVAssetImageGenerator {
+    /// The frames at `times`, in order, as an async sequence (iOS 16): each element carries its
+    /// image and actual time, or the error that frame met.
+    public func images(for times: [CMTime]) -> Images {
+        Images(generator: self, times: times)
+    }
+
+    public struct Images: AsyncSequence, Sendable {
+        public struct Element: Sendable {
+            public let requestedTime: CMTime
+            private let outcome: Swift.Result<(image: CGImage, actualTime: CMTime), any Error>
+
+            init(requestedTime: CMTime, outcome: Swift.Result<(image: CGImage, actualTime: CMTime), any Error>) {
+                self.requestedTime = requestedTime
+                self.outcome = outcome
+            }
+
+            public var image: CGImage { get throws { try outcome.get().image } }
+            public var actualTime: CMTime { get throws { try outcome.get().actualTime } }
+        }
+
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            let generator: AVAssetImageGenerator
+            let times: [CMTime]
+            var index = 0
+
+            public mutating func next() async -> Element? {
+                guard index < times.count else { return nil }
+                let time = times[index]
+                index += 1
+                do {
+                    return Element(requestedTime: time, outcome: .success(try await generator.image(at: time)))
+                } catch {
+                    return Element(requestedTime: time, outcome: .failure(error))
+                }
+            }
+        }
+
+        let generator: AVAssetImageGenerator
+        let times: [CMTime]
+
+        public func makeAsyncIterator() -> AsyncIterator {
+            AsyncIterator(generator: generator, times: times)
+        }
+    }
+}

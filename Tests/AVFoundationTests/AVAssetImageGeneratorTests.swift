@@ -96,6 +96,21 @@ struct AVAssetImageGeneratorTests {
         #expect(ended.count == 40 && ended.filter { $0 == .cancelled }.count >= 30, "\(ended)")
     }
 
+    @Test func theAsyncSequenceGivesEachFrameOrItsError() async throws {
+        let generator = AVAssetImageGenerator(asset: AVURLAsset(url: try countingMovie()))
+        var frames: [Int] = []
+        var failures = 0
+        for await element in generator.images(for: [0.3, -2, 1.5].map { CMTime(seconds: $0, preferredTimescale: 600) }) {
+            do {
+                frames.append(try Self.frameNumber(try element.image))
+                #expect(abs(try element.actualTime.seconds - element.requestedTime.seconds) < 0.1)
+            } catch {
+                failures += 1
+            }
+        }
+        #expect(frames == [3, 15] && failures == 1)
+    }
+
     @Test func onlyMovieFilesHaveFrames() throws {
         let still = folder.appendingPathComponent("still.jpg")
         try TestImages.jpeg(width: 32, height: 24).write(to: still)

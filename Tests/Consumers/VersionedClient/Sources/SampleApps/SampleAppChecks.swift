@@ -32,6 +32,154 @@ public enum SampleAppChecks {
         try await checkPicker(photos: photos, scratch: scratch, mode: mode, log: log)
         try await checkSync(photos: photos, scratch: scratch, mode: mode, log: log)
         try await checkVideo(scratch: scratch, mode: mode, log: log)
+        try await checkEditing(photos: photos, scratch: scratch, mode: mode, log: log)
+        try await checkClips(scratch: scratch, mode: mode, log: log)
+    }
+
+    /// A clip made by ffmpeg from a lavfi source, or nil when ffmpeg is not installed.
+    static func makeClip(_ source: String, named name: String, in folder: URL) throws -> URL? {
+        let ffmpeg = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        guard FileManager.default.isExecutableFile(atPath: ffmpeg.path) else { return nil }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let clip = folder.appendingPathComponent(name)
+        let process = Process()
+        process.executableURL = ffmpeg
+        process.arguments = ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", source, "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", clip.path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw SampleCheckFailure(description: "ffmpeg could not make \(name)") }
+        return clip
+    }
+
+    /// Mean red, green and blue (0...255) of `image` over `rect`, and its pixels.
+    static func pixels(_ image: CIImage, in rect: CGRect, context: CIContext) throws -> [UInt8] {
+        guard let bitmap = context.createCGImage(image, from: rect), let data = bitmap.dataProvider?.data else {
+            throw SampleCheckFailure(description: "\(image) could not be rendered")
+        }
+        return [UInt8](data)
+    }
+
+    static func meanRGB(_ bytes: [UInt8]) -> [Double] {
+        var sums = [0.0, 0.0, 0.0]
+        for index in stride(from: 0, to: bytes.count, by: 4) {
+            for channel in 0..<3 { sums[channel] += Double(bytes[index + channel]) }
+        }
+        let count = Double(max(1, bytes.count / 4))
+        return sums.map { $0 / count }
+    }
+
+    /// Every Core Image filter previewed on a photo, one committed at full size, a video edited
+    /// through a Core Image composition, both reverted.
+    @MainActor
+    static func checkEditing(photos: [URL], scratch: URL, mode: String, log: (String) -> Void) async throws {
+        let photo = try asset(try importPhotos([photos[1]])[0])
+        let editor = FilterEditor(asset: photo)
+        let input = try await editor.contentEditingInput()
+        let context = CIContext()
+        guard let display = input.displaySizeImage, let original = CIImage(image: display) else {
+            throw SampleCheckFailure(description: "the editing input has no display image")
+        }
+        let originalBytes = try pixels(original, in: original.extent, context: context)
+        for filter in FilterEditor.filters {
+            let preview = try editor.preview(filter, on: input)
+            guard !preview.extent.isEmpty, !preview.extent.isInfinite else {
+                throw SampleCheckFailure(description: "\(filter.name)'s preview has extent \(preview.extent)")
+            }
+            if filter.name == "CICrop" || filter.name == "CIAffineTransform" {
+                let expected = filter.name == "CICrop"
+                    ? CGRect(x: 0, y: 0, width: 200, height: 150).intersection(original.extent)
+                    : CGRect(x: 0, y: 0, width: original.extent.width / 2, height: original.extent.height / 2)
+                guard preview.extent.integral == expected.integral else {
+                    throw SampleCheckFailure(description: "\(filter.name)'s preview is \(preview.extent), not \(expected)")
+                }
+                continue
+            }
+            let bytes = try pixels(preview, in: original.extent, context: context)
+            var difference = 0.0
+            for index in 0..<min(bytes.count, originalBytes.count) where index % 4 != 3 {
+                difference += abs(Double(bytes[index]) - Double(originalBytes[index]))
+            }
+            let mean = difference / Double(originalBytes.count / 4 * 3)
+            guard mean > 0.3 else { throw SampleCheckFailure(description: "\(filter.name) changed nothing (mean difference \(mean))") }
+        }
+        log("\(mode) filter editor: \(FilterEditor.filters.count) filters previewed, each changed the photo")
+
+        let output = try editor.output(applying: "CISepiaTone", to: input)
+        try await editor.commit(output, to: photo)
+        let edited = try asset(photo.localIdentifier)
+        guard edited.hasAdjustments, edited.pixelWidth == photo.pixelWidth, edited.pixelHeight == photo.pixelHeight else {
+            throw SampleCheckFailure(description: "the sepia edit was not committed at full size")
+        }
+        let current = try await editor.contentEditingInput()
+        guard let renderedURL = current.fullSizeImageURL, let rendered = CIImage(contentsOf: renderedURL) else {
+            throw SampleCheckFailure(description: "the edit's render can't be read")
+        }
+        let small = rendered.transformed(by: CGAffineTransform(scaleX: 0.1, y: 0.1))
+        let mean = meanRGB(try pixels(small, in: small.extent.integral, context: context))
+        guard mean[0] > mean[1], mean[1] > mean[2] else { throw SampleCheckFailure(description: "the committed edit is not sepia: \(mean)") }
+        try await editor.revert(edited)
+        guard !(try asset(photo.localIdentifier)).hasAdjustments else { throw SampleCheckFailure(description: "the revert kept the edit") }
+        log("\(mode) filter editor: sepia committed at \(edited.pixelWidth)×\(edited.pixelHeight) (mean RGB \(mean.map { Int($0) })), then reverted")
+
+        let folder = scratch.appendingPathComponent("edit-\(mode.replacingOccurrences(of: " ", with: ""))")
+        guard let clip = try makeClip("testsrc2=size=320x240:rate=25:duration=2", named: "colour.mp4", in: folder) else {
+            log("\(mode) filter editor: video skipped, ffmpeg is not installed")
+            return
+        }
+        var identifier: String?
+        try PHPhotoLibrary.shared().performChangesAndWait {
+            identifier = PHAssetChangeRequest.creationRequestForAssetFromVideo(atFileURL: clip)?.placeholderForCreatedAsset?.localIdentifier
+        }
+        let video = try asset(try require(identifier, "the clip's identifier"))
+        let videoEditor = FilterEditor(asset: video)
+        let videoOutput = try await videoEditor.videoOutput(for: try await videoEditor.contentEditingInput(), filterName: "CIPhotoEffectNoir")
+        try await videoEditor.commit(videoOutput, to: video)
+        let editedVideo = try asset(video.localIdentifier)
+        guard editedVideo.hasAdjustments, abs(editedVideo.duration - 2) < 0.2 else {
+            throw SampleCheckFailure(description: "the video edit was not committed (\(editedVideo.duration) s)")
+        }
+        let movie = try await videoEditor.contentEditingInput()
+        guard let editedMovie = movie.audiovisualAsset else { throw SampleCheckFailure(description: "the edited video has no movie") }
+        let frame = try AVAssetImageGenerator(asset: editedMovie).copyCGImage(at: CMTime(seconds: 1, preferredTimescale: 600), actualTime: nil)
+        guard let frameData = frame.dataProvider?.data else { throw SampleCheckFailure(description: "no frame") }
+        let frameBytes = [UInt8](frameData)
+        let step = frame.bitsPerPixel / 8
+        var coloured = 0
+        for index in stride(from: 0, to: frameBytes.count, by: step) where abs(Int(frameBytes[index]) - Int(frameBytes[index + 2])) > 8 {
+            coloured += 1
+        }
+        guard coloured == 0 else { throw SampleCheckFailure(description: "the noir video has \(coloured) coloured pixels at 1 s") }
+        try await videoEditor.revert(editedVideo)
+        log("\(mode) filter editor: a video edited through a Core Image composition (2 s, grey at 1 s), then reverted")
+    }
+
+    /// A thumbnail strip and two clips trimmed into one.
+    static func checkClips(scratch: URL, mode: String, log: (String) -> Void) async throws {
+        let folder = scratch.appendingPathComponent("clips-\(mode.replacingOccurrences(of: " ", with: ""))")
+        guard let first = try makeClip("testsrc2=size=320x240:rate=25:duration=3", named: "first.mp4", in: folder),
+            let second = try makeClip("color=c=blue:size=320x240:rate=25:duration=2", named: "second.mp4", in: folder)
+        else {
+            log("\(mode) clip strip: skipped, ffmpeg is not installed")
+            return
+        }
+        let maker = ClipStripMaker()
+        let strip = try await maker.thumbnails(of: AVURLAsset(url: first), count: 10, height: 60)
+        guard strip.count == 10, strip.allSatisfy({ $0.width == 80 && $0.height == 60 }) else {
+            throw SampleCheckFailure(description: "the strip has \(strip.count) thumbnails: \(strip.map { "\($0.width)×\($0.height)" })")
+        }
+        let joined = folder.appendingPathComponent("joined.mp4")
+        try await maker.join(
+            (AVURLAsset(url: first), CMTimeRange(start: CMTime(seconds: 0.5, preferredTimescale: 600), duration: CMTime(seconds: 1, preferredTimescale: 600))),
+            (AVURLAsset(url: second), CMTimeRange(start: .zero, duration: CMTime(seconds: 1.5, preferredTimescale: 600))), to: joined)
+        let result = AVURLAsset(url: joined)
+        let duration = try await result.load(.duration)
+        let end = try AVAssetImageGenerator(asset: result).copyCGImage(at: CMTime(seconds: 2, preferredTimescale: 600), actualTime: nil)
+        guard let endData = end.dataProvider?.data else { throw SampleCheckFailure(description: "no frame") }
+        let endMean = meanRGB(stride(from: 0, to: endData.count, by: 3).flatMap { [endData[$0], endData[$0 + 1], endData[$0 + 2], 255] })
+        guard abs(duration.seconds - 2.5) < 0.15, endMean[2] > endMean[0] + 100 else {
+            throw SampleCheckFailure(description: "the joined clip lasts \(duration.seconds) s and ends \(endMean)")
+        }
+        log("\(mode) clip strip: 10 thumbnails of 80×60; two clips trimmed into one of \(String(format: "%.2f", duration.seconds)) s")
     }
 
     /// A clip made by ffmpeg (when installed), imported, read and exported as a video screen does.

@@ -1,0 +1,1 @@
+../SampleApps/FilterEditor.swift
