@@ -38,6 +38,11 @@ let package = Package(
                 .enableUpcomingFeature("InternalImportsByDefault"),
             ]
         ),
+        .executableTarget(
+            name: "CoreImageBenchmark",
+            dependencies: [.product(name: "Photos", package: "PhotoKit")],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -42,7 +42,10 @@ extension PHPhotoLibrary {
     /// Runs `changeBlock` and commits its requests, returning when they are saved.
     ///
     /// Throws the ``PHPhotosError`` that made the change fail; then nothing was changed.
-    public func performChanges(_ changeBlock: @escaping () -> Void) async throws {
+    /// Linux: the method runs in its caller's isolation (`nonisolated(nonsending)`), so a
+    /// `@MainActor` view model passes a change block that captures its state, as it does with
+    /// Apple's imported method in Swift 6 mode.
+    public nonisolated(nonsending) func performChanges(_ changeBlock: @escaping () -> Void) async throws {
         let block = UncheckedSendable(changeBlock)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             performChanges(block.value) { success, error in

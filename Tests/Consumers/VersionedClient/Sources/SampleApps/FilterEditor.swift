@@ -31,7 +31,8 @@ final class FilterEditor {
         ("CICrop", ["inputRectangle": CIVector(x: 0, y: 0, z: 200, w: 150)]),
         ("CIAffineTransform", [kCIInputTransformKey: CGAffineTransform(scaleX: 0.5, y: 0.5)]),
         ("CIStraightenFilter", [kCIInputAngleKey: 0.2]),
-        ("CISourceOverCompositing", [kCIInputBackgroundImageKey: CIImage(color: CIColor(red: 1, green: 0, blue: 0))]),
+        // A watermark: a translucent red veil over the photo (the photo is the background).
+        ("CISourceOverCompositing", [:]),
     ]
 
     let asset: PHAsset
@@ -60,6 +61,12 @@ final class FilterEditor {
     func preview(_ filter: (name: String, parameters: [String: Any]), on input: PHContentEditingInput) throws -> CIImage {
         guard let display = input.displaySizeImage, let image = CIImage(image: display) else {
             throw SampleCheckFailure(description: "the input has no display image")
+        }
+        if filter.name == "CISourceOverCompositing" {
+            let veil = CIImage(color: CIColor(red: 1, green: 0, blue: 0, alpha: 0.3)).cropped(to: image.extent)
+            let composite = CIFilter(name: filter.name, parameters: [kCIInputImageKey: veil, kCIInputBackgroundImageKey: image])
+            guard let output = composite?.outputImage else { throw SampleCheckFailure(description: "no composite") }
+            return output
         }
         let filtered = image.applyingFilter(filter.name, parameters: filter.parameters)
         return filter.name == "CICrop" || filter.name == "CIAffineTransform" ? filtered : filtered.cropped(to: image.extent)
@@ -95,6 +102,28 @@ final class FilterEditor {
         }
         session.videoComposition = composition
         try await session.export(to: output.renderedContentURL, as: .mov)
+        output.adjustmentData = PHAdjustmentData(formatIdentifier: Self.formatIdentifier, formatVersion: "1.0", data: Data(filterName.utf8))
+        return output
+    }
+
+    /// A Live Photo's edit: the still and every frame of its movie through the filter.
+    func livePhotoOutput(for input: PHContentEditingInput, filterName: String) async throws -> PHContentEditingOutput {
+        guard let context = PHLivePhotoEditingContext(livePhotoEditingInput: input) else {
+            throw SampleCheckFailure(description: "the input is not a Live Photo's")
+        }
+        context.frameProcessor = { frame, _ in
+            frame.image.applyingFilter(filterName)
+        }
+        let output = PHContentEditingOutput(contentEditingInput: input)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            context.saveLivePhoto(to: output, options: nil) { success, error in
+                if success {
+                    continuation.resume()
+                } else {
+                    continuation.resume(throwing: error ?? SampleCheckFailure(description: "the Live Photo was not saved"))
+                }
+            }
+        }
         output.adjustmentData = PHAdjustmentData(formatIdentifier: Self.formatIdentifier, formatVersion: "1.0", data: Data(filterName.utf8))
         return output
     }

@@ -59,6 +59,22 @@ public enum SampleAppChecks {
         return [UInt8](data)
     }
 
+    /// Three-byte pixels as four-byte ones (opaque).
+    static func rgba(fromRGB data: Data) -> [UInt8] {
+        let bytes = [UInt8](data)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count / 3 * 4)
+        var index = 0
+        while index + 2 < bytes.count {
+            out.append(bytes[index])
+            out.append(bytes[index + 1])
+            out.append(bytes[index + 2])
+            out.append(255)
+            index += 3
+        }
+        return out
+    }
+
     static func meanRGB(_ bytes: [UInt8]) -> [Double] {
         var sums = [0.0, 0.0, 0.0]
         for index in stride(from: 0, to: bytes.count, by: 4) {
@@ -151,9 +167,47 @@ public enum SampleAppChecks {
         guard coloured == 0 else { throw SampleCheckFailure(description: "the noir video has \(coloured) coloured pixels at 1 s") }
         try await videoEditor.revert(editedVideo)
         log("\(mode) filter editor: a video edited through a Core Image composition (2 s, grey at 1 s), then reverted")
+
+        // A Live Photo: a photo with a movie paired to it, every frame through a frame processor.
+        guard let liveClip = try makeClip("testsrc2=size=320x240:rate=25:duration=1.5", named: "live.mov", in: folder) else { return }
+        var liveIdentifier: String?
+        try PHPhotoLibrary.shared().performChangesAndWait {
+            let request = PHAssetCreationRequest.forAsset()
+            request.addResource(with: .photo, fileURL: photos[2], options: nil)
+            request.addResource(with: .pairedVideo, fileURL: liveClip, options: nil)
+            liveIdentifier = request.placeholderForCreatedAsset?.localIdentifier
+        }
+        let live = try asset(try require(liveIdentifier, "the Live Photo's identifier"))
+        guard live.mediaSubtypes.contains(.photoLive) else { throw SampleCheckFailure(description: "the photo and movie did not make a Live Photo") }
+        let liveEditor = FilterEditor(asset: live)
+        let liveOutput = try await liveEditor.livePhotoOutput(for: try await liveEditor.contentEditingInput(), filterName: "CIPhotoEffectMono")
+        try await liveEditor.commit(liveOutput, to: live)
+        let editedLive = try asset(live.localIdentifier)
+        let liveInput = try await liveEditor.contentEditingInput()
+        guard editedLive.hasAdjustments, let editedPair = liveInput.livePhoto, let stillURL = liveInput.fullSizeImageURL,
+            let still = CIImage(contentsOf: stillURL)
+        else { throw SampleCheckFailure(description: "the Live Photo edit was not committed") }
+        let stillSmall = still.transformed(by: CGAffineTransform(scaleX: 0.1, y: 0.1))
+        let stillMean = meanRGB(try pixels(stillSmall, in: stillSmall.extent.integral, context: context))
+        _ = editedPair
+        guard let pairedResource = PHAssetResource.assetResources(for: editedLive).first(where: { $0.type == .fullSizePairedVideo }) else {
+            throw SampleCheckFailure(description: "the edited Live Photo has no rendered movie")
+        }
+        let pairedCopy = folder.appendingPathComponent("live-edited.mov")
+        try? FileManager.default.removeItem(at: pairedCopy)
+        try await PHAssetResourceManager.default().writeData(for: pairedResource, toFile: pairedCopy, options: nil)
+        let liveFrame = try AVAssetImageGenerator(asset: AVURLAsset(url: pairedCopy)).copyCGImage(at: CMTime(seconds: 0.7, preferredTimescale: 600), actualTime: nil)
+        guard let liveData = liveFrame.dataProvider?.data else { throw SampleCheckFailure(description: "no frame of the Live Photo's movie") }
+        let liveMean = meanRGB(rgba(fromRGB: liveData))
+        guard abs(stillMean[0] - stillMean[2]) < 3, abs(liveMean[0] - liveMean[2]) < 3 else {
+            throw SampleCheckFailure(description: "the Live Photo is not grey: still \(stillMean), movie \(liveMean)")
+        }
+        try await liveEditor.revert(editedLive)
+        log("\(mode) filter editor: a Live Photo's still and movie edited by a frame processor (grey), then reverted")
     }
 
     /// A thumbnail strip and two clips trimmed into one.
+    @MainActor
     static func checkClips(scratch: URL, mode: String, log: (String) -> Void) async throws {
         let folder = scratch.appendingPathComponent("clips-\(mode.replacingOccurrences(of: " ", with: ""))")
         guard let first = try makeClip("testsrc2=size=320x240:rate=25:duration=3", named: "first.mp4", in: folder),
@@ -175,7 +229,7 @@ public enum SampleAppChecks {
         let duration = try await result.load(.duration)
         let end = try AVAssetImageGenerator(asset: result).copyCGImage(at: CMTime(seconds: 2, preferredTimescale: 600), actualTime: nil)
         guard let endData = end.dataProvider?.data else { throw SampleCheckFailure(description: "no frame") }
-        let endMean = meanRGB(stride(from: 0, to: endData.count, by: 3).flatMap { [endData[$0], endData[$0 + 1], endData[$0 + 2], 255] })
+        let endMean = meanRGB(rgba(fromRGB: endData))
         guard abs(duration.seconds - 2.5) < 0.15, endMean[2] > endMean[0] + 100 else {
             throw SampleCheckFailure(description: "the joined clip lasts \(duration.seconds) s and ends \(endMean)")
         }
