@@ -57,23 +57,24 @@ peer_pipeline() {   # one run of the vips commands; OUT the JPEG
     radius=$(python3 -c "print((($W**2+$H**2)**0.5)/2)")
     vips colourspace "$PHOTO" "$d/lin.v" scrgb
     vips recomb "$d/lin.v" "$d/rec.v" "$d/colour.mat"
-    vips linear "$d/rec.v" "$d/col.v" "1 1 1" "$BIAS"
+    # A leading space keeps a negative number from reading as an option.
+    vips linear "$d/rec.v" "$d/col.v" "1 1 1" " $BIAS"
     vips xyz "$d/xy.v" "$W" "$H"
-    vips linear "$d/xy.v" "$d/off.v" "1 -1" "$(python3 -c "print(0.5-$cx, $H-0.5-$cy)")"
+    vips linear "$d/xy.v" "$d/off.v" "1 -1" " $(python3 -c "print(0.5-$cx, $H-0.5-$cy)")"
     vips multiply "$d/off.v" "$d/off.v" "$d/sq.v"
     vips recomb "$d/sq.v" "$d/d2.v" "$d/sum.mat"
     vips math2_const "$d/d2.v" "$d/dist.v" pow 0.5
     vips linear "$d/dist.v" "$d/s.v" "$(python3 -c "print(1/$radius)")" 0
-    vips linear "$d/s.v" "$d/t.v" -1 1
+    vips linear "$d/s.v" "$d/t.v" " -1" 1
     vips abs "$d/t.v" "$d/ta.v"
     vips add "$d/t.v" "$d/ta.v" "$d/u.v"
-    vips linear "$d/u.v" "$d/sc.v" -0.5 1
+    vips linear "$d/u.v" "$d/sc.v" " -0.5" 1
     vips multiply "$d/sc.v" "$d/sc.v" "$d/s2.v"
     vips multiply "$d/s2.v" "$d/sc.v" "$d/s3.v"
     vips linear "$d/s2.v" "$d/p2.v" 3 0
     vips linear "$d/s3.v" "$d/p3.v" 2 0
     vips subtract "$d/p2.v" "$d/p3.v" "$d/sm.v"
-    vips linear "$d/sm.v" "$d/f.v" -0.8 1
+    vips linear "$d/sm.v" "$d/f.v" " -0.8" 1
     vips multiply "$d/col.v" "$d/f.v" "$d/vig.v"
     vips copy "$d/vig.v" "$d/tag.v" --interpretation scrgb
     vips colourspace "$d/tag.v" "$d/out.v" srgb
