@@ -1,7 +1,7 @@
 # The task index. `make demo` and `make test` are the two commands a newcomer needs.
 SWIFT ?= swift
 
-.PHONY: demo demo-cluster test build deps fixtures consumer docs reliability bench bench-import bench-image bench-serve bench-gallery bench-video bench-range bench-people bench-postgres sanitize tsan fuzz clean
+.PHONY: demo demo-cluster test build deps fixtures consumer docs reliability bench bench-import bench-image bench-serve bench-gallery bench-video bench-range bench-people bench-postgres bench-coreimage sanitize tsan fuzz clean
 
 ## Install what is missing, build, import real sample photos into a fresh library, summarise.
 demo: deps
@@ -94,6 +94,12 @@ bench-people: deps
 bench-postgres: deps
 	Benchmarks/run-cluster-benchmark.sh
 	Benchmarks/run-distance-benchmark.sh
+
+## Core Image: a 12 MP photo through CIColorControls + CISepiaTone + CIVignette and a JPEG against
+## the same operations with the vips command; a 10-thumbnail strip of a 1080p movie
+## (AVAssetImageGenerator) against ffmpeg (~15 min with the release build; installs libvips-tools).
+bench-coreimage: deps
+	Benchmarks/run-coreimage-benchmark.sh
 
 ## photos serve under wrk: cached thumbnails side by side with nginx serving the same files, a
 ## 60 s mixed load of thumbnail reads and favorite toggles, then toggles alone, with the server's

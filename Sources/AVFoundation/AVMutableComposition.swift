@@ -35,7 +35,8 @@ open class AVMutableComposition: AVComposition, @unchecked Sendable {
         if case .success(let movie)? = state.withLock({ $0.rendered }) { unlink(movie.url.path) }
     }
 
-    /// The editable tracks (Apple's `tracks` on a mutable composition).
+    /// The editable tracks. Linux addition: Apple's mutable composition answers them as
+    /// `tracks`; here `tracks` are the rendered movie's `AVAssetTrack`s.
     public var mutableTracks: [AVMutableCompositionTrack] { state.withLock { $0.tracks } }
 
     /// A new empty track of `mediaType` (`.video` or `.audio`); `kCMPersistentTrackID_Invalid`
@@ -108,6 +109,9 @@ open class AVMutableComposition: AVComposition, @unchecked Sendable {
 }
 
 /// One segment of a composition track: a range of a source file, or empty.
+///
+/// Linux: a value with the source's URL and its source and target ranges, where Apple's is a
+/// class with `sourceURL`, `sourceTrackID` and a `timeMapping`.
 public struct AVCompositionTrackSegment: Sendable, Equatable {
     /// The source file; nil for an empty segment.
     public let sourceURL: URL?

@@ -99,7 +99,7 @@ public protocol CICompositeOperation: CIFilterWithInputImage {
 /// keys, each builder handing it out as `CIFilter & <protocol>`.
 final class CIBuiltinFilter: CIFilter, @unchecked Sendable {
     /// A number input as `Float` (any number type may have been set).
-    private func float(_ key: String) -> Float { Float(FilterValues([key: value(forKey: key) as Any]).number(key)) }
+    private func float(_ key: String) -> Float { Float(FilterValues.number(value(forKey: key))) }
 
     var inputImage: CIImage? { get { value(forKey: kCIInputImageKey) as? CIImage } set { setValue(newValue, forKey: kCIInputImageKey) } }
 

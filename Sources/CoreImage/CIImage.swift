@@ -22,9 +22,11 @@ public final class CIImage: NSObject, @unchecked Sendable {
     /// The source's metadata: `"Orientation"` (EXIF) when the file has one.
     public let properties: [String: Any]
 
-    init(recipe: Recipe, extent: CGRect, properties: [String: Any] = [:]) {
+    /// An image of `recipe`; its extent follows from the recipe (``Renderer/extent(_:)``, the
+    /// one place the rules are written).
+    init(recipe: Recipe, properties: [String: Any] = [:]) {
         self.recipe = recipe
-        self.extent = extent
+        self.extent = Renderer.extent(recipe)
         self.properties = properties
         super.init()
     }
@@ -32,13 +34,13 @@ public final class CIImage: NSObject, @unchecked Sendable {
     private convenience init(bitmap: VipsImage, orientation: Int?) {
         var properties: [String: Any] = [:]
         if let orientation, orientation != 1 { properties["Orientation"] = orientation }
-        self.init(recipe: .bitmap(bitmap), extent: CGRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height), properties: properties)
+        self.init(recipe: .bitmap(bitmap), properties: properties)
     }
 
     /// An image with `other`'s recipe (for initializers other modules add, such as
     /// `CIImage(image:)` in Photos).
     package convenience init(copying other: CIImage) {
-        self.init(recipe: other.recipe, extent: other.extent, properties: other.properties)
+        self.init(recipe: other.recipe, properties: other.properties)
     }
 
     /// The image in a file; nil when it can't be read. The pixels are as stored (see
@@ -80,11 +82,11 @@ public final class CIImage: NSObject, @unchecked Sendable {
     public convenience init(color: CIColor) {
         let linear = color.linearComponents
         let alpha = linear[3]
-        self.init(recipe: .color([linear[0] * alpha, linear[1] * alpha, linear[2] * alpha, alpha]), extent: .infinite)
+        self.init(recipe: .color([linear[0] * alpha, linear[1] * alpha, linear[2] * alpha, alpha]))
     }
 
     /// An image with no pixels.
-    public class func empty() -> CIImage { CIImage(recipe: .empty, extent: .null) }
+    public class func empty() -> CIImage { CIImage(recipe: .empty) }
 
     public static var black: CIImage { CIImage(color: .black) }
     public static var white: CIImage { CIImage(color: .white) }
@@ -117,17 +119,16 @@ public final class CIImage: NSObject, @unchecked Sendable {
         let kept = extent.intersection(rect)
         guard !kept.isNull, !kept.isEmpty else { return .empty() }
         if kept == extent { return self }
-        return CIImage(recipe: .crop(recipe, kept), extent: kept, properties: properties)
+        return with(.crop(recipe, kept))
     }
 
     /// Moved by `matrix` (in Core Image's y-up coordinates), bilinearly resampled.
     public func transformed(by matrix: CGAffineTransform) -> CIImage {
         if matrix.isIdentity { return self }
-        let moved = extent.isInfinite ? CGRect.infinite : extent.applying(matrix).snapped
         if case .transform(let inner, let first) = recipe {
-            return CIImage(recipe: .transform(inner, first.concatenating(matrix)), extent: moved, properties: properties)
+            return with(.transform(inner, first.concatenating(matrix)))
         }
-        return CIImage(recipe: .transform(recipe, matrix), extent: moved, properties: properties)
+        return with(.transform(recipe, matrix))
     }
 
     /// Linux: `highQualityDownsample` is not read (every transform is bilinear).
@@ -176,14 +177,14 @@ public final class CIImage: NSObject, @unchecked Sendable {
         guard !extent.isInfinite else { return self }
         let inside = rect.intersection(extent).integral
         guard !inside.isNull, !inside.isEmpty else { return .empty() }
-        return CIImage(recipe: .clamp(recipe, inside), extent: .infinite, properties: properties)
+        return with(.clamp(recipe, inside))
     }
 
     /// This image over `destination` (source-over, premultiplied).
     public func composited(over destination: CIImage) -> CIImage {
         if case .empty = destination.recipe { return self }
         if case .empty = recipe { return destination }
-        return CIImage(recipe: .over(top: recipe, bottom: destination.recipe), extent: extent.union(destination.extent), properties: properties)
+        return with(.over(top: recipe, bottom: destination.recipe))
     }
 
     // MARK: Filters
@@ -205,27 +206,27 @@ public final class CIImage: NSObject, @unchecked Sendable {
     /// the edges; clamp first to keep them).
     public func applyingGaussianBlur(sigma: Double) -> CIImage {
         guard sigma > 0 else { return self }
-        let grown = extent.isInfinite ? extent : extent.insetBy(dx: -(3 * sigma).rounded(.up), dy: -(3 * sigma).rounded(.up))
-        return CIImage(recipe: .blur(recipe, sigma: sigma), extent: grown, properties: properties)
+        return with(.blur(recipe, sigma: sigma))
     }
 
     /// The image with a colour matrix applied; consecutive matrices fuse into one.
     func applyingMatrix(_ matrix: ColorMatrix) -> CIImage {
         switch recipe {
-        case .matrix(let inner, let first): CIImage(recipe: .matrix(inner, first.then(matrix)), extent: extent, properties: properties)
+        case .matrix(let inner, let first): with(.matrix(inner, first.then(matrix)))
         case .color(let rgba):
             // A colour stays a colour: the matrix on its unpremultiplied components.
             {
                 let alpha = rgba[3]
                 let rgb = alpha > 0 ? matrix.apply(rgba.prefix(3).map { $0 / alpha }) : [0, 0, 0]
-                return CIImage(recipe: .color(rgb.map { $0 * alpha } + [alpha]), extent: extent, properties: properties)
+                return with(.color(rgb.map { $0 * alpha } + [alpha]))
             }()
-        default: CIImage(recipe: .matrix(recipe, matrix), extent: extent, properties: properties)
+        default: with(.matrix(recipe, matrix))
         }
     }
 
-    func with(_ recipe: Recipe, extent: CGRect? = nil) -> CIImage {
-        CIImage(recipe: recipe, extent: extent ?? self.extent, properties: properties)
+    /// An image of another recipe with this one's properties.
+    func with(_ recipe: Recipe) -> CIImage {
+        CIImage(recipe: recipe, properties: properties)
     }
 
     public override var description: String { "<CIImage \(extent)>" }

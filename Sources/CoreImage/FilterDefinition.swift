@@ -47,8 +47,11 @@ struct FilterValues {
 
     func image(_ key: String) -> CIImage? { values[key] as? CIImage }
 
-    func number(_ key: String) -> Double {
-        switch values[key] {
+    func number(_ key: String) -> Double { Self.number(values[key]) }
+
+    /// A number of any Swift type or `NSNumber` as a `Double`; 0 for anything else.
+    static func number(_ value: Any?) -> Double {
+        switch value {
         case let value as Double: value
         case let value as Float: Double(value)
         case let value as CGFloat: Double(value)

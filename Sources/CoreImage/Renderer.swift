@@ -64,10 +64,8 @@ struct Renderer {
         case .vignette(let inner, let center, let radius, let intensity):
             return try vignette(try tile(inner, rect), rect: rect, center: center, radius: radius, intensity: intensity)
         case .blur(let inner, let sigma):
-            let margin = (3 * sigma).rounded(.up)
-            let wide = try tile(inner, rect.insetBy(dx: -margin, dy: -margin))
-            let blurred = try wide.image.gaussianBlurred(sigma: sigma)
-            return Tile(image: try blurred.cropped(x: Int(margin), y: Int(margin), width: Int(rect.width), height: Int(rect.height)))
+            let (wide, cut) = try widened(inner, rect, sigma: sigma)
+            return Tile(image: try cut(try wide.image.gaussianBlurred(sigma: sigma)))
         case .sharpen(let inner, let sigma, let intensity, let luminanceOnly):
             return try sharpen(inner, rect, sigma: sigma, intensity: intensity, luminanceOnly: luminanceOnly)
         case .highlightShadow(let inner, let radius, let highlights, let shadows):
@@ -195,19 +193,27 @@ struct Renderer {
     }
 
     private func sharpen(_ inner: Recipe, _ rect: CGRect, sigma: Double, intensity: Double, luminanceOnly: Bool) throws(ImagingError) -> Tile {
-        let margin = (3 * sigma).rounded(.up)
-        let wide = try tile(inner, rect.insetBy(dx: -margin, dy: -margin))
-        let crop = { (image: VipsImage) throws(ImagingError) -> VipsImage in
-            try image.cropped(x: Int(margin), y: Int(margin), width: Int(rect.width), height: Int(rect.height))
-        }
-        let original = try crop(wide.image)
-        let blurred = try crop(try wide.image.gaussianBlurred(sigma: sigma))
+        let (wide, cut) = try widened(inner, rect, sigma: sigma)
+        let original = try cut(wide.image)
+        let blurred = try cut(try wide.image.gaussianBlurred(sigma: sigma))
         let colourBands = wide.hasAlpha ? 3 : original.bands
         let colour = try original.bands(0, count: colourBands)
         var detail = try colour.subtracting(try blurred.bands(0, count: colourBands))
         if luminanceOnly { detail = try detail.recombined([Colorimetry.luma]) }
         let sharpened = try colour.adding(try detail.linear([intensity], [0]))
         return Tile(image: wide.hasAlpha ? try sharpened.joined(with: try original.bands(3, count: 1)) : sharpened)
+    }
+
+    /// `inner` over `rect` grown by ⌈3σ⌉ on every side (what a blur of `sigma` reads), and the
+    /// cut that takes an image of that size back to `rect`.
+    private func widened(_ inner: Recipe, _ rect: CGRect, sigma: Double) throws(ImagingError)
+        -> (Tile, (VipsImage) throws(ImagingError) -> VipsImage)
+    {
+        let margin = (3 * sigma).rounded(.up)
+        let wide = try tile(inner, rect.insetBy(dx: -margin, dy: -margin))
+        return (wide, { image throws(ImagingError) in
+            try image.cropped(x: Int(margin), y: Int(margin), width: Int(rect.width), height: Int(rect.height))
+        })
     }
 
     /// Gain `1 + shadows × (1 − L)² − (1 − highlights) × L²` from the luminance `L` blurred by

@@ -119,6 +119,11 @@ package struct LibraryLayout: Sendable, Hashable {
         root.appendingPathComponent("cache/remote/\(assetUUID.prefix(1))/\(assetUUID)_\(resourceType).\(fileExtension)")
     }
 
+    /// The local copy of the remote file at `url`: its extension kept (`bin` without one).
+    package func remoteCopy(of url: URL, assetUUID: String, resourceType: Int) -> URL {
+        remoteCopy(assetUUID: assetUUID, resourceType: resourceType, fileExtension: url.pathExtension.isEmpty ? "bin" : url.pathExtension.lowercased())
+    }
+
     /// Whether a resource path names a file outside the library (absolute), which the library
     /// reads but never moves, changes or deletes.
     package static func isReferenced(path: String) -> Bool {

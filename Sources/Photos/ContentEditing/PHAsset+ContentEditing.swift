@@ -77,8 +77,7 @@ extension PHAsset {
     /// when `network` allows); other files as they are.
     private func localFile(_ url: URL, resourceType: PHAssetResourceType, network: EditingNetwork) throws(PHPhotosError) -> URL {
         guard let library, url.scheme == "http" || url.scheme == "https" else { return url }
-        let ext = url.pathExtension.isEmpty ? "bin" : url.pathExtension.lowercased()
-        var copy = library.store.layout.remoteCopy(assetUUID: uuid, resourceType: resourceType.rawValue, fileExtension: ext)
+        var copy = library.store.layout.remoteCopy(of: url, assetUUID: uuid, resourceType: resourceType.rawValue)
         if library.isReadOnly, !FileManager.default.fileExists(atPath: copy.path) {
             // A read-only library keeps nothing: the download goes to this process's scratch folder.
             copy = library.readOnlyScratch.appendingPathComponent(copy.path.dropFirst(library.store.layout.root.path.count + 1).description)
@@ -196,10 +195,10 @@ extension PHAsset {
             display = nil
         }
         var livePhoto: PHLivePhoto?
-        let pairedMovie = resumes ? files.originalMovie : files.renderedMovie ?? files.originalMovie
-        if let movie = try pairedMovie.map({ (movie) throws(PHPhotosError) in
-            movie == files.originalMovie ? try localFile(movie, resourceType: .pairedVideo, network: network) : movie
-        }) {
+        var pairedMovie = resumes ? files.originalMovie : files.renderedMovie ?? files.originalMovie
+        // Edits are kept in the library; only the original movie may be remote.
+        if let movie = pairedMovie, movie == files.originalMovie { pairedMovie = try localFile(movie, resourceType: .pairedVideo, network: network) }
+        if let movie = pairedMovie {
             livePhoto = PHLivePhoto(
                 size: CGSize(width: metadata?.orientedPixelWidth ?? pixelWidth, height: metadata?.orientedPixelHeight ?? pixelHeight),
                 photoURL: image, videoURL: movie, assetLocalIdentifier: localIdentifier)

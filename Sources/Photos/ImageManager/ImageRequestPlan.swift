@@ -49,8 +49,7 @@ struct ImageRequestPlan: Sendable {
     ) throws(PHPhotosError) -> (URL, RemoteFetch?) {
         let url = layout.url(forRelativePath: resource.path)
         guard LibraryLayout.isRemote(path: resource.path) else { return (url, nil) }
-        let ext = url.pathExtension.isEmpty ? "bin" : url.pathExtension.lowercased()
-        let copy = layout.remoteCopy(assetUUID: asset.uuid, resourceType: resource.type, fileExtension: ext)
+        let copy = layout.remoteCopy(of: url, assetUUID: asset.uuid, resourceType: resource.type)
         if FileManager.default.fileExists(atPath: copy.path) { return (copy, nil) }
         guard networkAllowed else {
             throw PHPhotosError(

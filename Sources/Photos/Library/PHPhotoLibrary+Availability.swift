@@ -15,7 +15,7 @@ public protocol PHPhotoLibraryAvailabilityObserver: AnyObject {
 }
 
 extension PHPhotoLibrary {
-    /// How long the availability check waits for the database.
+    /// How long the availability check waits for the database. Linux addition.
     public static let availabilityTimeout: TimeInterval = 2
 
     /// Starts telling `observer` when the library becomes unavailable.

@@ -57,8 +57,7 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
         let layout = library.store.layout
         fileURL = layout.url(forRelativePath: record.path)
         if LibraryLayout.isRemote(path: record.path) {
-            let ext = fileURL.pathExtension.isEmpty ? "bin" : fileURL.pathExtension.lowercased()
-            localURL = layout.remoteCopy(assetUUID: record.assetUUID, resourceType: record.type, fileExtension: ext)
+            localURL = layout.remoteCopy(of: fileURL, assetUUID: record.assetUUID, resourceType: record.type)
         } else {
             localURL = fileURL
         }
