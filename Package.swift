@@ -76,11 +76,14 @@ let package = Package(
             dependencies: ["PhotosLocking"],
             swiftSettings: swiftSettings
         ),
-        // Core Graphics' bitmap, colour space and affine transform types (CGImage on libvips),
-        // under Core Image, AVFoundation and Photos.
+        // Core Graphics' bitmap, colour space and affine transform types, under Core Image,
+        // AVFoundation and Photos. It depends on no C library (CGImage's libvips pixels are
+        // attached in CoreImage): GRDB imports any module named CoreGraphics it can find
+        // (`#if canImport(CoreGraphics)`, for CGFloat), and in a clean parallel build it may
+        // find this one, so this one must compile for GRDB without libvips' headers.
         .target(
             name: "CoreGraphics",
-            dependencies: ["Imaging", "_Testing_CoreGraphics"],
+            dependencies: ["_Testing_CoreGraphics"],
             swiftSettings: swiftSettings
         ),
         // Empty: the cross-import overlay Swift Testing looks for when a file imports Testing

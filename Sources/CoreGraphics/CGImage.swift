@@ -1,5 +1,4 @@
 public import Foundation
-package import Imaging
 
 /// A decoded bitmap, standing in for Core Graphics' `CGImage` where photo code reads pixels
 /// (`image.cgImage`).
@@ -27,24 +26,22 @@ public final class CGImage: Sendable {
     public let dataProvider: CGDataProvider?
     /// sRGB, or for grey pixels the generic grey space.
     public var colorSpace: CGColorSpace? { CGColorSpace(name: bitsPerPixel <= 16 ? CGColorSpace.genericGrayGamma2_2 : CGColorSpace.sRGB) }
-    /// The pixels in libvips, for `UIImage(cgImage:)`, Core Image and cropping.
-    package let image: VipsImage
+    /// What holds the pixels besides ``dataProvider`` (libvips' image, for `UIImage(cgImage:)`,
+    /// Core Image and cropping), opaque here: Core Graphics imports no C library, so a module
+    /// that finds it by `canImport(CoreGraphics)` (GRDB's `CGFloat` support does) compiles
+    /// without libvips' headers.
+    package let source: any CGBitmapSource
 
-    /// The 8-bit pixels of a libvips image (converted to 8-bit sRGB when it is not already 8-bit).
-    package init(_ source: VipsImage) throws(ImagingError) {
-        var image = source
-        var bytes = try image.memoryBytes()
-        if bytes.count != image.width * image.height * image.bands {
-            image = try image.srgb()
-            bytes = try image.memoryBytes()
-        }
-        self.image = image
-        width = image.width
-        height = image.height
+    /// A bitmap of `bytes` laid out as described above (`bands` bytes per pixel: 1 grey, 2 grey
+    /// and alpha, 3 sRGB, 4 sRGB and alpha), kept by `source` too.
+    package init(width: Int, height: Int, bands: Int, bytes: Data, source: any CGBitmapSource) {
+        self.source = source
+        self.width = width
+        self.height = height
         bitsPerComponent = 8
-        bitsPerPixel = 8 * image.bands
-        bytesPerRow = image.width * image.bands
-        alphaInfo = image.bands == 2 || image.bands == 4 ? .last : .none
+        bitsPerPixel = 8 * bands
+        bytesPerRow = width * bands
+        alphaInfo = bands == 2 || bands == 4 ? .last : .none
         dataProvider = CGDataProvider(data: bytes)
     }
 
@@ -53,13 +50,15 @@ public final class CGImage: Sendable {
     public func cropping(to rect: CGRect) -> CGImage? {
         let clipped = rect.standardized.integral.intersection(CGRect(x: 0, y: 0, width: width, height: height))
         guard !clipped.isNull, clipped.width >= 1, clipped.height >= 1 else { return nil }
-        // try?: a region libvips can't cut is the nil Apple's `cropping(to:)` answers.
-        guard let part = try? image.cropped(
-            x: Int(clipped.minX), y: Int(clipped.minY), width: Int(clipped.width), height: Int(clipped.height))
-        else { return nil }
-        // try?: as above.
-        return try? CGImage(part.materialized())
+        return source.bitmap(croppedTo: clipped)
     }
+}
+
+/// What keeps a ``CGImage``'s pixels: libvips' image, given this conformance in Core Image.
+package protocol CGBitmapSource: Sendable {
+    /// The pixels inside `rect` (whole pixels, inside the bitmap) as a new bitmap; `nil` when
+    /// they can't be cut.
+    func bitmap(croppedTo rect: CGRect) -> CGImage?
 }
 
 /// The bytes behind a ``CGImage``. Linux: `data` is `Data` (Apple's is `CFData`).
