@@ -95,8 +95,14 @@ let package = Package(
         // Core Image on libvips: CIImage recipes, CIFilter's catalogue, CIContext.
         .target(
             name: "CoreImage",
-            dependencies: ["CoreGraphics", "Imaging", "_Testing_CoreImage"],
+            dependencies: ["CoreGraphics", "Imaging", "CoreImageSubmodules", "_Testing_CoreImage"],
             swiftSettings: swiftSettings
+        ),
+        // A Clang module named CoreImage with Apple's empty `CIFilterBuiltins` submodule, so
+        // `import CoreImage.CIFilterBuiltins` compiles; the Swift CoreImage module is its overlay
+        // (see its module.modulemap).
+        .target(
+            name: "CoreImageSubmodules"
         ),
         // Empty: Swift Testing's cross-import overlay for CoreImage (see its one file).
         .target(

@@ -17,8 +17,8 @@ public import Foundation
 /// or GLSL kernels) are not available. `setValue(_:forKey:)` takes numbers of any Swift type
 /// or `NSNumber`, `CIVector`s, `CIColor`s, and for transforms a `CGAffineTransform` (where Apple
 /// takes an `NSValue`). Setting an unknown key raises no exception: it is ignored, as reading
-/// it answers nil. The builders are in the `CoreImage` module itself: write `import CoreImage`
-/// where Apple's code writes `import CoreImage.CIFilterBuiltins`.
+/// it answers nil. The builders are in the `CoreImage` module itself, so `import CoreImage`
+/// brings them, and `import CoreImage.CIFilterBuiltins` compiles as Apple's code writes it.
 open class CIFilter: NSObject, NSCopying, @unchecked Sendable {
     // @unchecked Sendable: as on Apple's platforms, a filter is configured by one thread at a
     // time; its values are behind a lock so a reader on another thread sees whole values.

@@ -1,8 +1,9 @@
 
 // Core Image's typed filter builders (`CIFilter.sepiaTone()`, ...) and their protocols, with
-// Apple's names and property types. Linux: they are in the CoreImage module itself, not in a
-// `CoreImage.CIFilterBuiltins` submodule (Swift packages have no submodules): write
-// `import CoreImage` where Apple's code writes `import CoreImage.CIFilterBuiltins`.
+// Apple's names and property types. Linux: they are in the CoreImage module itself; Swift
+// modules have no submodules, so `import CoreImage.CIFilterBuiltins` resolves to an empty Clang
+// submodule whose overlay is this module (Sources/CoreImageSubmodules), and `import CoreImage`
+// alone brings the builders too.
 
 /// What every builder's filter has: its output.
 public protocol CIFilterProtocol: AnyObject {

@@ -1,11 +1,11 @@
 import CoreImage
+import CoreImage.CIFilterBuiltins
 import Photos
 
 /// Apple's photo-editing sample, reduced to its model: previews every Core Image filter a photo
 /// app offers on the display-size image, commits one at full size through
 /// `PHContentEditingOutput`, edits a video through a Core Image video composition, and
-/// reverts. On Apple's platforms the file imports `CoreImage.CIFilterBuiltins`; here the
-/// builders are in `CoreImage`.
+/// reverts. Its imports are Apple's sample's, `CoreImage.CIFilterBuiltins` included.
 @MainActor
 final class FilterEditor {
     static let formatIdentifier = "com.example.apple-samplecode.FilterEditor"
