@@ -209,7 +209,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AVFoundationTests",
-            dependencies: ["AVFoundation", "PhotosTestSupport", "PhotosLocking"],
+            dependencies: ["AVFoundation", "Imaging", "PhotosTestSupport", "PhotosLocking"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

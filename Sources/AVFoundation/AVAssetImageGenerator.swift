@@ -11,12 +11,14 @@ public typealias AVAssetImageGeneratorCompletionHandler = (CMTime, CGImage?, CMT
 
 /// Still images of a movie's frames: thumbnails, strips, posters.
 ///
-/// Linux: each frame is decoded by an `ffmpeg` process (seeking to the frame, scaling to
-/// ``maximumSize``, raw RGB out), so an asset must be an `AVURLAsset` of a local file or a
-/// composition (rendered first). Frames
-/// are exact whatever the tolerances: the frame shown at the requested time (the last one past
-/// the end), and its own time is the actual time. Asynchronous requests run on a background
-/// queue in the order asked, two frames at a time.
+/// Linux: frames are decoded by `ffmpeg` processes (seeking, scaling to ``maximumSize``, raw
+/// RGB out), so an asset must be an `AVURLAsset` of a local file or a composition (rendered
+/// first). Frames are exact whatever the tolerances: the frame shown at the requested time (the
+/// last one past the end), and its own time is the actual time. Frames asked for together
+/// (``generateCGImagesAsynchronously(forTimes:completionHandler:)``, ``images(for:)``) are
+/// decoded in runs, one process a run, two at a time: frames that share the stretch from a key
+/// frame (read from an MP4/MOV's sample tables) are decoded on from one to the next instead of
+/// each from its key frame; they are handed back in the order asked.
 open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     // @unchecked Sendable: settings are read when a request starts; the cancellation count is
     // behind a lock.
@@ -68,44 +70,31 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
 
     /// Makes a frame for each of `requestedTimes` (`NSValue(time:)`), calling `handler` once
     /// for each, in order, on a background queue.
+    ///
+    /// Linux: the frames are decoded in runs (see the type's description), two processes at a
+    /// time.
     open func generateCGImagesAsynchronously(forTimes requestedTimes: [NSValue], completionHandler handler: @escaping AVAssetImageGeneratorCompletionHandler) {
-        let settings = settings()
         let times = requestedTimes.map(\.timeValue)
-        let started = cancellations.withLock { $0 }
         // Apple's handler is not @Sendable; it is called from one serial task at a time.
         let handler = UncheckedHandler(call: handler)
-        let frames = Mutex([Int: Swift.Result<(CGImage, CMTime), any Error>]())
-        let ready = DispatchSemaphore(value: 0)
-        let group = DispatchGroup()
-        let limit = DispatchSemaphore(value: 2)
-        Self.queue.async {
-            for (index, time) in times.enumerated() {
-                limit.wait()
-                group.enter()
-                Self.queue.async {
-                    defer { limit.signal(); group.leave(); ready.signal() }
-                    let cancelled = self.cancellations.withLock { $0 } != started
-                    let outcome: Swift.Result<(CGImage, CMTime), any Error> =
-                        cancelled ? .failure(CancellationError()) : Swift.Result { try self.frame(at: time, settings: settings) }
-                    frames.withLock { $0[index] = outcome }
-                }
+        let started = cancellations.withLock { $0 }
+        generate(times, settings: settings(), isCancelled: { self.cancellations.withLock { $0 } != started }) { time, outcome in
+            switch outcome {
+            case .success(let (image, actual)): handler.call(time, image, actual, .succeeded, nil)
+            case .failure(let error) where error is CancellationError: handler.call(time, nil, .invalid, .cancelled, nil)
+            case .failure(let error): handler.call(time, nil, .invalid, .failed, error)
             }
         }
-        // The handler in order, as each frame (and those before it) is ready.
-        Self.queue.async {
-            for (index, time) in times.enumerated() {
-                var outcome = frames.withLock { $0.removeValue(forKey: index) }
-                while outcome == nil {
-                    ready.wait()
-                    outcome = frames.withLock { $0.removeValue(forKey: index) }
-                }
-                switch outcome! {
-                case .success(let (image, actual)): handler.call(time, image, actual, .succeeded, nil)
-                case .failure(let error) where error is CancellationError: handler.call(time, nil, .invalid, .cancelled, nil)
-                case .failure(let error): handler.call(time, nil, .invalid, .failed, error)
-                }
-            }
-        }
+    }
+
+    /// The frames at `times`: `deliver` is called once for each, in order, one call at a time
+    /// (see ``FrameBatch``); `isCancelled` is asked before each run and after each frame.
+    func generate(
+        _ times: [CMTime], settings: Settings, isCancelled: @escaping @Sendable () -> Bool,
+        deliver: @escaping @Sendable (CMTime, Swift.Result<(CGImage, CMTime), any Error>) -> Void
+    ) {
+        FrameBatch(times: times, isCancelled: isCancelled, deliver: deliver)
+            .start(asset: asset, transform: settings.transform, maximumSize: settings.maximumSize)
     }
 
     /// Stops the asynchronous requests running: their frames not yet made are reported
@@ -116,7 +105,7 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
 
     // MARK: Frames
 
-    private struct Settings {
+    struct Settings {
         var transform: Bool
         var maximumSize: CGSize
     }
@@ -125,52 +114,14 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         let call: AVAssetImageGeneratorCompletionHandler
     }
 
-    private func settings() -> Settings {
+    func settings() -> Settings {
         Settings(transform: appliesPreferredTrackTransform, maximumSize: maximumSize)
     }
 
     private func frame(at requested: CMTime, settings: Settings) throws(AVError) -> (CGImage, CMTime) {
-        guard requested.isNumeric, requested.seconds >= 0 else {
-            throw AVError(.noImageAtTime, "There is no frame at \(requested)")
-        }
-        // A file asset's movie, or a composition's rendered one.
-        let movie = try asset.movieDescription()
-        let url = movie.url
-        guard let video = movie.video, video.width > 0, video.height > 0 else {
-            throw AVError(.noImageAtTime, "\(url.lastPathComponent) has no video track")
-        }
-        let rate = video.frameRate > 0 ? video.frameRate : 30
-        let start = video.start.isNumeric ? video.start.seconds : 0
-        let length = (video.duration.isNumeric ? video.duration : movie.duration).seconds
-        guard length.isFinite, length > 0 else {
-            throw AVError(.noImageAtTime, "\(url.lastPathComponent) is not a movie (it has no duration)")
-        }
-        let lastFrame = max(0, Int((length * rate).rounded(.up)) - 1)
-        let index = min(lastFrame, max(0, Int(((requested.seconds - start) * rate + 1e-6).rounded(.down))))
-        let frameTime = Double(index) / rate
-        let (width, height) = settings.transform ? movie.displaySize : (video.width, video.height)
-        var scale = 1.0
-        if settings.maximumSize.width > 0 { scale = min(scale, Double(settings.maximumSize.width) / Double(width)) }
-        if settings.maximumSize.height > 0 { scale = min(scale, Double(settings.maximumSize.height) / Double(height)) }
-        let outWidth = max(1, Int((Double(width) * scale).rounded())), outHeight = max(1, Int((Double(height) * scale).rounded()))
-
-        let ffmpeg = try FFmpegTools.require(FFmpegTools.ffmpeg, "ffmpeg")
-        // Accurate seeking: the first frame at or after a tenth of a frame before this one's time.
-        var arguments = ["-v", "error", "-nostdin", "-ss", String(format: "%.6f", max(0, frameTime - 0.1 / rate))]
-        if !settings.transform { arguments.append("-noautorotate") }
-        arguments += ["-i", url.path, "-frames:v", "1", "-an", "-sn"]
-        if outWidth != width || outHeight != height { arguments += ["-vf", "scale=\(outWidth):\(outHeight):flags=bilinear"] }
-        arguments += ["-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
-        let pixels = try FFmpegTools.run(ffmpeg, arguments, failure: .decodeFailed, what: "read a frame of \(url.lastPathComponent)")
-        guard pixels.count == outWidth * outHeight * 3 else {
-            throw AVError(.noImageAtTime, "ffmpeg gave no frame of \(url.lastPathComponent) at \(String(format: "%.3f", frameTime)) s")
-        }
-        do {
-            let image = try CGImage(VipsImage(pixels: pixels, width: outWidth, height: outHeight, bands: 3))
-            return (image, CMTime(seconds: start + frameTime, preferredTimescale: 600))
-        } catch {
-            throw AVError(.decodeFailed, "Can't keep the frame of \(url.lastPathComponent): \(error)")
-        }
+        let plan = try FramePlan(asset: asset, transform: settings.transform, maximumSize: settings.maximumSize)
+        let frame = try plan.frame(at: requested)
+        return (try plan.image(of: frame), plan.time(of: frame))
     }
 }
 
@@ -195,20 +146,29 @@ extension AVAssetImageGenerator {
             public var actualTime: CMTime { get throws { try outcome.get().actualTime } }
         }
 
+        /// Decodes the frames in runs as ``generateCGImagesAsynchronously(forTimes:completionHandler:)``
+        /// does, starting at the first `next()`; ending the iteration early stops the runs not
+        /// started yet.
         public struct AsyncIterator: AsyncIteratorProtocol {
             let generator: AVAssetImageGenerator
             let times: [CMTime]
-            var index = 0
+            var elements: AsyncStream<Element>.Iterator?
 
             public mutating func next() async -> Element? {
-                guard index < times.count else { return nil }
-                let time = times[index]
-                index += 1
-                do {
-                    return Element(requestedTime: time, outcome: .success(try await generator.image(at: time)))
-                } catch {
-                    return Element(requestedTime: time, outcome: .failure(error))
+                if elements == nil {
+                    let (stream, continuation) = AsyncStream.makeStream(of: Element.self)
+                    let stopped = Mutex(false)
+                    continuation.onTermination = { _ in stopped.withLock { $0 = true } }
+                    let count = times.count
+                    let delivered = Mutex(0)
+                    if count == 0 { continuation.finish() }
+                    generator.generate(times, settings: generator.settings(), isCancelled: { stopped.withLock { $0 } }) { time, outcome in
+                        continuation.yield(Element(requestedTime: time, outcome: outcome.map { (image: $0.0, actualTime: $0.1) }))
+                        if delivered.withLock({ $0 += 1; return $0 }) == count { continuation.finish() }
+                    }
+                    elements = stream.makeAsyncIterator()
                 }
+                return await elements?.next()
             }
         }
 
