@@ -9,7 +9,7 @@ public import Foundation
 /// over HTTP, so each client holds a token with one of those levels.
 ///
 /// - Note: Linux addition; there is no such type on Apple's platforms. Tokens are created with
-///   ``PHPhotoLibrary/createAccessToken(named:level:)`` (or `photos token create`), and only a
+///   ``PHPhotoLibrary/createAccessToken(named:level:person:)`` (or `photos token create`), and only a
 ///   SHA-256 of the secret is kept in the library.
 public struct PHAccessToken: Sendable, Hashable, Identifiable {
     /// What a token lets its holder do.

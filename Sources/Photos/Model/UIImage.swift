@@ -9,7 +9,7 @@ import CoreImage
 /// per channel, ``imageOrientation`` `.up`). It has the members photo code uses on images
 /// PhotoKit hands back: `size`, `scale` and `imageOrientation` with UIKit's meaning,
 /// `jpegData(compressionQuality:)`, `pngData()`, `init?(data:)`, and `cgImage`, a decoded
-/// bitmap (see ``CGImage``) for code that reads pixels. Drawing (`draw(in:)`, graphics
+/// bitmap (Core Graphics' `CGImage`) for code that reads pixels. Drawing (`draw(in:)`, graphics
 /// contexts), resizable and template images and animated images are not offered.
 public final class UIImage: NSObject, @unchecked Sendable {
     // @unchecked Sendable: immutable after init; a decoded VipsImage is read-only and libvips
@@ -123,7 +123,7 @@ public final class UIImage: NSObject, @unchecked Sendable {
     /// The stored pixels as a bitmap (not turned by ``imageOrientation``, as on Apple's
     /// platforms); `nil` if the bytes can't be decoded.
     ///
-    /// Linux: a ``CGImage`` stand-in holding 8-bit pixels: grey, grey and alpha, RGB or RGBA.
+    /// Linux: a `CGImage` stand-in holding 8-bit pixels: grey, grey and alpha, RGB or RGBA.
     public var cgImage: CGImage? {
         // try?: bytes that can't be decoded are the nil documented above (Apple's answer too).
         guard let image = try? stored() else { return nil }
