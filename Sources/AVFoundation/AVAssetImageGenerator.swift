@@ -36,6 +36,12 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     open var maximumSize: CGSize = .zero
     open var requestedTimeToleranceBefore: CMTime = .positiveInfinity
     open var requestedTimeToleranceAfter: CMTime = .positiveInfinity
+    /// Draws each frame through a composition: with a Core Image one
+    /// (`AVVideoComposition(asset:applyingCIFiltersWithHandler:)`), the handler gets the frame
+    /// upright at full size and its image, scaled to ``maximumSize``, is the frame given back.
+    /// Frames are then upright whatever ``appliesPreferredTrackTransform`` says, as Apple's
+    /// composition renders them.
+    open var videoComposition: AVVideoComposition?
     /// How many ``cancelAllCGImageGeneration()`` calls came; a request started before a call
     /// stops at its next frame.
     private let cancellations = Mutex(0)
@@ -93,8 +99,7 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
         _ times: [CMTime], settings: Settings, isCancelled: @escaping @Sendable () -> Bool,
         deliver: @escaping @Sendable (CMTime, Swift.Result<(CGImage, CMTime), any Error>) -> Void
     ) {
-        FrameBatch(times: times, isCancelled: isCancelled, deliver: deliver)
-            .start(asset: asset, transform: settings.transform, maximumSize: settings.maximumSize)
+        FrameBatch(times: times, isCancelled: isCancelled, deliver: deliver).start(asset: asset, settings: settings)
     }
 
     /// Stops the asynchronous requests running: their frames not yet made are reported
@@ -108,6 +113,7 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     struct Settings {
         var transform: Bool
         var maximumSize: CGSize
+        var videoComposition: AVVideoComposition?
     }
 
     private struct UncheckedHandler: @unchecked Sendable {
@@ -115,11 +121,11 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     }
 
     func settings() -> Settings {
-        Settings(transform: appliesPreferredTrackTransform, maximumSize: maximumSize)
+        Settings(transform: appliesPreferredTrackTransform, maximumSize: maximumSize, videoComposition: videoComposition)
     }
 
     private func frame(at requested: CMTime, settings: Settings) throws(AVError) -> (CGImage, CMTime) {
-        let plan = try FramePlan(asset: asset, transform: settings.transform, maximumSize: settings.maximumSize)
+        let plan = try FramePlan(asset: asset, settings: settings)
         let frame = try plan.frame(at: requested)
         return (try plan.image(of: frame), plan.time(of: frame))
     }

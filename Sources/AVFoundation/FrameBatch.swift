@@ -36,14 +36,14 @@ final class FrameBatch: Sendable {
     }
 
     /// Plans and decodes on the batch's threads; returns at once.
-    func start(asset: AVAsset, transform: Bool, maximumSize: CGSize) {
-        Thread { self.plan(asset: asset, transform: transform, maximumSize: maximumSize) }.start()
+    func start(asset: AVAsset, settings: AVAssetImageGenerator.Settings) {
+        Thread { self.plan(asset: asset, settings: settings) }.start()
     }
 
-    private func plan(asset: AVAsset, transform: Bool, maximumSize: CGSize) {
+    private func plan(asset: AVAsset, settings: AVAssetImageGenerator.Settings) {
         let plan: FramePlan
         do {
-            plan = try FramePlan(asset: asset, transform: transform, maximumSize: maximumSize)
+            plan = try FramePlan(asset: asset, settings: settings)
         } catch {
             return settle(Array(times.indices), .failure(error))
         }

@@ -20,15 +20,26 @@ struct FramePlan {
     let start: Double
     let lastFrame: Int
     let transform: Bool
+    /// The frame's size, upright when `transform`.
     let width: Int
     let height: Int
+    /// The size `ffmpeg` gives frames at.
     let outWidth: Int
     let outHeight: Int
+    /// The Core Image composition frames are drawn through, and the size they are given back at
+    /// (`ffmpeg` then gives them at full size).
+    let composition: AVVideoComposition?
+    let finalWidth: Int
+    let finalHeight: Int
     /// The most frames one process keeps (its `select` expression stays short, and a long run
     /// leaves the second process something to do).
     static let maximumRun = 64
 
-    init(asset: AVAsset, transform: Bool, maximumSize: CGSize) throws(AVError) {
+    init(asset: AVAsset, settings: AVAssetImageGenerator.Settings) throws(AVError) {
+        let maximumSize = settings.maximumSize
+        // A composition renders frames upright, at its size (the movie's, upright).
+        composition = settings.videoComposition
+        let transform = settings.transform || composition != nil
         // A file asset's movie, or a composition's rendered one.
         let movie = try asset.movieDescription()
         url = movie.url
@@ -47,8 +58,9 @@ struct FramePlan {
         var scale = 1.0
         if maximumSize.width > 0 { scale = min(scale, Double(maximumSize.width) / Double(width)) }
         if maximumSize.height > 0 { scale = min(scale, Double(maximumSize.height) / Double(height)) }
-        outWidth = max(1, Int((Double(width) * scale).rounded()))
-        outHeight = max(1, Int((Double(height) * scale).rounded()))
+        finalWidth = max(1, Int((Double(width) * scale).rounded()))
+        finalHeight = max(1, Int((Double(height) * scale).rounded()))
+        (outWidth, outHeight) = composition == nil ? (finalWidth, finalHeight) : (width, height)
     }
 
     /// The frame shown at `requested` (the last one past the end).
@@ -115,7 +127,7 @@ struct FramePlan {
             guard let pixels = try? child.standardOutput.read(upToCount: size), pixels.count == size else { break }
             do {
                 let image = try CGImage(VipsImage(pixels: pixels, width: outWidth, height: outHeight, bands: 3))
-                stopped = try !each(run[given], image)
+                stopped = try !each(run[given], try composed(image, frame: run[given]))
             } catch let error as AVError {
                 failure = error
                 break
@@ -136,6 +148,25 @@ struct FramePlan {
         let status = child.process.terminationStatus
         guard status == 0 || given == run.count else {
             throw AVError(.decodeFailed, "\(what): \(child.lastErrorLine ?? "ffmpeg exited with status \(status)")")
+        }
+    }
+
+    /// The frame drawn through ``composition``'s handler and scaled to the final size; the
+    /// frame itself without a composition.
+    private func composed(_ frame: CGImage, frame index: Int) throws(AVError) -> CGImage {
+        guard let composition else { return frame }
+        let request = AVAsynchronousCIImageFilteringRequest(
+            renderSize: composition.renderSize, compositionTime: time(of: index), sourceImage: CIImage(cgImage: frame))
+        composition.filteringHandler(request)
+        let rect = CGRect(x: 0, y: 0, width: finalWidth, height: finalHeight)
+        do {
+            let scale = CGAffineTransform(scaleX: Double(finalWidth) / Double(width), y: Double(finalHeight) / Double(height))
+            let drawn = try request.image().cropped(to: CGRect(x: 0, y: 0, width: width, height: height)).transformed(by: scale)
+            return try CGImage(try CIContext().encodedPixels(drawn, rect: rect, colorSpace: CGColorSpaceCreateDeviceRGB(), alpha: false).materialized())
+        } catch let error as AVError {
+            throw error
+        } catch {
+            throw AVError(.decodeFailed, "The video composition's frame at \(String(format: "%.3f", Double(index) / rate)) s of \(url.lastPathComponent): \(error)")
         }
     }
 

@@ -1,4 +1,5 @@
 import AVFoundation
+import CoreImage
 import Foundation
 import PhotosLocking
 import PhotosTestSupport
@@ -109,6 +110,38 @@ struct AVAssetImageGeneratorTests {
             }
         }
         #expect(frames == [3, 15] && failures == 1)
+    }
+
+    /// A Core Image composition draws each frame: the handler gets it upright at full size and
+    /// its frame's time, and what it finishes with is the frame, scaled to the maximum size.
+    @Test func aVideoCompositionDrawsEachFrame() throws {
+        let asset = AVURLAsset(url: try countingMovie(rotation: 90))
+        let seen = Mutex<[(CGRect, Double)]>([])
+        let generator = AVAssetImageGenerator(asset: asset)
+        generator.videoComposition = AVVideoComposition(asset: asset) { request in
+            seen.withLock { $0.append((request.sourceImage.extent, request.compositionTime.seconds)) }
+            // The left half red over the frame: the right half still says which frame it is.
+            let extent = request.sourceImage.extent
+            let red = CIImage(color: CIColor(red: 1, green: 0, blue: 0)).cropped(to: CGRect(x: 0, y: 0, width: extent.width / 2, height: extent.height))
+            request.finish(with: red.composited(over: request.sourceImage), context: nil)
+        }
+        generator.maximumSize = CGSize(width: 24, height: 0)
+        var actual = CMTime.invalid
+        let image = try generator.copyCGImage(at: CMTime(seconds: 0.75, preferredTimescale: 600), actualTime: &actual)
+        #expect(image.width == 24 && image.height == 32, "upright (the track turns it a quarter), then scaled")
+        #expect(abs(actual.seconds - 0.7) < 0.002)
+        #expect(seen.withLock { $0.map(\.0) } == [CGRect(x: 0, y: 0, width: 48, height: 64)])
+        #expect(abs(seen.withLock { $0[0].1 } - 0.7) < 0.002)
+        let bytes = [UInt8](try #require(image.dataProvider?.data))
+        let pixel = { (x: Int, y: Int) in Array(bytes[(y * image.width + x) * 3 ..< (y * image.width + x) * 3 + 3]) }
+        #expect(pixel(4, 16) == [255, 0, 0], "\(pixel(4, 16))")
+        let right = pixel(20, 16)
+        #expect(right[0] == right[1] && right[1] == right[2] && abs(Int(right[0]) - Int((7 * 10 * 255.0 / 219).rounded())) <= 3, "\(right)")
+
+        // A handler's error is the frame's.
+        struct Refused: Error {}
+        generator.videoComposition = AVVideoComposition(asset: asset) { $0.finish(with: Refused()) }
+        #expect(throws: (any Error).self) { try generator.copyCGImage(at: .zero, actualTime: nil) }
     }
 
     @Test func onlyMovieFilesHaveFrames() throws {
