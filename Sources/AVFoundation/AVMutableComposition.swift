@@ -81,6 +81,11 @@ open class AVMutableComposition: AVComposition, @unchecked Sendable {
         for track in mutableTracks { track.removeTimeRange(timeRange) }
     }
 
+    /// Every track's `timeRange` played in `duration` (slow or fast motion); what follows moves.
+    public func scaleTimeRange(_ timeRange: CMTimeRange, toDuration duration: CMTime) {
+        for track in mutableTracks { track.scaleTimeRange(timeRange, toDuration: duration) }
+    }
+
     public func track(withTrackID trackID: CMPersistentTrackID) -> AVMutableCompositionTrack? {
         mutableTracks.first { $0.trackID == trackID }
     }
@@ -194,6 +199,31 @@ open class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable {
         onEdit()
     }
 
+    /// `timeRange` played in `duration`: the segments inside it (cut at its ends) last
+    /// `duration / timeRange.duration` times as long, their source unchanged, and what follows
+    /// moves. Rendering speeds the pictures up or slows them down (frames repeated or dropped at
+    /// the composition's rate) and the sound with them, its pitch kept (`atempo`).
+    public func scaleTimeRange(_ timeRange: CMTimeRange, toDuration duration: CMTime) {
+        let (from, to, length) = (timeRange.start.seconds, timeRange.end.seconds, duration.seconds)
+        guard to > from, length.isFinite, length > 0 else { return }
+        let factor = length / (to - from)
+        state.withLock { segments in
+            var result: [AVCompositionTrackSegment] = []
+            for segment in segments {
+                let (start, end) = (segment.targetRange.start.seconds, segment.targetRange.end.seconds)
+                // The parts before, inside and after the range, each placed where it now goes.
+                if start < from { result.append(segment.trimmed(from: start, to: min(end, from), placedAt: start)) }
+                if min(end, to) > max(start, from) {
+                    let (a, b) = (max(start, from), min(end, to))
+                    result.append(segment.trimmed(from: a, to: b, placedAt: from + (a - from) * factor, lasting: (b - a) * factor))
+                }
+                if end > to { result.append(segment.trimmed(from: max(start, to), to: end, placedAt: max(start, to) + length - (to - from))) }
+            }
+            segments = result.filter { $0.targetRange.duration.seconds > 1e-6 }
+        }
+        onEdit()
+    }
+
     /// Puts `segment` at its target start, splitting the segment there and moving what follows.
     private func place(_ segment: AVCompositionTrackSegment) {
         let at = segment.targetRange.start.seconds
@@ -225,13 +255,22 @@ open class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable {
 }
 
 extension AVCompositionTrackSegment {
-    /// The part of the segment between composition times `from` and `to`, placed at `placedAt`.
-    func trimmed(from: Double, to: Double, placedAt: Double) -> AVCompositionTrackSegment {
-        let offset = from - targetRange.start.seconds
-        let duration = CMTime(seconds: to - from, preferredTimescale: 600)
-        let source = sourceURL == nil
-            ? CMTimeRange(start: CMTime(seconds: placedAt, preferredTimescale: 600), duration: duration)
-            : CMTimeRange(start: CMTime(seconds: sourceRange.start.seconds + offset, preferredTimescale: 600), duration: duration)
-        return AVCompositionTrackSegment(sourceURL: sourceURL, sourceRange: source, targetRange: CMTimeRange(start: CMTime(seconds: placedAt, preferredTimescale: 600), duration: duration))
+    /// How many seconds of the composition a second of the source lasts (1 unless scaled).
+    var scale: Double {
+        let source = sourceRange.duration.seconds
+        return source > 0 ? targetRange.duration.seconds / source : 1
+    }
+
+    /// The part of the segment between composition times `from` and `to`, placed at `placedAt`
+    /// and lasting `lasting` seconds there (by default as long as it lasted).
+    func trimmed(from: Double, to: Double, placedAt: Double, lasting: Double? = nil) -> AVCompositionTrackSegment {
+        let target = CMTimeRange(
+            start: CMTime(seconds: placedAt, preferredTimescale: 600), duration: CMTime(seconds: lasting ?? (to - from), preferredTimescale: 600))
+        guard sourceURL != nil else { return AVCompositionTrackSegment(sourceURL: nil, sourceRange: target, targetRange: target) }
+        let scale = self.scale
+        let source = CMTimeRange(
+            start: CMTime(seconds: sourceRange.start.seconds + (from - targetRange.start.seconds) / scale, preferredTimescale: 600),
+            duration: CMTime(seconds: (to - from) / scale, preferredTimescale: 600))
+        return AVCompositionTrackSegment(sourceURL: sourceURL, sourceRange: source, targetRange: target)
     }
 }

@@ -34,10 +34,12 @@ struct CompositionRenderer {
                 let length = Self.number(segment.targetRange.duration.seconds)
                 if let url = segment.sourceURL {
                     let (number, _) = try input(url)
+                    // A scaled segment's source is played faster or slower: its times stretched.
                     graph.append(
-                        "[\(number):v:0]trim=start=\(Self.number(segment.sourceRange.start.seconds)):duration=\(length),setpts=PTS-STARTPTS,"
+                        "[\(number):v:0]trim=start=\(Self.number(segment.sourceRange.start.seconds)):duration=\(Self.number(segment.sourceRange.duration.seconds)),"
+                            + "setpts=(PTS-STARTPTS)*\(Self.number(segment.scale)),"
                             + "scale=\(width):\(height):force_original_aspect_ratio=decrease,pad=\(width):\(height):(ow-iw)/2:(oh-ih)/2,"
-                            + "setsar=1,fps=\(Self.number(rate)),format=yuv420p[v\(index)]")
+                            + "setsar=1,fps=\(Self.number(rate)),trim=duration=\(length),format=yuv420p[v\(index)]")
                 } else {
                     graph.append("color=c=black:s=\(width)x\(height):r=\(Self.number(rate)):d=\(length),format=yuv420p[v\(index)]")
                 }
@@ -49,9 +51,12 @@ struct CompositionRenderer {
             for (index, segment) in audio.enumerated() {
                 let length = Self.number(segment.targetRange.duration.seconds)
                 if let url = segment.sourceURL, case let (number, movie) = try input(url), movie.audio != nil {
+                    // Scaled: the tempo changed, pitch kept, then cut or padded to the exact length.
+                    let tempo = Self.tempoFilters(1 / segment.scale)
                     graph.append(
-                        "[\(number):a:0]atrim=start=\(Self.number(segment.sourceRange.start.seconds)):duration=\(length),asetpts=PTS-STARTPTS,"
-                            + "aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo[a\(index)]")
+                        "[\(number):a:0]atrim=start=\(Self.number(segment.sourceRange.start.seconds)):duration=\(Self.number(segment.sourceRange.duration.seconds)),"
+                            + "asetpts=PTS-STARTPTS,\(tempo)aresample=48000,apad,atrim=duration=\(length),"
+                            + "aformat=sample_fmts=fltp:channel_layouts=stereo[a\(index)]")
                 } else {
                     graph.append("anullsrc=r=48000:cl=stereo,atrim=duration=\(length),aformat=sample_fmts=fltp:channel_layouts=stereo[a\(index)]")
                 }
@@ -77,6 +82,18 @@ struct CompositionRenderer {
             throw AVError(.diskFull, "Can't keep the rendered composition at \(final.path)")
         }
         return try MovieDescription.of(final)
+    }
+
+    /// `atempo` filters (each takes 0.5 to 100) multiplying to `tempo`, with a trailing comma;
+    /// none for 1.
+    static func tempoFilters(_ tempo: Double) -> String {
+        guard abs(tempo - 1) > 1e-6, tempo.isFinite, tempo > 0 else { return "" }
+        var left = tempo
+        var filters: [String] = []
+        while left < 0.5 { filters.append("atempo=0.5"); left /= 0.5 }
+        while left > 100 { filters.append("atempo=100"); left /= 100 }
+        filters.append("atempo=\(number(left))")
+        return filters.joined(separator: ",") + ","
     }
 
     /// A number as ffmpeg reads it (no exponent).

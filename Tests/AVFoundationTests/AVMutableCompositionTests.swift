@@ -3,6 +3,8 @@ import Foundation
 import PhotosTestSupport
 import Testing
 
+@testable import AVFoundation
+
 /// Trimming and joining: two clips cut and put end to end, a range removed, a gap, exported and
 /// read back frame by frame.
 @Suite("AVMutableComposition", .enabled(if: TestClip.isAvailable, "needs ffmpeg (apt install ffmpeg)"))
@@ -88,5 +90,52 @@ struct AVMutableCompositionTests {
         #expect(throws: AVError.self) {
             try composition.insertTimeRange(CMTimeRange(start: Self.seconds(1), duration: Self.seconds(5)), of: dark, at: .zero)
         }
+    }
+
+    /// Slow motion: a second of a counting clip played in two. The segments inside the range
+    /// last twice as long from the same source, what follows moves, and the rendered movie shows
+    /// the source frame of each time, its sound as long as its pictures.
+    @Test func aRangeScaledPlaysSlower() throws {
+        let url = folder.appendingPathComponent("counting.mp4")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "nullsrc=s=64x48:r=10:d=2,format=yuv444p,geq=lum='16+10*N':cb=128:cr=128",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2", "-shortest",
+            "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv444p", "-c:a", "aac", url.path,
+        ]
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        let composition = AVMutableComposition()
+        try composition.insertTimeRange(CMTimeRange(start: .zero, duration: Self.seconds(2)), of: AVURLAsset(url: url), at: .zero)
+        composition.scaleTimeRange(CMTimeRange(start: Self.seconds(0.5), duration: Self.seconds(1)), toDuration: Self.seconds(2))
+
+        let video = try #require(composition.mutableTracks.first { $0.mediaType == .video })
+        let ranges = video.segments.map { [$0.targetRange.start.seconds, $0.targetRange.duration.seconds, $0.sourceRange.start.seconds, $0.sourceRange.duration.seconds] }
+        let expected: [[Double]] = [[0, 0.5, 0, 0.5], [0.5, 2, 0.5, 1], [2.5, 0.5, 1.5, 0.5]]
+        #expect(ranges.count == 3 && zip(ranges, expected).allSatisfy { zip($0, $1).allSatisfy { abs($0 - $1) < 0.002 } }, "\(ranges)")
+        #expect(abs(composition.duration.seconds - 3) < 0.1, "\(composition.duration.seconds)")
+        let audio = try #require(composition.tracks(withMediaType: .audio).first)
+        #expect(abs(audio.timeRange.duration.seconds - 3) < 0.1, "\(audio.timeRange.duration.seconds)")
+
+        let generator = AVAssetImageGenerator(asset: composition)
+        let frame = { (seconds: Double) throws -> Int in
+            let image = try generator.copyCGImage(at: Self.seconds(seconds), actualTime: nil)
+            return Int((Double(try Self.level(image)) / (10 * 255.0 / 219)).rounded())
+        }
+        // Composition time → source time: 0.3 → 0.3, 1.5 → 0.5 + 1.0 / 2, 2.75 → 1.5 + 0.25.
+        for (seconds, source) in [(0.3, 3), (1.5, 10), (2.75, 17)] {
+            #expect(abs(try frame(seconds) - source) <= 1, "at \(seconds) s")
+        }
+        #expect(AVMutableCompositionTrack.self == type(of: video))
+    }
+
+    /// The sound's tempo as `atempo` filters, each within the 0.5 to 100 it takes.
+    @Test func tempoChangesAreChainedWithinAtempoRange() {
+        #expect(CompositionRenderer.tempoFilters(1) == "")
+        #expect(CompositionRenderer.tempoFilters(0.5) == "atempo=0.500000,")
+        #expect(CompositionRenderer.tempoFilters(0.1) == "atempo=0.5,atempo=0.5,atempo=0.5,atempo=0.800000,")
+        #expect(CompositionRenderer.tempoFilters(250) == "atempo=100,atempo=2.500000,")
     }
 }
