@@ -45,7 +45,6 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     /// How many ``cancelAllCGImageGeneration()`` calls came; a request started before a call
     /// stops at its next frame.
     private let cancellations = Mutex(0)
-    private static let queue = DispatchQueue(label: "AVAssetImageGenerator", qos: .userInitiated, attributes: .concurrent)
 
     public init(asset: AVAsset) {
         self.asset = asset
@@ -62,14 +61,10 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     /// The frame at `time` and its own time.
     public func image(at time: CMTime) async throws -> (image: CGImage, actualTime: CMTime) {
         let settings = settings()
+        // A batch of one: decoded on a thread of its own, not a Dispatch worker (see FrameBatch).
         return try await withCheckedThrowingContinuation { continuation in
-            Self.queue.async {
-                do {
-                    let (image, actual) = try self.frame(at: time, settings: settings)
-                    continuation.resume(returning: (image, actual))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
+            generate([time], settings: settings, isCancelled: { false }) { _, outcome in
+                continuation.resume(with: outcome.map { (image: $0.0, actualTime: $0.1) })
             }
         }
     }

@@ -184,19 +184,7 @@ open class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable {
 
     /// `timeRange` cut out; what follows moves up.
     public func removeTimeRange(_ timeRange: CMTimeRange) {
-        let (cutStart, cutEnd) = (timeRange.start.seconds, timeRange.end.seconds)
-        guard cutEnd > cutStart else { return }
-        state.withLock { segments in
-            var kept: [AVCompositionTrackSegment] = []
-            for segment in segments {
-                let (start, end) = (segment.targetRange.start.seconds, segment.targetRange.end.seconds)
-                // The parts of the segment before and after the cut.
-                if start < cutStart { kept.append(segment.trimmed(from: start, to: min(end, cutStart), placedAt: start)) }
-                if end > cutEnd { kept.append(segment.trimmed(from: max(start, cutEnd), to: end, placedAt: max(start, cutEnd) - (cutEnd - cutStart))) }
-            }
-            segments = kept.filter { $0.targetRange.duration.seconds > 1e-6 }
-        }
-        onEdit()
+        reshape(timeRange, toLength: 0) { _, _, _ in nil }
     }
 
     /// `timeRange` played in `duration`: the segments inside it (cut at its ends) last
@@ -204,19 +192,28 @@ open class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable {
     /// moves. Rendering speeds the pictures up or slows them down (frames repeated or dropped at
     /// the composition's rate) and the sound with them, its pitch kept (`atempo`).
     public func scaleTimeRange(_ timeRange: CMTimeRange, toDuration duration: CMTime) {
-        let (from, to, length) = (timeRange.start.seconds, timeRange.end.seconds, duration.seconds)
-        guard to > from, length.isFinite, length > 0 else { return }
-        let factor = length / (to - from)
+        let length = duration.seconds
+        guard length.isFinite, length > 0 else { return }
+        let (from, factor) = (timeRange.start.seconds, length / timeRange.duration.seconds)
+        reshape(timeRange, toLength: length) { segment, a, b in
+            segment.trimmed(from: a, to: b, placedAt: from + (a - from) * factor, lasting: (b - a) * factor)
+        }
+    }
+
+    /// Each segment cut at `timeRange`'s ends: the parts before it stay, each part inside it
+    /// (the segment, and the part's composition times) becomes what `inside` makes of it (nil:
+    /// dropped), and the parts after it move so the range lasts `length`.
+    private func reshape(
+        _ timeRange: CMTimeRange, toLength length: Double, inside: (AVCompositionTrackSegment, Double, Double) -> AVCompositionTrackSegment?
+    ) {
+        let (from, to) = (timeRange.start.seconds, timeRange.end.seconds)
+        guard to > from else { return }
         state.withLock { segments in
             var result: [AVCompositionTrackSegment] = []
             for segment in segments {
                 let (start, end) = (segment.targetRange.start.seconds, segment.targetRange.end.seconds)
-                // The parts before, inside and after the range, each placed where it now goes.
                 if start < from { result.append(segment.trimmed(from: start, to: min(end, from), placedAt: start)) }
-                if min(end, to) > max(start, from) {
-                    let (a, b) = (max(start, from), min(end, to))
-                    result.append(segment.trimmed(from: a, to: b, placedAt: from + (a - from) * factor, lasting: (b - a) * factor))
-                }
+                if min(end, to) > max(start, from), let part = inside(segment, max(start, from), min(end, to)) { result.append(part) }
                 if end > to { result.append(segment.trimmed(from: max(start, to), to: end, placedAt: max(start, to) + length - (to - from))) }
             }
             segments = result.filter { $0.targetRange.duration.seconds > 1e-6 }

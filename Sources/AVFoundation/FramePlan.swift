@@ -29,6 +29,8 @@ struct FramePlan {
     /// The Core Image composition frames are drawn through, and the size they are given back at
     /// (`ffmpeg` then gives them at full size).
     let composition: AVVideoComposition?
+    /// What draws ``composition``'s images.
+    private let context = CIContext()
     let finalWidth: Int
     let finalHeight: Int
     /// The most frames one process keeps (its `select` expression stays short, and a long run
@@ -162,7 +164,7 @@ struct FramePlan {
         do {
             let scale = CGAffineTransform(scaleX: Double(finalWidth) / Double(width), y: Double(finalHeight) / Double(height))
             let drawn = try request.image().cropped(to: CGRect(x: 0, y: 0, width: width, height: height)).transformed(by: scale)
-            return try CGImage(try CIContext().encodedPixels(drawn, rect: rect, colorSpace: CGColorSpaceCreateDeviceRGB(), alpha: false).materialized())
+            return try CGImage(try context.encodedPixels(drawn, rect: rect, colorSpace: CGColorSpaceCreateDeviceRGB(), alpha: false).materialized())
         } catch let error as AVError {
             throw error
         } catch {

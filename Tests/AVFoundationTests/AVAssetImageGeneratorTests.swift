@@ -5,8 +5,7 @@ import PhotosLocking
 import PhotosTestSupport
 import Testing
 
-/// Frames of a movie whose frame n is grey level 16 + 10n (limited-range luma, lossless), so
-/// every extracted frame says which one it is: RGB ≈ 11.64 n.
+/// Frames of a counting movie: every extracted frame says which one it is.
 @Suite("AVAssetImageGenerator", .enabled(if: TestClip.isAvailable, "needs ffmpeg (apt install ffmpeg)"))
 struct AVAssetImageGeneratorTests {
     let folder: URL
@@ -15,28 +14,11 @@ struct AVAssetImageGeneratorTests {
         folder = try TestImages.temporaryDirectory("image-generator")
     }
 
-    /// 64 × 48, 10 frames a second for 2 s; `rotation` clockwise degrees in the track matrix.
+    /// A counting movie, 10 frames a second for 2 s; `rotation` clockwise degrees in the track matrix.
     func countingMovie(rotation: Int = 0) throws -> URL {
-        let url = folder.appendingPathComponent("counting-\(rotation).mp4")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = [
-            "-v", "error", "-y", "-f", "lavfi", "-i", "nullsrc=s=64x48:r=10:d=2,format=yuv444p,geq=lum='16+10*N':cb=128:cr=128",
-            "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv444p",
-            url.path,
-        ]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        let url = try CountingMovie.make(folder.appendingPathComponent("counting-\(rotation).mp4"))
         if rotation != 0 { try TestClip.setRotation(rotation, width: 64, height: 48, of: url) }
         return url
-    }
-
-    /// The frame number a frame shows.
-    static func frameNumber(_ image: CGImage) throws -> Int {
-        let bytes = [UInt8](try #require(image.dataProvider?.data))
-        let middle = (image.height / 2 * image.width + image.width / 2) * (image.bitsPerPixel / 8)
-        return Int((Double(bytes[middle]) / (10 * 255.0 / 219)).rounded())
     }
 
     @Test func aFrameIsTheOneShownAtTheTimeAsked() throws {
@@ -45,7 +27,7 @@ struct AVAssetImageGeneratorTests {
             var actual = CMTime.invalid
             let image = try generator.copyCGImage(at: CMTime(seconds: seconds, preferredTimescale: 600), actualTime: &actual)
             #expect(image.width == 64 && image.height == 48)
-            #expect(try Self.frameNumber(image) == frame, "at \(seconds) s")
+            #expect(try CountingMovie.frame(image) == frame, "at \(seconds) s")
             #expect(abs(actual.seconds - Double(frame) / 10) < 0.002, "at \(seconds) s: \(actual)")
         }
         #expect(throws: AVError.self) { try generator.copyCGImage(at: CMTime(seconds: -1, preferredTimescale: 600), actualTime: nil) }
@@ -58,7 +40,7 @@ struct AVAssetImageGeneratorTests {
         generator.appliesPreferredTrackTransform = true
         let upright = try await generator.image(at: CMTime(seconds: 1, preferredTimescale: 600))
         #expect(upright.image.width == 48 && upright.image.height == 64)
-        #expect(try Self.frameNumber(upright.image) == 10)
+        #expect(try CountingMovie.frame(upright.image) == 10)
         generator.maximumSize = CGSize(width: 24, height: 0)
         let small = try generator.copyCGImage(at: .zero, actualTime: nil)
         #expect(small.width == 24 && small.height == 32)
@@ -72,7 +54,7 @@ struct AVAssetImageGeneratorTests {
         let results = Mutex<[(CMTime, Int?, AVAssetImageGenerator.Result)]>([])
         let done = DispatchSemaphore(value: 0)
         generator.generateCGImagesAsynchronously(forTimes: times) { requested, image, _, result, error in
-            let frame = image.flatMap { try? Self.frameNumber($0) }
+            let frame = image.flatMap { try? CountingMovie.frame($0) }
             results.withLock { $0.append((requested, frame, result)) }
             if error != nil { Issue.record("\(error!)") }
             if results.withLock({ $0.count }) == times.count { done.signal() }
@@ -103,7 +85,7 @@ struct AVAssetImageGeneratorTests {
         var failures = 0
         for await element in generator.images(for: [0.3, -2, 1.5].map { CMTime(seconds: $0, preferredTimescale: 600) }) {
             do {
-                frames.append(try Self.frameNumber(try element.image))
+                frames.append(try CountingMovie.frame(try element.image))
                 #expect(abs(try element.actualTime.seconds - element.requestedTime.seconds) < 0.1)
             } catch {
                 failures += 1

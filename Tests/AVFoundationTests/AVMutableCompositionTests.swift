@@ -18,16 +18,11 @@ struct AVMutableCompositionTests {
     /// A movie of one grey level: frames say which clip they came from.
     func clip(_ name: String, level: Int, seconds: Double, size: String = "64x48") throws -> URL {
         let url = folder.appendingPathComponent(name)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = [
+        try ExternalTool.run("/usr/bin/ffmpeg", [
             "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x\(String(format: "%02x%02x%02x", level, level, level)):s=\(size):r=25:d=\(seconds)",
             "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)", "-shortest",
             "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", url.path,
-        ]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        ])
         return url
     }
 
@@ -96,17 +91,7 @@ struct AVMutableCompositionTests {
     /// last twice as long from the same source, what follows moves, and the rendered movie shows
     /// the source frame of each time, its sound as long as its pictures.
     @Test func aRangeScaledPlaysSlower() throws {
-        let url = folder.appendingPathComponent("counting.mp4")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = [
-            "-v", "error", "-y", "-f", "lavfi", "-i", "nullsrc=s=64x48:r=10:d=2,format=yuv444p,geq=lum='16+10*N':cb=128:cr=128",
-            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2", "-shortest",
-            "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv444p", "-c:a", "aac", url.path,
-        ]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
+        let url = try CountingMovie.make(folder.appendingPathComponent("counting.mp4"), audio: true)
         let composition = AVMutableComposition()
         try composition.insertTimeRange(CMTimeRange(start: .zero, duration: Self.seconds(2)), of: AVURLAsset(url: url), at: .zero)
         composition.scaleTimeRange(CMTimeRange(start: Self.seconds(0.5), duration: Self.seconds(1)), toDuration: Self.seconds(2))
@@ -121,8 +106,7 @@ struct AVMutableCompositionTests {
 
         let generator = AVAssetImageGenerator(asset: composition)
         let frame = { (seconds: Double) throws -> Int in
-            let image = try generator.copyCGImage(at: Self.seconds(seconds), actualTime: nil)
-            return Int((Double(try Self.level(image)) / (10 * 255.0 / 219)).rounded())
+            try CountingMovie.frame(try generator.copyCGImage(at: Self.seconds(seconds), actualTime: nil))
         }
         // Composition time → source time: 0.3 → 0.3, 1.5 → 0.5 + 1.0 / 2, 2.75 → 1.5 + 0.25.
         for (seconds, source) in [(0.3, 3), (1.5, 10), (2.75, 17)] {

@@ -17,27 +17,16 @@ struct FrameRunTests {
         folder = try TestImages.temporaryDirectory("frame-runs")
     }
 
-    /// 64 × 48, 10 frames a second for 3 s, frame n grey level 16 + 7n (so each says which it
-    /// is), a key frame every `keyframeInterval` frames and nowhere else; more `ffmpeg` arguments
-    /// for the file's layout.
+    /// A counting movie (step 7), 10 frames a second for 3 s, a key frame every
+    /// `keyframeInterval` frames and nowhere else; more `ffmpeg` arguments for the file's layout.
     func countingMovie(keyframeInterval: Int, _ more: [String] = [], name: String = "counting") throws -> URL {
-        let url = folder.appendingPathComponent("\(name)-\(keyframeInterval).mp4")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = [
-            "-v", "error", "-y", "-f", "lavfi", "-i", "nullsrc=s=64x48:r=10:d=3,format=yuv444p,geq=lum='16+7*N':cb=128:cr=128",
-            "-c:v", "libx264", "-qp", "0", "-pix_fmt", "yuv444p", "-g", "\(keyframeInterval)", "-sc_threshold", "0", "-bf", "2",
-        ] + more + [url.path]
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
-        return url
+        try CountingMovie.make(
+            folder.appendingPathComponent("\(name)-\(keyframeInterval).mp4"), seconds: 3, step: 7,
+            ["-g", "\(keyframeInterval)", "-sc_threshold", "0", "-bf", "2"] + more)
     }
 
     static func frameNumber(_ image: CGImage) throws -> Int {
-        let bytes = [UInt8](try #require(image.dataProvider?.data))
-        let middle = (image.height / 2 * image.width + image.width / 2) * (image.bitsPerPixel / 8)
-        return Int((Double(bytes[middle]) / (7 * 255.0 / 219)).rounded())
+        try CountingMovie.frame(image, step: 7)
     }
 
     @Test func keyFramesAreReadFromTheSampleTables() throws {

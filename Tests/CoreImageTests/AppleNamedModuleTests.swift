@@ -1,4 +1,5 @@
 import Foundation
+import PhotosTestSupport
 import Testing
 
 /// Other packages look for Apple's modules with `#if canImport(...)` and import whatever module
@@ -23,23 +24,12 @@ struct AppleNamedModuleTests {
         try #require(
             FileManager.default.fileExists(atPath: modules.appendingPathComponent("\(module).swiftmodule").path),
             "no \(module).swiftmodule beside the test bundle in \(modules.path)")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("module-import-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let source = folder.appendingPathComponent("client.swift")
+        let source = try TestImages.temporaryDirectory("module-import").appendingPathComponent("client.swift")
         try "import \(module)\n\(use)\nprint(value)\n".write(to: source, atomically: true, encoding: .utf8)
 
         // As SwiftPM compiles a dependency that didn't declare this package: only `-I` the
-        // modules folder, no `-Xcc -fmodule-map-file` for this package's C modules.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swiftc", "-typecheck", "-swift-version", "5", "-I", modules.path, source.path]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "import \(module) needs more than the modules folder: \(message)")
+        // modules folder, no `-Xcc -fmodule-map-file` for this package's C modules. A failure
+        // throws with the compiler's errors.
+        try ExternalTool.run("/usr/bin/env", ["swiftc", "-typecheck", "-swift-version", "5", "-I", modules.path, source.path])
     }
 }
