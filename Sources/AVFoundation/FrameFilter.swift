@@ -88,7 +88,7 @@ package enum FrameFilter {
     }
 
     /// Exactly `bytes` from `handle`, or nil at its end.
-    private static func readFrame(_ handle: FileHandle, bytes: Int) -> Data? {
+    static func readFrame(_ handle: FileHandle, bytes: Int) -> Data? {
         var frame = Data()
         frame.reserveCapacity(bytes)
         while frame.count < bytes {

@@ -126,7 +126,7 @@ struct FramePlan {
         var stopped = false
         while given < run.count, !stopped {
             // Frame by frame: a run of full-size frames is never held whole.
-            guard let pixels = try? child.standardOutput.read(upToCount: size), pixels.count == size else { break }
+            guard let pixels = FrameFilter.readFrame(child.standardOutput, bytes: size) else { break }
             do {
                 let image = try CGImage(VipsImage(pixels: pixels, width: outWidth, height: outHeight, bands: 3))
                 stopped = try !each(run[given], try composed(image, frame: run[given]))
