@@ -36,8 +36,8 @@ open class AVAssetImageGenerator: NSObject, @unchecked Sendable {
     open var maximumSize: CGSize = .zero
     open var requestedTimeToleranceBefore: CMTime = .positiveInfinity
     open var requestedTimeToleranceAfter: CMTime = .positiveInfinity
-    /// Draws each frame through a composition: with a Core Image one
-    /// (`AVVideoComposition(asset:applyingCIFiltersWithHandler:)`), the handler gets the frame
+    /// Draws each frame through a composition. Linux: compositions are Core Image ones
+    /// (`AVVideoComposition(asset:applyingCIFiltersWithHandler:)`); the handler gets the frame
     /// upright at full size and its image, scaled to ``maximumSize``, is the frame given back.
     /// Frames are then upright whatever ``appliesPreferredTrackTransform`` says, as Apple's
     /// composition renders them.
