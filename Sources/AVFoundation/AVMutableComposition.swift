@@ -189,8 +189,9 @@ open class AVMutableCompositionTrack: AVCompositionTrack, @unchecked Sendable {
 
     /// `timeRange` played in `duration`: the segments inside it (cut at its ends) last
     /// `duration / timeRange.duration` times as long, their source unchanged, and what follows
-    /// moves. Linux: rendering (an `ffmpeg` process) speeds the pictures up or slows them down (frames repeated or dropped at
-    /// the composition's rate) and the sound with them, its pitch kept (`atempo`).
+    /// moves. Linux: rendering (an `ffmpeg` process) speeds the pictures up or slows them down
+    /// (frames repeated or dropped at the composition's rate) and the sound with them, its
+    /// pitch kept (`atempo`).
     public func scaleTimeRange(_ timeRange: CMTimeRange, toDuration duration: CMTime) {
         let length = duration.seconds
         guard length.isFinite, length > 0 else { return }
