@@ -5,8 +5,13 @@ extension LibraryDatabase {
 
     /// The row ids of the assets a query matches, in order: the snapshot a fetch result keeps,
     /// and the library's position (the newest change) they reflect.
+    /// A fetch ordered by a date may be read in two halves at once
+    /// (``StoreEngine/idsAndPosition(_:splittable:)``).
     package func assetIDs(_ query: AssetQuery) throws(StoreError) -> (ids: [Int64], position: Int64) {
-        try StoreError.mapping("Reading the library failed") { try engine.idsAndPosition(query.statement()) }
+        let splittable = query.splitKey.map { key in
+            SplittableRead(table: "asset", column: key.field.rawValue.lowercased()) { pivot in query.halves(splitAt: pivot) }
+        }
+        return try StoreError.mapping("Reading the library failed") { try engine.idsAndPosition(query.statement(), splittable: splittable) }
     }
 
     /// The rows of the assets a query matches, in its order, with the library's position they

@@ -38,6 +38,22 @@ package final class PostgresEngine: StoreEngine {
     /// snapshot's `BEGIN`, as a backend slow to be scheduled would; 0, none.
     package let snapshotLagMilliseconds = Atomic<Int>(0)
 
+    /// A fetch ordered by a date is read in two halves at once (``idsAndPosition(halves:)``)
+    /// when its statement returned at least this many ids the last time; negative, never.
+    /// Tests set 0 (every such fetch split).
+    package let splitReadsFrom = Atomic<Int>(100_000)
+    /// How many fetches were read in two halves on two connections.
+    package let readsInHalves = Atomic<Int>(0)
+    /// For tests: the server waits this many milliseconds (`pg_sleep`) before a fetch's second
+    /// half begins its transaction in the first half's snapshot; 0, none.
+    package let secondHalfLagMilliseconds = Atomic<Int>(0)
+    /// How many ids each fetch's statement (by its text) returned the last time.
+    let lastCounts = Mutex<[String: Int]>([:])
+    /// ``middleKey(of:in:)``'s answers by `table.column`, and when they were read.
+    let middleKeys = Mutex<[String: (key: StoreValue?, read: ContinuousClock.Instant)]>([:])
+    /// The pool's `pool_max` (0 when the URL's settings are wrong).
+    let poolMaximum: Int
+
     /// The advisory lock every write transaction holds: "PHKW".
     static let writeLock: Int64 = ChangeJournal.postgresWriteLock
     /// The `NOTIFY` channel commits are announced on.
@@ -46,7 +62,9 @@ package final class PostgresEngine: StoreEngine {
     init(url: URL) {
         self.url = url
         let counter = self.counter
-        pool = Result { () throws(StoreError) in PostgresSessionPool(settings: try PostgresConnectionSettings(url: url), counter: counter) }
+        let settings = Result { () throws(StoreError) in try PostgresConnectionSettings(url: url) }
+        poolMaximum = (try? settings.get())?.poolMaximum ?? 0
+        pool = settings.map { PostgresSessionPool(settings: $0, counter: counter) }
         listener = PostgresChangeListener(url: url, channel: Self.channel)
     }
 
@@ -92,9 +110,9 @@ package final class PostgresEngine: StoreEngine {
     /// How many sessions ``withSession(readOnly:_:)`` tries before reporting the database unavailable.
     static let sessionTries = 3
 
-    /// A connection of the pool's (``PostgresSessionPool/take()``).
-    private func takeSession() throws -> PostgresSession {
-        try pool.get().take()
+    /// A connection of the pool's (``PostgresSessionPool/take(within:)``).
+    func takeSession(within limit: TimeInterval? = nil) throws -> PostgresSession {
+        try pool.get().take(within: limit)
     }
 
     package func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T {

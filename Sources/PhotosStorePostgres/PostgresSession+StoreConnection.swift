@@ -113,26 +113,55 @@ extension PostgresSession: StoreConnection {
     /// A statement with planner settings (``StoreSQL/plannerSetting(_:_:)``) runs in a
     /// transaction of its own after `SET LOCAL` of each (sent ahead with its `BEGIN`).
     func idsAndPosition(_ statement: StoreSQL) throws -> (ids: [Int64], position: Int64) {
-        let settings = statement.plannerSettings
-        guard settings.isEmpty else {
-            return try transaction(begin: "BEGIN") {
-                for (name, value) in settings {
-                    send("SET LOCAL \(unescaped: name) = \(unescaped: value)" as StoreSQL)
-                }
-                return try idsAndPosition(withoutSettings: statement)
-            }
-        }
-        return try idsAndPosition(withoutSettings: statement)
+        try idsAndPosition(parts: [statement])
     }
 
-    private func idsAndPosition(withoutSettings statement: StoreSQL) throws -> (ids: [Int64], position: Int64) {
-        let (combined, values) = Self.preparable("SELECT ARRAY(\(statement)), (SELECT position FROM libraryPosition)")
+    /// ``idsAndPosition(_:)`` of several statements whose ids, concatenated, are the answer
+    /// (`ARRAY(…) || ARRAY(…)`, one statement).
+    func idsAndPosition(parts: [StoreSQL]) throws -> (ids: [Int64], position: Int64) {
+        let settings = parts.flatMap(\.plannerSettings)
+        guard settings.isEmpty else {
+            return try transaction(begin: "BEGIN") {
+                sendSettings(settings)
+                return try idsAndPosition(withoutSettings: parts)
+            }
+        }
+        return try idsAndPosition(withoutSettings: parts)
+    }
+
+    /// `SET LOCAL` of each planner setting, sent ahead (in a transaction).
+    func sendSettings(_ settings: [(name: String, value: String)]) {
+        for (name, value) in settings {
+            send("SET LOCAL \(unescaped: name) = \(unescaped: value)" as StoreSQL)
+        }
+    }
+
+    private func idsAndPosition(withoutSettings parts: [StoreSQL]) throws -> (ids: [Int64], position: Int64) {
+        let (combined, values) = Self.preparable("SELECT \(Self.concatenatedArrays(parts)), (SELECT position FROM libraryPosition)")
         let answer = try query(combined, "reading \(combined.sql)", values: values)
         if let row = answer.first?.makeRandomAccess(), let ids = Self.int64Array(PostgresColumns.cell(row, 0)) {
             return (ids, try PostgresColumns.cell(row, 1).decode(Int64.self))
         }
         return try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-            (try int64Column(statement), try rows("SELECT position FROM libraryPosition") { $0.int64(0) }.first ?? 0)
+            (try parts.flatMap { try int64Column($0) }, try rows("SELECT position FROM libraryPosition") { $0.int64(0) }.first ?? 0)
+        }
+    }
+
+    /// `ARRAY(part) || ARRAY(part) …`: the parts' ids, concatenated, in one `bigint[]`.
+    static func concatenatedArrays(_ parts: [StoreSQL]) -> StoreSQL {
+        StoreSQL.joined(parts.map { "ARRAY(\($0))" }, separator: " || ")
+    }
+
+    /// Sends the parts' ids (``concatenatedArrays(_:)``) without waiting: the function returned
+    /// reads them (a part of a fetch read on two connections at once).
+    func idsAhead(_ parts: [StoreSQL]) -> () throws -> [Int64] {
+        let (query, values) = Self.preparable("SELECT \(Self.concatenatedArrays(parts))")
+        let answer = sendForAnswer(query, values: values)
+        return {
+            guard let row = try answer("reading \(query.sql)").first?.makeRandomAccess(),
+                let ids = Self.int64Array(PostgresColumns.cell(row, 0))
+            else { throw StoreError(.database, "reading \(query.sql): no bigint[] came back") }
+            return ids
         }
     }
 

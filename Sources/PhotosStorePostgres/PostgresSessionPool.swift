@@ -94,9 +94,11 @@ final class PostgresSessionPool: Sendable {
     }
 
     /// A connection of the pool's for the calling thread, as a session, until it is given back.
+    /// `within` bounds the wait for one when every connection is in use (a spare connection
+    /// for a fetch's second half, which the caller reads itself when none comes).
     /// - Throws: `StoreError.unavailable` when the database is away or every connection stays
-    ///   in use for `connect_timeout`.
-    func take() throws(StoreError) -> PostgresSession {
+    ///   in use for `connect_timeout` (or `within`).
+    func take(within limit: TimeInterval? = nil) throws(StoreError) -> PostgresSession {
         if let (lease, connection) = shelf.take() {
             return PostgresSession(leased: connection, lease: lease, settings: settings, counter: counter)
         }
@@ -116,7 +118,7 @@ final class PostgresSessionPool: Sendable {
         }
         let connection: PostgresConnection
         do {
-            connection = try lease.wait(timeout: wasAway ? Self.awayWait : settings.connectTimeout, health: health)
+            connection = try lease.wait(timeout: wasAway ? Self.awayWait : min(settings.connectTimeout, limit ?? .infinity), health: health)
         } catch {
             task.cancel()
             guard wasAway || health.isAway else { throw error }

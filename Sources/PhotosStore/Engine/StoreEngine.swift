@@ -28,6 +28,12 @@ package protocol StoreEngine: Sendable {
     /// (one round trip instead of four).
     func idsAndPosition(_ statement: StoreSQL) throws -> (ids: [Int64], position: Int64)
 
+    /// ``idsAndPosition(_:)`` of a fetch the engine may read in parts: `splittable` says by
+    /// which key and how. PostgreSQL reads a fetch that returned many ids the last time as two
+    /// key ranges at once, on two connections sharing one snapshot; other engines read
+    /// `statement` (SQLite: one connection walks its covering index as fast as two would).
+    func idsAndPosition(_ statement: StoreSQL, splittable: SplittableRead?) throws -> (ids: [Int64], position: Int64)
+
     /// Runs one query outside any transaction: a single statement is consistent on its own.
     /// The reads a fetch result makes per object and per batch come here, so the engine can
     /// make them cheaper than a transaction (SQLite: plain connections and prepared
@@ -75,6 +81,10 @@ extension StoreEngine {
         try read { db in (try db.int64Column(statement), try ChangeJournal.position(db)) }
     }
 
+    package func idsAndPosition(_ statement: StoreSQL, splittable: SplittableRead?) throws -> (ids: [Int64], position: Int64) {
+        try idsAndPosition(statement)
+    }
+
     /// SQLite's write lock is the transaction's own: nothing to fold.
     package func writeChange<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
         try write(body)
@@ -85,6 +95,21 @@ extension StoreEngine {
     /// them itself (``announcesCommits``; `position` is then not read).
     func postCommit(position: @autoclosure () -> Int64) {
         if !announcesCommits { postChange(position: position()) }
+    }
+}
+
+/// How a fetch may be read in two parts (``StoreEngine/idsAndPosition(_:splittable:)``): by
+/// the values of `column` of `table`, its first sort key; `halves` gives the two halves split
+/// at a value of it (``AssetQuery/halves(splitAt:)``).
+package struct SplittableRead: Sendable {
+    package let table: String
+    package let column: String
+    package let halves: @Sendable (StoreValue) -> [[StoreSQL]]
+
+    package init(table: String, column: String, halves: @escaping @Sendable (StoreValue) -> [[StoreSQL]]) {
+        self.table = table
+        self.column = column
+        self.halves = halves
     }
 }
 

@@ -59,6 +59,12 @@ package struct AssetQuery: Sendable, Hashable {
     /// The statement selecting matching row ids (or `columns`) in order; `restrictedTo` keeps
     /// only some rows (change details re-run a query over the changed rows).
     func statement(selecting columns: StoreSQL = "asset.id", restrictedTo restriction: RowRestriction? = nil) -> StoreSQL {
+        statement(selecting: columns, restrictedTo: restriction, within: nil)
+    }
+
+    /// ``statement(selecting:restrictedTo:)`` of the rows whose first sort key is in `range`
+    /// (a big fetch read in parts, ``halves(splitAt:)``).
+    func statement(selecting columns: StoreSQL, restrictedTo restriction: RowRestriction?, within range: KeyRange?) -> StoreSQL {
         var hint: StoreSQL = ""
         var join: StoreSQL = ""
         var conditions: [StoreSQL] = []
@@ -142,6 +148,7 @@ package struct AssetQuery: Sendable, Hashable {
             conditions.append(SQLFilterCompiler.compile(filter))
         }
         if let restriction { conditions.append(restriction.condition(on: "asset.id")) }
+        if let range, let key = orderTerms.first { conditions.append(range.condition(on: key.sql)) }
         var statement: StoreSQL = """
             SELECT \(columns) FROM asset\(hint)\(join) WHERE \(StoreSQL.joined(conditions, separator: " AND ")) \
             ORDER BY \(OrderTerm.sql(orderTerms))
