@@ -41,7 +41,7 @@ package final class PostgresEngine: StoreEngine {
     /// A fetch ordered by a date is read in two halves at once (``idsAndPosition(halves:)``)
     /// when its statement returned at least this many ids the last time; negative, never.
     /// Tests set 0 (every such fetch split).
-    package let splitReadsFrom = Atomic<Int>(100_000)
+    package let splitReadsFrom = Atomic<Int>(20_000)
     /// How many fetches were read in two halves on two connections.
     package let readsInHalves = Atomic<Int>(0)
     /// For tests: the server waits this many milliseconds (`pg_sleep`) before a fetch's second

@@ -152,16 +152,17 @@ extension PostgresSession: StoreConnection {
         StoreSQL.joined(parts.map { "ARRAY(\($0))" }, separator: " || ")
     }
 
-    /// Sends the parts' ids (``concatenatedArrays(_:)``) without waiting: the function returned
-    /// reads them (a part of a fetch read on two connections at once).
-    func idsAhead(_ parts: [StoreSQL]) -> () throws -> [Int64] {
-        let (query, values) = Self.preparable("SELECT \(Self.concatenatedArrays(parts))")
+    /// Sends the parts' ids (``concatenatedArrays(_:)``) and the library's position without
+    /// waiting, in one statement outside any transaction: the function returned reads them (a
+    /// half of a fetch read on two connections at once). The parts carry no planner settings.
+    func idsAndPositionAhead(_ parts: [StoreSQL]) -> () throws -> (ids: [Int64], position: Int64) {
+        let (query, values) = Self.preparable("SELECT \(Self.concatenatedArrays(parts)), (SELECT position FROM libraryPosition)")
         let answer = sendForAnswer(query, values: values)
         return {
             guard let row = try answer("reading \(query.sql)").first?.makeRandomAccess(),
                 let ids = Self.int64Array(PostgresColumns.cell(row, 0))
             else { throw StoreError(.database, "reading \(query.sql): no bigint[] came back") }
-            return ids
+            return (ids, try PostgresColumns.cell(row, 1).decode(Int64.self))
         }
     }
 

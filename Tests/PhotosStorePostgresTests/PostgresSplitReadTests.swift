@@ -66,13 +66,13 @@ struct PostgresSplitReadTests {
         }
     }
 
-    /// By default only a fetch whose statement returned 100,000 ids the last time is split:
+    /// By default only a fetch whose statement returned 20,000 ids the last time is split:
     /// a small one costs less read whole.
     @Test func aSmallFetchIsReadWhole() throws {
         let server = try ThrowawayPostgres()
         let (store, engine, files, _) = try Self.library(server)
         defer { try? FileManager.default.removeItem(at: files) }
-        #expect(engine.splitReadsFrom.load(ordering: .relaxed) == 100_000)
+        #expect(engine.splitReadsFrom.load(ordering: .relaxed) == 20_000)
         for _ in 0..<3 { _ = try store.assetIDs(AssetQuery(scope: .library)) }
         #expect(engine.readsInHalves.load(ordering: .relaxed) == 0)
         // The count that decides is the statement's last one.
@@ -84,10 +84,11 @@ struct PostgresSplitReadTests {
         #expect(engine.readsInHalves.load(ordering: .relaxed) == 1, "the favorites are fewer than 2,000")
     }
 
-    /// The second half begins its transaction in the first's snapshot: an asset added (and one
-    /// deleted) between the first half's read and the second's is in neither, and the position
-    /// is the one before it.
-    @Test func theHalvesSeeOneStateOfTheLibrary() throws {
+    /// Each half is read with the library's position: when a change committed between the
+    /// two reads (here an asset of the first half deleted and one added to the second while the
+    /// second half's connection waits), the positions differ and the fetch is read again,
+    /// whole; the answer is one state of the library, never halves of two.
+    @Test func aChangeBetweenTheHalvesIsNeverMixedIn() throws {
         let server = try ThrowawayPostgres()
         let (store, engine, files, database) = try Self.library(server)
         defer { try? FileManager.default.removeItem(at: files) }
@@ -102,7 +103,7 @@ struct PostgresSplitReadTests {
             answer.withLock { $0 = read }
         }
         reader.start()
-        // The second half's connection is asleep: the first has exported its snapshot.
+        // The second half's connection is asleep: the first half has been read.
         let deadline = Date().addingTimeInterval(30)
         var sleeping = 0
         while sleeping == 0, Date() < deadline {
@@ -112,17 +113,17 @@ struct PostgresSplitReadTests {
         _ = try server.psql(
             """
             INSERT INTO asset (uuid, mediaType, creationDate, addedDate, uniformTypeIdentifier) VALUES ('LATE', 1, 99999999.0, 1, 'public.jpeg');
-            DELETE FROM asset WHERE id = \(before.ids.last!);
+            DELETE FROM asset WHERE id = \(before.ids[0]);
             UPDATE libraryPosition SET position = position + 1;
             """, database: database)
         while answer.withLock({ $0 == nil }), Date() < deadline { usleep(1000) }
         engine.secondHalfLagMilliseconds.store(0, ordering: .relaxed)
         let split = try #require(try answer.withLock { $0 }?.get())
-        #expect(split.ids.elementsEqual(before.ids), "\(split.ids.count) ids, \(before.ids.count) before the change")
-        #expect(split.position == before.position)
-        let after = try store.assetIDs(query)
-        #expect(after.ids.count == before.ids.count && !after.ids.elementsEqual(before.ids), "the change is seen by the next fetch")
-        #expect(after.position == before.position + 1)
+        let after = try engine.idsAndPosition(query.statement())
+        #expect(after.position == before.position + 1 && !after.ids.contains(before.ids[0]) && after.ids.count == before.ids.count)
+        #expect(split.ids.elementsEqual(after.ids), "\(split.ids.count) ids; \(split.ids.contains(before.ids[0]) ? "with" : "without") the deleted one")
+        #expect(split.position == after.position)
+        #expect(engine.readsInHalves.load(ordering: .relaxed) == 1, "the second half was read on its own connection")
     }
 
     /// With every connection of the pool in use, the first connection reads the second half

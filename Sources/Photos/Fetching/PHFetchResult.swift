@@ -231,14 +231,20 @@ struct BatchWindow {
         range.contains(index) ? objects[index - range.lowerBound] : nil
     }
 
-    /// Reading in order (forwards or backwards) reads a batch ahead; a jump reads just the
-    /// object asked for, so random access stays cheap.
+    /// How many objects the first read in order reads: a fetch's `firstObject` reads 16 rows,
+    /// not a whole batch (on PostgreSQL, 128 rows by id cost ~1 ms of the server's time).
+    static let firstBatch = 16
+
+    /// Reading in order (forwards or backwards) reads ahead: ``firstBatch`` objects first, then
+    /// twice as many as the read before, up to `batch`. A jump reads just the object asked
+    /// for, so random access stays cheap.
     func nextRange(for index: Int, count: Int, batch: Int) -> Range<Int> {
+        let ahead = Swift.min(batch, Swift.max(Self.firstBatch, range.count * 2))
         if index == lastIndex + 1 || index == range.upperBound {
-            return index..<Swift.min(count, index + batch)
+            return index..<Swift.min(count, index + ahead)
         }
         if index == lastIndex - 1 || index == range.lowerBound - 1 {
-            return Swift.max(0, index - batch + 1)..<(index + 1)
+            return Swift.max(0, index - ahead + 1)..<(index + 1)
         }
         return index..<(index + 1)
     }

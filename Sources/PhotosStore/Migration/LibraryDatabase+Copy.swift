@@ -49,12 +49,29 @@ extension LibraryDatabase {
                 try Self.setIdentityMarks(marks, position: report.position, target)
             }
         }
+        try destination.compactAfterCopy()
         try destination.verifyCopy(digests: digests, report: &report)
         let identifier = try destination.read { db in try db.text("SELECT value FROM libraryInfo WHERE key = 'libraryIdentifier'") }
         if let identifier {
             try SafeFiles.write(Data((identifier + "\n").utf8), to: destination.layout.identifierFile)
         }
         return report
+    }
+
+    /// On PostgreSQL, each copied table's indexes rebuilt and its statistics read, as
+    /// `pg_restore` builds indexes after the rows: the rows went in in id order, so an index in
+    /// another order split its pages as it grew (62 % full, half its leaf pages out of order, on
+    /// a copy of 1,000,000 assets), and a new table has no statistics until autovacuum's first
+    /// pass (fetches read in halves split at a date's median from them). 9 s for 1,000,000
+    /// assets. SQLite's file needs neither.
+    private func compactAfterCopy() throws(StoreError) {
+        guard engine.dialect == .postgres else { return }
+        try write { db in
+            for table in CopiedTable.all {
+                try db.execute("REINDEX TABLE \(unescaped: table.name)")
+                try db.execute("ANALYZE \(unescaped: table.name)")
+            }
+        }
     }
 
     /// The tables' id high-water marks: the largest id ever given, deleted rows included.

@@ -31,6 +31,27 @@ struct FetchResultTests {
         #expect(result.countOfAssets(with: .audio) == 0)
     }
 
+    /// Reading in order reads ahead 16 objects first (a fetch's `firstObject` reads no more),
+    /// then twice as many each time, up to a batch of 128; backwards the same; a jump reads one.
+    @Test func readingInOrderReadsAheadMoreEachTime() {
+        var window = BatchWindow()
+        var forwards: [Int] = []
+        var index = 0
+        while index < 600 {
+            let range = window.nextRange(for: index, count: 600, batch: 128)
+            #expect(range.lowerBound == index)
+            forwards.append(range.count)
+            window.store([], range: range, accessed: index)
+            index = range.upperBound
+        }
+        #expect(forwards == [16, 32, 64, 128, 128, 128, 104])
+        let jump = window.nextRange(for: 300, count: 600, batch: 128)
+        #expect(jump == 300..<301)
+        window.store([], range: jump, accessed: 300)
+        let backwards = window.nextRange(for: 299, count: 600, batch: 128)
+        #expect(backwards == 284..<300)
+    }
+
     @Test func randomAccessMatchesSequentialOrder() throws {
         let (temporary, ids) = try Self.fixture(count: 600)
         let result = temporary.library.withCurrent { PHAsset.fetchAssets(with: nil) }

@@ -82,6 +82,13 @@ struct LibraryMigrationTests {
         // And back, into a new folder or database of the source's engine.
         let back = try temporary.emptyPeer("back")
         _ = try copy.copyLibrary(to: back)
+        // A copy on PostgreSQL has its statistics at once (ANALYZE after the rows), as
+        // `pg_restore` leaves a database.
+        let onPostgres = try #require([copy, back].first { $0.store.engine.dialect == .postgres })
+        let analyzed = try onPostgres.store.engine.read { db in
+            try db.int64("SELECT count(*) FROM pg_stat_user_tables WHERE relname IN ('asset', 'albumasset') AND last_analyze IS NOT NULL")
+        }
+        #expect(analyzed == 2)
         #expect(back.withCurrent { PHAsset.fetchAssets(with: nil).count } == 2, "the one hidden on the copy stays hidden")
         #expect(try back.fetchPersistentChanges(since: token).map(\.changeToken).count == before.count + 1)
     }
