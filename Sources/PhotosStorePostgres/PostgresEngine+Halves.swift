@@ -88,7 +88,15 @@ extension PostgresEngine {
         }
         return try withSession(readOnly: true) { first in
             let firstHalf = first.idsAndPositionAhead(halves[0])
-            let second = try readOnSpareSession(halves[1]) ?? first.idsAndPositionAhead(halves[1])()
+            let second: (ids: [Int64], position: Int64)
+            do {
+                second = try readOnSpareSession(halves[1]) ?? first.idsAndPositionAhead(halves[1])()
+            } catch {
+                // The first half's answer is read (its failure, if any, thrown here and not by
+                // the session's next statement, another caller's).
+                _ = try? firstHalf()
+                throw error
+            }
             let (ids, position) = try firstHalf()
             guard position == second.position else {
                 // A change committed between the two reads.
