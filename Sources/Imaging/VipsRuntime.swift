@@ -130,12 +130,13 @@ enum VipsRuntime {
     private static func takeErrorBufferUnlocked() -> String {
         guard let raw = vips_error_buffer_copy() else { return "" }
         defer { g_free(raw) }
-        let words = takeErrorBufferWords(raw)
+        let words = words(in: raw)
         if !words.isEmpty && holdsReasons { wordsTaken.add(1, ordering: .relaxed) }
         return words
     }
 
-    private static func takeErrorBufferWords(_ raw: UnsafeMutablePointer<CChar>) -> String {
+    /// The buffer's lines, trimmed, without HEIF seek probes, joined by "; ".
+    private static func words(in raw: UnsafeMutablePointer<CChar>) -> String {
         String(cString: raw)
             .split(separator: "\n")
             .map { $0.trimmingCharacters(in: .whitespaces) }

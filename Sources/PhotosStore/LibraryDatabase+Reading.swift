@@ -4,8 +4,8 @@ extension LibraryDatabase {
     // MARK: - Assets
 
     /// The row ids of the assets a query matches, in order: the snapshot a fetch result keeps,
-    /// and the library's position (the newest change) they reflect.
-    /// A fetch ordered by a date may be read in two halves at once
+    /// and the library's position (the newest change) they reflect. A fetch ordered by a date
+    /// may be read in two halves at once
     /// (``StoreEngine/idsAndPosition(_:splittable:)``).
     package func assetIDs(_ query: AssetQuery) throws(StoreError) -> (ids: [Int64], position: Int64) {
         let splittable = query.splitKey.map { key in

@@ -12,7 +12,7 @@ import PostgresNIO
 /// returned at least ``PostgresEngine/splitReadsFrom`` ids the last time it ran is read in two
 /// halves, split at the date's median from the table's statistics (`pg_stats`' histogram, read
 /// again once a minute); a smaller one costs less read whole (its extra round trips and second
-/// connection cost more than half its scan):
+/// connection cost more than half its scan).
 ///
 /// Each half is one statement outside any transaction, with the library's position, as a
 /// fetch read whole is (``PostgresSession/idsAndPosition(_:)``); the two are sent at once, the

@@ -44,8 +44,8 @@ package final class PostgresEngine: StoreEngine {
     package let splitReadsFrom = Atomic<Int>(20_000)
     /// How many fetches were read in two halves on two connections.
     package let readsInHalves = Atomic<Int>(0)
-    /// For tests: the server waits this many milliseconds (`pg_sleep`) before a fetch's second
-    /// half begins its transaction in the first half's snapshot; 0, none.
+    /// For tests: the server waits this many milliseconds (`pg_sleep`) before it reads a
+    /// fetch's second half; 0, none.
     package let secondHalfLagMilliseconds = Atomic<Int>(0)
     /// How many ids each fetch's statement (by its text) returned the last time.
     let lastCounts = Mutex<[String: Int]>([:])

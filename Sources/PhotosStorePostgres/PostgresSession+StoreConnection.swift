@@ -137,32 +137,39 @@ extension PostgresSession: StoreConnection {
     }
 
     private func idsAndPosition(withoutSettings parts: [StoreSQL]) throws -> (ids: [Int64], position: Int64) {
-        let (combined, values) = Self.preparable("SELECT \(Self.concatenatedArrays(parts)), (SELECT position FROM libraryPosition)")
-        let answer = try query(combined, "reading \(combined.sql)", values: values)
-        if let row = answer.first?.makeRandomAccess(), let ids = Self.int64Array(PostgresColumns.cell(row, 0)) {
-            return (ids, try PostgresColumns.cell(row, 1).decode(Int64.self))
+        let (combined, values) = Self.idsAndPositionQuery(parts)
+        if let answer = try Self.idsAndPosition(in: query(combined, "reading \(combined.sql)", values: values)) {
+            return answer
         }
         return try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
             (try parts.flatMap { try int64Column($0) }, try rows("SELECT position FROM libraryPosition") { $0.int64(0) }.first ?? 0)
         }
     }
 
-    /// `ARRAY(part) || ARRAY(part) …`: the parts' ids, concatenated, in one `bigint[]`.
-    static func concatenatedArrays(_ parts: [StoreSQL]) -> StoreSQL {
-        StoreSQL.joined(parts.map { "ARRAY(\($0))" }, separator: " || ")
+    /// `SELECT ARRAY(part) || ARRAY(part) …, position`: the parts' ids, concatenated, in one
+    /// `bigint[]`, and the library's position, in one statement.
+    private static func idsAndPositionQuery(_ parts: [StoreSQL]) -> (PostgresQuery, [PostgresData]) {
+        let arrays = StoreSQL.joined(parts.map { "ARRAY(\($0))" }, separator: " || ")
+        return preparable("SELECT \(arrays), (SELECT position FROM libraryPosition)")
     }
 
-    /// Sends the parts' ids (``concatenatedArrays(_:)``) and the library's position without
+    /// The answer of ``idsAndPositionQuery(_:)``; nil when the ids are not a `bigint[]`.
+    private static func idsAndPosition(in rows: [PostgresRow]) throws -> (ids: [Int64], position: Int64)? {
+        guard let row = rows.first?.makeRandomAccess(), let ids = int64Array(PostgresColumns.cell(row, 0)) else { return nil }
+        return (ids, try PostgresColumns.cell(row, 1).decode(Int64.self))
+    }
+
+    /// Sends the parts' ids and the library's position (``idsAndPositionQuery(_:)``) without
     /// waiting, in one statement outside any transaction: the function returned reads them (a
     /// half of a fetch read on two connections at once). The parts carry no planner settings.
     func idsAndPositionAhead(_ parts: [StoreSQL]) -> () throws -> (ids: [Int64], position: Int64) {
-        let (query, values) = Self.preparable("SELECT \(Self.concatenatedArrays(parts)), (SELECT position FROM libraryPosition)")
+        let (query, values) = Self.idsAndPositionQuery(parts)
         let answer = sendForAnswer(query, values: values)
         return {
-            guard let row = try answer("reading \(query.sql)").first?.makeRandomAccess(),
-                let ids = Self.int64Array(PostgresColumns.cell(row, 0))
-            else { throw StoreError(.database, "reading \(query.sql): no bigint[] came back") }
-            return (ids, try PostgresColumns.cell(row, 1).decode(Int64.self))
+            guard let read = try Self.idsAndPosition(in: answer("reading \(query.sql)")) else {
+                throw StoreError(.database, "reading \(query.sql): no bigint[] came back")
+            }
+            return read
         }
     }
 

@@ -30,8 +30,9 @@ package protocol StoreEngine: Sendable {
 
     /// ``idsAndPosition(_:)`` of a fetch the engine may read in parts: `splittable` says by
     /// which key and how. PostgreSQL reads a fetch that returned many ids the last time as two
-    /// key ranges at once, on two connections sharing one snapshot; other engines read
-    /// `statement` (SQLite: one connection walks its covering index as fast as two would).
+    /// key ranges at once, on two connections, each half with the library's position (read
+    /// again whole when they differ); other engines read `statement` (SQLite: one connection
+    /// walks its covering index as fast as two would).
     func idsAndPosition(_ statement: StoreSQL, splittable: SplittableRead?) throws -> (ids: [Int64], position: Int64)
 
     /// Runs one query outside any transaction: a single statement is consistent on its own.
