@@ -37,7 +37,7 @@ struct WatchAndHistoryCommandTests {
         }
 
         /// The next JSON line, waiting up to `timeout` seconds for it.
-        func next(timeout: TimeInterval = 5) throws -> [String: Any] {
+        func next(timeout: TimeInterval = 30) throws -> [String: Any] {
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
                 if let line = lines.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {

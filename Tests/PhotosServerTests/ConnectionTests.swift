@@ -22,7 +22,7 @@ struct ConnectionTests {
             #expect(response.status == 200)
             connection.shutdownWrite()
             let end = await connection.readToEnd()
-            #expect(end.closed && end.bytes.isEmpty, "the server closed the connection (not the 5 s read timeout)")
+            #expect(end.closed && end.bytes.isEmpty, "the server closed the connection (not the 30 s read timeout)")
         }
     }
 

@@ -18,8 +18,9 @@ final class ChangeRecorder: PHPhotoLibraryChangeObserver, Sendable {
     var callsOnMainThread: Int { mainThreadCalls.withLock { $0 } }
 
     /// Waits until a change reaching `position` arrived; returns the changes after the first
-    /// `seen` ones.
-    func wait(forPosition position: Int64, after seen: Int, timeout: TimeInterval = 5) -> [PHChange] {
+    /// `seen` ones. The timeout only ends a failed test: 30 s, as a whole suite on two cores
+    /// has stalled past 5 s (a CI failure, 12-02).
+    func wait(forPosition position: Int64, after seen: Int, timeout: TimeInterval = 30) -> [PHChange] {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let all = changes
