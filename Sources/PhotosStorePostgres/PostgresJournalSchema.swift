@@ -88,6 +88,52 @@ enum PostgresJournalSchema {
         """,
     ]
 
+    /// The SQLSTATE ``missingRowFunction`` raises (a class of the store's own): the session
+    /// reports it as a missing object (`StoreError.missingObject`), with the server's message.
+    static let missingRowState = "PH404"
+
+    /// v13: a change block that reads nothing waits for nothing before its `COMMIT`.
+    /// `photokit_missing(message)` fails the transaction naming what was asked for and isn't
+    /// there, from inside the statement that finds out (a batch of favorites updated by
+    /// identifier, ``ChangeApplier``), where the block used to read the rows first and wait.
+    /// `photokit_close_change(keeping, channel)` closes the open change (dropped when it
+    /// recorded nothing), announces it on `channel` and prunes the history to the newest
+    /// `keeping` changes in steps of at least 64, as `ChangeJournal.prune` does on SQLite: the
+    /// change's id and the history's floor are the server's to know, so the close needs no
+    /// answer of the opening's.
+    static let closingOnTheServer: [String] = [
+        """
+        CREATE FUNCTION photokit_missing(message TEXT) RETURNS void LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION USING ERRCODE = '\(missingRowState)', MESSAGE = message;
+        END $$
+        """,
+        """
+        CREATE FUNCTION photokit_close_change(keeping BIGINT, channel TEXT) RETURNS BIGINT LANGUAGE plpgsql AS $$
+        #variable_conflict use_column
+        DECLARE
+            closing BIGINT := photokit_change();
+            lowest BIGINT;
+            cutoff BIGINT;
+        BEGIN
+            IF closing IS NULL THEN RAISE EXCEPTION 'photokit_close_change: no change is open'; END IF;
+            IF current_setting('photokit.recorded', true) IS DISTINCT FROM '1' THEN
+                DELETE FROM change WHERE id = closing;
+            END IF;
+            PERFORM set_config('photokit.change', '', true);
+            PERFORM pg_notify(channel, closing::text);
+            lowest := COALESCE((SELECT value FROM libraryInfo WHERE key = 'historyFloor')::bigint, 0);
+            cutoff := closing - GREATEST(keeping, 0);
+            IF cutoff > lowest AND cutoff - lowest >= LEAST(64, GREATEST(keeping, 1)) THEN
+                DELETE FROM changedObject WHERE changeID > lowest AND changeID <= cutoff;
+                DELETE FROM change WHERE id > lowest AND id <= cutoff;
+                UPDATE libraryInfo SET value = cutoff::text WHERE key = 'historyFloor';
+            END IF;
+            RETURN closing;
+        END $$
+        """,
+    ]
+
     /// The recording function and the triggers; with `withOwners`, each row also records the
     /// object's `ownerID` (`CREATE OR REPLACE`: v10 runs them over v1's).
     private static func functions(withOwners: Bool) -> [String] {

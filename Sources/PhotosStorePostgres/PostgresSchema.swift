@@ -35,6 +35,7 @@ enum PostgresSchema {
         Migration(name: "v10-journal-owners", statements: PostgresJournalSchema.owners),
         Migration(name: "v11-journal-plpgsql", statements: PostgresJournalSchema.plpgsqlRecording),
         Migration(name: "v12-journal-marks", statements: PostgresJournalSchema.recordingMarks),
+        Migration(name: "v13-close-on-the-server", statements: PostgresJournalSchema.closingOnTheServer),
     ]
 
     /// The tables as SQLite's v13 left them, with their indexes; the video renditions'

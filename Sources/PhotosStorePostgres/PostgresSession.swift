@@ -274,6 +274,7 @@ package final class PostgresSession: Sendable {
     /// connection the server ended is marked so it is not handed out again.
     private func failed(_ error: any Error, _ failure: String) -> StoreError {
         if let error = error as? StoreError { return StoreError(error.code, "\(failure): \(error.message)") }
+        if let message = Self.missingRow(error) { return StoreError(.missingObject, message) }
         if let timeout = error as? AnswerTimeout {
             // The network or the server stalled: this connection is given up (a late answer
             // would belong to no one), and the caller hears it is unavailable.
@@ -372,6 +373,21 @@ package final class PostgresSession: Sendable {
     package func close() {
         _ = try? connection.close().blockingResult()
         lease?.release()
+    }
+
+    /// The server's message when `error` is `photokit_missing`'s (SQLSTATE PH404,
+    /// `PostgresJournalSchema.missingRowState`): what a change names isn't there. Reported as
+    /// the store's missing object, in the words the store uses when it reads the rows itself.
+    static func missingRow(_ error: any Error) -> String? {
+        let (state, message): (String?, String?)
+        if let error = error as? PSQLError {
+            (state, message) = (error.serverInfo?[.sqlState], error.serverInfo?[.message])
+        } else if case .server(let server)? = error as? PostgresError {
+            (state, message) = (server.fields[.sqlState], server.fields[.message])
+        } else {
+            return nil
+        }
+        return state == PostgresJournalSchema.missingRowState ? message : nil
     }
 
     /// The server's message for a PostgreSQL error (`PSQLError` prints only its code), else the error.

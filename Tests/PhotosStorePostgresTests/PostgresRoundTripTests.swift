@@ -35,14 +35,52 @@ struct PostgresRoundTripTests {
             waits.append(engine.answersWaitedFor - waitedBefore)
         }
         print("statements per favorite toggle: \(counts), answers waited for: \(waits)")
-        // BEGIN; the change opened with the write lock, the owner and the history's floor;
-        // the asset's row; its update; the change closed; COMMIT (9 before issue 35: the
-        // lock, the owner and the floor were each a statement of their own).
-        #expect(counts == [6, 6, 6], "\(counts)")
-        // BEGIN, the opening, the update and the close are sent ahead: the asset's row is
-        // answered with the first two, COMMIT with the last two (4 waits before the opening
-        // and the close were sent ahead, the floor read with the opening).
-        #expect(waits == [2, 2, 2], "\(waits)")
+        // BEGIN; the change opened with the write lock and the owner; the update by
+        // identifier, which checks the asset is there; the change closed and the history
+        // pruned on the server; COMMIT (9 before issue 35: the lock, the owner and the floor
+        // were each a statement of their own; 6 while the asset's row was read first).
+        #expect(counts == [5, 5, 5], "\(counts)")
+        // All but COMMIT are sent ahead, and nothing reads an answer before it: one wait (4
+        // before the opening and the close were sent ahead, 2 while the row was read first).
+        #expect(waits == [1, 1, 1], "\(waits)")
+        #expect(library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [asset.localIdentifier], options: nil).firstObject?.isFavorite } == true)
+    }
+
+    /// The update by identifier fails the transaction when the asset isn't there (deleted
+    /// behind the library's back, here by another session): the change block fails as a
+    /// missing asset naming it, with nothing of it left, as when the row was read first.
+    @Test func aFavoriteOfAnAssetThatIsGoneFailsNamingItAndLeavesNothing() throws {
+        let server = try ThrowawayPostgres()
+        let database = try server.createDatabase()
+        let (library, asset, folder) = try PostgresRoundTripTests.libraryWithAPhoto(on: database)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try library.performChangesAndWait {
+            PHAssetCreationRequest.forAsset().addResource(with: .photo, data: try! TestImages.jpeg(), options: nil)
+        }
+        let other = try #require(library.withCurrent { PHAsset.fetchAssets(with: nil).lastObject })
+        try #require(other.localIdentifier != asset.localIdentifier)
+        let position = library.currentChangeToken.stringValue
+        let uuid = asset.localIdentifier.components(separatedBy: "/").first ?? asset.localIdentifier
+        let deleted = try server.psql("DELETE FROM asset WHERE uuid = '\(uuid)' RETURNING id", database: database.lastPathComponent)
+        try #require(!deleted.isEmpty, "no asset row \(uuid)")
+        let outcome = Result {
+            try library.performChangesAndWait {
+                PHAssetChangeRequest(for: other).isFavorite = true
+                PHAssetChangeRequest(for: asset).isFavorite = true
+            }
+        }
+        guard case .failure(let error) = outcome else {
+            Issue.record("a favorite of a deleted asset succeeded")
+            return
+        }
+        let photos = try #require(error as? PHPhotosError, "\(error)")
+        #expect(photos.code == .identifierNotFound, "\(photos.code): \(photos.localizedDescription)")
+        #expect(photos.localizedDescription.contains(uuid), "\(photos.localizedDescription)")
+        // Nothing of the block: the other asset as it was, the position where it was.
+        #expect(library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [other.localIdentifier], options: nil).firstObject?.isFavorite } == false)
+        #expect(library.currentChangeToken.stringValue == position)
+        try library.performChangesAndWait { PHAssetChangeRequest(for: other).isFavorite = true }
+        #expect(library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [other.localIdentifier], options: nil).firstObject?.isFavorite } == true)
     }
 }
 

@@ -157,6 +157,23 @@ package enum ChangeJournal {
         }
     }
 
+    /// Closes the change `opening` opened and keeps the newest `limit` changes
+    /// (``close(_:id:)``, then ``prune(_:keeping:position:floor:)``). On PostgreSQL both are one
+    /// statement sent ahead, `photokit_close_change` (`PostgresJournalSchema`'s v13): the
+    /// server knows the change's id and the history's floor, so a change block that reads
+    /// nothing (a batch of favorites) waits for no answer before its `COMMIT`, and the id is
+    /// read from the opening's answer after it.
+    static func close(_ db: any StoreConnection, opening: Opening, keeping limit: Int) throws {
+        switch db.dialect {
+        case .sqlite:
+            let opened = try opening.opened()
+            try close(db, id: opened.id)
+            try prune(db, keeping: limit, position: opened.id, floor: opened.floor)
+        case .postgres:
+            try db.executeAhead("SELECT photokit_close_change(\(Int64(max(0, limit))), \(postgresChannel))")
+        }
+    }
+
     /// Keeps the newest `limit` changes, raising the floor over the ones removed. Removes in
     /// steps of at least 64 changes, so most commits only read the floor. `position` is the
     /// change just closed (the library's position inside its transaction), else read.

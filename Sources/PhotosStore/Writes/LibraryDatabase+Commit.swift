@@ -34,21 +34,21 @@ extension LibraryDatabase {
             try moves.recordIntent(
                 changes.newAssets.flatMap(\.resources).filter { $0.stagedFile != nil }.map(\.relativePath)
                     + changes.contentEdits.flatMap { uuid, edit in ChangeApplier.contentPaths(uuid: uuid, edit: edit, at: changes.now) })
-            position = try engine.writeChange { db in
-                // On PostgreSQL the opening is answered with the block's first read.
+            let opening = try engine.writeChange { db in
+                // On PostgreSQL the opening is answered with the block's first read, if it
+                // reads; else with its `COMMIT`, and its id is read after that.
                 let opening = try ChangeJournal.open(db, date: changes.now)
                 var applier = ChangeApplier(db: db, changes: changes, moves: moves, gazetteer: gazetteer, opening: opening)
                 try applier.apply()
                 expungedFiles = applier.expungedFiles
                 expungedAssets = applier.expungedAssets
                 changedContent = applier.changedContent
-                let opened = try opening.opened()
-                try ChangeJournal.close(db, id: opened.id)
-                try ChangeJournal.prune(db, keeping: historyLimit, position: opened.id, floor: opened.floor)
+                try ChangeJournal.close(db, opening: opening, keeping: historyLimit)
                 beforeCommit()
                 Failpoint.hit(.beforeCommit)
-                return opened.id
+                return opening
             }
+            position = try opening.opened().id
         } catch {
             moves.revert()
             moves.clearIntent()
@@ -283,6 +283,11 @@ struct ChangeApplier {
     mutating func editAssets() throws {
         let now = changes.now.timeIntervalSince1970
         let edits = changes.assetEdits.sorted(by: { $0.key < $1.key })
+        guard !edits.isEmpty else { return }
+        if db.dialect == .postgres, edits.allSatisfy({ $0.value.creationDate == nil && $0.value.location == nil }) {
+            try updateWithoutReading(edits, now: now)
+            return
+        }
         let rows = try assetRows(edits.map(\.key))
         var updates: [TableRow<AssetColumn>: [Int64]] = [:]
         var order: [TableRow<AssetColumn>] = []
@@ -304,11 +309,7 @@ struct ChangeApplier {
                 update[.locationTimestamp] = location?.timestamp
                 if let old = row.creationDate { momentDates[row.owner, default: []].append(old) }
             }
-            update.set(.isFavorite, ifGiven: edit.isFavorite)
-            update.set(.isHidden, ifGiven: edit.isHidden)
-            update.set(.burstIdentifier, ifGiven: edit.burstIdentifier)
-            update.set(.representsBurst, ifGiven: edit.representsBurst)
-            update.set(.burstSelectionTypes, ifGiven: edit.burstSelectionTypes)
+            Self.setProperties(of: edit, in: &update)
             guard !update.isEmpty else { continue }
             update[.modificationDate] = now
             if updates[update] == nil { order.append(update) }
@@ -318,6 +319,45 @@ struct ChangeApplier {
             let ids = updates[update] ?? []
             // Nothing reads its answer: on PostgreSQL the journal's close waits for both.
             try db.executeAhead(AssetColumn.update(update, where: ids.count == 1 ? "id = \(ids[0])" : "id IN (\(StoreSQL.elements(ids)))"))
+        }
+    }
+
+    /// The properties an edit sets that don't depend on the asset's row as it was.
+    private static func setProperties(of edit: AssetEdit, in update: inout TableRow<AssetColumn>) {
+        update.set(.isFavorite, ifGiven: edit.isFavorite)
+        update.set(.isHidden, ifGiven: edit.isHidden)
+        update.set(.burstIdentifier, ifGiven: edit.burstIdentifier)
+        update.set(.representsBurst, ifGiven: edit.representsBurst)
+        update.set(.burstSelectionTypes, ifGiven: edit.burstSelectionTypes)
+    }
+
+    /// PostgreSQL, edits that need nothing of the rows as they were (favorites, hiding,
+    /// bursts): assets given the same values are updated by identifier in one statement sent
+    /// ahead, which also fails the transaction, naming the first asset (in `edits`' order) that
+    /// isn't there or isn't the acting person's, as ``assetRows(_:)`` would have thrown
+    /// (`photokit_missing`, SQLSTATE PH404: a ``StoreError/Code/missingObject`` from the
+    /// session). With the journal's close on the server too, a batch of favorites waits for no
+    /// answer before its `COMMIT`: one wait a change block instead of two.
+    private func updateWithoutReading(_ edits: [(key: String, value: AssetEdit)], now: Double) throws {
+        var groups: [TableRow<AssetColumn>: [String]] = [:]
+        var order: [TableRow<AssetColumn>] = []
+        for (uuid, edit) in edits {
+            var update = TableRow<AssetColumn>()
+            Self.setProperties(of: edit, in: &update)
+            update[.modificationDate] = now
+            if groups[update] == nil { order.append(update) }
+            groups[update, default: []].append(uuid)
+        }
+        for update in order {
+            let wanted = StoreValue.jsonArray((groups[update] ?? []).map(StoreValue.text))
+            let found: StoreSQL = "asset.uuid IN (SELECT uuid FROM wanted) \(assetScope)"
+            try db.executeAhead(
+                """
+                WITH wanted AS (SELECT e.uuid, e.place FROM json_array_elements_text(\(wanted)::json) WITH ORDINALITY AS e(uuid, place)),
+                updated AS (\(AssetColumn.update(update, where: found)) RETURNING asset.uuid)
+                SELECT photokit_missing('No asset with identifier ' || w.uuid || ' exists in the library')
+                FROM wanted AS w WHERE w.uuid NOT IN (SELECT uuid FROM updated) ORDER BY w.place LIMIT 1
+                """)
         }
     }
 
