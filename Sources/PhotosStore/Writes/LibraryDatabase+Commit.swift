@@ -338,27 +338,43 @@ struct ChangeApplier {
     /// (`photokit_missing`, SQLSTATE PH404: a ``StoreError/Code/missingObject`` from the
     /// session). With the journal's close on the server too, a batch of favorites waits for no
     /// answer before its `COMMIT`: one wait a change block instead of two.
+    /// An edit that sets nothing (a change request made for an asset and left as it was)
+    /// changes nothing, not even the modification date, but its asset must be there, as with
+    /// a read: those are checked by one statement of their own.
     private func updateWithoutReading(_ edits: [(key: String, value: AssetEdit)], now: Double) throws {
         var groups: [TableRow<AssetColumn>: [String]] = [:]
         var order: [TableRow<AssetColumn>] = []
+        var unchanged: [String] = []
         for (uuid, edit) in edits {
             var update = TableRow<AssetColumn>()
             Self.setProperties(of: edit, in: &update)
+            guard !update.isEmpty else {
+                unchanged.append(uuid)
+                continue
+            }
             update[.modificationDate] = now
             if groups[update] == nil { order.append(update) }
             groups[update, default: []].append(uuid)
         }
+        func wanted(_ uuids: [String]) -> StoreSQL {
+            let json = StoreValue.jsonArray(uuids.map(StoreValue.text))
+            return "wanted AS (SELECT e.uuid, e.place FROM json_array_elements_text(\(json)::json) WITH ORDINALITY AS e(uuid, place))"
+        }
+        let missing: StoreSQL = "photokit_missing('No asset with identifier ' || w.uuid || ' exists in the library')"
         for update in order {
-            let wanted = StoreValue.jsonArray((groups[update] ?? []).map(StoreValue.text))
             let found: StoreSQL = "asset.uuid IN (SELECT uuid FROM wanted) \(assetScope)"
             try db.executeAhead(
                 """
-                WITH wanted AS (SELECT e.uuid, e.place FROM json_array_elements_text(\(wanted)::json) WITH ORDINALITY AS e(uuid, place)),
-                updated AS (\(AssetColumn.update(update, where: found)) RETURNING asset.uuid)
-                SELECT photokit_missing('No asset with identifier ' || w.uuid || ' exists in the library')
-                FROM wanted AS w WHERE w.uuid NOT IN (SELECT uuid FROM updated) ORDER BY w.place LIMIT 1
+                WITH \(wanted(groups[update] ?? [])), updated AS (\(AssetColumn.update(update, where: found)) RETURNING asset.uuid)
+                SELECT \(missing) FROM wanted AS w WHERE w.uuid NOT IN (SELECT uuid FROM updated) ORDER BY w.place LIMIT 1
                 """)
         }
+        guard !unchanged.isEmpty else { return }
+        try db.executeAhead(
+            """
+            WITH \(wanted(unchanged)) SELECT \(missing) FROM wanted AS w
+            WHERE NOT EXISTS (SELECT 1 FROM asset WHERE asset.uuid = w.uuid \(assetScope)) ORDER BY w.place LIMIT 1
+            """)
     }
 
     mutating func trashAssets() throws {
