@@ -88,7 +88,7 @@ enum PostgresJournalSchema {
         """,
     ]
 
-    /// The SQLSTATE ``missingRowFunction`` raises (a class of the store's own): the session
+    /// The SQLSTATE `photokit_missing(message)` raises (a class of the store's own): the session
     /// reports it as a missing object (`StoreError.missingObject`), with the server's message.
     static let missingRowState = "PH404"
 

@@ -22,6 +22,7 @@ extension LibraryDatabase {
         var expungedAssets: [String] = []
         var changedContent: [String] = []
         let position: Int64
+        let opening: ChangeJournal.Opening
         let historyLimit = self.historyLimit
         // Moment naming looks places up inside the transaction: load the gazetteer (~0.2 s, once
         // per process) before taking the write lock.
@@ -34,7 +35,7 @@ extension LibraryDatabase {
             try moves.recordIntent(
                 changes.newAssets.flatMap(\.resources).filter { $0.stagedFile != nil }.map(\.relativePath)
                     + changes.contentEdits.flatMap { uuid, edit in ChangeApplier.contentPaths(uuid: uuid, edit: edit, at: changes.now) })
-            let opening = try engine.writeChange { db in
+            opening = try engine.writeChange { db in
                 // On PostgreSQL the opening is answered with the block's first read, if it
                 // reads; else with its `COMMIT`, and its id is read after that.
                 let opening = try ChangeJournal.open(db, date: changes.now)
@@ -48,7 +49,6 @@ extension LibraryDatabase {
                 Failpoint.hit(.beforeCommit)
                 return opening
             }
-            position = try opening.opened().id
         } catch {
             moves.revert()
             moves.clearIntent()
@@ -56,6 +56,13 @@ extension LibraryDatabase {
             throw StoreError(.database, "The change could not be saved: \(error)")
         }
         moves.clearIntent()
+        // Read after the COMMIT (and outside the catch above: the change is saved, its moves stay).
+        do {
+            position = try opening.opened().id
+        } catch {
+            if let error = error as? StoreError { throw error }
+            throw StoreError(.database, "The change was saved, but its position could not be read: \(error)")
+        }
         engine.postCommit(position: position)
         if position % 64 == 0 { restartLogIfLong() }
         backups.checkAutomaticSnapshot(after: position)
@@ -174,9 +181,17 @@ struct ChangeApplier {
 
     func assetRow(_ uuid: String) throws -> AssetRow {
         guard let row = try db.row("SELECT \(Self.assetRowColumns) FROM asset WHERE uuid = \(uuid) \(assetScope)", Self.assetRow) else {
-            throw StoreError(.missingObject, "No asset with identifier \(uuid) exists in the library")
+            throw Self.missingAsset(uuid)
         }
         return row
+    }
+
+    /// The words both engines use for an asset a change names that isn't there (or isn't the
+    /// acting person's): `missingAssetWords.before`, its identifier, `.after`.
+    static let missingAssetWords = (before: "No asset with identifier ", after: " exists in the library")
+
+    static func missingAsset(_ uuid: String) -> StoreError {
+        StoreError(.missingObject, missingAssetWords.before + uuid + missingAssetWords.after)
     }
 
     /// ``assetRow(_:)`` for many assets in one statement, by UUID; throws for the first of
@@ -188,7 +203,7 @@ struct ChangeApplier {
         }
         let found = Dictionary(rows.map { ($0.uuid, $0.row) }, uniquingKeysWith: { first, _ in first })
         if let missing = uuids.first(where: { found[$0] == nil }) {
-            throw StoreError(.missingObject, "No asset with identifier \(missing) exists in the library")
+            throw Self.missingAsset(missing)
         }
         return found
     }
@@ -360,7 +375,8 @@ struct ChangeApplier {
             let json = StoreValue.jsonArray(uuids.map(StoreValue.text))
             return "wanted AS (SELECT e.uuid, e.place FROM json_array_elements_text(\(json)::json) WITH ORDINALITY AS e(uuid, place))"
         }
-        let missing: StoreSQL = "photokit_missing('No asset with identifier ' || w.uuid || ' exists in the library')"
+        let words = Self.missingAssetWords
+        let missing: StoreSQL = "photokit_missing(\(words.before) || w.uuid || \(words.after))"
         for update in order {
             let found: StoreSQL = "asset.uuid IN (SELECT uuid FROM wanted) \(assetScope)"
             try db.executeAhead(
