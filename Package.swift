@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // libvips, from Debian's libvips-dev, with a C shim for its variadic calls.
@@ -62,6 +64,23 @@ let package = Package(
         .systemLibrary(
             name: "CCrypto",
             providers: [.apt(["libssl-dev"])]
+        ),
+        // A small S3 client (Signature V4, PUT with a checksum, multipart, ranged GET, HEAD,
+        // DELETE, ListObjectsV2, retries) on async-http-client and swift-crypto, configured as
+        // AWS's tools are. Knows nothing of PhotoKit (Soto is not among this machine's packages).
+        .target(
+            name: "S3",
+            dependencies: [
+                "PhotosLocking",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "_NIOFileSystem", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
         ),
         // Apple's `UTType`: identifiers, conformance, filename extensions and MIME types from a
         // table of its own (no system type database on Linux).
@@ -225,6 +244,11 @@ let package = Package(
         .testTarget(
             name: "UniformTypeIdentifiersTests",
             dependencies: ["UniformTypeIdentifiers", "Imaging"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "S3Tests",
+            dependencies: ["S3", "PhotosTestSupport", "PhotosLocking", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -40,4 +40,11 @@ if ! python3 -c 'import selenium' 2>/dev/null; then
     || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages 'selenium>=4.8' 2>/dev/null \
     || { sudo=""; [ "$(id -u)" != 0 ] && sudo="sudo"; $sudo apt-get install -y -qq --no-install-recommends python3-selenium >/dev/null; }
 fi
+# moto's S3 server (moto[server], moto_server) for the object-storage tests, and boto3, whose
+# botocore signer checks ours (S3 Signature V4).
+if ! python3 -c 'import moto.server, flask, botocore' 2>/dev/null; then
+  python3 -m pip install --quiet --disable-pip-version-check 'moto[server]>=5' 'boto3' 2>/dev/null \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages 'moto[server]>=5' 'boto3' 2>/dev/null \
+    || echo "moto[server] and boto3 not installed: the S3 tests will be skipped." >&2
+fi
 "$(dirname "${BASH_SOURCE[0]}")/fetch-gazetteer.sh" || echo "Gazetteer not fetched: moments will have no place names." >&2

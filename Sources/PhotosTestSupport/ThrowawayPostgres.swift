@@ -248,7 +248,7 @@ public final class ThrowawayPostgres {
         return (URL(fileURLWithPath: "/usr/bin/setpriv"), ["--reuid=\(owner)", "--regid=\(owner)", "--init-groups", "--", path] + arguments)
     }
 
-    private static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket() failed") }
         defer { close(fd) }

@@ -1,0 +1,70 @@
+import Crypto
+import Foundation
+import NIOCore
+import NIOFileSystem
+
+/// A payload's SHA-256: hex for the signature's `x-amz-content-sha256`, base64 for
+/// `x-amz-checksum-sha256`, which the server checks the stored bytes against.
+struct SHA256Digest: Sendable {
+    var bytes: [UInt8]
+
+    init(_ data: some DataProtocol) {
+        bytes = Array(SHA256.hash(data: data))
+    }
+
+    /// The digest of the file's bytes in `range`, read in chunks.
+    init(file: URL, range: Range<Int64>) async throws(S3Error) {
+        var hasher = SHA256()
+        do {
+            for try await chunk in FileChunkSequence(path: FilePath(file.path), range: range) {
+                chunk.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+            }
+        } catch {
+            throw S3Error(.configuration, "Could not read \(file.path): \(error)")
+        }
+        bytes = Array(hasher.finalize())
+    }
+
+    var hex: String { SignatureV4.hex(bytes) }
+    var base64: String { Data(bytes).base64EncodedString() }
+
+    /// `x-amz-checksum-sha256` (and the algorithm's name, which S3 wants with it).
+    var headers: [(String, String)] {
+        [("x-amz-checksum-sha256", base64), ("x-amz-sdk-checksum-algorithm", "SHA256")]
+    }
+}
+
+/// A file's bytes in `range`, in chunks of at most 1 MiB, read off the event loops
+/// (NIOFileSystem's threads). Each chunk opens the file for its read: no handle outlives a
+/// consumer that stops early.
+struct FileChunkSequence: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let path: FilePath
+    let range: Range<Int64>
+    var chunkSize: Int64 = 1 << 20
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let path: FilePath
+        var offset: Int64
+        let end: Int64
+        let chunkSize: Int64
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard offset < end else { return nil }
+            let length = Swift.min(chunkSize, end - offset)
+            let start = offset
+            let chunk = try await FileSystem.shared.withFileHandle(forReadingAt: path) { handle in
+                try await handle.readChunk(fromAbsoluteOffset: start, length: .bytes(length))
+            }
+            guard chunk.readableBytes > 0 else {
+                throw S3Error(.integrity, "\(path) ended at byte \(offset), before \(end): it changed while it was being sent")
+            }
+            offset += Int64(chunk.readableBytes)
+            return chunk
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(path: path, offset: range.lowerBound, end: range.upperBound, chunkSize: chunkSize)
+    }
+}
