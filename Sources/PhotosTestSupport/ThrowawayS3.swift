@@ -49,46 +49,67 @@ public final class ThrowawayS3: @unchecked Sendable {
         guard let command = Self.command else { throw Failure(Self.unavailableReason ?? "moto is not installed") }
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("s3-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        port = try ThrowawayPostgres.freePort()
-        endpoint = URL(string: "http://127.0.0.1:\(port)")!
-        let stop = folder.appendingPathComponent("stop")
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/bin/bash")
-        let script = """
-            "$@" & server=$!
-            while [ -d /proc/\(getpid()) ] && [ ! -e '\(stop.path)' ] && kill -0 $server 2>/dev/null; do sleep 0.1; done
-            kill -KILL $server 2>/dev/null; wait $server
-            """
-        server.arguments = ["-c", script, "watchdog"] + command + ["-H", "127.0.0.1", "-p", "\(port)"]
         var environment = ProcessInfo.processInfo.environment
         // The first requests (the key's making) unsigned, then every one checked.
         if enforcesSignatures { environment["INITIAL_NO_AUTH_ACTION_COUNT"] = "4" }
         environment["MOTO_ALLOW_NONEXISTENT_REGION"] = "true"
-        server.environment = environment
-        let log = folder.appendingPathComponent("server.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        server.standardOutput = handle
-        server.standardError = handle
-        try server.run()
-        try? handle.close()
-        self.server = server
-        let deadline = Date().addingTimeInterval(60)
-        while !Self.answers(port: port) {
-            guard server.isRunning, Date() < deadline else {
-                let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-                _ = FileManager.default.createFile(atPath: stop.path, contents: nil)
-                server.waitUntilExit()
-                try? FileManager.default.removeItem(at: folder)
-                throw Failure("moto's S3 server did not start: \(text.suffix(2000))")
+        // A port found free may be taken by another test's server before moto binds it (moto
+        // then exits, and the port answers for the other): ready means moto's own log says it
+        // runs there; an exit means another port.
+        var launched: (Process, Int)?
+        var lastLog = ""
+        for _ in 0..<5 where launched == nil {
+            let port = try ThrowawayPostgres.freePort()
+            let log = folder.appendingPathComponent("server-\(port).log")
+            let server = try Self.watched(command + ["-H", "127.0.0.1", "-p", "\(port)"], environment: environment, log: log, stop: folder.appendingPathComponent("stop"))
+            let deadline = Date().addingTimeInterval(60)
+            while server.isRunning, Date() < deadline {
+                lastLog = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+                if lastLog.contains("Running on http://127.0.0.1:\(port)"), Self.answers(port: port) {
+                    launched = (server, port)
+                    break
+                }
+                usleep(50_000)
             }
-            usleep(50_000)
+            if launched == nil && server.isRunning {
+                _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("stop").path, contents: nil)
+                server.waitUntilExit()
+                break
+            }
         }
+        guard let (server, port) = launched else {
+            try? FileManager.default.removeItem(at: folder)
+            throw Failure("moto's S3 server did not start: \(lastLog.suffix(2000))")
+        }
+        self.server = server
+        self.port = port
+        endpoint = URL(string: "http://127.0.0.1:\(port)")!
         if enforcesSignatures {
             credentials = try Self.makeKey(endpoint: endpoint)
         } else {
             credentials = ("testing", "testing")
         }
+    }
+
+    /// Runs `arguments` under a watchdog that kills it when this process is gone or `stop`
+    /// appears, its output into `log`.
+    static func watched(_ arguments: [String], environment: [String: String]? = nil, log: URL, stop: URL) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        let script = """
+            "$@" & server=$!
+            while [ -d /proc/\(getpid()) ] && [ ! -e '\(stop.path)' ] && kill -0 $server 2>/dev/null; do sleep 0.1; done
+            kill -KILL $server 2>/dev/null; wait $server
+            """
+        process.arguments = ["-c", script, "watchdog"] + arguments
+        if let environment { process.environment = environment }
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        try? handle.close()
+        return process
     }
 
     deinit { stopServer() }
@@ -153,7 +174,7 @@ public final class ThrowawayS3: @unchecked Sendable {
     }
 
     /// Whether something answers HTTP on `port`.
-    private static func answers(port: Int) -> Bool {
+    static func answers(port: Int) -> Bool {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { return false }
         defer { close(socket) }
@@ -169,5 +190,82 @@ public final class ThrowawayS3: @unchecked Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
         init(_ description: String) { self.description = description }
+    }
+}
+
+/// A proxy in front of an S3 server that answers the first `failures` requests itself with
+/// `status` (an S3 error document, `SlowDown` for 503), then passes every request through:
+/// a storm of errors, as a store under load sends them. A Python process of the test's own.
+public final class S3FaultProxy: @unchecked Sendable {
+    // @unchecked Sendable: `process` is set once in `init`.
+    public let endpoint: URL
+    private let process: Process
+    private let folder: URL
+
+    public init(target: URL, failures: Int, status: Int = 503) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("s3-proxy-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let program = """
+            import http.client, http.server, sys, threading
+            target, failures, status = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+            host, target_port = target.split(':')
+            lock = threading.Lock()
+            left = [failures]
+            class Proxy(http.server.BaseHTTPRequestHandler):
+                protocol_version = 'HTTP/1.1'
+                def log_message(self, *args): pass
+                def handle_any(self):
+                    length = int(self.headers.get('Content-Length') or 0)
+                    body = self.rfile.read(length) if length else b''
+                    with lock:
+                        fail = left[0] > 0
+                        if fail: left[0] -= 1
+                    if fail:
+                        code = 'SlowDown' if status == 503 else 'InternalError'
+                        answer = f'<?xml version="1.0" encoding="UTF-8"?><Error><Code>{code}</Code><Message>Please reduce your request rate.</Message></Error>'.encode()
+                        self.send_response(status)
+                        self.send_header('Content-Type', 'application/xml')
+                        self.send_header('Content-Length', str(len(answer)))
+                        self.end_headers()
+                        if self.command != 'HEAD': self.wfile.write(answer)
+                        return
+                    connection = http.client.HTTPConnection(host, int(target_port))
+                    headers = {k: v for k, v in self.headers.items()}
+                    connection.request(self.command, self.path, body=body, headers=headers)
+                    response = connection.getresponse()
+                    data = response.read()
+                    self.send_response(response.status)
+                    for k, v in response.getheaders():
+                        if k.lower() not in ('content-length', 'transfer-encoding', 'connection', 'server', 'date'):
+                            self.send_header(k, v)
+                    self.send_header('Content-Length', str(len(data)))
+                    self.end_headers()
+                    if self.command != 'HEAD': self.wfile.write(data)
+                do_GET = do_PUT = do_POST = do_DELETE = do_HEAD = handle_any
+            server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Proxy)
+            print('listening on', server.server_address[1], flush=True)
+            server.serve_forever()
+            """
+        // It binds a port the system picks and says which.
+        let log = folder.appendingPathComponent("proxy.log")
+        let hostPort = "\(target.host ?? "127.0.0.1"):\(target.port ?? 80)"
+        process = try ThrowawayS3.watched(
+            ["/usr/bin/env", "python3", "-c", program, hostPort, "\(failures)", "\(status)"], log: log, stop: folder.appendingPathComponent("stop"))
+        let deadline = Date().addingTimeInterval(30)
+        var port: Int?
+        while port == nil {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            port = text.components(separatedBy: "listening on ").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
+            if port != nil { break }
+            guard process.isRunning, Date() < deadline else { throw ThrowawayS3.Failure("the fault proxy did not start: \(text.suffix(1000))") }
+            usleep(20_000)
+        }
+        endpoint = URL(string: "http://127.0.0.1:\(port!)")!
+    }
+
+    deinit {
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("stop").path, contents: nil)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: folder)
     }
 }

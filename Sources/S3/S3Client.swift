@@ -206,6 +206,7 @@ public struct S3Client: Sendable {
                         try await writer.write(contentsOf: chunk)
                         written += Int64(chunk.readableBytes)
                         progress?(written, total)
+                        try Task.checkCancellation()
                     }
                     try await writer.flush()
                     return written
@@ -215,6 +216,7 @@ public struct S3Client: Sendable {
                 }
                 return
             } catch {
+                if Task.isCancelled { throw S3Error(.cancelled, "Reading s3://\(bucket)/\(key) was stopped") }
                 let failure = error as? S3Error ?? S3Error(.unavailable, "Reading s3://\(bucket)/\(key) failed: \(Self.describe(error))")
                 guard attempt < retry.attempts, Self.isTransient(error) || failure.kind == .integrity else { throw failure }
                 logger.notice("s3: reading \(key) failed (attempt \(attempt)), trying again: \(failure)")
@@ -349,10 +351,11 @@ public struct S3Client: Sendable {
                 transient = Self.isTransient(error) && !Self.isConnectFailure(error)
             }
             guard transient, attempt < retry.attempts, !Task.isCancelled else {
-                if transient && failure.kind != .unavailable {
-                    throw S3Error(.unavailable, "\(failure.message) (after \(attempt) attempts)", status: failure.status, code: failure.code)
-                }
-                throw failure
+                // Retried: unavailable, however it began, and saying how often it was tried.
+                guard transient, attempt > 1 else { throw failure }
+                throw S3Error(
+                    failure.kind == .integrity ? .integrity : .unavailable, "\(failure.message) (after \(attempt) attempts)",
+                    status: failure.status, code: failure.code)
             }
             logger.notice("s3: could not \(what) \(name) (attempt \(attempt) of \(retry.attempts)): \(failure)")
             try? await Task.sleep(for: retry.delay(after: attempt))

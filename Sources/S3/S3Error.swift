@@ -19,6 +19,8 @@ public struct S3Error: Error, Sendable, Equatable, CustomStringConvertible {
         /// The server or the network stayed away through every retry (5xx, 429, connection
         /// errors, timeouts).
         case unavailable
+        /// The caller stopped it (its task was cancelled).
+        case cancelled
         /// Any other answer the server gave.
         case failed
     }
