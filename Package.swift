@@ -168,8 +168,6 @@ let package = Package(
             name: "Photos",
             dependencies: [
                 "PhotosStore", "Imaging", "CoreGraphics", "CoreImage", "CoreLocation", "AVFoundation", "UniformTypeIdentifiers", "PhotosLocking",
-                // Originals in S3 buckets (`s3://` resource paths).
-                "S3",
                 .product(name: "Logging", package: "swift-log"),
                 // bcrypt for people's passwords (a C implementation and its wrapper, nothing more).
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -274,7 +272,7 @@ let package = Package(
         .testTarget(
             name: "PhotosTests",
             dependencies: [
-                "Photos", "PhotosStore", "Imaging", "PhotosTestSupport", "PhotosLocking", "S3", .product(name: "Logging", package: "swift-log"),
+                "Photos", "PhotosStore", "Imaging", "PhotosTestSupport", "PhotosLocking", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -5,9 +5,8 @@ import Foundation
 import Logging
 import PhotosLocking
 
-/// Fetches originals kept in a remote store (`http`/`https` resource paths, and `s3://` ones
-/// through ``S3Originals``) into local copies, reporting progress; a copy appears complete or
-/// not at all (temporary file, rename).
+/// Fetches originals kept in a remote store (`http`/`https` resource paths) into local
+/// copies, reporting progress; a copy appears complete or not at all (temporary file, rename).
 enum RemoteOriginals {
     /// Downloads `url` to `destination`. `progress` gets 0...1 as bytes arrive (when the
     /// server says how many) and returns true to stop.
@@ -16,26 +15,6 @@ enum RemoteOriginals {
         // try?: a folder that can't be made fails the download's file below, which says so.
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let temporary = folder.appendingPathComponent(".\(UUID().uuidString).download")
-        if let location = S3Originals.Location(url) {
-            do throws(PHPhotosError) {
-                try S3Originals.download(location, to: temporary, progress: progress)
-            } catch {
-                // try?: as below.
-                try? FileManager.default.removeItem(at: temporary)
-                throw error
-            }
-        } else {
-            try fetchHTTP(url, to: temporary, progress: progress)
-        }
-        guard rename(temporary.path, destination.path) == 0 else {
-            // try?: as below.
-            try? FileManager.default.removeItem(at: temporary)
-            throw PHPhotosError(.notEnoughSpace, "Can't keep the fetched original at \(destination.path)")
-        }
-    }
-
-    /// Downloads an `http(s)` URL to `temporary` with URLSession.
-    private static func fetchHTTP(_ url: URL, to temporary: URL, progress: (@Sendable (Double) -> Bool)?) throws(PHPhotosError) {
         let download = Download(destination: temporary, progress: progress)
         let session = URLSession(configuration: .ephemeral, delegate: download, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
@@ -46,6 +25,11 @@ enum RemoteOriginals {
             // `.download` left in the library's `cache/remote` goes with a later trim (an hour old).
             try? FileManager.default.removeItem(at: temporary)
             throw PHPhotosError(failure.cancelled ? .userCancelled : .networkError, "Can't fetch \(url.absoluteString): \(failure.message)")
+        }
+        guard rename(temporary.path, destination.path) == 0 else {
+            // try?: as above.
+            try? FileManager.default.removeItem(at: temporary)
+            throw PHPhotosError(.notEnoughSpace, "Can't keep the fetched original at \(destination.path)")
         }
     }
 
