@@ -27,7 +27,7 @@ extension S3Client {
             do {
                 var request = try HTTPClient.Request(url: target.origin + target.path, method: .GET)
                 for (header, value) in signed.headers where header != "host" { request.headers.add(name: header, value: value) }
-                writer = try FileWriter(destination: destination, progress: progress)
+                writer = FileWriter(destination: destination, progress: progress)
                 defer { writer.close() }
                 let outcome = try http.execute(request: request, delegate: writer, deadline: .now() + .hours(6)).wait()
                 switch outcome {
@@ -85,7 +85,7 @@ final class FileWriter: HTTPClientResponseDelegate, Sendable {
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "photokit.s3.file-writer")
 
-    init(destination: URL, progress: (@Sendable (Int64, Int64) -> Bool)?) throws(S3Error) {
+    init(destination: URL, progress: (@Sendable (Int64, Int64) -> Bool)?) {
         self.destination = destination
         self.progress = progress
     }
