@@ -17,6 +17,9 @@ let package = Package(
         // `PHPhotoLibrary(database:files:)`: libraries on PostgreSQL (its own product: programs
         // using only SQLite never build the PostgreSQL client).
         .library(name: "PhotosPostgres", targets: ["PhotosPostgres"]),
+        // `PHPhotoLibrary(url:originals:)`: originals in S3 buckets (its own product: programs
+        // keeping originals in folders never build an HTTP client).
+        .library(name: "PhotosS3", targets: ["PhotosS3"]),
         .executable(name: "photos", targets: ["PhotosCLI"]),
     ],
     dependencies: [
@@ -180,6 +183,13 @@ let package = Package(
             dependencies: ["Photos", "PhotosStore", "PhotosStorePostgres"],
             swiftSettings: swiftSettings
         ),
+        // PhotoKit with originals in S3 buckets: the S3 client registered as the library's
+        // object store.
+        .target(
+            name: "PhotosS3",
+            dependencies: ["Photos", "S3", "PhotosLocking"],
+            swiftSettings: swiftSettings
+        ),
         // `photos serve`: the HTTP API, live updates and the web gallery (Hummingbird 2); uses
         // the public Photos API only.
         .target(
@@ -208,6 +218,7 @@ let package = Package(
             dependencies: [
                 "Photos",
                 "PhotosPostgres",
+                "PhotosS3",
                 "PhotosStore",
                 "PhotosServer",
                 "PhotosLocking",
@@ -252,6 +263,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "PhotosS3Tests",
+            dependencies: ["PhotosS3", "Photos", "S3", "PhotosStore", "PhotosTestSupport", "PhotosLocking"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "ImagingTests",
             dependencies: ["Imaging", "PhotosTestSupport", "PhotosLocking"],
             swiftSettings: swiftSettings
@@ -291,7 +307,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosCLITests",
-            dependencies: ["Photos", "PhotosTestSupport", "PhotosLocking"],
+            dependencies: ["Photos", "PhotosS3", "S3", "PhotosTestSupport", "PhotosLocking"],
             // What AssetJSONOutputTests compares the CLI's and the API's JSON with, read by path.
             exclude: ["AssetJSONOutputs"],
             swiftSettings: swiftSettings

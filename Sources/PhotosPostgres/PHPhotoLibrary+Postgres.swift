@@ -42,6 +42,7 @@ extension PHPhotoLibrary {
         } catch {
             throw PHPhotosError(error)
         }
+        try Self.attachOriginals(to: store, requested: configuration.originals, logger: configuration.logger)
         self.init(store: store, configuration: configuration)
     }
 }

@@ -57,6 +57,10 @@ package final class LibraryDatabase: Sendable {
     /// Whether the library was opened for reading only: every write throws `.readOnly`.
     package let isReadOnly: Bool
 
+    /// Where the library keeps originals when not in its folder (an S3 bucket), and who
+    /// removes them once their rows are gone.
+    package let objectOriginals = ObjectOriginals()
+
     /// A library whose rows `engine` holds and whose files are in `layout`.
     package init(layout: LibraryLayout, engine: any StoreEngine, gazetteer: GazetteerChoice, readOnly: Bool = false) {
         self.layout = layout

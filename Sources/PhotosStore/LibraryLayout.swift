@@ -108,10 +108,11 @@ package struct LibraryLayout: Sendable, Hashable {
         return root.appendingPathComponent(path, isDirectory: false)
     }
 
-    /// Whether a resource path is a URL in a remote store (`http://`, `https://`): read through
-    /// a local copy under `cache/remote/`, fetched only when a request allows network access.
+    /// Whether a resource path is a URL in a remote store (`http://`, `https://`, an S3
+    /// bucket's `s3://`): read through a local copy under `cache/remote/`, fetched only when a
+    /// request allows network access.
     package static func isRemote(path: String) -> Bool {
-        path.hasPrefix("http://") || path.hasPrefix("https://")
+        path.hasPrefix("http://") || path.hasPrefix("https://") || path.hasPrefix("s3://")
     }
 
     /// Local copies of remote originals: `cache/remote/<A>/<UUID>_<type>.<ext>`.

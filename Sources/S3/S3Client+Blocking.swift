@@ -15,50 +15,164 @@ extension S3Client {
         bucket: String, key: String, to destination: URL, progress: (@Sendable (_ written: Int64, _ total: Int64) -> Bool)? = nil
     ) throws(S3Error) {
         let name = "s3://\(bucket)/\(key)"
-        let target = address(bucket: bucket, key: key)
-        let signer = SignatureV4(credentials: configuration.credentials, region: configuration.region)
-        var attempt = 1
-        while true {
+        try retryingWaiting(name: name, what: "read", bucket: bucket, key: key) { target, signer throws in
             var signed = SignatureV4.Request(method: "GET", path: target.path, headers: [("host", target.host)])
             signer.sign(&signed, payloadHash: SignatureV4.emptyPayloadHash, date: Date())
-            let writer: FileWriter
+            var request = try HTTPClient.Request(url: target.origin + target.path, method: .GET)
+            for (header, value) in signed.headers where header != "host" { request.headers.add(name: header, value: value) }
+            let writer = FileWriter(destination: destination, progress: progress)
+            defer { writer.close() }
+            switch try http.execute(request: request, delegate: writer, deadline: .now() + .hours(6)).wait() {
+            case .written(let written, let total):
+                guard total < 0 || written == total else {
+                    throw S3Error(.integrity, "\(name) ended after \(written) of \(total) bytes")
+                }
+                return nil
+            case .refused(let status, let body):
+                return (status, body)
+            }
+        }
+    }
+
+    /// ``putObject(bucket:key:file:contentType:sha256Hex:multipartThreshold:partSize:concurrency:)``
+    /// for synchronous code, as ``downloadWaiting(bucket:key:to:progress:)`` is: one `PUT`
+    /// (objects up to 5 GiB) with `x-amz-checksum-sha256`, the file read in 1 MiB chunks on a
+    /// queue of its own, each read after the previous chunk was written (memory stays flat),
+    /// and nothing run on Swift concurrency's threads (async-http-client streams an async
+    /// body from an unstructured task, which would need one). Returns once the store has
+    /// confirmed the checksum; retried as the other calls are.
+    public func putObjectWaiting(
+        bucket: String, key: String, file: URL, contentType: String? = nil, sha256Hex: String? = nil
+    ) throws(S3Error) {
+        let name = "s3://\(bucket)/\(key)"
+        let size: Int64
+        let digest: SHA256Digest
+        do {
+            size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
+            digest = try sha256Hex.flatMap(SHA256Digest.init(hex:)) ?? SHA256Digest(fileAt: file)
+        } catch {
+            throw S3Error(.configuration, "Could not read \(file.path): \(error.localizedDescription)")
+        }
+        guard size < 5 << 30 else {
+            throw S3Error(.configuration, "\(file.lastPathComponent) is \(size) bytes; one PUT stores at most 5 GiB")
+        }
+        try retryingWaiting(name: name, what: "store", bucket: bucket, key: key) { target, signer throws in
+            var headers = [("host", target.host)] + digest.headers + [("content-length", String(size))]
+            if let contentType { headers.append(("content-type", contentType)) }
+            var signed = SignatureV4.Request(method: "PUT", path: target.path, headers: headers)
+            signer.sign(&signed, payloadHash: digest.hex, date: Date())
+            var request = try HTTPClient.Request(url: target.origin + target.path, method: .PUT)
+            for (header, value) in signed.headers where header != "host" && header != "content-length" {
+                request.headers.add(name: header, value: value)
+            }
+            let streamer = FileStreamer(file: file)
+            request.body = .stream(contentLength: size) { writer in streamer.stream(to: writer, on: http.eventLoopGroup.any()) }
+            let collector = FileWriter(destination: nil, progress: nil)
+            switch try http.execute(request: request, delegate: collector, deadline: .now() + .hours(6)).wait() {
+            case .written: return nil
+            case .refused(let status, let body): return (status, body)
+            }
+        }
+    }
+
+    /// Runs `attempt` until it succeeds (nil), retrying refusals and failures that may pass
+    /// (5xx, 429, `SlowDown`, dropped connections, a short body) with backoff, as ``send``
+    /// does; the waits are on the calling thread. `attempt` returns an error answer's status and
+    /// body, or throws.
+    func retryingWaiting(
+        name: String, what: String, bucket: String, key: String,
+        _ attempt: (Address, SignatureV4) throws -> (status: Int, body: Data)?
+    ) throws(S3Error) {
+        let target = address(bucket: bucket, key: key)
+        let signer = SignatureV4(credentials: configuration.credentials, region: configuration.region)
+        var count = 1
+        while true {
             let failure: S3Error
             let transient: Bool
             do {
-                var request = try HTTPClient.Request(url: target.origin + target.path, method: .GET)
-                for (header, value) in signed.headers where header != "host" { request.headers.add(name: header, value: value) }
-                writer = FileWriter(destination: destination, progress: progress)
-                defer { writer.close() }
-                let outcome = try http.execute(request: request, delegate: writer, deadline: .now() + .hours(6)).wait()
-                switch outcome {
-                case .written(let written, let total):
-                    guard total < 0 || written == total else {
-                        throw S3Error(.integrity, "\(name) ended after \(written) of \(total) bytes")
-                    }
-                    return
-                case .refused(let status, let body):
-                    failure = S3ServerError.make(status: status, body: body, name: name, what: "read")
-                    transient = [500, 502, 503, 504, 429].contains(status) || failure.code == "SlowDown"
-                }
+                guard let (status, body) = try attempt(target, signer) else { return }
+                failure = S3ServerError.make(status: status, body: body, name: name, what: what)
+                transient = [500, 502, 503, 504, 429].contains(status) || failure.code == "SlowDown" || failure.code == "RequestTimeout"
             } catch let error as S3Error {
-                if error.kind == .cancelled { throw error }
+                if error.kind == .cancelled || error.kind == .configuration { throw error }
                 failure = error
                 transient = error.kind == .integrity
             } catch {
-                failure = S3Error(.unavailable, "Could not read \(name) at \(target.origin): \(Self.describe(error))")
+                failure = S3Error(.unavailable, "Could not \(what) \(name) at \(target.origin): \(Self.describe(error))")
                 transient = Self.isTransient(error) && !Self.isConnectFailure(error)
             }
-            guard transient, attempt < retry.attempts else {
+            guard transient, count < retry.attempts else {
                 // Retried: unavailable, however it began, and saying how often it was tried.
-                guard transient, attempt > 1 else { throw failure }
+                guard transient, count > 1 else { throw failure }
                 throw S3Error(
-                    failure.kind == .integrity ? .integrity : .unavailable, "\(failure.message) (after \(attempt) attempts)",
+                    failure.kind == .integrity ? .integrity : .unavailable, "\(failure.message) (after \(count) attempts)",
                     status: failure.status, code: failure.code)
             }
-            logger.notice("s3: could not read \(name) (attempt \(attempt) of \(retry.attempts)): \(failure)")
-            let delay = retry.delay(after: attempt)
+            logger.notice("s3: could not \(what) \(name) (attempt \(count) of \(retry.attempts)): \(failure)")
+            let delay = retry.delay(after: count)
             Thread.sleep(forTimeInterval: Double(Self.nanoseconds(delay)) / 1e9)
-            attempt += 1
+            count += 1
+        }
+    }
+}
+
+/// A file sent as a request's body: 1 MiB read on a queue of its own, written to the
+/// connection, and the next read only when that write is done.
+final class FileStreamer: Sendable {
+    private let file: URL
+    private let handle = Mutex<FileHandle?>(nil)
+    private let queue = DispatchQueue(label: "photokit.s3.file-streamer")
+
+    init(file: URL) {
+        self.file = file
+    }
+
+    func stream(to writer: HTTPClient.Body.StreamWriter, on loop: any EventLoop) -> EventLoopFuture<Void> {
+        let promise = loop.makePromise(of: Void.self)
+        queue.async { [self] in
+            do {
+                // A retried request streams the file again from its start.
+                try handle.withLock { handle in
+                    try handle?.close()
+                    handle = try FileHandle(forReadingFrom: file)
+                }
+                next(writer, promise)
+            } catch {
+                promise.fail(S3Error(.configuration, "Could not read \(file.path): \(error.localizedDescription)"))
+            }
+        }
+        return promise.futureResult
+    }
+
+    private func next(_ writer: HTTPClient.Body.StreamWriter, _ promise: EventLoopPromise<Void>) {
+        let chunk: Data?
+        do {
+            chunk = try handle.withLock { try $0?.read(upToCount: 1 << 20) }
+        } catch {
+            finish()
+            promise.fail(S3Error(.configuration, "Could not read \(file.path): \(error.localizedDescription)"))
+            return
+        }
+        guard let chunk, !chunk.isEmpty else {
+            finish()
+            promise.succeed()
+            return
+        }
+        writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).whenComplete { [self] result in
+            switch result {
+            case .success: queue.async { self.next(writer, promise) }
+            case .failure(let error):
+                finish()
+                promise.fail(error)
+            }
+        }
+    }
+
+    private func finish() {
+        // try?: a read-only handle's close loses nothing.
+        try? handle.withLock { handle in
+            defer { handle = nil }
+            try handle?.close()
         }
     }
 }
@@ -80,12 +194,13 @@ final class FileWriter: HTTPClientResponseDelegate, Sendable {
         var handle: FileHandle?
     }
 
-    private let destination: URL
+    /// Nil: a success's body is not kept (a `PUT`'s answer).
+    private let destination: URL?
     private let progress: (@Sendable (Int64, Int64) -> Bool)?
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "photokit.s3.file-writer")
 
-    init(destination: URL, progress: (@Sendable (Int64, Int64) -> Bool)?) {
+    init(destination: URL?, progress: (@Sendable (Int64, Int64) -> Bool)?) {
         self.destination = destination
         self.progress = progress
     }
@@ -97,9 +212,9 @@ final class FileWriter: HTTPClientResponseDelegate, Sendable {
             $0.status = status
             $0.total = total
         }
-        guard (200..<300).contains(status) else { return task.eventLoop.makeSucceededVoidFuture() }
+        guard (200..<300).contains(status), let destination else { return task.eventLoop.makeSucceededVoidFuture() }
         let promise = task.eventLoop.makePromise(of: Void.self)
-        queue.async { [destination, state] in
+        queue.async { [state] in
             // A file of its own name, replaced: a partial one is the caller's to remove.
             guard FileManager.default.createFile(atPath: destination.path, contents: nil), let handle = try? FileHandle(forWritingTo: destination) else {
                 promise.fail(S3Error(.configuration, "Can't write \(destination.path)"))
@@ -117,9 +232,9 @@ final class FileWriter: HTTPClientResponseDelegate, Sendable {
             if state.errorBody.count < 16 << 10 { state.errorBody.append(contentsOf: buffer.readableBytesView) }
             return true
         }
-        if refused { return task.eventLoop.makeSucceededVoidFuture() }
+        guard !refused, let destination else { return task.eventLoop.makeSucceededVoidFuture() }
         let promise = task.eventLoop.makePromise(of: Void.self)
-        queue.async { [state, progress, destination] in
+        queue.async { [state, progress] in
             let (handle, total) = state.withLock { ($0.handle, $0.total) }
             do {
                 try handle?.write(contentsOf: Data(buffer.readableBytesView))
@@ -158,5 +273,51 @@ final class FileWriter: HTTPClientResponseDelegate, Sendable {
                 return state.handle
             }?.close()
         }
+    }
+}
+
+extension S3Client {
+    /// Runs one of this client's async calls and waits for it on the calling thread, for
+    /// synchronous code (a PhotoKit change block's uploads, a deletion after a commit).
+    ///
+    /// The call runs on a queue of its own (a task executor), never on Swift concurrency's
+    /// cooperative threads: a caller may be holding one of those (there are as many as cores),
+    /// and a call waited for from one that needed another would hang.
+    public static func waiting<T: Sendable>(_ operation: @escaping @Sendable () async throws(S3Error) -> T) throws(S3Error) -> T {
+        let outcome = Mutex<Result<T, S3Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task(executorPreference: BlockingCallExecutor.shared) {
+            let result: Result<T, S3Error>
+            do throws(S3Error) {
+                result = .success(try await operation())
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        // The task signals only after setting it.
+        return try outcome.withLock { $0! }.get()
+    }
+}
+
+/// The task executor ``S3Client/waiting(_:)`` runs its calls on: serial dispatch queues, taken
+/// in turn. Serial ones, because on Linux a concurrent queue shares the default root queue's
+/// threads (one per core) with Swift concurrency's pool, which the waiting callers may hold
+/// every one of; a serial queue gets a thread of its own when it has work.
+final class BlockingCallExecutor: TaskExecutor {
+    static let shared = BlockingCallExecutor()
+    private let queues = (0..<4).map { DispatchQueue(label: "photokit.s3.blocking-calls-\($0)") }
+    private let next = Mutex(0)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        let index = next.withLock { next in
+            defer { next = (next + 1) % queues.count }
+            return next
+        }
+        queues[index].async { job.runSynchronously(on: executor) }
     }
 }

@@ -94,8 +94,10 @@ public struct S3Client: Sendable {
     /// Stores the file at `file` at `key`, read in chunks (twice: once for its SHA-256, once
     /// to send), with the checksum checked by the server. Files of `multipartThreshold` bytes
     /// or more go up as a multipart upload, `partSize` bytes a part, `concurrency` at once.
+    /// `sha256Hex`: the file's SHA-256 when the caller has it already (the file is then read
+    /// once); the server checks it all the same, so a wrong one fails with `BadDigest`.
     public func putObject(
-        bucket: String, key: String, file: URL, contentType: String? = nil,
+        bucket: String, key: String, file: URL, contentType: String? = nil, sha256Hex: String? = nil,
         multipartThreshold: Int64 = 64 << 20, partSize: Int64 = 16 << 20, concurrency: Int = 4
     ) async throws(S3Error) {
         let size = try await Self.fileSize(file)
@@ -105,7 +107,8 @@ public struct S3Client: Sendable {
                 concurrency: concurrency)
             return
         }
-        let digest = try await SHA256Digest(file: file, range: 0..<size)
+        let known = sha256Hex.flatMap(SHA256Digest.init(hex:))
+        let digest = if let known { known } else { try await SHA256Digest(file: file, range: 0..<size) }
         var headers = digest.headers
         if let contentType { headers.append(("content-type", contentType)) }
         headers.append(("content-length", String(size)))

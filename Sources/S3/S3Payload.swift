@@ -25,6 +25,29 @@ struct SHA256Digest: Sendable {
         bytes = Array(hasher.finalize())
     }
 
+    /// The digest of the file at `file`, read in 1 MiB chunks on the calling thread (for
+    /// synchronous callers; async ones use ``init(file:range:)``).
+    init(fileAt file: URL) throws {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        bytes = Array(hasher.finalize())
+    }
+
+    /// A digest written as 64 hex digits; nil for anything else.
+    init?(hex: String) {
+        let digits = Array(hex.utf8)
+        guard digits.count == 64 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        for index in stride(from: 0, to: 64, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
+        }
+        self.bytes = bytes
+    }
+
     var hex: String { SignatureV4.hex(bytes) }
     var base64: String { Data(bytes).base64EncodedString() }
 

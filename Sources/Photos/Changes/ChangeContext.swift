@@ -80,14 +80,18 @@ extension PHPhotoLibrary {
             for request in context.requests { try request.contribute(to: &changes, staging: staging) }
             normalize(&changes)
             guard !changes.isEmpty else { return nil }
+            // Originals kept in a bucket are stored (and confirmed) before the rows commit.
+            let uploads = try ObjectUploads(uploading: &changes, store: store, logger: logger)
             dispatcher.willCommit()
             let position: Int64
             do {
                 position = try store.commit(changes, beforeCommit: dispatcher.awaitLastSnapshot)
             } catch {
                 dispatcher.didCommit(false)
+                uploads.removeObjects()
                 throw error
             }
+            uploads.keepLocalCopies()
             dispatcher.didCommit(true, gate: gate)
             staging.finish()
             return position

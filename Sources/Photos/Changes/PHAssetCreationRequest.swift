@@ -54,7 +54,10 @@ public final class PHAssetResourceCreationOptions: NSObject, NSCopying, @uncheck
     /// off; iOS has no referenced files. The library reads a referenced file but never moves,
     /// changes or deletes it: deleting the asset (even from Recently Deleted) leaves the file
     /// on disk, and `photos check` reports it if it goes missing. Takes precedence over
-    /// ``shouldMoveFile``; ignored for resources added from data.
+    /// ``shouldMoveFile``; ignored for resources added from data. An `http(s)` URL or an S3
+    /// object's `s3://BUCKET/KEY` is referenced too: the original stays there and is fetched,
+    /// as Apple's iCloud originals are, when a request allows network access (the bucket is
+    /// reached with the environment's `AWS_*` settings and `~/.aws`).
     public var shouldReferenceFile: Bool = false
 
     public override init() {

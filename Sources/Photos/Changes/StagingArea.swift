@@ -56,13 +56,13 @@ struct StagingArea {
             let name = ByteNamedFiles.displayName(of: file.source)
             try check(file.metadata, for: spec, name: name)
             return StagedResource(spec, file, name: name)
-        case .file(let url) where !url.isFileURL && spec.options.shouldReferenceFile && ["http", "https"].contains(url.scheme?.lowercased() ?? ""):
+        case .file(let url) where !url.isFileURL && spec.options.shouldReferenceFile && ["http", "https", "s3"].contains(url.scheme?.lowercased() ?? ""):
             return try referenceRemote(url, spec: spec)
         case .file(let url):
             guard url.isFileURL else {
                 throw PHPhotosError(
                     .invalidResource,
-                    "\(url.absoluteString) is not a file URL; download it first, or reference an http(s) original with shouldReferenceFile")
+                    "\(url.absoluteString) is not a file URL; download it first, or reference an http(s) or s3 original with shouldReferenceFile")
             }
             return try stage(fileAt: url, spec: spec)
         case .data(let data):

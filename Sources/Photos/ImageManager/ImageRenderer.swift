@@ -77,11 +77,36 @@ struct ImageRenderer: Sendable {
         }
     }
 
+    /// Whether the asset's grid thumbnail answers this request: a whole square `aspectFill`
+    /// one it covers.
+    private var usesThumbnail: Bool {
+        derivatives != nil && geometry.cropsAfterScaling && geometry.isWhole(sourceWidth, sourceHeight)
+            && geometry.width == geometry.height && geometry.width <= StandardDerivative.thumbnail.pixelSize
+    }
+
+    /// The preview's scale of the original (below 1 when a preview is smaller).
+    private var previewScale: Double {
+        Double(StandardDerivative.preview.pixelSize) / Double(max(sourceWidth, sourceHeight))
+    }
+
+    /// Whether the asset's preview answers this request: one needing no more resolution than
+    /// the preview has, larger than a thumbnail.
+    private var usesPreview: Bool {
+        derivatives != nil && previewScale < 1 && geometry.scale <= previewScale
+            && max(geometry.scaledWidth, geometry.scaledHeight) > StandardDerivative.thumbnail.pixelSize
+    }
+
+    /// Whether a derivative already made answers this request, so the original isn't read
+    /// (nor, for a remote one, fetched).
+    var isAnsweredByDerivative: Bool {
+        guard let derivatives else { return false }
+        return (usesThumbnail && FileManager.default.fileExists(atPath: derivatives.thumbnail.path))
+            || (usesPreview && FileManager.default.fileExists(atPath: derivatives.preview.path))
+    }
+
     private func renderImage() throws(ImagingError) -> VipsImage {
         let thumbnailSize = StandardDerivative.thumbnail.pixelSize
-        if let derivatives, geometry.cropsAfterScaling, geometry.isWhole(sourceWidth, sourceHeight),
-            geometry.width == geometry.height, geometry.width <= thumbnailSize
-        {
+        if let derivatives, usesThumbnail {
             let square = ImageGeometry.plan(
                 sourceWidth: thumbnailSize, sourceHeight: thumbnailSize,
                 target: CGSize(width: geometry.width, height: geometry.height), contentMode: .aspectFill,
@@ -105,10 +130,7 @@ struct ImageRenderer: Sendable {
             }
         }
         let previewSize = StandardDerivative.preview.pixelSize
-        let previewScale = Double(previewSize) / Double(max(sourceWidth, sourceHeight))
-        if let derivatives, previewScale < 1, geometry.scale <= previewScale,
-            max(geometry.scaledWidth, geometry.scaledHeight) > thumbnailSize
-        {
+        if let derivatives, usesPreview {
             let width = max(1, Int((Double(sourceWidth) * previewScale).rounded()))
             let height = max(1, Int((Double(sourceHeight) * previewScale).rounded()))
             let scaled = geometry.regionScaled(by: previewScale, sourceWidth: sourceWidth, sourceHeight: sourceHeight)

@@ -13,7 +13,8 @@ struct ImageRequestPlan: Sendable {
     let sourceWidth: Int
     let sourceHeight: Int
     let derivatives: ImageRenderer.Derivatives?
-    /// A remote original to fetch into `fileURL` before rendering.
+    /// A remote original to fetch before rendering (into `fileURL`, or for a video into
+    /// `posterSource`), unless a derivative already answers the request.
     let remoteFetch: RemoteFetch?
     /// For a video: the movie whose poster frame (`fileURL`) is made before rendering.
     let posterSource: URL?
@@ -28,10 +29,17 @@ struct ImageRequestPlan: Sendable {
         /// The request's progress handler (Apple's is not `@Sendable`; it is called from the
         /// download's serial delegate queue, one call at a time).
         let progress: UncheckedSendable<PHAssetImageProgressHandler?>
+        /// False: the request doesn't allow network access, so needing the original fails
+        /// with 3164 (a thumbnail or preview already made is shown all the same, as iCloud
+        /// libraries show theirs).
+        var networkAllowed = true
+        /// The asset's identifier, for that error.
+        var assetIdentifier = ""
 
         /// Fetches into `destination` unless a copy is there already.
         func run(to destination: URL) throws(PHPhotosError) {
             guard !FileManager.default.fileExists(atPath: destination.path) else { return }
+            guard networkAllowed else { throw Self.networkRequired(assetIdentifier, url) }
             let progress = progress
             try RemoteOriginals.fetch(url, to: destination) { fraction in
                 guard let handler = progress.value else { return false }
@@ -40,23 +48,31 @@ struct ImageRequestPlan: Sendable {
                 return stop.boolValue
             }
         }
+
+        static func networkRequired(_ identifier: String, _ url: URL) -> PHPhotosError {
+            PHPhotosError(
+                .networkAccessRequired,
+                "The original of \(identifier) is in a remote store (\(url.absoluteString)); allow network access to fetch it")
+        }
     }
 
     /// Where a resource's bytes are read from: its file, or for a remote original its local
     /// copy (fetched first when allowed).
+    /// `deferringNetworkCheck`: without network access, return the fetch (which fails when
+    /// run) instead of failing now, for a request a derivative may answer.
     static func localFile(
-        of resource: ResourceRecord, asset: PHAsset, layout: LibraryLayout, networkAllowed: Bool, progress: PHAssetImageProgressHandler?
+        of resource: ResourceRecord, asset: PHAsset, layout: LibraryLayout, networkAllowed: Bool, progress: PHAssetImageProgressHandler?,
+        deferringNetworkCheck: Bool = false
     ) throws(PHPhotosError) -> (URL, RemoteFetch?) {
         let url = layout.url(forRelativePath: resource.path)
         guard LibraryLayout.isRemote(path: resource.path) else { return (url, nil) }
         let copy = layout.remoteCopy(of: url, assetUUID: asset.uuid, resourceType: resource.type)
         if FileManager.default.fileExists(atPath: copy.path) { return (copy, nil) }
-        guard networkAllowed else {
-            throw PHPhotosError(
-                .networkAccessRequired,
-                "The original of \(asset.localIdentifier) is in a remote store (\(url.absoluteString)); allow network access to fetch it")
-        }
-        return (copy, RemoteFetch(url: url, progress: UncheckedSendable(progress)))
+        guard networkAllowed || deferringNetworkCheck else { throw RemoteFetch.networkRequired(asset.localIdentifier, url) }
+        return (
+            copy,
+            RemoteFetch(url: url, progress: UncheckedSendable(progress), networkAllowed: networkAllowed, assetIdentifier: asset.localIdentifier)
+        )
     }
 
     init(asset: PHAsset, targetSize: CGSize, contentMode: PHImageContentMode, options: PHImageRequestOptions) throws(PHPhotosError) {
@@ -69,17 +85,16 @@ struct ImageRequestPlan: Sendable {
         let (source, sourceIdentity) = sources.source(current: options.version == .current)
         let layout = library.store.layout
         var (file, fetch) = try Self.localFile(
-            of: source, asset: asset, layout: layout, networkAllowed: options.isNetworkAccessAllowed, progress: options.progressHandler)
+            of: source, asset: asset, layout: layout, networkAllowed: options.isNetworkAccessAllowed, progress: options.progressHandler,
+            deferringNetworkCheck: true)
         if library.isReadOnly, fetch != nil {
             // A read-only library keeps nothing: the download goes to this process's scratch folder.
             file = library.readOnlyScratch.appendingPathComponent(file.path.dropFirst(layout.root.path.count + 1).description)
             if FileManager.default.fileExists(atPath: file.path) { fetch = nil }
         }
         if asset.mediaType == .video {
-            // Videos are drawn from their poster frame, kept among the derivatives.
-            guard fetch == nil else {
-                throw PHPhotosError(.requestNotSupportedForAsset, "Poster frames of videos in a remote store are not supported yet")
-            }
+            // Videos are drawn from their poster frame, kept among the derivatives (a remote
+            // movie is fetched only when its poster frame is still to make).
             posterSource = file
             let isOriginal = source.type == PHAssetResourceType.video.rawValue
             let relativePath = VideoPosterFrame.relativePath(assetUUID: asset.uuid, sourcePath: source.path, isOriginal: isOriginal)
@@ -116,7 +131,13 @@ struct ImageRequestPlan: Sendable {
             derivatives: derivatives)
         let (fetch, copy, poster, failures, logger) = (remoteFetch, fileURL, posterSource, failures, logger)
         return { () throws(PHPhotosError) -> UIImage in
-            try fetch?.run(to: copy)
+            if let fetch {
+                if let poster {
+                    if !FileManager.default.fileExists(atPath: copy.path) { try fetch.run(to: poster) }
+                } else if !renderer.isAnsweredByDerivative {
+                    try fetch.run(to: copy)
+                }
+            }
             do throws(PHPhotosError) {
                 if let poster { try VideoPosterFrame.make(from: poster, at: copy, logger: logger) }
                 let image = try renderer.render()

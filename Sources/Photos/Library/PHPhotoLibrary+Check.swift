@@ -28,6 +28,10 @@ public struct PHLibraryCheckReport: Sendable {
             /// render fails (an image request, `photos cache warm`, an import making
             /// thumbnails), forgotten when it succeeds or the asset is edited.
             case unrenderable
+            /// An object under the library's bucket location that no asset refers to (an
+            /// upload whose change failed or whose process was killed before its commit).
+            /// Linux addition, for libraries with originals in a bucket.
+            case orphanObject
         }
 
         public let kind: Kind
@@ -54,6 +58,11 @@ extension PHPhotoLibrary {
     /// whose current version failed to render (``PHLibraryCheckReport/Problem/Kind/unrenderable``).
     /// Reads only.
     ///
+    /// In a library whose originals are in a bucket (``init(url:originals:)``), the bucket is
+    /// listed: an asset whose object is gone is a `missingFile` naming the asset, one of
+    /// another size a `sizeMismatch`, and an object no asset refers to an
+    /// ``PHLibraryCheckReport/Problem/Kind/orphanObject``.
+    ///
     /// Linux addition (Photos on Apple's platforms repairs its library itself when it opens).
     public func checkConsistency(verifyingContents: Bool = false) throws -> PHLibraryCheckReport {
         let check: ConsistencyCheck
@@ -62,11 +71,61 @@ extension PHPhotoLibrary {
         } catch {
             throw PHPhotosError(error)
         }
+        let objects = try checkObjects()
         return PHLibraryCheckReport(
             problems: check.problems.map {
                 PHLibraryCheckReport.Problem(kind: PHLibraryCheckReport.Problem.Kind(rawValue: $0.kind.rawValue) ?? .databaseIntegrity, detail: $0.detail)
-            },
+            } + objects.problems,
             assetCount: check.assets, fileCount: check.files, bytesVerified: check.bytesVerified)
+    }
+
+    /// The bucket's objects against the rows: problems, and the orphans with when they were
+    /// stored.
+    private func checkObjects() throws(PHPhotosError) -> (problems: [PHLibraryCheckReport.Problem], orphans: [StoredObject]) {
+        guard let location = store.objectOriginals.location, let prefix = URL(string: location + "/") else { return ([], []) }
+        let listed = try ObjectStorage.requireBackend(for: prefix).list(prefix)
+        let resources: [(path: String, assetUUID: String, size: Int64)]
+        do {
+            resources = try store.objectResources()
+        } catch {
+            throw PHPhotosError(error)
+        }
+        // Compared by bucket and decoded key, however each spells its URL.
+        func key(_ url: URL) -> String { "\(url.host ?? "")\(url.path)" }
+        let stored = Dictionary(listed.map { (key($0.url), $0) }, uniquingKeysWith: { first, _ in first })
+        var problems: [PHLibraryCheckReport.Problem] = []
+        var named = Set<String>()
+        for resource in resources {
+            guard let url = URL(string: resource.path) else { continue }
+            named.insert(key(url))
+            let identifier = LocalIdentifier.asset(resource.assetUUID)
+            guard let object = stored[key(url)] else {
+                problems.append(.init(kind: .missingFile, detail: "\(resource.path) (asset \(identifier)) is missing from the bucket"))
+                continue
+            }
+            if object.size != resource.size {
+                problems.append(
+                    .init(kind: .sizeMismatch, detail: "\(resource.path) (asset \(identifier)) has \(object.size) bytes, the library recorded \(resource.size)"))
+            }
+        }
+        let orphans = listed.filter { !named.contains(key($0.url)) }
+        problems += orphans.map { object in
+            let when = object.stored.map { " (stored \(ISO8601DateFormatter().string(from: $0)))" } ?? ""
+            return .init(kind: .orphanObject, detail: "\(object.url.absoluteString) belongs to nothing\(when)")
+        }
+        return (problems, orphans)
+    }
+
+    /// Removes the objects under the library's bucket location that no asset refers to and
+    /// that were stored more than `grace` seconds ago; younger ones may belong to a change
+    /// still uploading (its rows commit only after every object is stored), and are kept.
+    /// Returns the objects removed and those kept for now. For `photos check --repair`.
+    package func repairOrphanObjects(grace: TimeInterval, now: Date = Date()) throws -> (removed: [URL], kept: [URL]) {
+        let orphans = try checkObjects().orphans
+        guard !orphans.isEmpty, let location = store.objectOriginals.location, let url = URL(string: location) else { return ([], []) }
+        let due = orphans.filter { ($0.stored ?? .distantPast) <= now.addingTimeInterval(-grace) }.map(\.url)
+        try ObjectStorage.requireBackend(for: url).remove(due)
+        return (due, orphans.map(\.url).filter { !due.contains($0) })
     }
 }
 

@@ -62,6 +62,10 @@ extension PHPhotoLibrary {
 
         /// Open the library for reading only (``PHPhotoLibrary/init(url:readOnly:)``).
         package var readOnly = false
+        /// Where a library created by this open keeps its originals: an object store's
+        /// `s3://BUCKET/PREFIX` (recorded in the library; its backend registered by the
+        /// `PhotosS3` module). Nil: wherever the library recorded, its folder by default.
+        package var originals: URL?
         package init() {}
     }
 

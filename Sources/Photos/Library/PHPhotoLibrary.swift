@@ -118,6 +118,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         } catch {
             throw PHPhotosError(error)
         }
+        try Self.attachOriginals(to: store, requested: configuration.originals, logger: configuration.logger)
         self.init(store: store, configuration: configuration)
     }
 

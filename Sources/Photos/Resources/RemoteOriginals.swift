@@ -5,8 +5,8 @@ import Foundation
 import Logging
 import PhotosLocking
 
-/// Fetches originals kept in a remote store (`http`/`https` resource paths) into local
-/// copies, reporting progress; a copy appears complete or not at all (temporary file, rename).
+/// Fetches originals kept in a remote store (`http`/`https` resource paths, and object stores'
+/// such as `s3://` through their ``ObjectStorageBackend``) into local copies, reporting progress; a copy appears complete or not at all (temporary file, rename).
 enum RemoteOriginals {
     /// Downloads `url` to `destination`. `progress` gets 0...1 as bytes arrive (when the
     /// server says how many) and returns true to stop.
@@ -15,6 +15,17 @@ enum RemoteOriginals {
         // try?: a folder that can't be made fails the download's file below, which says so.
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let temporary = folder.appendingPathComponent(".\(UUID().uuidString).download")
+        if let scheme = url.scheme?.lowercased(), scheme != "http", scheme != "https" {
+            do throws(PHPhotosError) {
+                try ObjectStorage.requireBackend(for: url).download(url, to: temporary, progress: progress)
+            } catch {
+                // try?: as below.
+                try? FileManager.default.removeItem(at: temporary)
+                throw error
+            }
+            try keep(temporary, at: destination)
+            return
+        }
         let download = Download(destination: temporary, progress: progress)
         let session = URLSession(configuration: .ephemeral, delegate: download, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
@@ -26,6 +37,11 @@ enum RemoteOriginals {
             try? FileManager.default.removeItem(at: temporary)
             throw PHPhotosError(failure.cancelled ? .userCancelled : .networkError, "Can't fetch \(url.absoluteString): \(failure.message)")
         }
+        try keep(temporary, at: destination)
+    }
+
+    /// Renames a whole download into place.
+    private static func keep(_ temporary: URL, at destination: URL) throws(PHPhotosError) {
         guard rename(temporary.path, destination.path) == 0 else {
             // try?: as above.
             try? FileManager.default.removeItem(at: temporary)

@@ -16,7 +16,10 @@ struct CheckCommand: ParsableCommand {
             --thumbnails could not decode them: a gallery marks them "can't display"). \
             Lists what is wrong and exits with 1; changes nothing unless \
             --repair is given: then stray edits, derivatives, local copies and staging are removed, \
-            and stray originals are moved to recovered/<date>/ and listed (never deleted).
+            and stray originals are moved to recovered/<date>/ and listed (never deleted). In a \
+            library whose originals are in a bucket, the bucket is listed too: an asset whose \
+            object is gone is named, and objects no asset refers to (an upload whose change \
+            failed or was killed) are removed by --repair once older than --orphan-grace.
             """)
 
     @OptionGroup var options: LibraryOptions
@@ -30,6 +33,11 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Remove files that belong to nothing (stray originals are moved to recovered/, not deleted), then check.")
     var repair = false
 
+    @Option(help: ArgumentHelp(
+        "With --repair: keep objects that belong to nothing for this long after they were stored (a change still uploading commits only after its last object).",
+        valueName: "SECONDS"))
+    var orphanGrace: Double = 86_400
+
     func run() throws {
         let library = try options.open(forReading: !repair)
         if repair {
@@ -41,7 +49,20 @@ struct CheckCommand: ParsableCommand {
             }
             for path in done.removed { FileHandle.standardError.write(Data("removed \(path)\n".utf8)) }
             for moved in done.recovered { FileHandle.standardError.write(Data("moved \(moved.from) to \(moved.to)\n".utf8)) }
+            let objects: (removed: [URL], kept: [URL])
+            do {
+                objects = try library.repairOrphanObjects(grace: orphanGrace)
+            } catch {
+                throw CLIError("removing objects that belong to nothing failed: \(error.localizedDescription)")
+            }
+            for url in objects.removed { FileHandle.standardError.write(Data("removed \(url.absoluteString)\n".utf8)) }
+            for url in objects.kept {
+                FileHandle.standardError.write(Data("kept \(url.absoluteString) (younger than --orphan-grace; it may belong to a change still uploading)\n".utf8))
+            }
             if !json {
+                if !objects.removed.isEmpty || !objects.kept.isEmpty {
+                    print("Repaired: removed \(objects.removed.count) object\(objects.removed.count == 1 ? "" : "s") that belonged to nothing, kept \(objects.kept.count) younger than \(Int(orphanGrace)) s.")
+                }
                 print("Repaired: removed \(done.removed.count) stray file\(done.removed.count == 1 ? "" : "s"), moved \(done.recovered.count) stray original\(done.recovered.count == 1 ? "" : "s") to recovered/.")
             }
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Photos
 import PhotosPostgres
+import PhotosS3
 
 /// `--library PATH` and `--database postgres://...`, shared by every subcommand.
 struct LibraryOptions: ParsableArguments {
@@ -12,6 +13,11 @@ struct LibraryOptions: ParsableArguments {
         "A PostgreSQL database holding the library's rows (default: $PHOTOS_DATABASE); --library is then the folder of its files, shared by every instance.",
         valueName: "postgres://USER@HOST[:PORT]/DATABASE"))
     var database: String?
+
+    @Option(help: ArgumentHelp(
+        "Where a new library keeps its originals (default: $PHOTOS_ORIGINALS): an S3 bucket and prefix, reached with the AWS_* variables and ~/.aws as AWS's tools are. Recorded in the library; later commands find it.",
+        valueName: "s3://BUCKET/PREFIX"))
+    var originals: String?
 
     @Flag(help: "Open the library read-only: nothing in its folder is written (a read-only mount, a backup drive, a full disk); changes fail.")
     var readOnly = false
@@ -44,6 +50,17 @@ struct LibraryOptions: ParsableArguments {
     static func postgresURL(_ text: String) -> URL? {
         guard let url = URL(string: text), url.scheme == "postgres" || url.scheme == "postgresql" else { return nil }
         return url
+    }
+
+    /// The bucket named by `--originals` or `$PHOTOS_ORIGINALS`, if any.
+    var originalsURL: URL? {
+        get throws {
+            guard let text = originals ?? ProcessInfo.processInfo.environment["PHOTOS_ORIGINALS"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+            guard let url = URL(string: text), url.scheme == "s3", url.host?.isEmpty == false else {
+                throw ValidationError("--originals takes an s3://BUCKET/PREFIX location, not \(text)")
+            }
+            return url
+        }
     }
 
     /// What the library is, for messages: its folder, or its database and files folder.
@@ -86,10 +103,14 @@ struct LibraryOptions: ParsableArguments {
         forReading: Bool, databaseMemoryMap: Int?, configure: (inout PHPhotoLibrary.Configuration) -> Void
     ) throws -> PHPhotoLibrary {
         let url = self.url
+        // Libraries that recorded a bucket open from every command.
+        PHPhotoLibrary.enableS3Originals()
+        let originals = try originalsURL
         if let database = try databaseURL {
             guard !readOnly else { throw CLIError("--read-only is for a library folder; a library on PostgreSQL is read-only through its database role") }
             do {
                 var configuration = PHPhotoLibrary.Configuration()
+                configuration.originals = originals
                 configure(&configuration)
                 return try PHPhotoLibrary(database: database, files: url, configuration: configuration)
             } catch {
@@ -99,6 +120,7 @@ struct LibraryOptions: ParsableArguments {
         do {
             var configuration = PHPhotoLibrary.Configuration()
             configuration.readOnly = readOnly
+            configuration.originals = originals
             if let databaseMemoryMap { configuration.databaseMemoryMap = databaseMemoryMap }
             configure(&configuration)
             return try PHPhotoLibrary(url: url, configuration: configuration)

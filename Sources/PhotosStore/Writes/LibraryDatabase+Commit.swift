@@ -67,11 +67,13 @@ extension LibraryDatabase {
         if position % 64 == 0 { restartLogIfLong() }
         backups.checkAutomaticSnapshot(after: position)
         // Rows are gone for good; now their files may go. A crash here leaves stray files
-        // that nothing references, which is harmless. Originals referenced in place are the
-        // user's files: only their rows go.
+        // that nothing references, which is harmless (objects in a bucket: `photos check`
+        // finds them). Originals referenced in place are the user's files: only their rows go.
         for path in expungedFiles where !LibraryLayout.isReferenced(path: path) && !LibraryLayout.isRemote(path: path) {
             try? FileManager.default.removeItem(at: layout.url(forRelativePath: path))
         }
+        // The library's own objects in its bucket go too (referenced ones stay).
+        objectOriginals.removeOwned(expungedFiles)
         // Derivatives show the current version: stale after an edit, orphans after an expunge
         // (which also ends the local copies of remote originals).
         for uuid in expungedAssets + changedContent { layout.removeDerivatives(assetUUID: uuid) }
