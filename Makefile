@@ -21,13 +21,14 @@ test: deps fixtures
 	# The behaviour suites again, every library on PostgreSQL (a throwaway server of the run's own).
 	# Time limits (which only end a hung test) 3x: a debug build of postgres-nio decodes a row in
 	# ~0.4 ms, and with the whole pass on two cores a socket test's 60 s ran out (CI, 12-03).
-	PHOTOKIT_TEST_STORE=postgres PHOTOKIT_TEST_TIME_SCALE=3 $(SWIFT) test --skip-build --filter 'PhotosTests\.|PhotosServerTests\.'
+	PHOTOKIT_TEST_STORE=postgres PHOTOKIT_TEST_TIME_SCALE=3 $(SWIFT) test --skip-build --filter 'PhotosTests\.|PhotosServerTests\.|PhotosS3Tests\.'
 	python3 Tests/EndToEnd/gallery_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
 	python3 Tests/EndToEnd/video_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
 	# People: sign-in with a name and password, what a person who doesn't own the library sees.
 	python3 Tests/EndToEnd/people_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
 	# Two `photos serve` instances over one throwaway PostgreSQL: fan-out, kill -9, catch-up.
 	python3 Tests/EndToEnd/cluster_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
+	python3 Tests/EndToEnd/bucket_cluster_e2e.py "$$($(SWIFT) build --show-bin-path)/photos" .corpus
 	scripts/check-consumer.sh
 
 ## The consumer check alone (Tests/Consumers/VersionedClient; see scripts/check-consumer.sh).

@@ -217,6 +217,15 @@ def _swallow(base, body, headers):
         pass
 
 
+def throwaway_database(cluster):
+    """A PostgreSQL server started in the folder `cluster` (scripts/throwaway-postgres.sh) and
+    an empty database `photos` in it: its URL."""
+    server = subprocess.run([os.path.join(ROOT, "scripts", "throwaway-postgres.sh"), "start", cluster, str(free_port())],
+                            check=True, capture_output=True, text=True).stdout.strip()
+    subprocess.run(["psql", server, "-qc", "CREATE DATABASE photos"], check=True)
+    return server.rsplit("/", 1)[0] + "/photos"
+
+
 def main():
     global PHOTOS, CORPUS
     PHOTOS, CORPUS = os.path.abspath(sys.argv[1]), sys.argv[2]
@@ -229,10 +238,7 @@ def main():
     cluster = os.path.join(scratch, "pg")
     instances = []
     try:
-        server = subprocess.run([os.path.join(ROOT, "scripts", "throwaway-postgres.sh"), "start", cluster, str(free_port())],
-                                check=True, capture_output=True, text=True).stdout.strip()
-        subprocess.run(["psql", server, "-qc", "CREATE DATABASE photos"], check=True)
-        database = server.rsplit("/", 1)[0] + "/photos"
+        database = throwaway_database(cluster)
         files = os.path.join(scratch, "files")
         photos = sorted(glob.glob(os.path.join(CORPUS, "cosmos__*.jpg")))[:6]
         assert len(photos) >= 4, f"too few photos in {CORPUS}"
