@@ -91,6 +91,18 @@ struct BucketCommandTests {
         let listed = try CLIRunner.run(["ls", "--json"], library: library, environment: bucket.environment())
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect((try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [Any])?.count == 6)
+        // The local copies of its originals: counted, trimmed, fetched again on need.
+        let status = try CLIRunner.run(["cache", "status"], library: library, environment: bucket.environment())
+        #expect(status.stdout.contains("Originals   6  ("), "\(status.stdout)")
+        let trimmed = try CLIRunner.run(["cache", "trim", "--originals-limit", "0"], library: library, environment: bucket.environment())
+        #expect(trimmed.stdout.contains("Removed 6 local copies of originals; 0 left"), "\(trimmed.stdout)\(trimmed.stderr)")
+        let thumbnail = work.appendingPathComponent("thumbnail.jpg")
+        let identifier = try #require(
+            (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])?.first?["localIdentifier"] as? String)
+        let made = try CLIRunner.run(
+            ["thumbnail", identifier, "--size", "64x64", "--output", thumbnail.path], library: library, environment: bucket.environment())
+        #expect(made.status == 0 && FileManager.default.fileExists(atPath: thumbnail.path), "\(made.stderr)")
+
         // Another location for the same library is refused, naming the recorded one.
         let elsewhere = try CLIRunner.run(
             ["ls", "--originals", "s3://\(bucket.name)/other"], library: library, environment: bucket.environment())
@@ -126,7 +138,13 @@ struct BucketCommandTests {
         // Once the first object is stored, the network stops carrying the others: uploads are
         // in flight when the process is killed.
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, process.isRunning, try await bucket.keys(under: "kill/").isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        // Polled from this thread (the suite's other tests may hold Swift concurrency's).
+        let client = bucket.client
+        while Date() < deadline, process.isRunning,
+            try S3Client.waiting({ () async throws(S3Error) in try await client.listObjects(bucket: bucket.name, prefix: "kill/") }).isEmpty
+        {
+            usleep(5_000)
+        }
         proxy.pause()
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

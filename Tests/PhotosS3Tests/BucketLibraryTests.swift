@@ -276,6 +276,41 @@ struct BucketLibraryTests {
         #expect(removed.removed.map(\.path) == ["/" + orphan])
         #expect(try await !bucket.keys(under: "check/").contains(orphan))
     }
+
+    @Test func theCacheOfOriginalsKeepsToItsBudgetLeastRecentlyUsedFirst() async throws {
+        let bucket = try await Bucket()
+        defer { withExtendedLifetime(bucket) {} }
+        let temporary = try Self.library(bucket.location("cache"))
+        let library = temporary.library
+        let identifiers = try Self.add(
+            [
+                try TestImages.jpeg(width: 500, height: 400, noisy: true), try TestImages.jpeg(width: 400, height: 300, noisy: true),
+                try TestImages.jpeg(width: 300, height: 200, noisy: true),
+            ], to: temporary)
+        let copies = try identifiers.map { identifier in
+            let asset = try Self.asset(identifier, in: library)
+            return try #require(Self.localCopies(temporary).first { $0.lastPathComponent.hasPrefix(asset.uuid) })
+        }
+        let sizes = try copies.map { try #require(FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? NSNumber).int64Value }
+        var status = library.originalsCacheStatus()
+        #expect(status.files == 3 && status.bytes == sizes.reduce(0, +) && status.limit == 16 << 30)
+
+        // Used last: the second, then the third, then the first (a day apart).
+        let now = Date()
+        for (index, age) in [(0, 3.0), (1, 1.0), (2, 2.0)] {
+            try FileManager.default.setAttributes([.modificationDate: now.addingTimeInterval(-age * 86_400)], ofItemAtPath: copies[index].path)
+        }
+        #expect(library.trimOriginalsCache(toBytes: sizes[1] + sizes[2]) == 1)
+        #expect(Self.localCopies(temporary).map(\.lastPathComponent).sorted() == [copies[1], copies[2]].map(\.lastPathComponent).sorted())
+
+        // A budget below what is kept trims at once; a fetch past it keeps the copy it reads.
+        library.originalsCacheLimit = sizes[1]
+        #expect(Self.localCopies(temporary).map(\.lastPathComponent) == [copies[1].lastPathComponent])
+        let first = try Self.asset(identifiers[0], in: library)
+        #expect(Self.image(first, CGSize(width: 500, height: 500), network: true).image?.size == CGSize(width: 500, height: 400))
+        status = library.originalsCacheStatus()
+        #expect(status.files == 1 && status.bytes == sizes[0] && status.limit == sizes[1], "\(status)")
+    }
 }
 
 enum TestHash {

@@ -58,6 +58,7 @@ struct ObjectUploads {
             logger.attempt(.notice, "keep \(staged.lastPathComponent) as the local copy \(copy.path)") {
                 try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
                 guard rename(staged.path, copy.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                OriginalsCache.noteKept(copy)
             }
         }
     }

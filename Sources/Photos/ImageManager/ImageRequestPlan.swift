@@ -67,7 +67,10 @@ struct ImageRequestPlan: Sendable {
         let url = layout.url(forRelativePath: resource.path)
         guard LibraryLayout.isRemote(path: resource.path) else { return (url, nil) }
         let copy = layout.remoteCopy(of: url, assetUUID: asset.uuid, resourceType: resource.type)
-        if FileManager.default.fileExists(atPath: copy.path) { return (copy, nil) }
+        if FileManager.default.fileExists(atPath: copy.path) {
+            OriginalsCache.noteUsed(copy)
+            return (copy, nil)
+        }
         guard networkAllowed || deferringNetworkCheck else { throw RemoteFetch.networkRequired(asset.localIdentifier, url) }
         return (
             copy,

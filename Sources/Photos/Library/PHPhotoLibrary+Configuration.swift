@@ -66,6 +66,8 @@ extension PHPhotoLibrary {
         /// `s3://BUCKET/PREFIX` (recorded in the library; its backend registered by the
         /// `PhotosS3` module). Nil: wherever the library recorded, its folder by default.
         package var originals: URL?
+        /// The most bytes of local copies of remote originals (``PHPhotoLibrary/originalsCacheLimit``).
+        package var originalsCacheLimit = OriginalsCache.defaultLimit
         package init() {}
     }
 

@@ -49,6 +49,8 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     let imageSources = ImageSourceCache()
     /// Its thumbnails and previews, with the limit on previews.
     package let derivatives: LibraryDerivatives
+    /// The local copies of remote originals, with their byte budget.
+    let originalsCache: OriginalsCache
     /// Browser-playable renditions of its videos (the server and `photos cache` use them).
     package let videoRenditions: VideoRenditions
     /// Uploads imported by whichever process or instance claims them (the server's
@@ -136,6 +138,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
             delegate: configuration.delegate)
         let logger = configuration.logger
         derivatives = LibraryDerivatives(store: store, previewLimit: configuration.previewCacheLimit, logger: logger)
+        originalsCache = OriginalsCache(layout: store.layout, limit: configuration.originalsCacheLimit, logger: logger)
         videoRenditions = VideoRenditions(
             store: store, concurrency: configuration.videoRenditionConcurrency, delegate: configuration.delegate, logger: logger)
         changeQueue = DispatchQueue(label: "PHPhotoLibrary.changes")

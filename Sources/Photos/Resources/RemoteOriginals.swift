@@ -40,13 +40,14 @@ enum RemoteOriginals {
         try keep(temporary, at: destination)
     }
 
-    /// Renames a whole download into place.
+    /// Renames a whole download into place, counting it toward its library's cache budget.
     private static func keep(_ temporary: URL, at destination: URL) throws(PHPhotosError) {
         guard rename(temporary.path, destination.path) == 0 else {
             // try?: as above.
             try? FileManager.default.removeItem(at: temporary)
             throw PHPhotosError(.notEnoughSpace, "Can't keep the fetched original at \(destination.path)")
         }
+        OriginalsCache.noteKept(destination)
     }
 
     private final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {

@@ -6,7 +6,7 @@ import Photos
 /// videos' browser renditions).
 struct CacheCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "cache", abstract: "Make, count or trim the thumbnails and previews the library keeps.",
+        commandName: "cache", abstract: "Make, count or trim the thumbnails, previews and local copies of originals the library keeps.",
         subcommands: [CacheWarmCommand.self, CacheStatusCommand.self, CacheTrimCommand.self])
 }
 
@@ -48,7 +48,8 @@ struct CacheWarmCommand: ParsableCommand {
 }
 
 struct CacheStatusCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Count the thumbnails and previews on disk.")
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Count the thumbnails, previews and local copies of originals (of a library whose originals are in a bucket) on disk.")
 
     @OptionGroup var options: LibraryOptions
 
@@ -57,6 +58,8 @@ struct CacheStatusCommand: ParsableCommand {
         let status = library.derivativeCacheStatus()
         print("Thumbnails  \(status.thumbnails)  (\(CacheTrimCommand.format(status.thumbnailBytes)))")
         print("Previews    \(status.previews)  (\(CacheTrimCommand.format(status.previewBytes)))")
+        let originals = library.originalsCacheStatus()
+        print("Originals   \(originals.files)  (\(CacheTrimCommand.format(originals.bytes)) of \(CacheTrimCommand.format(originals.limit)), local copies of remote originals)")
         let videos = try library.videoRenditions.counts()
         print("Videos      \(videos.total): \(videos.made) renditions made, \(videos.notNeeded) play as they are, \(videos.pending) pending, \(videos.failed) failed")
     }
@@ -64,17 +67,37 @@ struct CacheStatusCommand: ParsableCommand {
 
 struct CacheTrimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "trim", abstract: "Remove the least recently used previews until they fit the limit.")
+        commandName: "trim", abstract: "Remove the least recently used previews, or local copies of originals, until they fit a limit.")
 
     @OptionGroup var options: LibraryOptions
-    @Option(help: "Bytes the previews may take: 500M, 2G, 0 ...") var limit: String
+    @Option(help: "Bytes the previews may take: 500M, 2G, 0 ...") var limit: String?
+    @Option(help: "Bytes the local copies of remote originals may take: 500M, 2G, 0 ... (fetched again on next need)")
+    var originalsLimit: String?
+
+    func validate() throws {
+        if limit == nil && originalsLimit == nil { throw ValidationError("give --limit (previews), --originals-limit, or both") }
+    }
 
     func run() throws {
-        guard let bytes = Self.parse(limit) else { throw CLIError("--limit \(limit): give a size like 500M or 2G") }
+        let previews = try limit.map { text in
+            guard let bytes = Self.parse(text) else { throw CLIError("--limit \(text): give a size like 500M or 2G") }
+            return bytes
+        }
+        let originals = try originalsLimit.map { text in
+            guard let bytes = Self.parse(text) else { throw CLIError("--originals-limit \(text): give a size like 500M or 2G") }
+            return bytes
+        }
         let library = try options.open()
-        let removed = library.trimDerivativeCache(toBytes: bytes)
-        let status = library.derivativeCacheStatus()
-        print("Removed \(removed) preview\(removed == 1 ? "" : "s"); \(status.previews) left (\(Self.format(status.previewBytes))).")
+        if let previews {
+            let removed = library.trimDerivativeCache(toBytes: previews)
+            let status = library.derivativeCacheStatus()
+            print("Removed \(removed) preview\(removed == 1 ? "" : "s"); \(status.previews) left (\(Self.format(status.previewBytes))).")
+        }
+        if let originals {
+            let removed = library.trimOriginalsCache(toBytes: originals)
+            let status = library.originalsCacheStatus()
+            print("Removed \(removed) local cop\(removed == 1 ? "y" : "ies") of originals; \(status.files) left (\(Self.format(status.bytes))).")
+        }
     }
 
     static func parse(_ text: String) -> Int64? {

@@ -85,12 +85,20 @@ struct ExportCommand: AsyncParsableCommand {
         return output
     }
 
+    /// Originals in a bucket (or another remote store) are fetched: the command is the user
+    /// asking for the file.
+    private static let fetchingRemoteOriginals: PHAssetResourceRequestOptions = {
+        let options = PHAssetResourceRequestOptions()
+        options.isNetworkAccessAllowed = true
+        return options
+    }()
+
     private func exportPhoto(_ asset: PHAsset, to folder: URL) async throws -> URL {
         let resources = PHAssetResource.assetResources(for: asset)
         if original || !asset.hasAdjustments, let photo = resources.first(where: { $0.type == .photo }) ?? resources.first {
             let output = folder.appendingPathComponent(photo.originalFilename)
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                PHAssetResourceManager.default().writeData(for: photo, toFile: output, options: nil) { error in
+                PHAssetResourceManager.default().writeData(for: photo, toFile: output, options: Self.fetchingRemoteOriginals) { error in
                     if let error { continuation.resume(throwing: error) } else { continuation.resume() }
                 }
             }
@@ -99,7 +107,7 @@ struct ExportCommand: AsyncParsableCommand {
         let rendered = try require_(resources.first { $0.type == .fullSizePhoto }, "\(asset.localIdentifier) has no rendered edit")
         let output = folder.appendingPathComponent(name(of: asset, ext: (rendered.originalFilename as NSString).pathExtension))
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            PHAssetResourceManager.default().writeData(for: rendered, toFile: output, options: nil) { error in
+            PHAssetResourceManager.default().writeData(for: rendered, toFile: output, options: Self.fetchingRemoteOriginals) { error in
                 if let error { continuation.resume(throwing: error) } else { continuation.resume() }
             }
         }

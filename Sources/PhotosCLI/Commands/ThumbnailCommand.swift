@@ -47,6 +47,8 @@ struct ThumbnailCommand: ParsableCommand {
         let request = PHImageRequestOptions()
         request.isSynchronous = true
         request.deliveryMode = .highQualityFormat
+        // An original in a bucket is fetched when no thumbnail or preview answers.
+        request.isNetworkAccessAllowed = true
         request.resizeMode = try Self.choice(resize, "--resize", ["fast": .fast, "exact": .exact, "none": .none])
         request.version = try Self.choice(version, "--version", ["current": .current, "unadjusted": .unadjusted, "original": .original])
         if let crop {

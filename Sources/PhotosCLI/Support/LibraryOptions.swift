@@ -19,6 +19,11 @@ struct LibraryOptions: ParsableArguments {
         valueName: "s3://BUCKET/PREFIX"))
     var originals: String?
 
+    @Option(help: ArgumentHelp(
+        "The most bytes of local copies of originals kept in a bucket on this machine (default: $PHOTOS_ORIGINALS_CACHE, else 16G); past it the least recently used go.",
+        valueName: "SIZE"))
+    var originalsCache: String?
+
     @Flag(help: "Open the library read-only: nothing in its folder is written (a read-only mount, a backup drive, a full disk); changes fail.")
     var readOnly = false
 
@@ -60,6 +65,15 @@ struct LibraryOptions: ParsableArguments {
                 throw ValidationError("--originals takes an s3://BUCKET/PREFIX location, not \(text)")
             }
             return url
+        }
+    }
+
+    /// The byte budget named by `--originals-cache` or `$PHOTOS_ORIGINALS_CACHE`, if any.
+    var originalsCacheLimit: Int64? {
+        get throws {
+            guard let text = originalsCache ?? ProcessInfo.processInfo.environment["PHOTOS_ORIGINALS_CACHE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+            guard let bytes = CacheTrimCommand.parse(text) else { throw ValidationError("--originals-cache takes a size like 500M or 20G, not \(text)") }
+            return bytes
         }
     }
 
@@ -106,11 +120,13 @@ struct LibraryOptions: ParsableArguments {
         // Libraries that recorded a bucket open from every command.
         PHPhotoLibrary.enableS3Originals()
         let originals = try originalsURL
+        let cacheLimit = try originalsCacheLimit
         if let database = try databaseURL {
             guard !readOnly else { throw CLIError("--read-only is for a library folder; a library on PostgreSQL is read-only through its database role") }
             do {
                 var configuration = PHPhotoLibrary.Configuration()
                 configuration.originals = originals
+                if let cacheLimit { configuration.originalsCacheLimit = cacheLimit }
                 configure(&configuration)
                 return try PHPhotoLibrary(database: database, files: url, configuration: configuration)
             } catch {
@@ -121,6 +137,7 @@ struct LibraryOptions: ParsableArguments {
             var configuration = PHPhotoLibrary.Configuration()
             configuration.readOnly = readOnly
             configuration.originals = originals
+            if let cacheLimit { configuration.originalsCacheLimit = cacheLimit }
             if let databaseMemoryMap { configuration.databaseMemoryMap = databaseMemoryMap }
             configure(&configuration)
             return try PHPhotoLibrary(url: url, configuration: configuration)
