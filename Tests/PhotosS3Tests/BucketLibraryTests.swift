@@ -311,6 +311,62 @@ struct BucketLibraryTests {
         status = library.originalsCacheStatus()
         #expect(status.files == 1 && status.bytes == sizes[0] && status.limit == sizes[1], "\(status)")
     }
+
+    @Test func editsAreKeptInTheBucketAndReadBackWithTheirAdjustmentData() async throws {
+        let bucket = try await Bucket()
+        defer { withExtendedLifetime(bucket) {} }
+        let temporary = try Self.library(bucket.location("edits"))
+        let library = temporary.library
+        let photo = temporary.scratch.appendingPathComponent("edit-me.jpg")
+        try TestImages.jpeg(width: 300, height: 200, noisy: true).write(to: photo)
+        let identifier = try Self.add([try Data(contentsOf: photo)], to: temporary)[0]
+
+        func edit(quarterTurns: Int) throws {
+            let asset = try Self.asset(identifier, in: library)
+            let input = try #require(Self.editingInput(asset))
+            let output = PHContentEditingOutput(contentEditingInput: input)
+            try PHBasicAdjustments(quarterTurns: quarterTurns).render(imageAt: photo, to: output.renderedContentURL)
+            output.adjustmentData = PHBasicAdjustments(quarterTurns: quarterTurns).adjustmentData
+            try library.performChangesAndWait { PHAssetChangeRequest(for: asset).contentEditingOutput = output }
+        }
+        try edit(quarterTurns: 1)
+        var keys = try await bucket.keys(under: "edits/")
+        #expect(keys.filter { $0.hasPrefix("edits/renders/") }.count == 2 && keys.count == 3, "\(keys)")
+        let folderRenders = FileManager.default.subpaths(atPath: temporary.url.appendingPathComponent("renders").path) ?? []
+        #expect(folderRenders.filter { $0.contains(".") }.isEmpty, "no edit in the folder: \(folderRenders)")
+
+        // Read back on another machine (no local copies, no derivatives): the edit, fetched.
+        for copy in Self.localCopies(temporary) { try FileManager.default.removeItem(at: copy) }
+        try? FileManager.default.removeItem(at: temporary.url.appendingPathComponent("derivatives"))
+        let edited = try Self.asset(identifier, in: library)
+        #expect(edited.pixelWidth == 200 && edited.pixelHeight == 300)
+        #expect(Self.image(edited, CGSize(width: 150, height: 150), network: false).error?.code == .networkAccessRequired)
+        #expect(Self.image(edited, CGSize(width: 150, height: 150), network: true).image?.size == CGSize(width: 100, height: 150))
+        let resumed = try #require(Self.editingInput(edited))
+        #expect(resumed.adjustmentData?.formatIdentifier == PHBasicAdjustments(quarterTurns: 1).adjustmentData.formatIdentifier)
+
+        // Another edit replaces the first one's objects; a revert removes the edit's.
+        try edit(quarterTurns: 2)
+        keys = try await bucket.keys(under: "edits/")
+        #expect(keys.count == 3, "\(keys)")
+        try library.performChangesAndWait { PHAssetChangeRequest(for: try! Self.asset(identifier, in: library)).revertAssetContentToOriginal() }
+        keys = try await bucket.keys(under: "edits/")
+        #expect(keys.count == 1 && keys[0].hasPrefix("edits/originals/"), "\(keys)")
+    }
+
+    static func editingInput(_ asset: PHAsset) -> PHContentEditingInput? {
+        let done = DispatchSemaphore(value: 0)
+        let input = Mutex<UncheckedSendable<PHContentEditingInput?>>(UncheckedSendable(nil))
+        let options = PHContentEditingInputRequestOptions()
+        options.isNetworkAccessAllowed = true
+        options.canHandleAdjustmentData = { _ in true }
+        asset.requestContentEditingInput(with: options) { value, _ in
+            input.withLock { $0 = UncheckedSendable(value) }
+            done.signal()
+        }
+        done.wait()
+        return input.withLock { $0.value }
+    }
 }
 
 enum TestHash {

@@ -3,7 +3,8 @@ import Logging
 import PhotosStore
 import UniformTypeIdentifiers
 
-/// A change's new originals stored in the library's object store (``ObjectOriginals``) before
+/// A change's new originals (and edits' rendered versions and adjustment data) stored in the
+/// library's object store (``ObjectOriginals``) before
 /// its transaction: the rows commit only after the store has confirmed every object's
 /// checksum, so no asset ever points at an object that isn't there. A change that then fails
 /// removes its objects; a process killed between the upload and the commit leaves objects that
@@ -42,6 +43,19 @@ struct ObjectUploads {
                 changes.newAssets[assetIndex].resources[index].relativePath = path
                 changes.newAssets[assetIndex].resources[index].stagedFile = nil
             }
+        }
+        // Edits: the rendered version, its adjustment data, a Live Photo's rendered movie.
+        for (uuid, edit) in changes.contentEdits {
+            guard case .apply(let content) = edit else { continue }
+            let paths = edit.relativePaths(assetUUID: uuid, at: changes.now)
+            var files = [(content.renderedFile, content.renderedType, content.uniformTypeIdentifier), (content.adjustmentFile, 7, "com.apple.photos.adjustment-data")]
+            if let movie = content.pairedVideo { files.append((movie.file, 10, movie.uniformTypeIdentifier)) }
+            for ((file, type, uniformType), path) in zip(files, paths) {
+                guard let object = URL(string: location + "/" + path) else { continue }
+                uploads.append(ObjectUpload(file: file, object: object, sha256Hex: nil, contentType: UTType(uniformType)?.preferredMIMEType))
+                copies.append((file, store.layout.remoteCopy(of: object, assetUUID: uuid, resourceType: type)))
+            }
+            changes.contentObjectLocation = location
         }
         guard !uploads.isEmpty else { return }
         do throws(PHPhotosError) {

@@ -76,7 +76,7 @@ extension PHAsset {
     /// `url` as a local file: a remote original's copy in the library's cache (fetched first,
     /// when `network` allows); other files as they are.
     private func localFile(_ url: URL, resourceType: PHAssetResourceType, network: EditingNetwork) throws(PHPhotosError) -> URL {
-        guard let library, url.scheme == "http" || url.scheme == "https" else { return url }
+        guard let library, let scheme = url.scheme?.lowercased(), scheme != "file" else { return url }
         var copy = library.store.layout.remoteCopy(of: url, assetUUID: uuid, resourceType: resourceType.rawValue)
         if library.isReadOnly, !FileManager.default.fileExists(atPath: copy.path) {
             // A read-only library keeps nothing: the download goes to this process's scratch folder.
@@ -149,7 +149,11 @@ extension PHAsset {
     func currentAdjustmentData() -> PHAdjustmentData? {
         guard hasAdjustments else { return nil }
         do {
-            guard let url = try editFiles().adjustment else { return nil }
+            guard let stored = try editFiles().adjustment else { return nil }
+            // In a bucket, it is fetched whatever the request allows: a few hundred bytes
+            // that say what the edit was, as iCloud keeps them with the asset's record.
+            let url = try localFile(
+                stored, resourceType: .adjustmentData, network: EditingNetwork(allowed: true, progress: UncheckedSendable(nil), requestID: 0))
             return PHAdjustmentData(propertyList: try Data(contentsOf: url))
         } catch {
             library?.logger.failed(.warning, "read the adjustment data of \(localIdentifier)", error)
@@ -162,10 +166,10 @@ extension PHAsset {
         var adjustment: PHAdjustmentData?
         if let stored = currentAdjustmentData(), canHandle(stored) { adjustment = stored }
         let resumes = adjustment != nil || files.rendered == nil
-        // Edits are kept in the library; only an original may be remote.
+        // An original, or in a library whose originals are in a bucket an edit too, may be remote.
         let image = resumes || files.rendered == nil
             ? try localFile(files.original, resourceType: mediaType == .video ? .video : .photo, network: network)
-            : files.rendered ?? files.original
+            : try localFile(files.rendered ?? files.original, resourceType: mediaType == .video ? .fullSizeVideo : .fullSizePhoto, network: network)
         let type = resumes ? files.originalType : files.renderedType ?? files.originalType
         guard FileManager.default.fileExists(atPath: image.path) else {
             throw PHPhotosError(.missingResource, "The \(mediaType == .video ? "movie" : "image") to edit, \(image.path), is missing")
@@ -196,8 +200,9 @@ extension PHAsset {
         }
         var livePhoto: PHLivePhoto?
         var pairedMovie = resumes ? files.originalMovie : files.renderedMovie ?? files.originalMovie
-        // Edits are kept in the library; only the original movie may be remote.
-        if let movie = pairedMovie, movie == files.originalMovie { pairedMovie = try localFile(movie, resourceType: .pairedVideo, network: network) }
+        if let movie = pairedMovie {
+            pairedMovie = try localFile(movie, resourceType: movie == files.originalMovie ? .pairedVideo : .fullSizePairedVideo, network: network)
+        }
         if let movie = pairedMovie {
             livePhoto = PHLivePhoto(
                 size: CGSize(width: metadata?.orientedPixelWidth ?? pixelWidth, height: metadata?.orientedPixelHeight ?? pixelHeight),

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 extension ChangeApplier {
     /// `renders/<A>/<UUID>_<stamp>.<ext>`, `…_<stamp>.aae` and for a Live Photo's movie
@@ -53,12 +53,12 @@ extension ChangeApplier {
                     resource[.type] = file.type
                     resource[.uniformTypeIdentifier] = file.uti
                     resource[.originalFilename] = file.name
-                    resource[.path] = file.path
+                    resource[.path] = changes.contentObjectLocation.map { $0 + "/" + file.path } ?? file.path
                     resource[.fileSize] = file.size
                     resource[.pixelWidth] = file.width
                     resource[.pixelHeight] = file.height
                     try db.execute(ResourceColumn.insert(resource))
-                    try moves.move(file.staged, to: file.path)
+                    if changes.contentObjectLocation == nil { try moves.move(file.staged, to: file.path) }
                 }
                 try db.execute(
                     """
@@ -80,5 +80,13 @@ extension ChangeApplier {
             }
             changedContent.append(uuid)
         }
+    }
+}
+
+extension ContentEdit {
+    /// Where an applied edit's files go, relative to the library's root: its rendered version,
+    /// its adjustment data and a Live Photo's rendered movie, in that order (none for a revert).
+    package func relativePaths(assetUUID: String, at date: Date) -> [String] {
+        ChangeApplier.contentPaths(uuid: assetUUID, edit: self, at: date)
     }
 }

@@ -34,7 +34,8 @@ extension LibraryDatabase {
         do {
             try moves.recordIntent(
                 changes.newAssets.flatMap(\.resources).filter { $0.stagedFile != nil }.map(\.relativePath)
-                    + changes.contentEdits.flatMap { uuid, edit in ChangeApplier.contentPaths(uuid: uuid, edit: edit, at: changes.now) })
+                    + (changes.contentObjectLocation != nil
+                        ? [] : changes.contentEdits.flatMap { uuid, edit in ChangeApplier.contentPaths(uuid: uuid, edit: edit, at: changes.now) }))
             opening = try engine.writeChange { db in
                 // On PostgreSQL the opening is answered with the block's first read, if it
                 // reads; else with its `COMMIT`, and its id is read after that.

@@ -11,6 +11,10 @@ package struct StoreChangeSet: Sendable {
     package var assetEdits: [String: AssetEdit] = [:]
     /// Edited content (a rendered version and its adjustment data) or a revert, by asset UUID.
     package var contentEdits: [String: ContentEdit] = [:]
+    /// Where the edits' files were stored before the transaction (the library's bucket
+    /// location, ``ObjectOriginals``): their rows name the objects, and no staged file is
+    /// moved. Nil: they are moved into the library's folder.
+    package var contentObjectLocation: String?
     package var collectionEdits: [String: CollectionEdit] = [:]
     package var membershipEdits: [MembershipEdit] = []
     /// Assets moved to Recently Deleted.
