@@ -14,7 +14,7 @@
 #             thumbnail made on demand (`GET /api/assets/ID/image?w=256`) through `photos serve`,
 #             page cache dropped, with no local copy and no thumbnail yet: from the bucket (fetched)
 #             against from the folder, 20 photos each
-#   cached    wrk on the 256 px thumbnails once made, 10 s: a bucket library against a folder
+#   cached    wrk on 100 256 px thumbnails once made, 10 s: a bucket library against a folder
 #             library (the same files served from the folder either way)
 # Options: --files N, --runs R, --docs FILE | --no-docs (a full run, 1,000 files and 3 runs,
 #          writes docs/performance.md).

@@ -15,7 +15,7 @@ struct PhotosCommand: AsyncParsableCommand {
             FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
             DeleteCommand.self, DeletedCommand.self, RecoverCommand.self, CheckCommand.self, WatchCommand.self, HistoryCommand.self,
             ThumbnailCommand.self, ExportCommand.self, EditCommand.self, RevertCommand.self, CacheCommand.self, TokenCommand.self, UserCommand.self, ServeCommand.self,
-            BackupCommand.self, RestoreCommand.self, RepairCommand.self, MigrateCommand.self,
+            BackupCommand.self, RestoreCommand.self, RepairCommand.self, MigrateCommand.self, StorageCommand.self,
         ]
     )
 }

@@ -176,4 +176,27 @@ struct BucketCommandTests {
         #expect(repaired.stdout.contains("The library is consistent: \(count) assets"), "\(repaired.stdout)")
         #expect(Set(try await bucket.keys(under: "kill/")) == Set(all))
     }
+
+    @Test func storageMoveTakesTheOriginalsIntoTheBucketAndBack() async throws {
+        let bucket = try await Bucket()
+        defer { withExtendedLifetime(bucket) {} }
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("bucket-move-\(UUID().uuidString.prefix(8))")
+        let library = work.appendingPathComponent("Library.photoslibrary")
+        let source = try Self.photos(5, in: work.appendingPathComponent("card"))
+        #expect(try CLIRunner.run(["import", source.path], library: library).status == 0)
+
+        let there = try CLIRunner.run(["storage", "move", "--to", "s3://\(bucket.name)/moved"], library: library, environment: bucket.environment())
+        #expect(there.status == 0 && there.stdout.contains("Moved 5 files"), "\(there.stdout)\(there.stderr)")
+        #expect(try await bucket.keys(under: "moved/").count == 5)
+        let checked = try CLIRunner.run(["check"], library: library, environment: bucket.environment())
+        #expect(checked.status == 0, "\(checked.stdout)")
+
+        let wrong = try CLIRunner.run(["storage", "move", "--to", work.path], library: library, environment: bucket.environment())
+        #expect(wrong.status == 1 && wrong.stderr.contains("library's own folder"), "\(wrong.stderr)")
+        let back = try CLIRunner.run(["storage", "move", "--to", library.path], library: library, environment: bucket.environment())
+        #expect(back.status == 0 && back.stdout.contains("Moved 5 files"), "\(back.stdout)\(back.stderr)")
+        #expect(try await bucket.keys(under: "moved/").isEmpty)
+        // Back in its folder, the library opens without any AWS settings.
+        #expect(try CLIRunner.run(["check"], library: library).status == 0)
+    }
 }

@@ -354,6 +354,46 @@ struct BucketLibraryTests {
         #expect(keys.count == 1 && keys[0].hasPrefix("edits/originals/"), "\(keys)")
     }
 
+    @Test func storageMoveTakesAFolderLibrarysOriginalsIntoTheBucketAndBack() async throws {
+        let bucket = try await Bucket()
+        defer { withExtendedLifetime(bucket) {} }
+        let temporary = try TemporaryLibrary()
+        let library = temporary.library
+        let identifiers = try Self.add(
+            [
+                try TestImages.jpeg(width: 320, height: 240, noisy: true), try TestImages.jpeg(width: 240, height: 320, noisy: true),
+                try TestImages.jpeg(width: 200, height: 200, noisy: true),
+            ], to: temporary)
+        #expect(temporary.originalFiles().count == 3)
+
+        var reports: [Int] = []
+        let moved = try library.moveOriginals(to: bucket.location("moved")) { reports.append($0.moved) }
+        #expect(moved.moved == 3 && moved.skipped.isEmpty && reports.last == 3)
+        #expect(try await bucket.keys(under: "moved/originals/").count == 3)
+        #expect(temporary.originalFiles().isEmpty, "the files became local copies")
+        #expect(try library.checkConsistency().isConsistent)
+        // New originals go to the bucket at once; a second run has nothing left to move.
+        _ = try Self.add([try TestImages.jpeg(width: 100, height: 80, noisy: true)], to: temporary)
+        #expect(try await bucket.keys(under: "moved/originals/").count == 4)
+        #expect(try library.moveOriginals(to: bucket.location("moved")).moved == 0)
+        // Read from the bucket on another machine.
+        for copy in Self.localCopies(temporary) { try FileManager.default.removeItem(at: copy) }
+        let asset = try Self.asset(identifiers[0], in: library)
+        #expect(Self.image(asset, CGSize(width: 320, height: 320), network: true).image?.size == CGSize(width: 320, height: 240))
+        // Another bucket while the originals are in this one is refused.
+        #expect(throws: PHPhotosError.self) { try library.moveOriginals(to: bucket.location("elsewhere")) }
+
+        // Back into the folder: every object fetched, checked by its SHA-256, and removed.
+        let back = try library.moveOriginals(to: nil)
+        #expect(back.moved == 4 && back.skipped.isEmpty)
+        #expect(try await bucket.keys(under: "moved/").isEmpty)
+        #expect(temporary.originalFiles().count == 4)
+        #expect(try library.checkConsistency().isConsistent)
+        let again = try temporary.openAgain()
+        #expect(again.withCurrent { PHAsset.fetchAssets(with: nil).count } == 4)
+        #expect(Self.image(try Self.asset(identifiers[1], in: again), CGSize(width: 100, height: 100), network: false).image != nil)
+    }
+
     static func editingInput(_ asset: PHAsset) -> PHContentEditingInput? {
         let done = DispatchSemaphore(value: 0)
         let input = Mutex<UncheckedSendable<PHContentEditingInput?>>(UncheckedSendable(nil))

@@ -95,3 +95,64 @@ extension LibraryDatabase {
         return rows.filter { objectOriginals.owns(path: $0.0) }
     }
 }
+
+/// A file `photos storage move` moves between the library's folder and its bucket.
+package struct MovableResource: Sendable {
+    package var id: Int64
+    package var path: String
+    package var assetUUID: String
+    package var type: Int
+    /// SHA-256 recorded at import (hex); nil when it was not taken.
+    package var contentHash: String?
+    package var size: Int64
+}
+
+extension LibraryDatabase {
+    /// Sets where the library keeps its originals (nil: its folder), whatever it held:
+    /// `photos storage move` moves the files after (or, back to the folder, before) this.
+    package func setOriginalsLocation(_ location: String?) throws(StoreError) {
+        try write { db in
+            if let location {
+                try db.execute(
+                    """
+                    INSERT INTO libraryInfo (key, value) VALUES ('originalsLocation', \(location))
+                    ON CONFLICT(key) DO UPDATE SET value = excluded.value
+                    """)
+            } else {
+                try db.execute("DELETE FROM libraryInfo WHERE key = 'originalsLocation'")
+            }
+        }
+    }
+
+    /// Up to `limit` of the library's own files still to move, by row id after `after`: those
+    /// in its folder (toward a bucket), or its objects in the bucket at `location` (back toward
+    /// the folder).
+    package func movableResources(toBucket: Bool, location: String, after: Int64, limit: Int) throws(StoreError) -> [MovableResource] {
+        let condition: StoreSQL =
+            toBucket
+            ? "resource.path NOT LIKE '/%' AND resource.path NOT LIKE 'http://%' AND resource.path NOT LIKE 'https://%' AND resource.path NOT LIKE 's3://%'"
+            : "resource.path LIKE \(location + "/%")"
+        let rows = try read { db in
+            try db.rows(
+                """
+                SELECT resource.id, resource.path, asset.uuid, resource.type, resource.contentHash, resource.fileSize
+                FROM resource JOIN asset ON asset.id = resource.assetID WHERE \(condition) AND resource.id > \(after)
+                ORDER BY resource.id LIMIT \(literal: limit)
+                """
+            ) { row in
+                MovableResource(
+                    id: row.int64(0), path: row.text(1), assetUUID: row.text(2), type: Int(row.int64(3)), contentHash: row.optionalText(4),
+                    size: row.int64(5))
+            }
+        }
+        return toBucket ? rows : rows.filter { $0.path.hasPrefix(location + "/") }
+    }
+
+    /// Points the resource at `newPath` if it is still at `oldPath` (nothing else moved or
+    /// removed it meanwhile); whether it did.
+    package func moveResource(id: Int64, from oldPath: String, to newPath: String) throws(StoreError) -> Bool {
+        try write { db in
+            try db.execute("UPDATE resource SET path = \(newPath) WHERE id = \(id) AND path = \(oldPath)") == 1
+        }
+    }
+}
