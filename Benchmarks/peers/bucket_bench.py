@@ -10,6 +10,7 @@ thumbnails. Prints a Markdown table (medians, ratios) and writes it into --docs 
 import argparse
 import concurrent.futures
 import glob
+import http.client
 import json
 import os
 import shutil
@@ -19,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -85,11 +87,19 @@ class Serve:
 
 
 def first_byte(url):
-    """curl's time to the first byte of the answer, in seconds."""
-    out = subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_starttransfer}", url],
-                         capture_output=True, text=True, check=True).stdout.split()
-    assert out[0] == "200", f"{url}: {out[0]}"
-    return float(out[1])
+    """Seconds from sending the request to reading the first byte of the answer's body (not
+    its headers, which a streamed answer sends before any of its bytes)."""
+    parsed = urllib.parse.urlsplit(url)
+    start = time.monotonic()
+    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=300)
+    connection.request("GET", parsed.path + ("?" + parsed.query if parsed.query else ""))
+    response = connection.getresponse()
+    assert response.status == 200, f"{url}: {response.status}"
+    assert response.read(1), f"{url}: an empty body"
+    elapsed = time.monotonic() - start
+    response.read()
+    connection.close()
+    return elapsed
 
 
 def wrk(urls_file, base, seconds=10):
