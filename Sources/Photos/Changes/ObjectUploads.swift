@@ -69,11 +69,7 @@ struct ObjectUploads {
     /// After the commit: the staged files become the objects' local copies.
     func keepLocalCopies() {
         for (staged, copy) in copies {
-            logger.attempt(.notice, "keep \(staged.lastPathComponent) as the local copy \(copy.path)") {
-                try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-                guard rename(staged.path, copy.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-                OriginalsCache.noteKept(copy)
-            }
+            logger.attempt(.notice, "keep \(staged.lastPathComponent) as the local copy \(copy.path)") { try OriginalsCache.keep(staged, as: copy) }
         }
     }
 

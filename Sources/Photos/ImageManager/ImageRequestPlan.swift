@@ -16,6 +16,9 @@ struct ImageRequestPlan: Sendable {
     /// A remote original to fetch before rendering (into `fileURL`, or for a video into
     /// `posterSource`), unless a derivative already answers the request.
     let remoteFetch: RemoteFetch?
+    /// Whether `fileURL` is the local copy of a remote original, already here: its use is
+    /// stamped when a render reads it (not for every request: most are memory-cache hits).
+    let readsRemoteCopy: Bool
     /// For a video: the movie whose poster frame (`fileURL`) is made before rendering.
     let posterSource: URL?
     /// Where a failure to render the asset's current version is recorded (nil for other
@@ -59,16 +62,17 @@ struct ImageRequestPlan: Sendable {
     /// Where a resource's bytes are read from: its file, or for a remote original its local
     /// copy (fetched first when allowed).
     /// `deferringNetworkCheck`: without network access, return the fetch (which fails when
-    /// run) instead of failing now, for a request a derivative may answer.
+    /// run) instead of failing now, for a request a derivative may answer. `notingUse`: stamp a
+    /// local copy found as used now (its caller reads it).
     static func localFile(
         of resource: ResourceRecord, asset: PHAsset, layout: LibraryLayout, networkAllowed: Bool, progress: PHAssetImageProgressHandler?,
-        deferringNetworkCheck: Bool = false
+        deferringNetworkCheck: Bool = false, notingUse: Bool = true
     ) throws(PHPhotosError) -> (URL, RemoteFetch?) {
         let url = layout.url(forRelativePath: resource.path)
         guard LibraryLayout.isRemote(path: resource.path) else { return (url, nil) }
         let copy = layout.remoteCopy(of: url, assetUUID: asset.uuid, resourceType: resource.type)
         if FileManager.default.fileExists(atPath: copy.path) {
-            OriginalsCache.noteUsed(copy)
+            if notingUse { OriginalsCache.noteUsed(copy) }
             return (copy, nil)
         }
         guard networkAllowed || deferringNetworkCheck else { throw RemoteFetch.networkRequired(asset.localIdentifier, url) }
@@ -89,7 +93,7 @@ struct ImageRequestPlan: Sendable {
         let layout = library.store.layout
         var (file, fetch) = try Self.localFile(
             of: source, asset: asset, layout: layout, networkAllowed: options.isNetworkAccessAllowed, progress: options.progressHandler,
-            deferringNetworkCheck: true)
+            deferringNetworkCheck: true, notingUse: false)
         if library.isReadOnly, fetch != nil {
             // A read-only library keeps nothing: the download goes to this process's scratch folder.
             file = library.readOnlyScratch.appendingPathComponent(file.path.dropFirst(layout.root.path.count + 1).description)
@@ -109,6 +113,7 @@ struct ImageRequestPlan: Sendable {
             posterSource = nil
         }
         (fileURL, remoteFetch) = (file, fetch)
+        readsRemoteCopy = fetch == nil && posterSource == nil && LibraryLayout.isRemote(path: source.path)
         let isCurrent = source.id == sources.source(current: true).record.id
         sourceWidth = isCurrent && asset.pixelWidth > 0 ? asset.pixelWidth : source.pixelWidth
         sourceHeight = isCurrent && asset.pixelHeight > 0 ? asset.pixelHeight : source.pixelHeight
@@ -133,7 +138,9 @@ struct ImageRequestPlan: Sendable {
             originalURL: fileURL, sourceWidth: sourceWidth, sourceHeight: sourceHeight, geometry: key.geometry,
             derivatives: derivatives)
         let (fetch, copy, poster, failures, logger) = (remoteFetch, fileURL, posterSource, failures, logger)
+        let readsRemoteCopy = readsRemoteCopy
         return { () throws(PHPhotosError) -> UIImage in
+            if readsRemoteCopy { OriginalsCache.noteUsed(copy) }
             if let fetch {
                 if let poster {
                     if !FileManager.default.fileExists(atPath: copy.path) { try fetch.run(to: poster) }

@@ -61,6 +61,14 @@ final class OriginalsCache: Sendable {
         cache?.noteKept(size, sparing: file)
     }
 
+    /// Renames `file` to `copy` (making its folder), the local copy of a remote original, and
+    /// counts it toward its library's budget.
+    static func keep(_ file: URL, as copy: URL) throws {
+        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        guard rename(file.path, copy.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        noteKept(copy)
+    }
+
     /// A copy was used: its stamp is renewed (at most once an hour), so it goes last.
     static func noteUsed(_ file: URL) {
         DerivativeCache.noteUsed(file)
@@ -82,8 +90,9 @@ final class OriginalsCache: Sendable {
     @discardableResult
     func trim(toBytes bytes: Int64, sparing: URL? = nil) -> Int {
         let spared = sparing?.standardizedFileURL.path
-        var files = Self.files(folder).filter { $0.url.standardizedFileURL.path != spared }.sorted { $0.used < $1.used }
-        var total = Self.files(folder).reduce(0) { $0 + $1.size }
+        let all = Self.files(folder)
+        var total = all.reduce(0) { $0 + $1.size }
+        var files = all.filter { $0.url.standardizedFileURL.path != spared }.sorted { $0.used < $1.used }
         var removed = 0
         while total > bytes, !files.isEmpty {
             let file = files.removeFirst()

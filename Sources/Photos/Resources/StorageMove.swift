@@ -75,9 +75,7 @@ extension PHPhotoLibrary {
                 // The file stays as the object's local copy (within the cache's budget).
                 let copy = store.layout.remoteCopy(of: upload.object, assetUUID: resource.assetUUID, resourceType: resource.type)
                 logger.attempt(.warning, "keep \(resource.path) as the local copy of \(upload.object.absoluteString)") {
-                    try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-                    guard rename(upload.file.path, copy.path) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-                    OriginalsCache.noteKept(copy)
+                    try OriginalsCache.keep(upload.file, as: copy)
                 }
                 report.moved += 1
                 report.bytes += resource.size

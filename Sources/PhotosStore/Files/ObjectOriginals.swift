@@ -64,7 +64,7 @@ extension LibraryDatabase {
         try write { db in
             if let recorded = try db.text("SELECT value FROM libraryInfo WHERE key = 'originalsLocation'") { return recorded }
             let local = try db.int64(
-                "SELECT count(*) FROM resource WHERE path NOT LIKE '/%' AND path NOT LIKE 'http://%' AND path NOT LIKE 'https://%' AND path NOT LIKE 's3://%'"
+                "SELECT count(*) FROM resource WHERE \(Self.inLibraryFolder)"
             ) ?? 0
             if local > 0 {
                 throw StoreError(
@@ -108,6 +108,11 @@ package struct MovableResource: Sendable {
 }
 
 extension LibraryDatabase {
+    /// Resources whose files are the library's own, in its folder: not referenced where they
+    /// are (an absolute path), nor in a remote store (``LibraryLayout/isRemote(path:)``).
+    private static let inLibraryFolder: StoreSQL =
+        "resource.path NOT LIKE '/%' AND resource.path NOT LIKE 'http://%' AND resource.path NOT LIKE 'https://%' AND resource.path NOT LIKE 's3://%'"
+
     /// Sets where the library keeps its originals (nil: its folder), whatever it held:
     /// `photos storage move` moves the files after (or, back to the folder, before) this.
     package func setOriginalsLocation(_ location: String?) throws(StoreError) {
@@ -130,7 +135,7 @@ extension LibraryDatabase {
     package func movableResources(toBucket: Bool, location: String, after: Int64, limit: Int) throws(StoreError) -> [MovableResource] {
         let condition: StoreSQL =
             toBucket
-            ? "resource.path NOT LIKE '/%' AND resource.path NOT LIKE 'http://%' AND resource.path NOT LIKE 'https://%' AND resource.path NOT LIKE 's3://%'"
+            ? Self.inLibraryFolder
             : "resource.path LIKE \(location + "/%")"
         let rows = try read { db in
             try db.rows(
