@@ -187,7 +187,7 @@ let package = Package(
         // object store.
         .target(
             name: "PhotosS3",
-            dependencies: ["Photos", "S3", "PhotosLocking"],
+            dependencies: ["Photos", "S3", "PhotosLocking", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
         // `photos serve`: the HTTP API, live updates and the web gallery (Hummingbird 2); uses
@@ -295,8 +295,8 @@ let package = Package(
         .testTarget(
             name: "PhotosServerTests",
             dependencies: [
-                "PhotosServer", "Photos", "PhotosPostgres", "PhotosStorePostgres", "Imaging", "PhotosTestSupport", "PhotosLocking",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "PhotosServer", "Photos", "PhotosPostgres", "PhotosStorePostgres", "PhotosS3", "S3", "Imaging", "PhotosTestSupport",
+                "PhotosLocking", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,5 +1,6 @@
 package import Foundation
 package import Photos
+import NIOCore
 import PhotosLocking
 package import S3
 
@@ -113,6 +114,55 @@ package final class S3ObjectStorage: ObjectStorageBackend {
             }
             throw PHPhotosError(error.kind == .noSuchKey || error.kind == .noSuchBucket ? .missingResource : .networkError, error.message)
         }
+    }
+
+    package func read(_ url: URL, range: ClosedRange<Int64>?) async throws(PHPhotosError) -> ObjectRead {
+        let location = try location(url)
+        let client = try client(for: location.bucket)
+        let stream: S3Client.ObjectStream
+        do throws(S3Error) {
+            stream = try await client.stream(bucket: location.bucket, key: location.key, range: range)
+        } catch {
+            throw PHPhotosError(error.kind == .noSuchKey || error.kind == .noSuchBucket ? .missingResource : .networkError, error.message)
+        }
+        // `Content-Range: bytes LOW-HIGH/TOTAL` for a range, else the body is the whole object.
+        var sent: ClosedRange<Int64>?
+        var size = stream.contentLength ?? 0
+        if stream.status == 206, let contentRange = stream.contentRange {
+            let numbers = contentRange.split { !$0.isNumber }.compactMap { Int64($0) }
+            guard numbers.count == 3, numbers[0] <= numbers[1] else {
+                throw PHPhotosError(.networkError, "\(url.absoluteString): the store answered the range with 'Content-Range: \(contentRange)'")
+            }
+            sent = numbers[0]...numbers[1]
+            size = numbers[2]
+        }
+        let body = IteratorBox(stream.body.makeAsyncIterator())
+        return ObjectRead(range: sent, size: size, chunks: ObjectRead.Chunks { try await body.next() })
+    }
+
+    /// The one iterator of a body, read by one reader at a time.
+    private final class IteratorBox: @unchecked Sendable {
+        // @unchecked Sendable: a response body has one reader, which awaits each chunk before
+        // asking for the next.
+        private var iterator: S3Client.ObjectStream.Body.AsyncIterator
+
+        init(_ iterator: S3Client.ObjectStream.Body.AsyncIterator) {
+            self.iterator = iterator
+        }
+
+        func next() async throws -> Data? {
+            guard var buffer = try await iterator.next() else { return nil }
+            return Data(buffer.readBytes(length: buffer.readableBytes) ?? [])
+        }
+    }
+
+    package func presignedURL(_ url: URL, expires: Int, contentType: String?, contentDisposition: String?) throws(PHPhotosError) -> URL {
+        let location = try location(url)
+        let client = try client(for: location.bucket)
+        var headers: [(name: String, value: String)] = []
+        if let contentType { headers.append(("content-type", contentType)) }
+        if let contentDisposition { headers.append(("content-disposition", contentDisposition)) }
+        return client.presignedURL(bucket: location.bucket, key: location.key, expires: expires, responseHeaders: headers)
     }
 
     package func list(_ prefix: URL) throws(PHPhotosError) -> [StoredObject] {

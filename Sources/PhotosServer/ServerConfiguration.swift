@@ -21,6 +21,13 @@ public struct ServerConfiguration: Sendable {
     /// (nginx's `client_body_timeout` and `keepalive_timeout`). A response being written is
     /// not limited.
     public var idleTimeout: TimeInterval
+    /// For a library whose originals are in a bucket: answer `/original` and `/video` for a
+    /// movie or original not on this machine with a redirect (307) to a presigned URL valid
+    /// this many seconds, so the bytes go from the store to the browser directly; `nil`
+    /// streams them through the server (byte ranges mapped to ranged `GET`s). The browser must
+    /// reach the store's endpoint, and anyone given the URL may read that one object until it
+    /// expires.
+    public var originalsRedirectExpiry: Int?
     /// How long a connection whose request the parser refused stays open for reading (what the
     /// client is still sending is dropped) after the answer went out and its sending side was
     /// closed (``ProtocolErrorResponder``). Tests set it long, to see the answer's own close.
@@ -78,6 +85,9 @@ public struct ServerConfiguration: Sendable {
         guard uploadLimit > 0 else { throw ServerConfigurationError("The upload limit must be positive") }
         guard firstRequestTimeout > 0 else { throw ServerConfigurationError("The first-request timeout must be positive") }
         guard idleTimeout > 0 else { throw ServerConfigurationError("The idle timeout must be positive") }
+        if let expiry = originalsRedirectExpiry, !(1...604_800).contains(expiry) {
+            throw ServerConfigurationError("A presigned URL lasts 1 to 604800 seconds, not \(expiry)")
+        }
     }
 }
 

@@ -18,6 +18,10 @@ public final class TCPProxy: @unchecked Sendable {
     private let paused = Mutex(false)
     private let stopped = Mutex(false)
     private let sockets = Mutex<[Int32]>([])
+    private let fromUpstream = Mutex(0)
+
+    /// The bytes forwarded from the upstream server to clients so far, over every connection.
+    public var bytesFromUpstream: Int { fromUpstream.withLock { $0 } }
 
     public init(to upstream: Int) throws {
         self.upstream = upstream
@@ -75,13 +79,13 @@ public final class TCPProxy: @unchecked Sendable {
                 continue
             }
             sockets.withLock { $0 += [client, server] }
-            Thread.detachNewThread { [self] in pump(from: client, to: server) }
-            Thread.detachNewThread { [self] in pump(from: server, to: client) }
+            Thread.detachNewThread { [self] in pump(from: client, to: server, counting: false) }
+            Thread.detachNewThread { [self] in pump(from: server, to: client, counting: true) }
         }
     }
 
     /// Copies bytes until either side closes; while paused, neither reads nor writes.
-    private func pump(from source: Int32, to destination: Int32) {
+    private func pump(from source: Int32, to destination: Int32, counting: Bool) {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         defer {
             shutdown(destination, Int32(SHUT_WR))
@@ -96,6 +100,7 @@ public final class TCPProxy: @unchecked Sendable {
             if paused.withLock({ $0 }) { continue }
             let count = read(source, &buffer, buffer.count)
             guard count > 0 else { return }
+            if counting { fromUpstream.withLock { $0 += count } }
             var sent = 0
             while sent < count {
                 let written = buffer.withUnsafeBytes { write(destination, $0.baseAddress! + sent, count - sent) }

@@ -202,12 +202,16 @@ public final class S3FaultProxy: @unchecked Sendable {
     private let process: Process
     private let folder: URL
 
-    public init(target: URL, failures: Int, status: Int = 503) throws {
+    /// `storeClockAhead`: seconds the store's clock is ahead of this machine's (negative:
+    /// behind). As AWS does, a request signed more than 15 minutes from the store's time is
+    /// refused, 403 `RequestTimeTooSkewed` (moto checks no times).
+    /// `matching`: only requests whose path and query contain it fail (all, when nil).
+    public init(target: URL, failures: Int, status: Int = 503, storeClockAhead: Int = 0, matching: String? = nil) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("s3-proxy-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let program = """
-            import http.client, http.server, sys, threading
-            target, failures, status = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+            import datetime, http.client, http.server, sys, threading, time, urllib.parse
+            target, failures, status, ahead, matching = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
             host, target_port = target.split(':')
             lock = threading.Lock()
             left = [failures]
@@ -217,8 +221,25 @@ public final class S3FaultProxy: @unchecked Sendable {
                 def handle_any(self):
                     length = int(self.headers.get('Content-Length') or 0)
                     body = self.rfile.read(length) if length else b''
+                    query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(self.path).query))
+                    stamp = self.headers.get('x-amz-date') or query.get('X-Amz-Date')
+                    now = time.time() + ahead
+                    if stamp:
+                        signed = datetime.datetime.strptime(stamp, '%Y%m%dT%H%M%SZ').replace(tzinfo=datetime.timezone.utc).timestamp()
+                        if abs(signed - now) > 900:
+                            server_time = datetime.datetime.fromtimestamp(now, datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+                            answer = ('<?xml version="1.0" encoding="UTF-8"?><Error><Code>RequestTimeTooSkewed</Code>'
+                                '<Message>The difference between the request time and the current time is too large.</Message>'
+                                f'<RequestTime>{stamp}</RequestTime><ServerTime>{server_time}</ServerTime>'
+                                '<MaxAllowedSkewMilliseconds>900000</MaxAllowedSkewMilliseconds></Error>').encode()
+                            self.send_response(403)
+                            self.send_header('Content-Type', 'application/xml')
+                            self.send_header('Content-Length', str(len(answer)))
+                            self.end_headers()
+                            if self.command != 'HEAD': self.wfile.write(answer)
+                            return
                     with lock:
-                        fail = left[0] > 0
+                        fail = left[0] > 0 and matching in self.path
                         if fail: left[0] -= 1
                     if fail:
                         code = 'SlowDown' if status == 503 else 'InternalError'
@@ -250,7 +271,7 @@ public final class S3FaultProxy: @unchecked Sendable {
         let log = folder.appendingPathComponent("proxy.log")
         let hostPort = "\(target.host ?? "127.0.0.1"):\(target.port ?? 80)"
         process = try ThrowawayS3.watched(
-            ["/usr/bin/env", "python3", "-c", program, hostPort, "\(failures)", "\(status)"], log: log, stop: folder.appendingPathComponent("stop"))
+            ["/usr/bin/env", "python3", "-c", program, hostPort, "\(failures)", "\(status)", "\(storeClockAhead)", matching ?? ""], log: log, stop: folder.appendingPathComponent("stop"))
         let deadline = Date().addingTimeInterval(30)
         var port: Int?
         while port == nil {

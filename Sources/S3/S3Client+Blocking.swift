@@ -35,43 +35,119 @@ extension S3Client {
     }
 
     /// ``putObject(bucket:key:file:contentType:sha256Hex:multipartThreshold:partSize:concurrency:)``
-    /// for synchronous code, as ``downloadWaiting(bucket:key:to:progress:)`` is: one `PUT`
-    /// (objects up to 5 GiB) with `x-amz-checksum-sha256`, the file read in 1 MiB chunks on a
-    /// queue of its own, each read after the previous chunk was written (memory stays flat),
-    /// and nothing run on Swift concurrency's threads (async-http-client streams an async
-    /// body from an unstructured task, which would need one). Returns once the store has
-    /// confirmed the checksum; retried as the other calls are.
+    /// for synchronous code, as ``downloadWaiting(bucket:key:to:progress:)`` is: one `PUT` with
+    /// `x-amz-checksum-sha256`, or for files of `multipartThreshold` bytes or more a multipart
+    /// upload (`partSize` bytes a part, more when 10,000 parts wouldn't hold the file;
+    /// `concurrency` parts at once, each with its own checksum; aborted on failure). Files are
+    /// read in 1 MiB chunks on a queue of their own, each read after the previous chunk was
+    /// written (memory stays flat), and nothing runs on Swift concurrency's threads
+    /// (async-http-client streams an async body from an unstructured task, which would need
+    /// one). Returns once the store has confirmed the checksums; retried as the other calls are.
     public func putObjectWaiting(
-        bucket: String, key: String, file: URL, contentType: String? = nil, sha256Hex: String? = nil
+        bucket: String, key: String, file: URL, contentType: String? = nil, sha256Hex: String? = nil,
+        multipartThreshold: Int64 = 64 << 20, partSize: Int64 = 16 << 20, concurrency: Int = 4
     ) throws(S3Error) {
         let name = "s3://\(bucket)/\(key)"
         let size: Int64
-        let digest: SHA256Digest
         do {
             size = (try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
+        } catch {
+            throw S3Error(.configuration, "Could not read \(file.path): \(error.localizedDescription)")
+        }
+        if size >= max(multipartThreshold, 5 << 20) {
+            try multipartUploadWaiting(
+                bucket: bucket, key: key, file: file, size: size, contentType: contentType,
+                partSize: Self.partSize(forFileOf: size, preferred: partSize), concurrency: concurrency)
+            return
+        }
+        let digest: SHA256Digest
+        do {
             digest = try sha256Hex.flatMap(SHA256Digest.init(hex:)) ?? SHA256Digest(fileAt: file)
         } catch {
             throw S3Error(.configuration, "Could not read \(file.path): \(error.localizedDescription)")
         }
-        guard size < 5 << 30 else {
-            throw S3Error(.configuration, "\(file.lastPathComponent) is \(size) bytes; one PUT stores at most 5 GiB")
-        }
-        try retryingWaiting(name: name, what: "store", bucket: bucket, key: key) { target, signer throws in
-            var headers = [("host", target.host)] + digest.headers + [("content-length", String(size))]
+        _ = try putWaiting(name: name, what: "store", bucket: bucket, key: key, query: [], file: file, range: 0..<size, digest: digest, contentType: contentType)
+    }
+
+    /// A part size for a file of `size` bytes: `preferred` (at least S3's 5 MiB), or the
+    /// whole MiBs that fit the file in S3's 10,000 parts.
+    static func partSize(forFileOf size: Int64, preferred: Int64) -> Int64 {
+        let fitting = (size + 9_999) / 10_000
+        return max(5 << 20, preferred, (fitting + (1 << 20) - 1) / (1 << 20) * (1 << 20))
+    }
+
+    /// One `PUT` of `range` of the file, with its checksum, retried: the answer's `ETag`.
+    private func putWaiting(
+        name: String, what: String, bucket: String, key: String, query: [(name: String, value: String)], file: URL, range: Range<Int64>,
+        digest: SHA256Digest, contentType: String?
+    ) throws(S3Error) -> String? {
+        let eTag = Mutex<String?>(nil)
+        try retryingWaiting(name: name, what: what, bucket: bucket, key: key) { target, signer throws in
+            var headers = [("host", target.host)] + digest.headers + [("content-length", String(range.count))]
             if let contentType { headers.append(("content-type", contentType)) }
-            var signed = SignatureV4.Request(method: "PUT", path: target.path, headers: headers)
+            var signed = SignatureV4.Request(method: "PUT", path: target.path, query: query, headers: headers)
             signer.sign(&signed, payloadHash: digest.hex, date: Date())
-            var request = try HTTPClient.Request(url: target.origin + target.path, method: .PUT)
+            var request = try HTTPClient.Request(
+                url: target.origin + target.path + (query.isEmpty ? "" : "?" + signed.queryString), method: .PUT)
             for (header, value) in signed.headers where header != "host" && header != "content-length" {
                 request.headers.add(name: header, value: value)
             }
-            let streamer = FileStreamer(file: file)
-            request.body = .stream(contentLength: size) { writer in streamer.stream(to: writer, on: http.eventLoopGroup.any()) }
+            let streamer = FileStreamer(file: file, range: range)
+            request.body = .stream(contentLength: Int64(range.count)) { writer in streamer.stream(to: writer, on: http.eventLoopGroup.any()) }
             let collector = FileWriter(destination: nil, progress: nil)
             switch try http.execute(request: request, delegate: collector, deadline: .now() + .hours(6)).wait() {
-            case .written: return nil
+            case .written:
+                eTag.withLock { $0 = collector.eTag }
+                return nil
             case .refused(let status, let body): return (status, body)
             }
+        }
+        return eTag.withLock { $0 }
+    }
+
+    /// The multipart upload of ``multipartUpload(bucket:key:file:size:contentType:partSize:concurrency:)``
+    /// for synchronous code: the parts go up as ``putObjectWaiting`` sends a file, each lane
+    /// of `concurrency` a serial queue of its own; the first failure stops the parts not
+    /// started and aborts the upload.
+    func multipartUploadWaiting(
+        bucket: String, key: String, file: URL, size: Int64, contentType: String?, partSize: Int64, concurrency: Int
+    ) throws(S3Error) {
+        let name = "s3://\(bucket)/\(key)"
+        let uploadID = try Self.waiting { () async throws(S3Error) in try await startUpload(bucket: bucket, key: key, contentType: contentType) }
+        let ranges = stride(from: Int64(0), to: size, by: Int(partSize)).map { $0..<min($0 + partSize, size) }
+        let parts = Mutex<[UploadedPart]>([])
+        let failure = Mutex<S3Error?>(nil)
+        let group = DispatchGroup()
+        let lanes = (0..<min(max(1, concurrency), ranges.count)).map { DispatchQueue(label: "photokit.s3.part-\($0)") }
+        for (index, range) in ranges.enumerated() {
+            lanes[index % lanes.count].async(group: group) {
+                guard failure.withLock({ $0 == nil }) else { return }
+                let number = index + 1
+                do throws(S3Error) {
+                    let digest: SHA256Digest
+                    do {
+                        digest = try SHA256Digest(fileAt: file, range: range)
+                    } catch {
+                        throw S3Error(.configuration, "Could not read \(file.path): \(error.localizedDescription)")
+                    }
+                    let eTag = try putWaiting(
+                        name: name, what: "upload part \(number) of", bucket: bucket, key: key,
+                        query: [("partNumber", String(number)), ("uploadId", uploadID)], file: file, range: range, digest: digest, contentType: nil)
+                    guard let eTag else { throw S3Error(.failed, "Part \(number) of \(name) was answered without an ETag") }
+                    parts.withLock { $0.append(UploadedPart(number: number, eTag: eTag, checksum: digest.base64)) }
+                } catch {
+                    failure.withLock { $0 = $0 ?? error }
+                }
+            }
+        }
+        group.wait()
+        do throws(S3Error) {
+            if let error = failure.withLock({ $0 }) { throw error }
+            let sorted = parts.withLock { $0 }.sorted { $0.number < $1.number }
+            try Self.waiting { () async throws(S3Error) in try await completeUpload(bucket: bucket, key: key, uploadID: uploadID, parts: sorted) }
+        } catch {
+            _ = try? Self.waiting { () async throws(S3Error) in try await abortUpload(bucket: bucket, key: key, uploadID: uploadID) }
+            throw error
         }
     }
 
@@ -120,11 +196,16 @@ extension S3Client {
 /// connection, and the next read only when that write is done.
 final class FileStreamer: Sendable {
     private let file: URL
+    /// The bytes to send (the whole file when nil).
+    private let range: Range<Int64>?
     private let handle = Mutex<FileHandle?>(nil)
+    /// Bytes of the range not read yet.
+    private let left = Mutex<Int64>(.max)
     private let queue = DispatchQueue(label: "photokit.s3.file-streamer")
 
-    init(file: URL) {
+    init(file: URL, range: Range<Int64>? = nil) {
         self.file = file
+        self.range = range
     }
 
     func stream(to writer: HTTPClient.Body.StreamWriter, on loop: any EventLoop) -> EventLoopFuture<Void> {
@@ -135,7 +216,9 @@ final class FileStreamer: Sendable {
                 try handle.withLock { handle in
                     try handle?.close()
                     handle = try FileHandle(forReadingFrom: file)
+                    if let range { try handle?.seek(toOffset: UInt64(range.lowerBound)) }
                 }
+                left.withLock { $0 = range.map { Int64($0.count) } ?? .max }
                 next(writer, promise)
             } catch {
                 promise.fail(S3Error(.configuration, "Could not read \(file.path): \(error.localizedDescription)"))
@@ -147,7 +230,9 @@ final class FileStreamer: Sendable {
     private func next(_ writer: HTTPClient.Body.StreamWriter, _ promise: EventLoopPromise<Void>) {
         let chunk: Data?
         do {
-            chunk = try handle.withLock { try $0?.read(upToCount: 1 << 20) }
+            let wanted = Int(left.withLock { min($0, 1 << 20) })
+            chunk = wanted == 0 ? nil : try handle.withLock { try $0?.read(upToCount: wanted) }
+            left.withLock { $0 -= Int64(chunk?.count ?? 0) }
         } catch {
             finish()
             promise.fail(S3Error(.configuration, "Could not read \(file.path): \(error.localizedDescription)"))
@@ -188,6 +273,7 @@ final class FileWriter: HTTPClientResponseDelegate, Sendable {
 
     private struct State {
         var status = 0
+        var eTag: String?
         var total: Int64 = -1
         var written: Int64 = 0
         var errorBody = Data()
@@ -211,6 +297,7 @@ final class FileWriter: HTTPClientResponseDelegate, Sendable {
         state.withLock {
             $0.status = status
             $0.total = total
+            $0.eTag = head.headers.first(name: "etag")
         }
         guard (200..<300).contains(status), let destination else { return task.eventLoop.makeSucceededVoidFuture() }
         let promise = task.eventLoop.makePromise(of: Void.self)
@@ -254,6 +341,9 @@ final class FileWriter: HTTPClientResponseDelegate, Sendable {
         }
         return promise.futureResult
     }
+
+    /// The answer's `ETag` (a part's name in the multipart upload it belongs to).
+    var eTag: String? { state.withLock { $0.eTag } }
 
     func didReceiveError(task: HTTPClient.Task<Outcome>, _ error: any Error) {}
 

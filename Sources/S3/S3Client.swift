@@ -103,7 +103,7 @@ public struct S3Client: Sendable {
         let size = try await Self.fileSize(file)
         if size >= multipartThreshold {
             try await multipartUpload(
-                bucket: bucket, key: key, file: file, size: size, contentType: contentType, partSize: max(5 << 20, partSize),
+                bucket: bucket, key: key, file: file, size: size, contentType: contentType, partSize: Self.partSize(forFileOf: size, preferred: partSize),
                 concurrency: concurrency)
             return
         }
@@ -288,11 +288,16 @@ public struct S3Client: Sendable {
     }
 
     /// A URL anyone can `GET` the object with for `expires` seconds (1 to 604,800), signed with
-    /// the configured credentials, without a request.
-    public func presignedURL(bucket: String, key: String, expires: Int, date: Date = Date()) -> URL {
+    /// the configured credentials, without a request. `responseHeaders` are the answer's
+    /// headers the URL sets (S3's `response-content-type`, `response-content-disposition`,
+    /// `response-cache-control`, ...: the header's name after `response-`), signed with it.
+    public func presignedURL(
+        bucket: String, key: String, expires: Int, responseHeaders: [(name: String, value: String)] = [], date: Date = Date()
+    ) -> URL {
         let target = address(bucket: bucket, key: key)
         let signer = SignatureV4(credentials: configuration.credentials, region: configuration.region)
-        let request = SignatureV4.Request(method: "GET", path: target.path, headers: [("host", target.host)])
+        let overrides = responseHeaders.map { (name: "response-" + $0.name.lowercased(), value: $0.value) }
+        let request = SignatureV4.Request(method: "GET", path: target.path, query: overrides, headers: [("host", target.host)])
         let query = SignatureV4.canonicalQuery(signer.presignedQuery(request, expires: min(max(expires, 1), 604_800), date: date))
         return URL(string: "\(target.origin)\(target.path)?\(query)")!
     }

@@ -16,6 +16,19 @@ extension S3Client {
     func multipartUpload(
         bucket: String, key: String, file: URL, size: Int64, contentType: String?, partSize: Int64, concurrency: Int
     ) async throws(S3Error) {
+        let uploadID = try await startUpload(bucket: bucket, key: key, contentType: contentType)
+        do throws(S3Error) {
+            let parts = try await uploadParts(
+                bucket: bucket, key: key, uploadID: uploadID, file: file, size: size, partSize: partSize, concurrency: concurrency)
+            try await completeUpload(bucket: bucket, key: key, uploadID: uploadID, parts: parts)
+        } catch {
+            try? await abortUpload(bucket: bucket, key: key, uploadID: uploadID)
+            throw error
+        }
+    }
+
+    /// CreateMultipartUpload, with SHA-256 as the parts' checksum: the upload's ID.
+    func startUpload(bucket: String, key: String, contentType: String?) async throws(S3Error) -> String {
         var headers: [(String, String)] = [("x-amz-checksum-algorithm", "SHA256")]
         if let contentType { headers.append(("content-type", contentType)) }
         let created = try await send(
@@ -25,28 +38,26 @@ extension S3Client {
         guard let uploadID = S3XMLElement.parse(createdBody)?["UploadId"] else {
             throw S3Error(.failed, "Starting the upload of s3://\(bucket)/\(key) gave no UploadId")
         }
-        do throws(S3Error) {
-            let parts = try await uploadParts(
-                bucket: bucket, key: key, uploadID: uploadID, file: file, size: size, partSize: partSize, concurrency: concurrency)
-            let xml =
-                "<CompleteMultipartUpload xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
-                + parts.map {
-                    "<Part><PartNumber>\($0.number)</PartNumber><ETag>\(Self.escapeXML($0.eTag))</ETag>"
-                        + "<ChecksumSHA256>\($0.checksum)</ChecksumSHA256></Part>"
-                }.joined() + "</CompleteMultipartUpload>"
-            let body = Data(xml.utf8)
-            let completed = try await send(
-                "POST", bucket: bucket, key: key, query: [("uploadId", uploadID)],
-                headers: [("content-type", "application/xml"), ("content-length", String(body.count))],
-                payloadHash: SignatureV4.payloadHash(body), body: { .bytes(ByteBuffer(bytes: body)) }, what: "finish uploading")
-            // A 200 may still carry an error (S3 sends its headers before it knows).
-            let answer = try await Self.collect(completed, what: "the answer to finishing s3://\(bucket)/\(key)")
-            if let root = S3XMLElement.parse(answer), root.name == "Error" {
-                throw S3ServerError.make(status: 200, body: answer, name: "s3://\(bucket)/\(key)", what: "finish uploading")
-            }
-        } catch {
-            try? await abortUpload(bucket: bucket, key: key, uploadID: uploadID)
-            throw error
+        return uploadID
+    }
+
+    /// CompleteMultipartUpload, naming each part by its number, ETag and SHA-256.
+    func completeUpload(bucket: String, key: String, uploadID: String, parts: [UploadedPart]) async throws(S3Error) {
+        let xml =
+            "<CompleteMultipartUpload xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
+            + parts.map {
+                "<Part><PartNumber>\($0.number)</PartNumber><ETag>\(Self.escapeXML($0.eTag))</ETag>"
+                    + "<ChecksumSHA256>\($0.checksum)</ChecksumSHA256></Part>"
+            }.joined() + "</CompleteMultipartUpload>"
+        let body = Data(xml.utf8)
+        let completed = try await send(
+            "POST", bucket: bucket, key: key, query: [("uploadId", uploadID)],
+            headers: [("content-type", "application/xml"), ("content-length", String(body.count))],
+            payloadHash: SignatureV4.payloadHash(body), body: { .bytes(ByteBuffer(bytes: body)) }, what: "finish uploading")
+        // A 200 may still carry an error (S3 sends its headers before it knows).
+        let answer = try await Self.collect(completed, what: "the answer to finishing s3://\(bucket)/\(key)")
+        if let root = S3XMLElement.parse(answer), root.name == "Error" {
+            throw S3ServerError.make(status: 200, body: answer, name: "s3://\(bucket)/\(key)", what: "finish uploading")
         }
     }
 

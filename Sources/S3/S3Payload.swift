@@ -25,13 +25,22 @@ struct SHA256Digest: Sendable {
         bytes = Array(hasher.finalize())
     }
 
-    /// The digest of the file at `file`, read in 1 MiB chunks on the calling thread (for
-    /// synchronous callers; async ones use ``init(file:range:)``).
-    init(fileAt file: URL) throws {
+    /// The digest of the file at `file` (its bytes in `range`, when given), read in 1 MiB
+    /// chunks on the calling thread (for synchronous callers; async ones use
+    /// ``init(file:range:)``).
+    init(fileAt file: URL, range: Range<Int64>? = nil) throws {
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
         var hasher = SHA256()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(data: chunk) }
+        var left = Int64.max
+        if let range {
+            try handle.seek(toOffset: UInt64(range.lowerBound))
+            left = Int64(range.count)
+        }
+        while left > 0, let chunk = try handle.read(upToCount: Int(min(1 << 20, left))), !chunk.isEmpty {
+            hasher.update(data: chunk)
+            left -= Int64(chunk.count)
+        }
         bytes = Array(hasher.finalize())
     }
 

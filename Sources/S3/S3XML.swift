@@ -101,7 +101,7 @@ enum S3ServerError {
         case "NoSuchBucket": kind = .noSuchBucket
         case "NoSuchKey", "NotFound": kind = .noSuchKey
         case "RequestTimeTooSkewed":
-            return S3Error(.clockSkew, said + " (this machine's clock is too far from the server's; set it right, e.g. with NTP)", status: status, code: code)
+            return S3Error(.clockSkew, said + " (\(skew(root)); set it right, e.g. with NTP)", status: status, code: code)
         case "InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "Forbidden", "InvalidToken", "ExpiredToken":
             kind = .credentials
         case "BadDigest", "InvalidDigest", "XAmzContentSHA256Mismatch", "IncompleteBody": kind = .integrity
@@ -119,5 +119,21 @@ enum S3ServerError {
         case 503: "ServiceUnavailable"
         default: "HTTP\(status)"
         }
+    }
+
+    /// How far this machine's clock is from the store's, from a `RequestTimeTooSkewed`
+    /// answer's `RequestTime` (`20250101T120000Z`) and `ServerTime` (ISO 8601).
+    static func skew(_ root: S3XMLElement?) -> String {
+        let signed = root?["RequestTime"].flatMap { text -> Date? in
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+            return formatter.date(from: text)
+        }
+        let server = root?["ServerTime"].flatMap { ISO8601DateFormatter().date(from: $0) }
+        guard let signed, let server else { return "this machine's clock is too far from the store's" }
+        let minutes = Int((abs(signed.timeIntervalSince(server)) / 60).rounded())
+        return "this machine's clock is \(minutes) minute\(minutes == 1 ? "" : "s") \(signed < server ? "behind" : "ahead of") the store's"
     }
 }

@@ -105,7 +105,7 @@ struct BucketLibraryTests {
         #expect(temporary.originalFiles().isEmpty, "nothing under originals/ in the folder")
         let asset = try Self.asset(identifiers[0], in: temporary.library)
         let resource = try #require(temporary.library.withCurrent { PHAssetResource.assetResources(for: asset).first })
-        let object = try #require(resource.fileURL)
+        let object = resource.fileURL
         #expect(object.scheme == "s3" && object.host == bucket.name)
         let info = try await bucket.client.headObject(bucket: bucket.name, key: String(object.path.dropFirst()))
         #expect(info.size == Int64(photos[0].count))
@@ -213,6 +213,28 @@ struct BucketLibraryTests {
             let message = (error as? PHPhotosError)?.localizedDescription ?? ""
             return message.contains("SignatureDoesNotMatch") && !message.contains(secret)
         }
+    }
+
+    /// A clock past the signature window (the store's an hour ahead, as a proxy that checks
+    /// signing times as AWS does makes it) is named when the library opens, before any upload.
+    @Test func aSkewedClockIsNamedWhenTheLibraryOpens() async throws {
+        let bucket = try await Bucket()
+        defer { withExtendedLifetime(bucket) {} }
+        let skewed = try S3FaultProxy(target: bucket.server.endpoint, failures: 0, storeClockAhead: 3_600)
+        defer { withExtendedLifetime(skewed) {} }
+        var through = bucket.configuration
+        through.endpoint = skewed.endpoint
+        let name = "photos-skew-\(UUID().uuidString.prefix(6).lowercased())"
+        try await bucket.client.createBucket(name)
+        S3ObjectStorage.shared.use(through, forBucket: name)
+        #expect {
+            try Self.library(URL(string: "s3://\(name)/library")!)
+        } throws: { error in
+            let error = error as? PHPhotosError
+            return error?.code == .libraryVolumeOffline && error?.localizedDescription.contains("RequestTimeTooSkewed") == true
+                && error?.localizedDescription.contains("60 minutes behind the store's") == true
+        }
+        #expect(try await bucket.client.listObjects(bucket: name).isEmpty)
     }
 
     @Test func aStormOf503sFailsTheChangeClearlyAndCommitsNothing() async throws {

@@ -116,6 +116,49 @@ struct S3ClientTests {
         #expect(uploads == "0", "no upload is left open")
     }
 
+    /// The blocking upload (what a PhotoKit change block calls) goes up in parts too, with
+    /// each part's checksum; a part that keeps failing aborts the upload, leaving nothing.
+    @Test func largeFilesGoUpInPartsFromSynchronousCodeAndAFailedPartAbortsTheUpload() async throws {
+        let server = try ThrowawayS3()
+        defer { withExtendedLifetime(server) {} }
+        try server.makeBucket("photos")
+        let client = Self.client(server)
+        let size = 12 << 20 | 777
+        let file = try Self.temporaryFile(size: size, seed: 12)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try client.putObjectWaiting(bucket: "photos", key: "movie.mov", file: file, multipartThreshold: 8 << 20, partSize: 5 << 20, concurrency: 3)
+        let info = try await client.headObject(bucket: "photos", key: "movie.mov")
+        #expect(info.size == Int64(size))
+        #expect(info.eTag?.hasSuffix("-3\"") == true, "three parts: \(String(describing: info.eTag))")
+        let copy = file.appendingPathExtension("copy")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try client.downloadWaiting(bucket: "photos", key: "movie.mov", to: copy)
+        #expect(try Data(contentsOf: copy) == Data(contentsOf: file))
+
+        // Part 2 answered 503 every time: the upload fails naming it and is aborted.
+        let stormy = try S3FaultProxy(target: server.endpoint, failures: 1_000, matching: "partNumber=2")
+        defer { withExtendedLifetime(stormy) {} }
+        let through = S3Client(
+            configuration: S3Configuration(credentials: AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing"), endpoint: stormy.endpoint),
+            retry: .init(attempts: 2, baseDelay: .milliseconds(10)))
+        do throws(S3Error) {
+            try through.putObjectWaiting(bucket: "photos", key: "failed.mov", file: file, multipartThreshold: 8 << 20, partSize: 5 << 20)
+            Issue.record("an upload whose part failed succeeded")
+        } catch {
+            #expect(error.kind == .unavailable && error.message.contains("part 2 of s3://photos/failed.mov"), "\(error)")
+        }
+        let left = try ThrowawayS3.python(
+            """
+            import sys, boto3
+            s3 = boto3.client('s3', endpoint_url=sys.argv[1], region_name='us-east-1', aws_access_key_id='testing', aws_secret_access_key='testing')
+            print(len(s3.list_multipart_uploads(Bucket='photos').get('Uploads', [])), s3.list_objects_v2(Bucket='photos').get('KeyCount'))
+            """, [server.endpoint.absoluteString])
+        #expect(left == "0 1", "no upload left open, no object but the first: \(left)")
+        // A file past 10,000 parts of the preferred size gets larger parts.
+        #expect(S3Client.partSize(forFileOf: 5 << 20, preferred: 16 << 20) == 16 << 20)
+        #expect(S3Client.partSize(forFileOf: 400 << 30, preferred: 16 << 20) * 10_000 >= 400 << 30)
+    }
+
     @Test func aMissingBucketIsNamedAtTheCheck() async throws {
         let server = try ThrowawayS3()
         defer { withExtendedLifetime(server) {} }
@@ -196,6 +239,39 @@ struct S3CredentialTests {
                 #expect(!error.message.contains(server.credentials.secretAccessKey), "the secret is not in the message")
             }
         }
+    }
+}
+
+/// A store whose clock is an hour off this machine's (a proxy that checks each request's
+/// signing time as AWS does; moto checks none): the access check fails naming
+/// `RequestTimeTooSkewed` and how far off the clock is, and is not retried.
+@Suite("S3 clock skew", .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
+struct S3ClockSkewTests {
+    @Test(arguments: [3_600, -5_400])
+    func aClockPastTheSignatureWindowIsNamedAtTheCheck(storeAhead: Int) async throws {
+        let server = try ThrowawayS3()
+        defer { withExtendedLifetime(server) {} }
+        try server.makeBucket("photos")
+        let skewed = try S3FaultProxy(target: server.endpoint, failures: 0, storeClockAhead: storeAhead)
+        defer { withExtendedLifetime(skewed) {} }
+        let client = S3Client(
+            configuration: S3Configuration(credentials: AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing"), endpoint: skewed.endpoint),
+            retry: .init(attempts: 3, baseDelay: .milliseconds(10)))
+        do throws(S3Error) {
+            try await client.checkAccess(bucket: "photos")
+            Issue.record("a clock \(storeAhead) s off passed the check")
+        } catch {
+            let minutes = abs(storeAhead) / 60
+            #expect(error.kind == .clockSkew && error.code == "RequestTimeTooSkewed", "\(error)")
+            #expect(error.message.contains("\(minutes) minutes \(storeAhead > 0 ? "behind" : "ahead of") the store's"), "\(error)")
+            #expect(error.message.contains("NTP") && !error.message.contains("attempts"), "\(error)")
+        }
+        // Within the window (14 minutes), the same store answers.
+        let near = try S3FaultProxy(target: server.endpoint, failures: 0, storeClockAhead: storeAhead > 0 ? 840 : -840)
+        defer { withExtendedLifetime(near) {} }
+        try await S3Client(
+            configuration: S3Configuration(credentials: AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing"), endpoint: near.endpoint)
+        ).checkAccess(bucket: "photos")
     }
 }
 

@@ -54,6 +54,16 @@ package final class VideoRenditions: Sendable {
         package var mimeType: String
         /// False when the original plays as it is.
         package var isRendition: Bool
+        /// The movie's size, when `url` is its object in the library's bucket: it plays as it
+        /// is and isn't on this machine, so a server streams it from there.
+        package var objectSize: Int64?
+
+        package init(url: URL, mimeType: String, isRendition: Bool, objectSize: Int64? = nil) {
+            self.url = url
+            self.mimeType = mimeType
+            self.isRendition = isRendition
+            self.objectSize = objectSize
+        }
     }
 
     private struct State {
@@ -141,7 +151,16 @@ package final class VideoRenditions: Sendable {
         switch job.state {
         case .notNeeded:
             let url = store.layout.url(forRelativePath: source)
-            guard LibraryLayout.isRemote(path: source) == false, FileManager.default.fileExists(atPath: url.path) else { return nil }
+            if LibraryLayout.isRemote(path: source) {
+                // Its local copy when this machine has one, else the object itself.
+                let copy = localCopy(of: current, assetUUID: job.assetUUID)
+                if FileManager.default.fileExists(atPath: copy.path) {
+                    return Playable(url: copy, mimeType: Self.mimeType(of: current), isRendition: false)
+                }
+                guard url.scheme?.lowercased() == "s3" else { return nil }
+                return Playable(url: url, mimeType: Self.mimeType(of: current), isRendition: false, objectSize: current.fileSize)
+            }
+            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
             return Playable(url: url, mimeType: Self.mimeType(of: current), isRendition: false)
         case .made:
             let url = store.layout.url(forRelativePath: VideoRendition.relativePath(assetUUID: job.assetUUID, sourcePath: source))
@@ -150,6 +169,11 @@ package final class VideoRenditions: Sendable {
         case .pending, .failed:
             return nil
         }
+    }
+
+    /// Where a remote movie's local copy is (it may not exist).
+    private func localCopy(of record: ResourceRecord, assetUUID: String) -> URL {
+        store.layout.remoteCopy(of: store.layout.url(forRelativePath: record.path), assetUUID: assetUUID, resourceType: record.type)
     }
 
     private static func mimeType(of record: ResourceRecord) -> String {
@@ -181,7 +205,7 @@ package final class VideoRenditions: Sendable {
             }
             var file = store.layout.url(forRelativePath: source.path)
             if LibraryLayout.isRemote(path: source.path) {
-                let copy = store.layout.remoteCopy(assetUUID: job.assetUUID, resourceType: source.type, fileExtension: file.pathExtension.lowercased())
+                let copy = localCopy(of: source, assetUUID: job.assetUUID)
                 if !FileManager.default.fileExists(atPath: copy.path) { try RemoteOriginals.fetch(file, to: copy) }
                 file = copy
             }
@@ -193,7 +217,8 @@ package final class VideoRenditions: Sendable {
             }
             let playability = BrowserPlayability.of(movie)
             var playable: Playable
-            if playability == .asIs, !LibraryLayout.isRemote(path: source.path) {
+            // A remote movie that plays: its local copy now, later the copy or the object.
+            if playability == .asIs {
                 playable = Playable(url: file, mimeType: Self.mimeType(of: source), isRendition: false)
                 record(job, "record that the movie of \(job.assetUUID) plays as it is", orRetryAt: now.addingTimeInterval(60)) {
                     try store.renditions.finish(assetID: job.assetID, sourcePath: source.path, state: .notNeeded, now: now)

@@ -25,6 +25,47 @@ package protocol ObjectStorageBackend: Sendable {
     func remove(_ objects: [URL]) throws(PHPhotosError)
     /// Every object whose URL begins with `prefix` (`s3://BUCKET/PREFIX/`).
     func list(_ prefix: URL) throws(PHPhotosError) -> [StoredObject]
+    /// The object's bytes, or `range` of them, as the store sends them (a server streaming an
+    /// original): returns when the store's answer begins, before its body has come; the
+    /// caller reads the chunks at its own pace. A missing object is `.missingResource`, a
+    /// store that can't be reached `.networkError`.
+    func read(_ object: URL, range: ClosedRange<Int64>?) async throws(PHPhotosError) -> ObjectRead
+    /// A URL that reads the object without credentials for `expires` seconds, whose answer
+    /// carries `contentType` and `contentDisposition` when given (a server redirecting a
+    /// download to the store). Made without a request.
+    func presignedURL(_ object: URL, expires: Int, contentType: String?, contentDisposition: String?) throws(PHPhotosError) -> URL
+}
+
+/// An object's bytes as a store sends them: ``ObjectStorageBackend/read(_:range:)``.
+package struct ObjectRead: Sendable {
+    /// The bytes sent: the range asked for, or the whole object (`0...size - 1`).
+    package var range: ClosedRange<Int64>?
+    /// The object's whole size.
+    package var size: Int64
+    package var chunks: Chunks
+
+    package init(range: ClosedRange<Int64>?, size: Int64, chunks: Chunks) {
+        self.range = range
+        self.size = size
+        self.chunks = chunks
+    }
+
+    /// The body's chunks, read once, each when the one before was taken.
+    package struct Chunks: AsyncSequence, Sendable {
+        package typealias Element = Data
+        private let next: @Sendable () async throws -> Data?
+
+        package init(next: @escaping @Sendable () async throws -> Data?) {
+            self.next = next
+        }
+
+        package struct AsyncIterator: AsyncIteratorProtocol {
+            let next: @Sendable () async throws -> Data?
+            package mutating func next() async throws -> Data? { try await next() }
+        }
+
+        package func makeAsyncIterator() -> AsyncIterator { AsyncIterator(next: next) }
+    }
 }
 
 /// An object a listing found.
@@ -67,7 +108,7 @@ package enum ObjectStorage {
     }
 
     /// The backend for `url`'s scheme, if one is registered.
-    static func backend(for url: URL) -> (any ObjectStorageBackend)? {
+    package static func backend(for url: URL) -> (any ObjectStorageBackend)? {
         guard let scheme = url.scheme?.lowercased() else { return nil }
         return backends.withLock { $0[scheme] }
     }

@@ -30,6 +30,14 @@ public final class PHAssetResource: NSObject, @unchecked Sendable {
         localURL == fileURL || FileManager.default.fileExists(atPath: localURL.path) ? localURL : nil
     }
 
+    /// The object holding the resource in the library's object store (`s3://BUCKET/KEY`),
+    /// for a server that streams it from there; `nil` for a file in the library's folder or
+    /// an `http(s)` original referenced in place.
+    package var objectURL: URL? {
+        guard let scheme = fileURL.scheme?.lowercased(), !["file", "http", "https"].contains(scheme) else { return nil }
+        return fileURL
+    }
+
     init(
         type: PHAssetResourceType, assetLocalIdentifier: String, uniformTypeIdentifier: String, originalFilename: String,
         pixelWidth: Int, pixelHeight: Int, fileSize: Int64, fileURL: URL

@@ -36,6 +36,13 @@ struct ServeCommand: AsyncParsableCommand {
             pages with pread. Mapped pages count in the server's resident set, once per connection.
             """)
     var databaseMap = Self.defaultDatabaseMap
+    @Option(
+        help: """
+            For originals in a bucket: answer /original and /video with a redirect to a presigned \
+            URL valid this many seconds (1-604800) instead of streaming them through the server. \
+            Browsers must reach the bucket's endpoint.
+            """)
+    var originalsRedirect: Int?
 
     /// See ``databaseMap``: none. A server holds its fetch results and pages for a long time,
     /// and each of its connections (pool readers, the writer, snapshots) maps the file anew,
@@ -94,8 +101,9 @@ struct ServeCommand: AsyncParsableCommand {
         if options.person == nil, let owner = try library.libraryPeople().first(where: \.isOwner) {
             library = try library.library(forPerson: owner.identifier)
         }
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port, allowsUnauthenticatedAccess: open, uploadLimit: uploadLimit << 20)
+        configuration.originalsRedirectExpiry = originalsRedirect
         do {
             try configuration.validate()
         } catch {

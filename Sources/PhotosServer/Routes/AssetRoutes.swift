@@ -50,8 +50,10 @@ struct AssetRoutes {
     }
 
     /// The original file, with byte ranges, validators and `HEAD` (``FileResponse``). An
-    /// original in a remote store not fetched yet is streamed whole through
-    /// `PHAssetResourceManager` instead.
+    /// original in the library's bucket not fetched to this machine is streamed from the
+    /// bucket, ranges and all, or redirected to it (``ObjectResponse``); an `http(s)` original
+    /// referenced in place and not fetched yet is streamed whole through
+    /// `PHAssetResourceManager`.
     private func original(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
         let client = try context.requireClient()
         let service = try self.service.serving(client)
@@ -70,6 +72,12 @@ struct AssetRoutes {
         ]
         let contentType = MediaTypes.mimeType(forUniformTypeIdentifier: resource.uniformTypeIdentifier)
         guard let file = resource.localFileURL else {
+            if let object = resource.objectURL {
+                return try await ObjectResponse.make(
+                    object: object, size: resource.fileSize, identity: "\(resource.assetLocalIdentifier) \(resource.type.rawValue)",
+                    contentType: contentType, headers: headers, request: request,
+                    redirectExpiry: self.service.configuration.originalsRedirectExpiry)
+            }
             return streamed(resource, contentType: contentType, headers: headers, head: request.method == .head)
         }
         return try await FileResponse.make(

@@ -4,7 +4,8 @@ import Photos
 
 /// `GET`/`HEAD /api/assets/{id}/video`: what a browser plays for a video or a Live Photo's
 /// motion: the movie itself when it plays in browsers, else its H.264 rendition, made on first
-/// need (``VideoRenditions``), served with byte ranges (``FileResponse``).
+/// need (``VideoRenditions``), served with byte ranges (``FileResponse``); a movie that plays
+/// and is only in the library's bucket, from there (``ObjectResponse``).
 struct VideoRoutes {
     let service: LibraryService
 
@@ -32,8 +33,14 @@ struct VideoRoutes {
         let version = AssetJSON.version(of: asset)
         let immutable = request.uri.queryParameters["v"].map(String.init) == version
         let headers: HTTPFields = [.cacheControl: immutable ? "private, max-age=31536000, immutable" : "private, no-cache"]
+        let identity = "\(asset.localIdentifier) video \(version) \(playable.isRendition ? "r" : "o")"
+        if let size = playable.objectSize {
+            return try await ObjectResponse.make(
+                object: playable.url, size: size, identity: identity, contentType: playable.mimeType, headers: headers, request: request,
+                redirectExpiry: self.service.configuration.originalsRedirectExpiry)
+        }
         return try await FileResponse.make(
-            fileAt: playable.url, identity: "\(asset.localIdentifier) video \(version) \(playable.isRendition ? "r" : "o")",
+            fileAt: playable.url, identity: identity,
             contentType: playable.mimeType, headers: headers, request: request)
     }
 }
