@@ -69,6 +69,23 @@ package struct MovieDescription: Sendable {
         return description
     }
 
+    /// Reads the movie at an `http(s)` URL (a presigned URL of an object in a bucket) with
+    /// `ffprobe`, which fetches only what it reads (the header and index, in ranged requests),
+    /// not the movie. `name` stands for the URL in messages, which never show it: a presigned
+    /// URL is a credential while it lasts.
+    package static func of(remote url: URL, name: String) throws(AVError) -> MovieDescription {
+        let ffprobe = try FFmpegTools.require(FFmpegTools.ffprobe, "ffprobe")
+        do {
+            let output = try FFmpegTools.run(
+                ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", url.absoluteString],
+                failure: .fileFormatNotRecognized, what: "\(name) is not a movie FFmpeg can read")
+            return try parse(output, url: url)
+        } catch {
+            let leaks = error.message.contains(url.host ?? "\u{0}") || error.message.contains("X-Amz-")
+            throw AVError(error.code, leaks ? "\(name): ffprobe could not read it over HTTP" : error.message)
+        }
+    }
+
     private struct CacheKey: Hashable {
         var path: String
         var size: Int64

@@ -145,6 +145,24 @@ struct BucketServingTests {
         #expect(fixture.localCopies == 0)
     }
 
+    /// A movie this machine never had: ffprobe reads it from the bucket by a presigned URL
+    /// to see it plays as it is, and it is streamed from there; nothing is fetched.
+    @Test func aVideoNeverOnThisMachineIsProbedAndPlayedFromTheBucket() async throws {
+        let fixture = try await Fixture()
+        defer { withExtendedLifetime(fixture) {} }
+        try fixture.dropLocalCopies()
+        let uri = "/api/assets/\(fixture.video)/video"
+        try await fixture.withServer { client in
+            let ranged = try await client.call(.get, uri, token: fixture.token, headers: [.range: "bytes=100-199"])
+            #expect(ranged.status == .partialContent)
+            #expect(ranged.headers[.contentRange] == "bytes 100-199/\(fixture.videoBytes.count)")
+            #expect(Data(ranged.body.readableBytesView) == fixture.videoBytes[100...199])
+            let whole = try await client.call(.get, uri, token: fixture.token)
+            #expect(whole.status == .ok && Data(whole.body.readableBytesView) == fixture.videoBytes)
+        }
+        #expect(fixture.localCopies == 0)
+    }
+
     @Test func aRedirectGoesToAPresignedURLThatReadsTheObject() async throws {
         let fixture = try await Fixture()
         defer { withExtendedLifetime(fixture) {} }

@@ -204,22 +204,47 @@ package final class VideoRenditions: Sendable {
                 throw PHPhotosError(.missingResource, "The video \(job.assetUUID) has no movie")
             }
             var file = store.layout.url(forRelativePath: source.path)
+            let object = file
+            let copy = localCopy(of: source, assetUUID: job.assetUUID)
+            // A movie in a bucket with no copy here is probed where it is (ffprobe reads its
+            // header by ranges); fetched only when a rendition must be made of it.
+            var inBucket = false
             if LibraryLayout.isRemote(path: source.path) {
-                let copy = localCopy(of: source, assetUUID: job.assetUUID)
-                if !FileManager.default.fileExists(atPath: copy.path) { try RemoteOriginals.fetch(file, to: copy) }
-                file = copy
+                if FileManager.default.fileExists(atPath: copy.path) {
+                    file = copy
+                } else if ObjectStorage.backend(for: object) != nil {
+                    inBucket = true
+                } else {
+                    try RemoteOriginals.fetch(object, to: copy)
+                    file = copy
+                }
             }
+            let presigned =
+                inBucket
+                ? try ObjectStorage.requireBackend(for: object).presignedURL(object, expires: 3_600, contentType: nil, contentDisposition: nil)
+                : nil
             let movie: MovieDescription
             do throws(AVError) {
-                movie = try MovieDescription.of(file)
+                if let presigned {
+                    movie = try MovieDescription.of(remote: presigned, name: object.absoluteString)
+                } else {
+                    movie = try MovieDescription.of(file)
+                }
             } catch {
                 throw PHPhotosError(.invalidResource, error.message)
             }
             let playability = BrowserPlayability.of(movie)
             var playable: Playable
-            // A remote movie that plays: its local copy now, later the copy or the object.
+            if inBucket, playability != .asIs {
+                try RemoteOriginals.fetch(object, to: copy)
+                file = copy
+            }
+            // A remote movie that plays: its local copy or the object.
             if playability == .asIs {
-                playable = Playable(url: file, mimeType: Self.mimeType(of: source), isRendition: false)
+                playable =
+                    inBucket
+                    ? Playable(url: object, mimeType: Self.mimeType(of: source), isRendition: false, objectSize: source.fileSize)
+                    : Playable(url: file, mimeType: Self.mimeType(of: source), isRendition: false)
                 record(job, "record that the movie of \(job.assetUUID) plays as it is", orRetryAt: now.addingTimeInterval(60)) {
                     try store.renditions.finish(assetID: job.assetID, sourcePath: source.path, state: .notNeeded, now: now)
                 }
