@@ -139,6 +139,69 @@ struct BucketLibraryTests {
         #expect(Self.image(reopened, CGSize(width: 320, height: 320), network: true).image?.size == CGSize(width: 320, height: 240))
     }
 
+    /// A video whose movie is only in the bucket: its requests behave as with iCloud (3164
+    /// without network access; with it, a download with progress), and cancelling during the
+    /// download stops it, keeping no partial copy.
+    @Test(.enabled(if: TestClip.isAvailable, "needs ffmpeg"))
+    func videoRequestsFetchFromTheBucketWithProgressAndStopWhenCancelled() async throws {
+        let bucket = try await Bucket()
+        defer { withExtendedLifetime(bucket) {} }
+        let temporary = try Self.library(bucket.location("videos"))
+        var clip = TestClip()
+        clip.width = 1280
+        clip.height = 720
+        clip.duration = 3
+        let file = try clip.write(to: temporary.scratch.appendingPathComponent("clip.mp4"))
+        var identifier: String?
+        try temporary.library.performChangesAndWait {
+            identifier = PHAssetChangeRequest.creationRequestForAssetFromVideo(atFileURL: file)?.placeholderForCreatedAsset?.localIdentifier
+        }
+        let video = try Self.asset(try #require(identifier), in: temporary.library)
+        func dropCopies() throws { for copy in Self.localCopies(temporary) { try FileManager.default.removeItem(at: copy) } }
+        try dropCopies()
+
+        let refused = await withCheckedContinuation { (continuation: CheckedContinuation<[AnyHashable: Any], Never>) in
+            PHImageManager.default().requestAVAsset(forVideo: video, options: nil) { _, _, info in
+                nonisolated(unsafe) let info = info ?? [:]
+                continuation.resume(returning: info)
+            }
+        }
+        #expect((refused[PHImageErrorKey] as? PHPhotosError)?.code == .networkAccessRequired)
+        #expect((refused[PHImageResultIsInCloudKey] as? NSNumber)?.boolValue == true)
+
+        let fractions = Mutex<[Double]>([])
+        let options = PHVideoRequestOptions()
+        options.isNetworkAccessAllowed = true
+        options.progressHandler = { fraction, _, _, _ in fractions.withLock { $0.append(fraction) } }
+        let item = try await PHImageManager.default().playerItem(forVideo: video, options: options)
+        #expect(item.status == .readyToPlay)
+        let seen = fractions.withLock { $0 }
+        #expect(seen.count > 1 && seen == seen.sorted() && seen.last == 1, "\(seen)")
+        #expect(Self.localCopies(temporary).count == 1, "the fetched movie is kept as the local copy")
+
+        // Cancelled from its first progress report: the download stops at its next chunk.
+        try dropCopies()
+        let manager = PHImageManager()
+        let requestID = Mutex<PHImageRequestID?>(nil)
+        let delivered = Mutex<[Bool]>([])
+        let done = AsyncStream<Void>.makeStream()
+        let cancelling = PHVideoRequestOptions()
+        cancelling.isNetworkAccessAllowed = true
+        cancelling.progressHandler = { _, _, _, _ in
+            if let id = requestID.withLock({ $0 }) { manager.cancelImageRequest(id) }
+        }
+        let id = manager.requestPlayerItem(forVideo: video, options: cancelling) { item, info in
+            let cancelled = (info?[PHImageCancelledKey] as? NSNumber)?.boolValue == true
+            delivered.withLock { $0.append(item == nil && cancelled) }
+            done.continuation.yield()
+        }
+        requestID.withLock { $0 = id }
+        for await _ in done.stream { break }
+        await withCheckedContinuation { continuation in MediaRequests.queue.async(flags: .barrier) { continuation.resume() } }
+        #expect(delivered.withLock { $0 } == [true])
+        #expect(Self.localCopies(temporary).isEmpty, "no partial copy kept")
+    }
+
     @Test func deletingAnAssetForGoodRemovesItsObjectAndNothingElse() async throws {
         let bucket = try await Bucket()
         defer { withExtendedLifetime(bucket) {} }
