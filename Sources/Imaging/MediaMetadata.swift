@@ -54,6 +54,8 @@ public struct MediaMetadata: Sendable, Equatable {
     public var contentIdentifier: String?
     /// How Apple's camera recorded a video (`com.apple.photos.captureMode`), when it says.
     public var captureMode: String?
+    /// Title, caption and keywords from the file's XMP and IPTC (``DescriptiveMetadata``).
+    public var descriptive = DescriptiveMetadata()
 
     /// Creates metadata; every optional field defaults to absent.
     public init(

@@ -30,6 +30,7 @@ extension MediaProbe.Context {
         if let exifBlob, let tiff = TIFFParser.exifBlob(exifBlob) {
             apply(ExifMetadata(tiff, defaultTimeZone: defaultTimeZone), to: &metadata)
         }
+        metadata.descriptive = DescriptiveMetadata(xmp: image.xmpData, iptc: image.iptcData)
         let xmp = image.xmpData.map { String(decoding: $0, as: UTF8.self) }
         if let xmp, XMPDates.isPanorama(xmp) { metadata.isPanorama = true }
         if metadata.captureDate == nil { fillCaptureDate(&metadata, xmp: xmp, png: png, format: format) }

@@ -185,6 +185,8 @@ public final class VipsImage: @unchecked Sendable {
 
     /// The raw XMP packet libvips found, if any.
     public var xmpData: Data? { blob("xmp-data") }
+    /// The IPTC block (a JPEG's APP13 `Photoshop 3.0` resources, a TIFF's IPTC tag).
+    public var iptcData: Data? { blob("iptc-data") }
 
     /// The embedded ICC profile, or `nil`.
     public var iccProfile: Data? { blob("icc-profile-data") }
