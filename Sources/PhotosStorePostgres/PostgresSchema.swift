@@ -36,6 +36,7 @@ enum PostgresSchema {
         Migration(name: "v11-journal-plpgsql", statements: PostgresJournalSchema.plpgsqlRecording),
         Migration(name: "v12-journal-marks", statements: PostgresJournalSchema.recordingMarks),
         Migration(name: "v13-close-on-the-server", statements: PostgresJournalSchema.closingOnTheServer),
+        Migration(name: "v14-descriptions", statements: LibrarySchema.statements(addedIn: .v22, .postgres)),
     ]
 
     /// The tables as SQLite's v13 left them, with their indexes; the video renditions'

@@ -65,6 +65,8 @@ enum AssetRecordBuilder {
                 fileModificationDate: resource.referencedFile == nil ? nil : resource.fileModificationDate)
         }
         let camera = CameraInfo(make: metadata.make, model: metadata.model, lens: metadata.lensModel)
-        return NewAsset(record: record, resources: files, camera: camera)
+        let words = metadata.descriptive
+        let description = DescriptionInfo(title: words.title, caption: words.caption, keywords: words.keywords)
+        return NewAsset(record: record, resources: files, camera: camera, description: description)
     }
 }

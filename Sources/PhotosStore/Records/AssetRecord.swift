@@ -152,8 +152,8 @@ extension AssetRecord {
     }
 
     /// The row an `INSERT` writes for a new asset (its id comes from the table), with the
-    /// camera that took it.
-    func insertRow(camera: CameraInfo) -> TableRow<AssetColumn> {
+    /// camera that took it and the words its file carried.
+    func insertRow(camera: CameraInfo, description: DescriptionInfo) -> TableRow<AssetColumn> {
         var row = TableRow<AssetColumn>()
         row[.uuid] = uuid
         row[.mediaType] = mediaType
@@ -188,6 +188,9 @@ extension AssetRecord {
         row[.cameraMake] = camera.make
         row[.cameraModel] = camera.model
         row[.lensModel] = camera.lens
+        row[.title] = description.title
+        row[.caption] = description.caption
+        row[.keywords] = description.keywordsColumn
         return row
     }
 }

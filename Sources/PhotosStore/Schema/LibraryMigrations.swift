@@ -58,7 +58,7 @@ enum LibraryMigrations {
             try db.execute(sql: VisibleAssetIndexes.replaced.map { "DROP INDEX \($0);" }.joined(separator: "\n"))
         case .v16:
             for statement in LibrarySchema.adoptionByOwner { try db.execute(sql: statement) }
-        case .v5, .v7, .v10, .v12, .v13, .v14, .v15, .v17, .v18, .v19, .v20, .v21:
+        case .v5, .v7, .v10, .v12, .v13, .v14, .v15, .v17, .v18, .v19, .v20, .v21, .v22:
             break
         }
     }

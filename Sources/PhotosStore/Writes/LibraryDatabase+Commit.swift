@@ -282,7 +282,7 @@ struct ChangeApplier {
 
     mutating func insertAssets() throws {
         for asset in changes.newAssets {
-            var row = asset.record.insertRow(camera: asset.camera)
+            var row = asset.record.insertRow(camera: asset.camera, description: asset.description)
             let newOwner = try owner()
             row[.ownerID] = newOwner
             let assetID = try db.insert(AssetColumn.insert(row))

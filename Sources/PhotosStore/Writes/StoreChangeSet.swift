@@ -52,11 +52,35 @@ package struct NewAsset: Sendable {
     package var resources: [NewResource]
     /// The camera that took it (EXIF Make, Model, LensModel), kept for later use.
     package var camera: CameraInfo
+    /// The title, caption and keywords its file carried.
+    package var description: DescriptionInfo
 
-    package init(record: AssetRecord, resources: [NewResource], camera: CameraInfo = CameraInfo()) {
+    package init(
+        record: AssetRecord, resources: [NewResource], camera: CameraInfo = CameraInfo(), description: DescriptionInfo = DescriptionInfo()
+    ) {
         self.record = record
         self.resources = resources
         self.camera = camera
+        self.description = description
+    }
+}
+
+/// A file's title, caption and keywords (XMP, IPTC).
+package struct DescriptionInfo: Sendable, Hashable {
+    package var title: String?
+    package var caption: String?
+    package var keywords: [String]
+
+    package init(title: String? = nil, caption: String? = nil, keywords: [String] = []) {
+        self.title = title
+        self.caption = caption
+        self.keywords = keywords
+    }
+
+    /// Keywords as the `keywords` column holds them: one a line (line breaks inside one made
+    /// spaces); `nil` for none.
+    var keywordsColumn: String? {
+        keywords.isEmpty ? nil : keywords.map { $0.split(whereSeparator: \.isNewline).joined(separator: " ") }.joined(separator: "\n")
     }
 }
 

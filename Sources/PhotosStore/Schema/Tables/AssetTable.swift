@@ -26,6 +26,9 @@ package enum AssetColumn: Int32, TableColumn {
     /// The person whose asset it is (`person.id`), in a library with people; `NULL` in a
     /// library without. Not a foreign key: a person's removal decides what becomes of theirs.
     case ownerID
+    /// The title, caption and keywords the file carried (XMP, IPTC), for search; keywords one
+    /// a line.
+    case title, caption, keywords
 
     package var definition: ColumnDefinition {
         switch self {
@@ -50,6 +53,7 @@ package enum AssetColumn: Int32, TableColumn {
         case .cameraMake, .cameraModel, .lensModel: .text.added(in: .v3)
         case .contentVersion: .integer.notNull().defaults(to: 0).journaled(.content).added(in: .v5)
         case .ownerID: .integer.added(in: .v16)
+        case .title, .caption, .keywords: .text.added(in: .v22)
         }
     }
 
