@@ -9,7 +9,9 @@ set -euo pipefail
 # postgresql: tests of the PostgreSQL store start throwaway servers of their own (initdb, pg_ctl);
 # openssl: the certificate authority and certificates of their TLS.
 # nginx: make demo-cluster balances two `photos serve` instances with it.
-packages=(libvips-dev libheif-dev libheif-examples libsqlite3-dev libssl-dev sqlite3 pkg-config libimage-exiftool-perl ffmpeg chromium chromium-driver postgresql nginx openssl)
+# tesseract-ocr and its language packs: words in photos (TextRecognizer).
+packages=(libvips-dev libheif-dev libheif-examples libsqlite3-dev libssl-dev sqlite3 pkg-config libimage-exiftool-perl ffmpeg chromium chromium-driver postgresql nginx openssl
+  tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-por)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -232,6 +232,11 @@ static inline int cvips_affine(VipsImage *in, VipsImage **out, double a, double 
 }
 
 /* The input placed at (x, y) in a width × height image; around it: `extend` (0 black, 1 copy). */
+/* Text rendered with Pango: a one-band mask, 255 where the glyphs are. */
+static inline int cvips_text(VipsImage **out, const char *text, int dpi) {
+    return vips_text(out, text, "dpi", dpi, NULL);
+}
+
 static inline int cvips_embed(VipsImage *in, VipsImage **out, int x, int y, int width, int height, int extend) {
     return vips_embed(in, out, x, y, width, height, "extend", (VipsExtend) extend, NULL);
 }

@@ -20,6 +20,8 @@ public struct ImagingError: Error, Sendable, CustomStringConvertible, Equatable 
         case encodeFailed
         /// The caller asked for something impossible (a crop outside the image, a zero size).
         case invalidArgument
+        /// A tool gave up within the time it was given (text recognition).
+        case timedOut
     }
 
     /// The kind of failure.

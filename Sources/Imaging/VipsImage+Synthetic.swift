@@ -29,6 +29,22 @@ extension VipsImage {
         }
     }
 
+    /// Black text on white (one band), rendered by Pango at `dpi` with a margin of half its
+    /// height around it: a document's or a screenshot's words, for text recognition tests.
+    public static func text(_ text: String, dpi: Int = 300) throws(ImagingError) -> VipsImage {
+        VipsRuntime.ensureInitialized()
+        var out: UnsafeMutablePointer<CVips.VipsImage>?
+        guard cvips_text(&out, text, Int32(dpi)) == 0, let out else {
+            throw ImagingError(.decodeFailed, "cannot render text: \(VipsRuntime.takeErrorBuffer())")
+        }
+        let mask = VipsImage(owning: out, sourceURL: nil)
+        let margin = max(8, mask.height / 2)
+        let framed = try mask.derive("embed") {
+            cvips_embed(mask.pointer, $0, Int32(margin), Int32(margin), Int32(mask.width + 2 * margin), Int32(mask.height + 2 * margin), 0)
+        }
+        return try framed.derive("invert") { cvips_linear_uchar(framed.pointer, $0, [-1], [255], 1) }
+    }
+
     private static func synthetic(width: Int, height: Int, noise: Double, blue: Double) throws(ImagingError) -> VipsImage {
         VipsRuntime.ensureInitialized()
         try checkBox(width: width, height: height, url: nil)
