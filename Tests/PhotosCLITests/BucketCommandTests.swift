@@ -177,6 +177,61 @@ struct BucketCommandTests {
         #expect(Set(try await bucket.keys(under: "kill/")) == Set(all))
     }
 
+    /// `photos storage move` killed mid-move (the network stalled after its first object, then
+    /// SIGKILL): the library stays whole and usable, and the move run again finishes it.
+    @Test func aKilledStorageMoveResumesWhenRunAgain() async throws {
+        let bucket = try await Bucket()
+        defer { withExtendedLifetime(bucket) {} }
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("bucket-move-kill-\(UUID().uuidString.prefix(8))")
+        let library = work.appendingPathComponent("Library.photoslibrary")
+        let count = 60
+        let source = try Self.photos(count, in: work.appendingPathComponent("card"))
+        #expect(try CLIRunner.run(["import", source.path], library: library).status == 0)
+        let proxy = try TCPProxy(to: bucket.server.port)
+        defer { withExtendedLifetime(proxy) {} }
+
+        let process = Process()
+        process.executableURL = CLIRunner.executable
+        process.arguments = ["storage", "move", "--to", "s3://\(bucket.name)/moving", "--library", library.path]
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in bucket.environment(endpoint: URL(string: "http://127.0.0.1:\(proxy.port)")!) { environment[key] = value }
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        let client = bucket.client
+        while Date() < deadline, process.isRunning,
+            try S3Client.waiting({ () async throws(S3Error) in try await client.listObjects(bucket: bucket.name, prefix: "moving/") }).isEmpty
+        {
+            usleep(5_000)
+        }
+        proxy.pause()
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "killed mid-move, not finished")
+        proxy.resume()
+
+        // Meanwhile the library is whole: every asset listed, and a thumbnail made from an original.
+        let listed = try CLIRunner.run(["ls", "--json"], library: library, environment: bucket.environment())
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let assets = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(assets.count == count)
+        let thumbnail = work.appendingPathComponent("thumbnail.jpg")
+        let made = try CLIRunner.run(
+            ["thumbnail", try #require(assets.last?["localIdentifier"] as? String), "--size", "64x64", "--output", thumbnail.path],
+            library: library, environment: bucket.environment())
+        #expect(made.status == 0, "\(made.stderr)")
+
+        let resumed = try CLIRunner.run(["storage", "move", "--to", "s3://\(bucket.name)/moving"], library: library, environment: bucket.environment())
+        #expect(resumed.status == 0, "\(resumed.stdout)\(resumed.stderr)")
+        #expect(try await bucket.keys(under: "moving/originals/").count == count)
+        let left = (FileManager.default.subpaths(atPath: library.appendingPathComponent("originals").path) ?? []).filter { $0.contains(".") }
+        #expect(left.isEmpty, "\(left)")
+        let checked = try CLIRunner.run(["check"], library: library, environment: bucket.environment())
+        #expect(checked.status == 0, "\(checked.stdout)")
+    }
+
     @Test func storageMoveTakesTheOriginalsIntoTheBucketAndBack() async throws {
         let bucket = try await Bucket()
         defer { withExtendedLifetime(bucket) {} }
