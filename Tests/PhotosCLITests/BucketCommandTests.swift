@@ -123,33 +123,8 @@ struct BucketCommandTests {
         let library = work.appendingPathComponent("Library.photoslibrary")
         let count = 200
         let source = try Self.photos(count, in: work.appendingPathComponent("card"))
-        let proxy = try TCPProxy(to: bucket.server.port)
-        defer { withExtendedLifetime(proxy) {} }
-
-        let process = Process()
-        process.executableURL = CLIRunner.executable
-        process.arguments = ["import", source.path, "--originals", "s3://\(bucket.name)/kill", "--library", library.path]
-        var environment = ProcessInfo.processInfo.environment
-        for (key, value) in bucket.environment(endpoint: URL(string: "http://127.0.0.1:\(proxy.port)")!) { environment[key] = value }
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Once the first object is stored, the network stops carrying the others: uploads are
-        // in flight when the process is killed.
-        let deadline = Date().addingTimeInterval(60)
-        // Polled from this thread (the suite's other tests may hold Swift concurrency's).
-        let client = bucket.client
-        while Date() < deadline, process.isRunning,
-            try S3Client.waiting({ () async throws(S3Error) in try await client.listObjects(bucket: bucket.name, prefix: "kill/") }).isEmpty
-        {
-            usleep(5_000)
-        }
-        proxy.pause()
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal, "killed mid-import, not finished")
-        proxy.resume()
+        try Self.killOnceItStores(
+            ["import", source.path, "--originals", "s3://\(bucket.name)/kill", "--library", library.path], prefix: "kill/", bucket: bucket)
 
         let stored = Set(try await bucket.keys(under: "kill/"))
         let opened = try bucket.open(library)
@@ -177,6 +152,36 @@ struct BucketCommandTests {
         #expect(Set(try await bucket.keys(under: "kill/")) == Set(all))
     }
 
+    /// Runs `photos ARGUMENTS` reaching the bucket through a proxy; once its first object is
+    /// under `prefix`, the network stops carrying the others (uploads are in flight) and the
+    /// process is killed (SIGKILL); then the network comes back.
+    static func killOnceItStores(_ arguments: [String], prefix: String, bucket: Bucket) throws {
+        let proxy = try TCPProxy(to: bucket.server.port)
+        defer { withExtendedLifetime(proxy) {} }
+        let process = Process()
+        process.executableURL = CLIRunner.executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in bucket.environment(endpoint: URL(string: "http://127.0.0.1:\(proxy.port)")!) { environment[key] = value }
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        // Polled from this thread (the suite's other tests may hold Swift concurrency's).
+        let client = bucket.client
+        while Date() < deadline, process.isRunning,
+            try S3Client.waiting({ () async throws(S3Error) in try await client.listObjects(bucket: bucket.name, prefix: prefix) }).isEmpty
+        {
+            usleep(5_000)
+        }
+        proxy.pause()
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "killed midway, not finished: \(arguments)")
+        proxy.resume()
+    }
+
     /// `photos storage move` killed mid-move (the network stalled after its first object, then
     /// SIGKILL): the library stays whole and usable, and the move run again finishes it.
     @Test func aKilledStorageMoveResumesWhenRunAgain() async throws {
@@ -187,30 +192,8 @@ struct BucketCommandTests {
         let count = 60
         let source = try Self.photos(count, in: work.appendingPathComponent("card"))
         #expect(try CLIRunner.run(["import", source.path], library: library).status == 0)
-        let proxy = try TCPProxy(to: bucket.server.port)
-        defer { withExtendedLifetime(proxy) {} }
-
-        let process = Process()
-        process.executableURL = CLIRunner.executable
-        process.arguments = ["storage", "move", "--to", "s3://\(bucket.name)/moving", "--library", library.path]
-        var environment = ProcessInfo.processInfo.environment
-        for (key, value) in bucket.environment(endpoint: URL(string: "http://127.0.0.1:\(proxy.port)")!) { environment[key] = value }
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        let client = bucket.client
-        while Date() < deadline, process.isRunning,
-            try S3Client.waiting({ () async throws(S3Error) in try await client.listObjects(bucket: bucket.name, prefix: "moving/") }).isEmpty
-        {
-            usleep(5_000)
-        }
-        proxy.pause()
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal, "killed mid-move, not finished")
-        proxy.resume()
+        try Self.killOnceItStores(
+            ["storage", "move", "--to", "s3://\(bucket.name)/moving", "--library", library.path], prefix: "moving/", bucket: bucket)
 
         // Meanwhile the library is whole: every asset listed, and a thumbnail made from an original.
         let listed = try CLIRunner.run(["ls", "--json"], library: library, environment: bucket.environment())
