@@ -12,7 +12,11 @@ import Testing
 
 /// `photos … --originals s3://BUCKET/PREFIX`: a library whose originals are in a bucket of
 /// moto's S3 server, reached with the `AWS_*` variables as AWS's tools read them.
-@Suite("photos with originals in a bucket", .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
+/// One test at a time: each waits for `photos` processes on the thread it runs on, and two
+/// at once would hold both of Swift concurrency's threads on CI for the length of an import.
+@Suite(
+    "photos with originals in a bucket", .serialized,
+    .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
 struct BucketCommandTests {
     struct Bucket {
         let server: ThrowawayS3

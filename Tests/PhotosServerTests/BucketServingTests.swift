@@ -13,7 +13,10 @@ import Testing
 /// loopback) and not on the serving machine: streamed from the bucket with byte ranges mapped
 /// to ranged `GET`s (nothing fetched whole first, nothing left in the local cache), or
 /// redirected to a presigned URL when the server is configured so.
-@Suite("Serving originals from a bucket", .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
+/// One test at a time: each fixture makes a clip with ffmpeg and uploads on the thread it runs on.
+@Suite(
+    "Serving originals from a bucket", .serialized,
+    .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
 struct BucketServingTests {
     /// A bucket library with one large noisy photo and one H.264 clip, whose local copies are
     /// gone, reached through a proxy that counts what the store sends.
