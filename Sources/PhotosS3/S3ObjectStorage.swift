@@ -112,8 +112,14 @@ package final class S3ObjectStorage: ObjectStorageBackend {
             if stopped.withLock({ $0 }) || error.kind == .cancelled {
                 throw PHPhotosError(.userCancelled, "Fetching \(url.absoluteString) was stopped by the progress handler")
             }
-            throw PHPhotosError(error.kind == .noSuchKey || error.kind == .noSuchBucket ? .missingResource : .networkError, error.message)
+            throw Self.readError(error)
         }
+    }
+
+    /// A read's failure as PhotoKit names it: a missing object or bucket is `.missingResource`,
+    /// anything else `.networkError`.
+    private static func readError(_ error: S3Error) -> PHPhotosError {
+        PHPhotosError(error.kind == .noSuchKey || error.kind == .noSuchBucket ? .missingResource : .networkError, error.message)
     }
 
     package func read(_ url: URL, range: ClosedRange<Int64>?) async throws(PHPhotosError) -> ObjectRead {
@@ -123,7 +129,7 @@ package final class S3ObjectStorage: ObjectStorageBackend {
         do throws(S3Error) {
             stream = try await client.stream(bucket: location.bucket, key: location.key, range: range)
         } catch {
-            throw PHPhotosError(error.kind == .noSuchKey || error.kind == .noSuchBucket ? .missingResource : .networkError, error.message)
+            throw Self.readError(error)
         }
         // `Content-Range: bytes LOW-HIGH/TOTAL` for a range, else the body is the whole object.
         var sent: ClosedRange<Int64>?

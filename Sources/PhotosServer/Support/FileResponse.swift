@@ -66,12 +66,17 @@ enum FileResponse {
             headers[.contentLength] = String(range.count)
             return Response(status: .partialContent, headers: headers, body: file.body(range, chunkSize: chunkSize))
         case .unsatisfiable:
-            let asked = (request.headers[.range] ?? "").prefix(80)
-            var error = APIError(.rangeNotSatisfiable, "The range '\(asked)' starts past the end of the file (\(file.size) bytes)")
-            error.headers[.contentRange] = "bytes */\(file.size)"
-            error.headers[.acceptRanges] = "bytes"
-            throw error
+            throw unsatisfiable(request, size: file.size)
         }
+    }
+
+    /// 416 for a range past the end of `size` bytes, with `Content-Range: bytes */size`.
+    static func unsatisfiable(_ request: Request, size: Int64) -> APIError {
+        let asked = (request.headers[.range] ?? "").prefix(80)
+        var error = APIError(.rangeNotSatisfiable, "The range '\(asked)' starts past the end of the file (\(size) bytes)")
+        error.headers[.contentRange] = "bytes */\(size)"
+        error.headers[.acceptRanges] = "bytes"
+        return error
     }
 }
 
@@ -85,10 +90,7 @@ extension FileResponse {
         let dateIsStrong: Bool
 
         init(file: OpenFile, identity: String, now: Date = Date()) {
-            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in identity.utf8 {
-                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-            }
+            let hash = Self.hash(identity)
             let modified = file.modifiedSeconds * 1_000_000_000 + file.modifiedNanoseconds
             entityTag = "\"\(String(hash, radix: 16))-\(String(file.size, radix: 16))-\(String(modified, radix: 16))\""
             lastModified = Self.httpDate(file.modifiedSeconds)
@@ -105,10 +107,24 @@ extension FileResponse {
 
         /// `If-None-Match`: `*`, or a list naming the current `ETag` (weak comparison).
         func matchesWeakly(_ header: String) -> Bool {
+            Self.matchesWeakly(header, entityTag)
+        }
+
+        /// Whether an `If-None-Match` list is `*` or names `entityTag` (weak comparison).
+        static func matchesWeakly(_ header: String, _ entityTag: String) -> Bool {
             header.split(separator: ",").contains { tag in
                 let tag = tag.trimmingCharacters(in: .whitespaces)
                 return tag == "*" || (tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == entityTag
             }
+        }
+
+        /// FNV-1a of the text's UTF-8: stable across runs and instances.
+        static func hash(_ text: String) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in text.utf8 {
+                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+            return hash
         }
 
         /// `Sun, 06 Nov 1994 08:49:37 GMT` (IMF-fixdate, RFC 9110 §5.6.7).

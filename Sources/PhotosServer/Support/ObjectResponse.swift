@@ -32,7 +32,7 @@ enum ObjectResponse {
         headers[.acceptRanges] = "bytes"
         headers[.eTag] = entityTag
         headers[.contentLength] = String(size)
-        if let tags = request.headers[.ifNoneMatch], Self.matchesWeakly(tags, entityTag) {
+        if let tags = request.headers[.ifNoneMatch], FileResponse.Validators.matchesWeakly(tags, entityTag) {
             return Response(status: .notModified, headers: headers)
         }
         var resolution = ByteRange.Resolution.full
@@ -41,13 +41,7 @@ enum ObjectResponse {
         {
             resolution = range.resolve(size: size)
         }
-        if case .unsatisfiable = resolution {
-            let asked = (request.headers[.range] ?? "").prefix(80)
-            var error = APIError(.rangeNotSatisfiable, "The range '\(asked)' starts past the end of the file (\(size) bytes)")
-            error.headers[.contentRange] = "bytes */\(size)"
-            error.headers[.acceptRanges] = "bytes"
-            throw error
-        }
+        if case .unsatisfiable = resolution { throw FileResponse.unsatisfiable(request, size: size) }
         if request.method == .head || size == 0 { return Response(status: .ok, headers: headers) }
         var asked: ClosedRange<Int64>?
         if case let .partial(range) = resolution { asked = range }
@@ -83,17 +77,7 @@ enum ObjectResponse {
     /// `"identity-size"`, the identity and the object's URL hashed (FNV-1a, stable across runs
     /// and instances).
     static func entityTag(identity: String, object: URL, size: Int64) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in "\(identity) \(object.absoluteString)".utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
+        let hash = FileResponse.Validators.hash("\(identity) \(object.absoluteString)")
         return "\"\(String(hash, radix: 16))-\(String(size, radix: 16))\""
-    }
-
-    private static func matchesWeakly(_ header: String, _ entityTag: String) -> Bool {
-        header.split(separator: ",").contains { tag in
-            let tag = tag.trimmingCharacters(in: .whitespaces)
-            return tag == "*" || (tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == entityTag
-        }
     }
 }
