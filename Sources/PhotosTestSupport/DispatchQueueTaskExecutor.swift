@@ -8,10 +8,15 @@ import Dispatch
 /// (the running test, which its expectations are recorded against) go with it.
 public final class DispatchQueueTaskExecutor: TaskExecutor {
     private let queue: DispatchQueue
+    private static let labelKey = DispatchSpecificKey<String>()
 
     public init(label: String) {
         queue = DispatchQueue(label: label)
+        queue.setSpecific(key: Self.labelKey, value: label)
     }
+
+    /// The label of the executor the caller runs on, nil on any other thread.
+    public static var current: String? { DispatchQueue.getSpecific(key: labelKey) }
 
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)

@@ -19,7 +19,7 @@ import Testing
 /// replaced before comparing: identifiers the library makes (`UUID-1`, `UUID-2`, … in order of
 /// appearance), dates from the run (`NOW`) and the edit's version (`e-NOW`).
 /// `PHOTOKIT_RECORD_JSON_OUTPUTS=1` writes the files again from what the run printed.
-@Suite("The CLI's and the API's asset JSON, byte for byte")
+@Suite("The CLI's and the API's asset JSON, byte for byte", .blocking)
 struct AssetJSONOutputTests {
     static let expected = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("AssetJSONOutputs", isDirectory: true)

@@ -4,7 +4,7 @@ import PhotosTestSupport
 import Testing
 
 /// `photos backup`, `photos restore` and `photos repair`, run as a user runs them.
-@Suite("photos backup, restore and repair")
+@Suite("photos backup, restore and repair", .blocking)
 struct BackupCommandTests {
     /// Eight real photos imported, an album of two, a favorite and an edit.
     static func library(function: String = #function) throws -> (TemporaryLibrary, CLIRunner, [String]) {

@@ -15,7 +15,7 @@ import Testing
 /// One test at a time: each waits for `photos` processes on the thread it runs on, and two
 /// at once would hold both of Swift concurrency's threads on CI for the length of an import.
 @Suite(
-    "photos with originals in a bucket", .serialized,
+    "photos with originals in a bucket", .blocking, .serialized,
     .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
 struct BucketCommandTests {
     struct Bucket {

@@ -2,7 +2,7 @@ import Foundation
 import PhotosTestSupport
 import Testing
 
-@Suite("photos cache")
+@Suite("photos cache", .blocking)
 struct CacheCommandTests {
     @Test func warmStatusAndTrim() throws {
         let temporary = try TemporaryLibrary()

@@ -3,7 +3,7 @@ import Photos
 import PhotosTestSupport
 import Testing
 
-@Suite("Several processes on one library")
+@Suite("Several processes on one library", .blocking)
 struct ConcurrentProcessesTests {
     /// Three `photos import` processes and this process's own change blocks write to one
     /// library at the same time; none may fail with "database is locked".

@@ -4,7 +4,7 @@ import PhotosTestSupport
 import PhotosLocking
 import Testing
 
-@Suite("Changes from another process")
+@Suite("Changes from another process", .blocking)
 struct CrossProcessChangeTests {
     /// `photos favorite` runs as a child process; this process's observer gets the change with
     /// the same details a local change would have. The library here never looks at the journal

@@ -12,7 +12,7 @@ import Testing
 /// thumbnails still answer; once the server is back the instance serves again by itself and
 /// nothing acknowledged was lost.
 @Suite(
-    "photos serve while its database is away",
+    "photos serve while its database is away", .blocking,
     .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
 struct DatabaseOutageTests {
     struct Answer {
@@ -91,7 +91,7 @@ struct DatabaseOutageTests {
 /// it sends from an event loop's thread on standard error; from its start (the library opened)
 /// through a round of the API's reads, renders and changes, it sends none from there.
 @Suite(
-    "photos serve's store reads off the event loops",
+    "photos serve's store reads off the event loops", .blocking,
     .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"))
 struct StoreReadsOffTheLoopsTests {
     @Test func theAPIsReadsAndChangesRunOffTheEventLoops() throws {

@@ -3,7 +3,7 @@ import Imaging
 import PhotosTestSupport
 import Testing
 
-@Suite("photos edit and revert")
+@Suite("photos edit and revert", .blocking)
 struct EditCommandTests {
     @Test func editsResumeAndRevert() throws {
         let temporary = try TemporaryLibrary()

@@ -3,7 +3,7 @@ import Photos
 import PhotosTestSupport
 import Testing
 
-@Suite("photos import")
+@Suite("photos import", .blocking)
 struct ImportCommandTests {
     @Test func importsFoldersListsBadFilesAndSkipsThem() throws {
         let temporary = try TemporaryLibrary()
@@ -215,7 +215,7 @@ struct ImportCommandTests {
 
 /// `photos import` of a file whose name is not UTF-8, named on the command line and found in
 /// a folder.
-@Suite("photos import of names that are not UTF-8")
+@Suite("photos import of names that are not UTF-8", .blocking)
 struct ByteNamedImportCommandTests {
     @Test func aNameThatIsNotUTF8IsImportedByArgumentAndByFolder() throws {
         let temporary = try TemporaryLibrary()

@@ -3,7 +3,7 @@ import Photos
 import PhotosTestSupport
 import Testing
 
-@Suite("photos ls, info, albums and edits")
+@Suite("photos ls, info, albums and edits", .blocking)
 struct LibraryCommandsTests {
     static func library() throws -> (TemporaryLibrary, CLIRunner, [[String: Any]]) {
         let temporary = try TemporaryLibrary()
@@ -116,7 +116,7 @@ struct LibraryCommandsTests {
     }
 }
 
-@Suite("photos on a library whose database is lost")
+@Suite("photos on a library whose database is lost", .blocking)
 struct MissingDatabaseCommandTests {
     @Test func everyCommandRefusesWithTheReason() throws {
         let temporary = try TemporaryLibrary()
@@ -135,7 +135,7 @@ struct MissingDatabaseCommandTests {
     }
 }
 
-@Suite("photos check --repair")
+@Suite("photos check --repair", .blocking)
 struct CheckRepairCommandTests {
     @Test func strayFilesAreListedThenRepaired() throws {
         let temporary = try TemporaryLibrary()

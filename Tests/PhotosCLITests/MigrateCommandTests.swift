@@ -3,7 +3,7 @@ import PhotosTestSupport
 import Testing
 
 /// `photos migrate`, run as a user runs it (both engines: Tests/PhotosTests' LibraryMigrationTests).
-@Suite("photos migrate")
+@Suite("photos migrate", .blocking)
 struct MigrateCommandTests {
     @Test func aLibraryIsCopiedIntoANewFolderAndChecked() throws {
         let temporary = try TemporaryLibrary()

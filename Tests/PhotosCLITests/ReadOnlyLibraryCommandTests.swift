@@ -7,7 +7,7 @@ import Testing
 #endif
 
 /// A library on a read-only mount or a full disk: reading it must not need to write.
-@Suite("photos on a read-only or full library", .enabled(if: ReadOnlyFolder.isAvailable, "needs a read-only bind mount (root without CAP_SYS_ADMIN can't)"))
+@Suite("photos on a read-only or full library", .blocking, .enabled(if: ReadOnlyFolder.isAvailable, "needs a read-only bind mount (root without CAP_SYS_ADMIN can't)"))
 struct ReadOnlyLibraryCommandTests {
     /// A library made and closed by the CLI (no connection left open, as on a backup drive):
     /// two photos and an album.

@@ -7,7 +7,7 @@ import Testing
 #endif
 
 /// `photos serve` as a process: what it sets up for itself.
-@Suite("photos serve")
+@Suite("photos serve", .blocking)
 struct ServeCommandTests {
     /// After an image is rendered and encoded, the threads that did it run at nice +10 (or what
     /// `--background-niceness` says) and the
@@ -160,7 +160,7 @@ struct ServeCommandTests {
 /// overwritten in its argument memory, which `/proc/PID/cmdline` reads, and nothing it logs
 /// shows it.
 @Suite(
-    "photos serve and database passwords",
+    "photos serve and database passwords", .blocking,
     .enabled(if: ThrowawayPostgres.isAvailable, "PostgreSQL's server is not installed (apt install postgresql)"),
     .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/cmdline"), "needs Linux's /proc"))
 struct DatabasePasswordTests {

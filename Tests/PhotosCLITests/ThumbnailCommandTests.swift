@@ -3,7 +3,7 @@ import Imaging
 import PhotosTestSupport
 import Testing
 
-@Suite("photos thumbnail")
+@Suite("photos thumbnail", .blocking)
 struct ThumbnailCommandTests {
     @Test func writesTheImageAtTheSizeModeAndCropAsked() throws {
         let temporary = try TemporaryLibrary()

@@ -9,7 +9,7 @@ import Testing
 
 /// `photos user add|list|remove|passwd`, and what people change for `photos token` and
 /// `photos serve --open`. Passwords come on standard input (a terminal asks for them twice).
-@Suite("photos user")
+@Suite("photos user", .blocking)
 struct UserCommandTests {
     @Test func peopleAreAddedListedGivenPasswordsAndRemoved() throws {
         let temporary = try TemporaryLibrary()
@@ -59,7 +59,7 @@ struct UserCommandTests {
 
 /// `--as PERSON`: a command acting in a person's own library; `photos serve` of a library with
 /// people serves its owner's.
-@Suite("photos --as")
+@Suite("photos --as", .blocking)
 struct ActingAsPersonTests {
     @Test func importsAreTheImportersAndEachSeesTheirOwn() async throws {
         let temporary = try TemporaryLibrary()

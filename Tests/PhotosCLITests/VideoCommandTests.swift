@@ -2,7 +2,7 @@ import Foundation
 import PhotosTestSupport
 import Testing
 
-@Suite("photos cache --videos and photos export", .enabled(if: TestClip.isAvailable, "needs ffmpeg (apt install ffmpeg)"))
+@Suite("photos cache --videos and photos export", .blocking, .enabled(if: TestClip.isAvailable, "needs ffmpeg (apt install ffmpeg)"))
 struct VideoCommandTests {
     static func size(of url: URL) throws -> (codec: String, width: Int, height: Int) {
         let data = try ExternalTool.output("/usr/bin/ffprobe", ["-v", "error", "-print_format", "json", "-show_streams", url.path])

@@ -4,7 +4,7 @@ import PhotosTestSupport
 import PhotosLocking
 import Testing
 
-@Suite("photos watch and photos history")
+@Suite("photos watch and photos history", .blocking)
 struct WatchAndHistoryCommandTests {
     /// A `photos watch` child process: its standard output read line by line as it arrives.
     final class Watcher: Sendable {

@@ -10,7 +10,7 @@ import Testing
 
 /// Libraries whose originals are in an S3 bucket (`PHPhotoLibrary(url:originals:)`): moto's S3
 /// server on loopback, a bucket of each test's own.
-@Suite("Libraries with originals in a bucket", .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
+@Suite("Libraries with originals in a bucket", .blocking, .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
 struct BucketLibraryTests {
     /// A server and a bucket the library's process reaches with `configuration`.
     struct Bucket {

@@ -10,7 +10,7 @@ import Testing
 /// Originals referenced where they are in an S3 bucket (`s3://BUCKET/KEY` with
 /// `shouldReferenceFile`), read as iCloud originals are: moto's S3 server on loopback, a bucket
 /// of each test's own.
-@Suite("Originals referenced in an S3 bucket", .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
+@Suite("Originals referenced in an S3 bucket", .blocking, .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
 struct S3ReferencedOriginalTests {
     /// A server, a bucket with a photo at `store/IMG 0001.JPG`, and the library's way to it.
     struct Bucket {

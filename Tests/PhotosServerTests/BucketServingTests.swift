@@ -15,7 +15,7 @@ import Testing
 /// redirected to a presigned URL when the server is configured so.
 /// One test at a time: each fixture makes a clip with ffmpeg and uploads on the thread it runs on.
 @Suite(
-    "Serving originals from a bucket", .serialized,
+    "Serving originals from a bucket", .blocking, .serialized,
     .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
 struct BucketServingTests {
     /// A bucket library with one large noisy photo and one H.264 clip, whose local copies are

@@ -8,7 +8,7 @@ import Testing
 
 /// The client against a real S3 protocol server on loopback (moto's), each test with a server
 /// and buckets of its own.
-@Suite("S3 client", .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
+@Suite("S3 client", .blocking, .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
 struct S3ClientTests {
     static func client(_ server: ThrowawayS3, attempts: Int = 3) -> S3Client {
         let configuration = S3Configuration(
@@ -211,7 +211,7 @@ final class ProgressLog: Sendable {
 
 /// A server that checks every signature (moto's IAM): the right key works; a wrong secret, an
 /// unknown key and a clock far off are each named at the access check, before any upload.
-@Suite("S3 credentials", .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
+@Suite("S3 credentials", .blocking, .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
 struct S3CredentialTests {
     @Test func wrongCredentialsAreNamedAtTheCheck() async throws {
         let server = try ThrowawayS3(enforcesSignatures: true)
@@ -245,7 +245,7 @@ struct S3CredentialTests {
 /// A store whose clock is an hour off this machine's (a proxy that checks each request's
 /// signing time as AWS does; moto checks none): the access check fails naming
 /// `RequestTimeTooSkewed` and how far off the clock is, and is not retried.
-@Suite("S3 clock skew", .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
+@Suite("S3 clock skew", .blocking, .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
 struct S3ClockSkewTests {
     @Test(arguments: [3_600, -5_400])
     func aClockPastTheSignatureWindowIsNamedAtTheCheck(storeAhead: Int) async throws {
@@ -277,7 +277,7 @@ struct S3ClockSkewTests {
 
 /// A store that answers 503 SlowDown for a while: the client retries with backoff and gets
 /// through when the storm ends before its attempts do, and gives a clear error when it doesn't.
-@Suite("S3 retries", .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
+@Suite("S3 retries", .blocking, .enabled(if: ThrowawayS3.isAvailable, Comment(rawValue: ThrowawayS3.unavailableReason ?? "")))
 struct S3RetryTests {
     @Test func aShortStormIsRiddenOutALongOneIsAClearError() async throws {
         let server = try ThrowawayS3()
