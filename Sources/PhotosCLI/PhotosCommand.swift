@@ -11,7 +11,7 @@ struct PhotosCommand: AsyncParsableCommand {
             Objects are named by local identifier (UUID/L0/001), by UUID, or by a unique UUID prefix.
             """,
         subcommands: [
-            ImportCommand.self, ListCommand.self, InfoCommand.self, AlbumsCommand.self, AlbumCommand.self,
+            ImportCommand.self, ListCommand.self, SearchCommand.self, InfoCommand.self, AlbumsCommand.self, AlbumCommand.self,
             FavoriteCommand.self, UnfavoriteCommand.self, HideCommand.self, UnhideCommand.self,
             DeleteCommand.self, DeletedCommand.self, RecoverCommand.self, CheckCommand.self, WatchCommand.self, HistoryCommand.self,
             ThumbnailCommand.self, ExportCommand.self, EditCommand.self, RevertCommand.self, CacheCommand.self, TokenCommand.self, UserCommand.self, ServeCommand.self,

@@ -149,12 +149,14 @@ package final class LibraryDatabase: Sendable {
     }
 
     /// What every engine's opening does last: the identifier file, stale staging folders,
-    /// expired Recently Deleted items, moments still without place names.
+    /// expired Recently Deleted items, moments still without place names, assets not in the search
+    /// index yet.
     package func finishOpening() {
         writeIdentifierFileIfMissing()
         removeStaleStagingFolders()
         _ = try? purgeExpiredTrash()
         _ = try? nameUnnamedMoments()
+        _ = try? indexUnindexedAssets()
     }
 
     /// Throws `.missingDatabase` when the folder holds a library (originals, renders, its

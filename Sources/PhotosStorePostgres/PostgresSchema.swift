@@ -37,6 +37,9 @@ enum PostgresSchema {
         Migration(name: "v12-journal-marks", statements: PostgresJournalSchema.recordingMarks),
         Migration(name: "v13-close-on-the-server", statements: PostgresJournalSchema.closingOnTheServer),
         Migration(name: "v14-descriptions", statements: LibrarySchema.statements(addedIn: .v22, .postgres)),
+        Migration(
+            name: "v15-search",
+            statements: LibrarySchema.statements(addedIn: .v23, .postgres) + SearchDocumentColumn.engineStatements(.postgres)),
     ]
 
     /// The tables as SQLite's v13 left them, with their indexes; the video renditions'

@@ -191,6 +191,29 @@ def main():
             len(json.loads(photos("ls", "--library", library, "--json"))) == count + 2
         assert script("return window.__notReloaded === true"), "the page reloaded"
 
+        step = "search"
+        # A file's name finds it; a keyword-bearing file uploaded while the search is shown
+        # appears in it live; emptying the box brings the library back.
+        library_count = len(driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]"))
+        box = driver.find_element(By.ID, "search")
+        box.send_keys("whirlp")
+        wait(lambda: driver.find_element(By.ID, "count").text.strip() == "1")
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]")) == 1)
+        box.clear()
+        box.send_keys("lighthouse")
+        wait(lambda: driver.find_element(By.ID, "count").text.strip() == "0")
+        tagged = os.path.join(upload, "tagged.jpg")
+        shutil.copy(os.path.join(CORPUS, FIRST[0]), tagged)
+        subprocess.run(["exiftool", "-q", "-overwrite_original", "-XMP-dc:Subject=lighthouse", "-XMP-dc:Title=Harbour at dusk",
+                        "-ImageUniqueID=", "-Comment=e2e " + str(os.getpid()), tagged], check=True)
+        chooser.send_keys(tagged)
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]")) == 1, 30)
+        assert driver.find_element(By.ID, "count").text.strip() == "1"
+        assert script("return window.__notReloaded === true"), "the page reloaded"
+        driver.save_screenshot(os.path.join(ARTIFACTS, "5b-search.png"))
+        script("const b = document.getElementById('search'); b.value = ''; b.dispatchEvent(new Event('input'))")
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]")) == library_count + 1)
+
         step = "detail"
         driver.find_element(By.CSS_SELECTOR, f'.cell[data-id="{starred}"] img:not(.quick)').click()
         wait(lambda: driver.find_element(By.ID, "detail").is_displayed())

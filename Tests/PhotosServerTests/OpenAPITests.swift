@@ -153,6 +153,7 @@ struct DocumentedCall {
             uri = "/api/links/" + (try fixture.library.createShareLink(assets: assets, title: "revoke me").link.identifier)
         }
         if path == "/api/uploads" { uri += "?filename=\(uploadName)" }
+        if path == "/api/search" { uri += "?q=jpg" }
         if path == "/api/uploads/{id}" { uri = "/api/uploads/\(upload ?? UUID().uuidString)" }
         let json = bodies["\(method) \(path)"]
         self.method = HTTPRequest.Method(rawValue: method)!

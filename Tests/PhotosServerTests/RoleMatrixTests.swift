@@ -66,6 +66,8 @@ struct RoleMatrixTests {
         "GET /api/partners shared": "401 403 403 401 401 401 2xx 2xx 2xx 2xx 2xx",
         "GET /api/people private": "401 403 403 401 401 401 2xx 2xx 2xx 2xx 2xx",
         "GET /api/people shared": "401 403 403 401 401 401 2xx 2xx 2xx 2xx 2xx",
+        "GET /api/search private": "401 403 403 401 401 401 2xx 2xx 2xx 2xx 2xx",
+        "GET /api/search shared": "401 403 403 401 401 401 2xx 2xx 2xx 2xx 2xx",
         "GET /api/session private": "401 2xx 2xx 401 401 401 2xx 2xx 2xx 2xx 2xx",
         "GET /api/session shared": "401 2xx 2xx 401 401 401 2xx 2xx 2xx 2xx 2xx",
         "GET /api/tokens private": "401 403 403 401 401 401 2xx 2xx 2xx 2xx 2xx",

@@ -4,14 +4,14 @@ import Testing
 
 @testable import PhotosStore
 
-/// The schema a new SQLite library gets, as released (v22: v14, the people's tables, the owners' columns, shared albums' members, partner shares, public links, the owners' indexes, the journal's owners and the assets' titles, captions and keywords): every
+/// The schema a new SQLite library gets, as released (v23: v14, the people's tables, the owners' columns, shared albums' members, partner shares, public links, the owners' indexes, the journal's owners, the assets' titles, captions and keywords, and the search index with its FTS5 table): every
 /// table, index and trigger, one per line (`type name table SQL`, whitespace folded). The migrations render the tables from
 /// their descriptions; a description changed without a new migration changes what a new library
 /// gets but not what an existing one has, and this test says so. (Taken from the library the
 /// version before the descriptions made: the redesign changed nothing.)
 @Suite("Released schema")
 struct ReleasedSchemaTests {
-    static let v22 = """
+    static let v23 = """
         index accessSession_by_token accessSession CREATE INDEX accessSession_by_token ON accessSession(tokenID)
         index albumAsset_by_asset albumAsset CREATE INDEX albumAsset_by_asset ON albumAsset(assetID)
         index albumAsset_by_position albumAsset CREATE INDEX albumAsset_by_position ON albumAsset(albumID, position)
@@ -68,11 +68,20 @@ struct ReleasedSchemaTests {
         table personSession personSession CREATE TABLE personSession (secretHash TEXT PRIMARY KEY, personID INTEGER NOT NULL REFERENCES person(id) ON DELETE CASCADE, createdDate REAL NOT NULL) WITHOUT ROWID
         table renderFailure renderFailure CREATE TABLE renderFailure (assetID INTEGER PRIMARY KEY REFERENCES asset(id) ON DELETE CASCADE, sourcePath TEXT NOT NULL, reason TEXT NOT NULL, failedDate REAL NOT NULL)
         table resource resource CREATE TABLE resource (id INTEGER PRIMARY KEY, assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE, type INTEGER NOT NULL, uniformTypeIdentifier TEXT NOT NULL, originalFilename TEXT NOT NULL, path TEXT NOT NULL UNIQUE, fileSize INTEGER NOT NULL, pixelWidth INTEGER NOT NULL DEFAULT 0, pixelHeight INTEGER NOT NULL DEFAULT 0, contentHash TEXT, contentSignature TEXT, fileModificationDate REAL, UNIQUE (assetID, type))
+        table searchDocument searchDocument CREATE TABLE searchDocument (assetID INTEGER PRIMARY KEY REFERENCES asset(id) ON DELETE CASCADE, words TEXT NOT NULL)
+        table searchIndex searchIndex CREATE VIRTUAL TABLE searchIndex USING fts5(words, content='searchDocument', content_rowid='assetID', tokenize='unicode61')
+        table searchIndex_config searchIndex_config CREATE TABLE 'searchIndex_config'(k PRIMARY KEY, v) WITHOUT ROWID
+        table searchIndex_data searchIndex_data CREATE TABLE 'searchIndex_data'(id INTEGER PRIMARY KEY, block BLOB)
+        table searchIndex_docsize searchIndex_docsize CREATE TABLE 'searchIndex_docsize'(id INTEGER PRIMARY KEY, sz BLOB)
+        table searchIndex_idx searchIndex_idx CREATE TABLE 'searchIndex_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID
         table shareLink shareLink CREATE TABLE shareLink (id INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE, secretHash TEXT NOT NULL UNIQUE, ownerID INTEGER REFERENCES person(id) ON DELETE CASCADE, albumID INTEGER REFERENCES collection(id) ON DELETE CASCADE, title TEXT NOT NULL, expiresDate REAL, passwordHash TEXT, allowsDownload INTEGER NOT NULL DEFAULT 0, createdDate REAL NOT NULL)
         table shareLinkAsset shareLinkAsset CREATE TABLE shareLinkAsset (linkID INTEGER NOT NULL REFERENCES shareLink(id) ON DELETE CASCADE, assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE, PRIMARY KEY (linkID, assetID)) WITHOUT ROWID
         table signInFailure signInFailure CREATE TABLE signInFailure (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, firstDate REAL NOT NULL, lastDate REAL NOT NULL) WITHOUT ROWID
         table sqlite_sequence sqlite_sequence CREATE TABLE sqlite_sequence(name,seq)
         table videoRendition videoRendition CREATE TABLE videoRendition (assetID INTEGER PRIMARY KEY REFERENCES asset(id) ON DELETE CASCADE, state INTEGER NOT NULL DEFAULT 0, sourcePath TEXT, attempts INTEGER NOT NULL DEFAULT 0, lastError TEXT, notBefore REAL NOT NULL DEFAULT 0, updatedDate REAL NOT NULL DEFAULT 0)
+        trigger searchIndex_delete searchDocument CREATE TRIGGER searchIndex_delete AFTER DELETE ON searchDocument BEGIN INSERT INTO searchIndex (searchIndex, rowid, words) VALUES ('delete', OLD.assetID, OLD.words); END
+        trigger searchIndex_insert searchDocument CREATE TRIGGER searchIndex_insert AFTER INSERT ON searchDocument BEGIN INSERT INTO searchIndex (rowid, words) VALUES (NEW.assetID, NEW.words); END
+        trigger searchIndex_update searchDocument CREATE TRIGGER searchIndex_update AFTER UPDATE OF words ON searchDocument BEGIN INSERT INTO searchIndex (searchIndex, rowid, words) VALUES ('delete', OLD.assetID, OLD.words); INSERT INTO searchIndex (rowid, words) VALUES (NEW.assetID, NEW.words); END
         trigger videoRendition_edited asset CREATE TRIGGER videoRendition_edited AFTER UPDATE OF contentVersion ON asset WHEN NEW.mediaType = 2 OR (NEW.mediaSubtypes & 8) != 0 BEGIN UPDATE videoRendition SET state = 0, sourcePath = NULL, attempts = 0, lastError = NULL, notBefore = 0 WHERE assetID = NEW.id; END
         trigger videoRendition_live asset CREATE TRIGGER videoRendition_live AFTER UPDATE OF mediaSubtypes ON asset WHEN (NEW.mediaSubtypes & 8) != 0 AND (OLD.mediaSubtypes & 8) = 0 BEGIN INSERT OR IGNORE INTO videoRendition (assetID) VALUES (NEW.id); END
         trigger videoRendition_new asset CREATE TRIGGER videoRendition_new AFTER INSERT ON asset WHEN NEW.mediaType = 2 OR (NEW.mediaSubtypes & 8) != 0 BEGIN INSERT OR IGNORE INTO videoRendition (assetID) VALUES (NEW.id); END
@@ -90,7 +99,7 @@ struct ReleasedSchemaTests {
                 return "\(row["type"] as String) \(row["name"] as String) \(row["tbl_name"] as String) \(folded)"
             }
         }
-        let expected = Self.v22.split(separator: "\n").map(String.init)
+        let expected = Self.v23.split(separator: "\n").map(String.init)
         #expect(lines.count == expected.count)
         for (line, wanted) in zip(lines, expected) {
             #expect(line == wanted)

@@ -29,6 +29,9 @@ public struct PHSearchQuery: Sendable, Hashable, CustomStringConvertible {
     public var mediaSubtypes: PHAssetMediaSubtype
     /// Only favorites.
     public var favoritesOnly: Bool
+    /// Whether the last term also matches words it begins, as a search box does while the
+    /// person types ("lisb" finds Lisbon): true when the text ends with an unquoted word.
+    public var completesLastTerm: Bool
 
     /// The longest query read, in UTF-8 bytes; a longer one is refused.
     public static let maximumLength = 1_000
@@ -46,6 +49,7 @@ public struct PHSearchQuery: Sendable, Hashable, CustomStringConvertible {
         mediaTypes = []
         mediaSubtypes = []
         favoritesOnly = false
+        completesLastTerm = false
         let nextYear = Calendar(identifier: .gregorian).component(.year, from: now) + 1
         var joining: [String] = []
         let tokens = Self.tokens(text)
@@ -53,6 +57,7 @@ public struct PHSearchQuery: Sendable, Hashable, CustomStringConvertible {
         while index < tokens.count {
             let token = tokens[index]
             index += 1
+            completesLastTerm = false
             guard !token.quoted else {
                 terms.append(token.text)
                 continue
@@ -78,8 +83,10 @@ public struct PHSearchQuery: Sendable, Hashable, CustomStringConvertible {
                 joining.append(word)
             } else {
                 terms.append(word)
+                completesLastTerm = index == tokens.count
             }
         }
+        if text.last.map({ $0.isWhitespace || $0 == "\"" }) ?? true { completesLastTerm = false }
         // Only joining words: they are what was asked for.
         if terms.isEmpty, years.isEmpty, months.isEmpty, mediaTypes.isEmpty, mediaSubtypes.isEmpty, !favoritesOnly {
             terms = joining

@@ -139,6 +139,7 @@ export function query(params) {
 export function fetchAssets(fetchSpec, offset, limit, signal) {
   const q = query({
     sort: fetchSpec.sort, offset, limit, predicate: fetchSpec.predicate, collection: fetchSpec.collection, partner: fetchSpec.partner,
+    search: fetchSpec.search,
   });
   return request(`/api/assets${q}`, { signal });
 }

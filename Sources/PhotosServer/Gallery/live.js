@@ -116,7 +116,7 @@ export class LiveConnection {
 
   subscribe() {
     const spec = this.spec;
-    this.send({ type: "subscribe", subscription: SUBSCRIPTION, sort: spec.sort, predicate: spec.predicate ?? null, collection: spec.collection ?? null, partner: spec.partner ?? null });
+    this.send({ type: "subscribe", subscription: SUBSCRIPTION, sort: spec.sort, predicate: spec.predicate ?? null, collection: spec.collection ?? null, partner: spec.partner ?? null, search: spec.search ?? null });
     for (const name of this.watches.keys()) this.subscribeWatch(name);
   }
 

@@ -15,6 +15,8 @@ import { showError, showToast } from "./toast.js";
 import { Uploader } from "./upload.js";
 
 const ERROR_TOAST_INTERVAL_MS = 5000;
+/** How long typing pauses before the search runs. */
+const SEARCH_DELAY_MS = 200;
 const BOOT_RETRY_MS = 3000;
 
 const $ = (id) => document.getElementById(id);
@@ -57,6 +59,9 @@ const uploader = new Uploader({
 let session = null;
 let signingIn = false;
 let lastErrorToast = 0;
+/** What the sidebar shows (the grid goes back to it when the search box is emptied). */
+let selected = LIBRARY;
+let searchTimer = 0;
 
 /**
  * Toggles the favorite state of an asset: shown at once, reverted if the server refuses.
@@ -86,12 +91,33 @@ function afterChange() {
  * @param {import("./sidebar.js").Selection} selection
  */
 function select(selection) {
+  selected = selection;
+  $("search").value = "";
   detail.close();
   $("fetch-title").textContent = selection.title === LIBRARY.title ? "" : selection.title;
   model.setFetch(selection.spec);
   grid.scrollToTop();
   live.setFetch(selection.spec);
   sharing.setSelection(selection);
+}
+
+/**
+ * Shows what the search box's text finds (`/api/search` through the fetch's `search`), live
+ * like any fetch; an empty box goes back to the sidebar's selection.
+ */
+function search() {
+  const text = $("search").value.trim();
+  if (!text) {
+    const current = selected;
+    select(current);
+    return;
+  }
+  detail.close();
+  $("fetch-title").textContent = `Search: ${text}`;
+  const spec = { sort: null, predicate: null, collection: null, partner: null, search: text };
+  model.setFetch(spec);
+  grid.scrollToTop();
+  live.setFetch(spec);
 }
 
 function updateCount() {
@@ -179,6 +205,10 @@ model.addEventListener("error", (event) => {
   if (now - lastErrorToast < ERROR_TOAST_INTERVAL_MS) return;
   lastErrorToast = now;
   showError("Could not load photos", event.detail);
+});
+$("search").addEventListener("input", () => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(search, SEARCH_DELAY_MS);
 });
 grid.addEventListener("viewport", (event) => live.preheat(event.detail));
 grid.addEventListener("ready", () => {

@@ -11,8 +11,9 @@ const RETRY_AFTER_MISMATCH_MS = 400;
 const MAX_MISMATCHES = 3;
 
 /**
- * @typedef {{sort: string|null, predicate: string|null, collection: string|null, partner?: string|null}} FetchSpec
- *   `sort: null` keeps a collection's own order (an album's is its user's).
+ * @typedef {{sort: string|null, predicate: string|null, collection: string|null, partner?: string|null, search?: string|null}} FetchSpec
+ *   `sort: null` keeps a collection's own order (an album's is its user's), or a search's
+ *   (best match first).
  * @typedef {{kind: "reset"|"page"|"changes"|"patch", mapIndex?: (i: number) => number, changed?: Set<number>}} UpdateDetail
  */
 

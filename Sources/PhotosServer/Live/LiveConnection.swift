@@ -106,7 +106,7 @@ final class LiveConnection: Sendable {
         }
         let fetch = AssetFetch(
             predicate: request.predicate, sort: request.sort, collection: request.collection, includeHidden: request.hidden ?? false,
-            deleted: request.deleted ?? false, partner: request.partner)
+            deleted: request.deleted ?? false, partner: request.partner, search: request.search)
         let client = state.withLock { $0.client }
         // The result the page requests read (kept by `FetchResultCache`), not a fetch of its
         // own: a gallery opening a view asks for both, and at 1,000,000 assets each fetch reads

@@ -16,6 +16,8 @@ struct LiveRequest: Decodable, Sendable {
     var collection: String?
     /// The photos a partner shares with the client's person (name or `pe_` identifier).
     var partner: String?
+    /// A search (`GET /api/search`'s `q`): the subscription is what it finds.
+    var search: String?
     var hidden: Bool?
     var deleted: Bool?
     // preheat: the index range [start, end) and the thumbnail size in pixels.

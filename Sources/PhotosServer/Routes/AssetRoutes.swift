@@ -3,7 +3,7 @@ import PhotosLocking
 import Hummingbird
 import Photos
 
-/// `GET /api/assets`, `/api/assets/{id}`, `GET` and `HEAD /api/assets/{id}/original`.
+/// `GET /api/assets`, `/api/search`, `/api/assets/{id}`, `GET` and `HEAD /api/assets/{id}/original`.
 struct AssetRoutes {
     let service: LibraryService
 
@@ -11,7 +11,8 @@ struct AssetRoutes {
     static let pageLimit = 1000
 
     func add(to group: RouterGroup<PhotosRequestContext>) {
-        group.get("assets") { request, context in try await page(request, context) }
+        group.get("assets") { request, context in try await page(request, context, AssetFetch(query: QueryParameters(request))) }
+        group.get("search") { request, context in try await search(request, context) }
         group.get("assets/{id}") { request, context in try await details(request, context) }
         group.get("assets/{id}/original") { request, context in try await original(request, context) }
         // Hummingbird answers HEAD only where a route says so (or with the router option
@@ -19,11 +20,21 @@ struct AssetRoutes {
         group.head("assets/{id}/original") { request, context in try await original(request, context) }
     }
 
-    private func page(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
+    /// `GET /api/search?q=`: a page of what `q` finds (``AssetFetch/search``), with the
+    /// predicate, sort and hidden parameters of `/api/assets`.
+    private func search(_ request: Request, _ context: PhotosRequestContext) async throws -> Response {
+        let query = QueryParameters(request)
+        guard let text = query.string("q") else { throw APIError.badParameter("q", "missing: say what to look for") }
+        var fetch = try AssetFetch(query: query)
+        fetch.search = text
+        return try await page(request, context, fetch)
+    }
+
+    private func page(_ request: Request, _ context: PhotosRequestContext, _ fetch: @autoclosure () throws -> AssetFetch) async throws -> Response {
         let client = try context.requireClient()
         let service = try self.service.serving(client)
         let query = QueryParameters(request)
-        let fetch = try AssetFetch(query: query)
+        let fetch = try fetch()
         let offset = try query.int("offset", in: 0...Int(Int32.max), default: 0)!
         let limit = try query.int("limit", in: 1...Self.pageLimit, default: 100)!
         let result = try await service.keptResult(of: fetch, for: client)

@@ -16,14 +16,18 @@ struct AssetFetch: Sendable, Hashable, Codable {
     var deleted = false
     /// The photos a partner (name or `pe_` identifier) shares with the client's person.
     var partner: String?
+    /// A search of the library (``PHAsset/fetchAssets(matching:options:)``), best match first
+    /// unless `sort` says otherwise.
+    var search: String?
 
     static let defaultSort = "-creationDate"
 
     init(
         predicate: String? = nil, sort: String? = nil, collection: String? = nil, includeHidden: Bool = false, deleted: Bool = false,
-        partner: String? = nil
+        partner: String? = nil, search: String? = nil
     ) {
         self.partner = partner
+        self.search = search
         self.predicate = predicate
         self.sort = sort
         self.collection = collection
@@ -34,7 +38,8 @@ struct AssetFetch: Sendable, Hashable, Codable {
     init(query: QueryParameters) throws {
         self.init(
             predicate: query.string("predicate"), sort: query.string("sort"), collection: query.string("collection"),
-            includeHidden: try query.bool("hidden"), deleted: try query.bool("deleted"), partner: query.string("partner"))
+            includeHidden: try query.bool("hidden"), deleted: try query.bool("deleted"), partner: query.string("partner"),
+            search: query.string("search"))
     }
 
     /// Runs the fetch for a client: a limited client's fetch is narrowed to its allow-list.
@@ -51,8 +56,20 @@ struct AssetFetch: Sendable, Hashable, Codable {
         let options = try makeOptions(allowList: client.allowList)
         if let link = client.link {
             // A link shows its photos (those of a shared album included), nothing else.
-            guard !deleted, collection == nil, partner == nil else { throw APIError(.forbidden, "A shared link shows its own photos only") }
+            guard !deleted, collection == nil, partner == nil, search == nil else {
+                throw APIError(.forbidden, "A shared link shows its own photos only")
+            }
             return PHAsset.fetchAssets(withLocalIdentifiers: Array(link.assetIdentifiers), options: options)
+        }
+        if let search {
+            guard !deleted, collection == nil, partner == nil else {
+                throw APIError(.badRequest, "A search looks through the library: it takes no collection, partner or deleted")
+            }
+            do {
+                return try PHAsset.fetchAssets(matching: search, options: options)
+            } catch {
+                throw APIError.badParameter("search", error.localizedDescription)
+            }
         }
         if deleted { return PHAsset.fetchRecentlyDeletedAssets(with: options) }
         if let partner {
@@ -73,7 +90,7 @@ struct AssetFetch: Sendable, Hashable, Codable {
     private func makeOptions(allowList: Set<String>?) throws -> PHFetchOptions {
         // A collection keeps its own order (an album's is the user's) unless asked otherwise.
         let options = try Self.fetchOptions(
-            predicate: predicate, sort: sort ?? (collection == nil ? Self.defaultSort : nil), for: PHAsset.self,
+            predicate: predicate, sort: sort ?? (collection == nil && search == nil ? Self.defaultSort : nil), for: PHAsset.self,
             narrowedBy: allowList.map { NSPredicate(format: "localIdentifier IN %@", Array($0)) })
         options.includeHiddenAssets = includeHidden
         return options

@@ -37,7 +37,7 @@ extension AssetQuery {
         guard limit == 0 else { return nil }
         switch scope {
         case .library, .smartAlbum, .partner: break
-        case .album, .moment, .burst, .uuids, .ordered, .recentlyDeleted: return nil
+        case .album, .moment, .burst, .uuids, .ordered, .recentlyDeleted, .search: return nil
         }
         guard let first = sort.first else { return (.creationDate, true) }
         switch first.field {

@@ -21,6 +21,9 @@ package struct AssetQuery: Sendable, Hashable {
         case recentlyDeleted
         /// What a partner (`person.id`) shares with the query's owner. Natural order: creation date.
         case partner(Int64)
+        /// The library's assets whose search words match (``SearchMatch``). Natural order: the
+        /// engine's relevance (FTS5's `bm25`, PostgreSQL's `ts_rank`), then newest first.
+        case search(SearchMatch)
     }
 
     package var scope: Scope
@@ -76,6 +79,8 @@ package struct AssetQuery: Sendable, Hashable {
             break
         case .partner(let partner):
             conditions.append("asset.ownerID = \(partner)")
+        case .search(let match):
+            join = " JOIN (\(SearchIndex.matching(match))) AS found ON found.assetID = asset.id"
         case .album(let albumID):
             join = " JOIN albumAsset ON albumAsset.assetID = asset.id AND albumAsset.albumID = \(albumID)"
         case .smartAlbum(let subtype):
@@ -109,7 +114,7 @@ package struct AssetQuery: Sendable, Hashable {
                     """)
             case .partner(let partner):
                 conditions.append("(FALSE\(Self.shared(by: partners.filter { $0.ownerID == partner })))")
-            case .library, .smartAlbum:
+            case .library, .smartAlbum, .search:
                 // A partner's photos join the timeline (and its smart albums) of a partner who
                 // chose to show them there.
                 conditions.append("(asset.ownerID = \(owner)\(Self.shared(by: partners.filter(\.inTimeline))))")
@@ -178,6 +183,10 @@ extension AssetQuery: DiffableQuery {
         case .recentlyDeleted:
             OrderTerm.order(
                 sort: sort, natural: [OrderTerm("asset.trashedDate", ascending: false), OrderTerm("asset.id")], id: "asset.id")
+        case .search:
+            OrderTerm.order(
+                sort: sort, natural: [OrderTerm("found.rank"), OrderTerm("asset.creationDate", ascending: false), OrderTerm("asset.id")],
+                id: "asset.id")
         default: OrderTerm.order(sort: sort, natural: [OrderTerm("asset.creationDate"), OrderTerm("asset.id")], id: "asset.id")
         }
     }
@@ -187,13 +196,18 @@ extension AssetQuery: DiffableQuery {
 
     package var supportsIncrementalDiff: Bool {
         if limit > 0 { return false }
-        if case .ordered = scope { return false }
-        return true
+        switch scope {
+        // A match's rank moves with every other document (bm25 weighs a word by how rare it
+        // is): the whole result is read again.
+        case .ordered, .search: return false
+        default: return true
+        }
     }
 
     package var dependsOnMembership: Bool {
         switch scope {
-        case .album, .moment: true
+        // An album's title is among its members' search words.
+        case .album, .moment, .search: true
         case .library, .smartAlbum, .burst, .uuids, .ordered, .recentlyDeleted, .partner: false
         }
     }

@@ -83,6 +83,11 @@ package enum StoreField: String, Sendable, Hashable, CaseIterable {
     case burstIdentifier
     case burstSelectionTypes
     case representsBurst
+    /// The creation date on the clock where it was taken: `creationDate` plus the time zone
+    /// offset the file gave (none: UTC), for searches by year and month.
+    case localCreationDate
+    /// The month (1-12) of ``localCreationDate``.
+    case localCreationMonth
     // Collections
     case collectionUUID
     /// `uuid || '/L0/040'` or `'/L0/020'`, depending on the row's kind.
@@ -106,7 +111,7 @@ package enum StoreField: String, Sendable, Hashable, CaseIterable {
     package var isNullable: Bool {
         switch self {
         case .assetUUID, .assetLocalIdentifier, .collectionUUID, .collectionLocalIdentifier: false
-        case .estimatedAssetCount: true
+        case .estimatedAssetCount, .localCreationDate, .localCreationMonth: true
         case .title, .startDate, .endDate: !CollectionColumn.table.column(named: rawValue).isNotNull
         default: !AssetColumn.table.column(named: rawValue).isNotNull
         }
@@ -121,6 +126,14 @@ package enum StoreField: String, Sendable, Hashable, CaseIterable {
         case .collectionLocalIdentifier:
             "(collection.uuid || CASE collection.isList WHEN 0 THEN '/L0/040' ELSE '/L0/020' END)"
         case .estimatedAssetCount: CollectionCounts.estimatedAssetCount
+        case .localCreationDate: "(asset.creationDate + COALESCE(asset.creationTimeZoneOffset, 0))"
+        case .localCreationMonth:
+            .either(
+                sqlite: "CAST(strftime('%m', asset.creationDate + COALESCE(asset.creationTimeZoneOffset, 0), 'unixepoch') AS INTEGER)",
+                postgres: """
+                    CAST(EXTRACT(MONTH FROM to_timestamp(asset.creationDate + COALESCE(asset.creationTimeZoneOffset, 0)) \
+                    AT TIME ZONE 'UTC') AS BIGINT)
+                    """)
         case .title, .startDate, .endDate: "collection.\(unescaped: rawValue)"
         default: "asset.\(unescaped: rawValue)"
         }

@@ -11,7 +11,7 @@ package enum LibrarySchema {
         ChangeColumn.table, ChangedObjectColumn.table, PersonColumn.table, AccessTokenColumn.table,
         AccessTokenAssetColumn.table, AccessSessionColumn.table, VideoRenditionColumn.table, RenderFailureColumn.table,
         ImportBatchColumn.table, PersonSessionColumn.table, SignInFailureColumn.table, AlbumMemberColumn.table,
-        PartnerShareColumn.table, ShareLinkColumn.table, ShareLinkAssetColumn.table,
+        PartnerShareColumn.table, ShareLinkColumn.table, ShareLinkAssetColumn.table, SearchDocumentColumn.table,
     ]
 
     /// What a library that already had people before v16 gave its owner: every asset and every

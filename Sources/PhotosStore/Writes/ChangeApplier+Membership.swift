@@ -20,11 +20,15 @@ extension ChangeApplier {
             try requireMayEdit(album, uuid: uuid, removing: present.filter { !Set(members).contains($0.uuid) }.map(\.owner))
             let kept = Dictionary(present.map { ($0.uuid, $0.id) }, uniquingKeysWith: { first, _ in first })
             try db.execute("DELETE FROM albumAsset WHERE albumID = \(album.id)")
+            var memberIDs: Set<Int64> = []
             for (position, member) in members.enumerated() {
                 // A member already there stays whoever's it is; one added must be the actor's.
                 let id = try kept[member] ?? assetRow(member).id
                 try db.execute("INSERT INTO albumAsset (albumID, assetID, position) VALUES (\(album.id), \(id), \(position))")
+                memberIDs.insert(id)
             }
+            // Those who joined or left have the album's title among their words, or no longer.
+            searchStale.formUnion(memberIDs.symmetricDifference(present.map(\.id)))
 
         case .folder(let uuid):
             let folder = try collectionRow(uuid)

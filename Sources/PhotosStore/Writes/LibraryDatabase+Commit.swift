@@ -97,6 +97,8 @@ struct ChangeApplier {
     /// are each person's own).
     var momentDates: [Int64?: [Double]] = [:]
     var oldMoments: [Int64?: Set<Int64>] = [:]
+    /// The assets whose search words this change alters (``SearchDocuments``), by row id.
+    var searchStale: Set<Int64> = []
     /// Whose what this change creates is: the acting person, else the library's owner (`nil`
     /// in a library without people); read when first needed (``owner()``).
     private var newOwner: Int64??
@@ -151,6 +153,7 @@ struct ChangeApplier {
             try MomentGrouper(db: db, now: changes.now, gazetteer: gazetteer, owner: owner)
                 .regroup(dates: momentDates[owner] ?? [], oldMoments: oldMoments[owner] ?? [])
         }
+        try SearchDocuments(db: db, gazetteer: gazetteer).refresh(searchStale)
         try completeImportBatch()
     }
 
@@ -249,6 +252,7 @@ struct ChangeApplier {
             try requireCollectionOwner(row, uuid: uuid, action: "rename")
             if let title = edit.title {
                 try db.execute("UPDATE collection SET title = \(title) WHERE id = \(row.id)")
+                try searchStale.formUnion(db.int64Column("SELECT assetID FROM albumAsset WHERE albumID = \(row.id)"))
             }
         }
     }
@@ -273,7 +277,14 @@ struct ChangeApplier {
             guard let row = try? collectionRow(uuid) else { continue }
             try requireUserCollection(row, uuid: uuid, action: "delete")
             try requireCollectionOwner(row, uuid: uuid, action: "delete")
-            // Children of a deleted folder go with it (ON DELETE CASCADE), as in Photos.
+            // Children of a deleted folder go with it (ON DELETE CASCADE), as in Photos: the
+            // assets of every album in it lose its title from their search words.
+            try searchStale.formUnion(
+                db.int64Column(
+                    """
+                    WITH RECURSIVE tree(id) AS (SELECT \(row.id) UNION SELECT collection.id FROM collection JOIN tree ON collection.parentID = tree.id) \
+                    SELECT DISTINCT assetID FROM albumAsset WHERE albumID IN (SELECT id FROM tree)
+                    """))
             try db.execute("DELETE FROM collection WHERE id = \(row.id)")
         }
     }
@@ -286,6 +297,7 @@ struct ChangeApplier {
             let newOwner = try owner()
             row[.ownerID] = newOwner
             let assetID = try db.insert(AssetColumn.insert(row))
+            searchStale.insert(assetID)
             for resource in asset.resources {
                 try db.execute(ResourceColumn.insert(resource.insertRow(assetID: assetID)))
                 if let staged = resource.stagedFile { try moves.move(staged, to: resource.relativePath) }
@@ -325,6 +337,7 @@ struct ChangeApplier {
                 update[.horizontalAccuracy] = location?.horizontalAccuracy
                 update[.verticalAccuracy] = location?.verticalAccuracy
                 update[.locationTimestamp] = location?.timestamp
+                searchStale.insert(row.id)
                 if let old = row.creationDate { momentDates[row.owner, default: []].append(old) }
             }
             Self.setProperties(of: edit, in: &update)

@@ -1,0 +1,108 @@
+import CoreLocation
+import Foundation
+
+/// Writes assets' rows of the search index (``SearchDocumentColumn``) inside the transaction of
+/// the change that altered what they are found by, so a search never sees a change without
+/// its words or words without their change.
+///
+/// An asset's words: the file names of its resources, its title, caption and keywords, its
+/// camera's make and model and its lens, the places of its location (town, district, region,
+/// country, from the gazetteer), and the titles of the albums that hold it. Three reads for
+/// any number of assets, then one upsert each.
+struct SearchDocuments {
+    let db: any StoreConnection
+    let gazetteer: GazetteerChoice
+
+    /// Assets written per statement.
+    private static let batch = 500
+
+    /// Writes the rows of `assetIDs` as their assets are now (an id with no asset is skipped:
+    /// its row went with it).
+    func refresh(_ assetIDs: some Collection<Int64>) throws {
+        let ids = Array(Set(assetIDs)).sorted()
+        var start = 0
+        while start < ids.count {
+            let slice = Array(ids[start..<min(start + Self.batch, ids.count)])
+            try refreshBatch(slice)
+            start += Self.batch
+        }
+    }
+
+    private struct Parts {
+        var texts: [String] = []
+        var latitude: Double?
+        var longitude: Double?
+    }
+
+    private func refreshBatch(_ ids: [Int64]) throws {
+        let list = StoreSQL.elements(ids)
+        var parts: [Int64: Parts] = [:]
+        let assets = try db.rows(
+            """
+            SELECT id, originalFilename, title, caption, keywords, cameraMake, cameraModel, lensModel, latitude, longitude \
+            FROM asset WHERE id IN (\(list))
+            """
+        ) { row in
+            (
+                id: row.int64(0), texts: (1...7).compactMap { row.optionalText(Int32($0)) },
+                latitude: row.optionalDouble(8), longitude: row.optionalDouble(9)
+            )
+        }
+        for asset in assets {
+            parts[asset.id] = Parts(texts: asset.texts, latitude: asset.latitude, longitude: asset.longitude)
+        }
+        guard !parts.isEmpty else { return }
+        for (id, name) in try db.rows("SELECT assetID, originalFilename FROM resource WHERE assetID IN (\(list))", { ($0.int64(0), $0.optionalText(1)) }) {
+            if let name { parts[id]?.texts.append(name) }
+        }
+        let albums = try db.rows(
+            """
+            SELECT albumAsset.assetID, collection.title FROM albumAsset JOIN collection ON collection.id = albumAsset.albumID \
+            WHERE albumAsset.assetID IN (\(list))
+            """
+        ) { ($0.int64(0), $0.optionalText(1)) }
+        for (id, title) in albums {
+            if let title { parts[id]?.texts.append(title) }
+        }
+        var places = PlaceWords(gazetteer: gazetteer)
+        for id in parts.keys.sorted() {
+            guard var asset = parts[id] else { continue }
+            if let latitude = asset.latitude, let longitude = asset.longitude { asset.texts += places.words(latitude: latitude, longitude: longitude) }
+            let words = SearchText.document(asset.texts)
+            try db.execute(
+                """
+                INSERT INTO searchDocument (assetID, words) VALUES (\(id), \(words)) \
+                ON CONFLICT (assetID) DO UPDATE SET words = excluded.words
+                """)
+        }
+    }
+}
+
+/// The names of the place at a coordinate, as words to find it by: the town, its district,
+/// the region and the country (in English), each coordinate looked up once per ~100 m.
+struct PlaceWords {
+    private let choice: GazetteerChoice
+    private var gazetteer: Gazetteer??
+    private var cache: [Int64: [String]] = [:]
+
+    init(gazetteer: GazetteerChoice) {
+        choice = gazetteer
+    }
+
+    mutating func words(latitude: Double, longitude: Double) -> [String] {
+        let key = Int64((latitude * 1000).rounded()) * 1_000_000 + Int64((longitude * 1000).rounded())
+        if let cached = cache[key] { return cached }
+        if gazetteer == nil { gazetteer = .some(choice.gazetteer) }
+        var words: [String] = []
+        if let found = gazetteer ?? nil, let place = found.nearestPlace(latitude: latitude, longitude: longitude) {
+            words = [place.name, place.district, place.admin1].compactMap { $0 }
+            if !place.countryCode.isEmpty {
+                words.append(Self.english.localizedString(forRegionCode: place.countryCode) ?? place.countryCode)
+            }
+        }
+        cache[key] = words
+        return words
+    }
+
+    private static let english = Locale(identifier: "en_US")
+}

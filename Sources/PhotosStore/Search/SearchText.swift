@@ -1,0 +1,89 @@
+import Foundation
+
+/// The one tokenizer of search, on both engines: text is folded (case, diacritics, width) and
+/// split at every character that is not a letter or a digit, in Swift, before either engine
+/// sees it. The index stores the words joined by spaces, so SQLite's `unicode61` tokenizer and
+/// PostgreSQL's `simple` configuration each find exactly these words ("São Paulo" is `sao
+/// paulo`, "IMG_2041.HEIC" is `img 2041 heic`, "Zoë's" is `zoe s`), and a query is split
+/// the same way.
+package enum SearchText {
+    /// The words of `text`, folded, in order.
+    package static func words(_ text: String) -> [String] {
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).lowercased()
+        var words: [String] = []
+        var current = String.UnicodeScalarView()
+        for scalar in folded.unicodeScalars {
+            if wordScalars.contains(scalar) {
+                current.append(scalar)
+            } else if !current.isEmpty {
+                words.append(String(current))
+                current = String.UnicodeScalarView()
+            }
+        }
+        if !current.isEmpty { words.append(String(current)) }
+        return words
+    }
+
+    /// Letters and digits; marks left after folding (of scripts that keep them) stay in the word.
+    private static let wordScalars = CharacterSet.alphanumerics
+
+    /// The index's text for these parts: their words, each once, joined by spaces.
+    package static func document(_ parts: [String]) -> String {
+        var seen = Set<String>()
+        var out: [String] = []
+        for part in parts {
+            for word in words(part) where seen.insert(word).inserted { out.append(word) }
+        }
+        return out.joined(separator: " ")
+    }
+}
+
+/// What a search's words ask of the index: every term (a word, or a phrase of words in a
+/// row), the last one also as the start of a longer word when ``prefixLast`` says so (a
+/// search box searches as the person types: "lisb" finds Lisbon).
+package struct SearchMatch: Sendable, Hashable {
+    /// Each term's words, already as ``SearchText/words(_:)`` splits them.
+    package var terms: [[String]]
+    package var prefixLast: Bool
+
+    /// `terms` split into words; terms with no word are dropped.
+    package init(terms: [String], prefixLast: Bool) {
+        self.terms = terms.map(SearchText.words).filter { !$0.isEmpty }
+        self.prefixLast = prefixLast
+    }
+
+    package var isEmpty: Bool { terms.isEmpty }
+
+    /// An FTS5 query: each term a quoted phrase (its words hold only letters and digits, so
+    /// nothing in them is FTS5 syntax), joined by FTS5's implicit AND.
+    var fts5: String {
+        terms.enumerated().map { index, words in
+            let phrase = "\"" + words.joined(separator: " ") + "\""
+            return prefixLast && index == terms.count - 1 ? phrase + " *" : phrase
+        }.joined(separator: " ")
+    }
+
+    /// A `tsquery`: each word a quoted lexeme, a phrase's words joined by `<->`, terms by `&`.
+    var tsquery: String {
+        terms.enumerated().map { index, words in
+            let lexemes = words.enumerated().map { position, word in
+                let last = prefixLast && index == terms.count - 1 && position == words.count - 1
+                return "'\(word)'" + (last ? ":*" : "")
+            }
+            return lexemes.count == 1 ? lexemes[0] : "(" + lexemes.joined(separator: " <-> ") + ")"
+        }.joined(separator: " & ")
+    }
+}
+
+/// The search index as a fetch joins it: the matching assets' ids and ranks, lower first.
+enum SearchIndex {
+    /// `assetID` and `rank` of the assets whose words match, on either engine.
+    static func matching(_ match: SearchMatch) -> StoreSQL {
+        .either(
+            sqlite: "SELECT rowid AS assetID, rank FROM searchIndex WHERE searchIndex MATCH \(match.fts5)",
+            postgres: """
+                SELECT assetID, -ts_rank(vector, query) AS rank FROM searchDocument, to_tsquery('simple', \(match.tsquery)) AS query \
+                WHERE vector @@ query
+                """)
+    }
+}
