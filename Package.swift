@@ -217,6 +217,7 @@ let package = Package(
             name: "PhotosCLI",
             dependencies: [
                 "Photos",
+                "Imaging",
                 "PhotosPostgres",
                 "PhotosS3",
                 "PhotosStore",
@@ -307,7 +308,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosCLITests",
-            dependencies: ["Photos", "PhotosS3", "S3", "PhotosTestSupport", "PhotosLocking"],
+            dependencies: ["Photos", "Imaging", "PhotosS3", "S3", "PhotosTestSupport", "PhotosLocking"],
             // What AssetJSONOutputTests compares the CLI's and the API's JSON with, read by path.
             exclude: ["AssetJSONOutputs"],
             swiftSettings: swiftSettings

@@ -6,11 +6,12 @@
 #   Benchmarks/run-store-benchmark.sh --assets 100000     # quick run; prints the table only
 #   Benchmarks/run-store-benchmark.sh --only changes      # just the change-observation benchmark
 #   Benchmarks/run-store-benchmark.sh --only engines      # PhotoKit on SQLite against PostgreSQL
+#   Benchmarks/run-store-benchmark.sh --only search       # search (PHAsset.fetchAssets(matching:)) on both engines
 #
 # Two benchmarks run, each in a fresh process: `measure` (fetches against sqlite3) and `changes`
 # (observer latency in-process and from a child process, details against a reload, on a copy).
 # Options: --assets N, --repeats R (default 5), --random-reads K (default 100000),
-#          --only store|changes|engines, --docs FILE (write the tables there), --no-docs (don't).
+#          --only store|changes|engines|search, --docs FILE (write the tables there), --no-docs (don't).
 # `engines` (not part of the default run) copies the library into a throwaway PostgreSQL server
 # in Benchmarks/.data/postgres with `photos migrate` (timed; kept between runs; `photos` built
 # as make demo builds it) and runs the same fetches, random reads and favorite toggles on both,
@@ -72,6 +73,20 @@ if [ "$ONLY" = engines ]; then
     read -r LOAD _ < /proc/loadavg
     echo "Measuring SQLite against PostgreSQL in a fresh process (load average $LOAD on $(nproc) cores)…" >&2
     "$BIN" engines --assets "$ASSETS" --data "$HERE/.data" --repeats "$REPEATS" --random-reads "$RANDOM_READS" --database "$DATABASE" --files "$FILES"
+fi
+if [ "$ONLY" = search ]; then
+    # Search (issue 37) on both engines: the PostgreSQL copy as `engines` makes it.
+    command -v psql >/dev/null || { echo "PostgreSQL is needed (apt-get install postgresql)" >&2; exit 1; }
+    build_photos "$ROOT" "$BUILD_LOG"
+    PG="$HERE/.data/postgres"
+    SERVER=$("$ROOT/scripts/throwaway-postgres.sh" start "$PG" "${PGPORT:-55499}")
+    trap 'rm -f "$BUILD_LOG"; "$ROOT/scripts/throwaway-postgres.sh" stop "$PG"' EXIT
+    # A copy of its own, made after the SQLite library has its words (its first open writes them).
+    FILES="$HERE/.data/postgres-search-files-$ASSETS"
+    DATABASE=$(postgres_copy "$PHOTOS" "$HERE/.data/library-$ASSETS.photoslibrary" "$SERVER" "search_$ASSETS" "$FILES")
+    read -r LOAD _ < /proc/loadavg
+    echo "Measuring search on SQLite and PostgreSQL in a fresh process (load average $LOAD on $(nproc) cores)…" >&2
+    "$BIN" search --assets "$ASSETS" --data "$HERE/.data" --repeats "$REPEATS" --database "$DATABASE" --files "$FILES"
 fi
 if [ "$ONLY" = all ] || [ "$ONLY" = changes ]; then
     read -r LOAD _ < /proc/loadavg

@@ -11,7 +11,7 @@ set -euo pipefail
 # nginx: make demo-cluster balances two `photos serve` instances with it.
 # tesseract-ocr and its language packs: words in photos (TextRecognizer).
 packages=(libvips-dev libheif-dev libheif-examples libsqlite3-dev libssl-dev sqlite3 pkg-config libimage-exiftool-perl ffmpeg chromium chromium-driver postgresql nginx openssl
-  tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-por)
+  tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-por fonts-dejavu-core)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -39,7 +39,8 @@ enum PostgresSchema {
         Migration(name: "v14-descriptions", statements: LibrarySchema.statements(addedIn: .v22, .postgres)),
         Migration(
             name: "v15-search",
-            statements: LibrarySchema.statements(addedIn: .v23, .postgres) + SearchDocumentColumn.engineStatements(.postgres)),
+            statements: LibrarySchema.statements(addedIn: .v23, .postgres) + SearchDocumentColumn.engineStatements(.postgres)
+                + TextRecognitionColumn.engineStatements(.postgres)),
     ]
 
     /// The tables as SQLite's v13 left them, with their indexes; the video renditions'

@@ -214,6 +214,35 @@ def main():
         script("const b = document.getElementById('search'); b.value = ''; b.dispatchEvent(new Event('input'))")
         wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]")) == library_count + 1)
 
+        step = "words in a photo"
+        # A screenshot imported by another process: the server reads it in the background
+        # (Tesseract; screenshots before the other photos still waiting), and a word found only
+        # inside it finds it, marked in the detail view.
+        sign = os.path.join(work, "sign")
+        os.makedirs(sign)
+        subprocess.run(["ffmpeg", "-y", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "color=white:s=1200x400",
+                        "-vf", "drawtext=text='Zanzibar harbour 1897':fontsize=96:fontcolor=black:x=40:y=140", "-frames:v", "1",
+                        os.path.join(sign, "sign.png")], check=True)
+        photos("import", "--library", library, sign)
+        def found_by_its_words():
+            script("const b = document.getElementById('search'); b.value = 'zanzibar'; b.dispatchEvent(new Event('input'))")
+            try:
+                WebDriverWait(driver, 3).until(lambda _: driver.find_element(By.ID, "count").text.strip() == "1")
+                return True
+            except Exception:
+                return False
+        wait(found_by_its_words, 90)
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]")) == 1)
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell[data-id] img:not(.quick)")) == 1)
+        driver.find_element(By.CSS_SELECTOR, ".cell[data-id] img:not(.quick)").click()
+        wait(lambda: driver.find_element(By.ID, "detail").is_displayed())
+        wait(lambda: int(script("return document.getElementById('detail-marks').dataset.marked || '0'")) >= 1, 20)
+        driver.save_screenshot(os.path.join(ARTIFACTS, "5c-words-in-a-photo.png"))
+        driver.find_element(By.ID, "detail-close").click()
+        wait(lambda: not driver.find_element(By.ID, "detail").is_displayed())
+        script("const b = document.getElementById('search'); b.value = ''; b.dispatchEvent(new Event('input'))")
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell[data-id]")) == library_count + 2)
+
         step = "detail"
         driver.find_element(By.CSS_SELECTOR, f'.cell[data-id="{starred}"] img:not(.quick)').click()
         wait(lambda: driver.find_element(By.ID, "detail").is_displayed())

@@ -1,5 +1,6 @@
 import Foundation
 import Photos
+import Imaging
 import PhotosTestSupport
 import Testing
 
@@ -31,5 +32,23 @@ struct SearchCommandTests {
         #expect(long.status != 0 && long.stderr.contains("1000 bytes"), "\(long.stderr)")
         let badLimit = try cli.run(["search", "x", "--limit", "0"])
         #expect(badLimit.status != 0 && badLimit.stderr.contains("--limit"), "\(badLimit.stderr)")
+    }
+}
+
+extension SearchCommandTests {
+    @Test(.enabled(if: TextRecognizer.executable != nil, "needs tesseract (apt install tesseract-ocr)"))
+    func cacheWarmReadsTheTextInPhotos() throws {
+        let temporary = try TemporaryLibrary()
+        let cli = CLIRunner(temporary)
+        let sign = temporary.scratch.appendingPathComponent("sign.jpg")
+        try VipsImage.text("Zanzibar harbour", dpi: 300).jpegData(quality: 92).write(to: sign)
+        #expect(try cli.run(["import", sign.path]).status == 0)
+        #expect(try cli.run(["search", "zanzibar"]).stdout.isEmpty, "not read yet")
+        let warm = try cli.run(["cache", "warm", "--text", "--text-languages", "eng+deu"])
+        #expect(warm.status == 0 && warm.stdout.contains("Text: 1 photo read"), "\(warm.stdout) \(warm.stderr)")
+        #expect(try cli.run(["search", "zanzibar"]).stdout.split(separator: "\n").count == 1)
+        #expect(try cli.run(["cache", "status"]).stdout.contains("Text        1 photos: 1 read"))
+        let unknown = try cli.run(["cache", "warm", "--text", "--text-languages", "eng+xyz"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("xyz not installed"), "\(unknown.stderr)")
     }
 }

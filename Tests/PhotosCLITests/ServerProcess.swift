@@ -39,6 +39,9 @@ final class ServerProcess {
                 text += String(decoding: chunk, as: UTF8.self)
                 found = portListed()
             }
+            // The rest of its log is read and dropped, so its pipe never fills or closes under it.
+            let reader = out.fileHandleForReading
+            Thread.detachNewThread { while !reader.availableData.isEmpty {} }
         }
         guard let found else {
             process.terminate()

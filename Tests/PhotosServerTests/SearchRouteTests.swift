@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Imaging
 import HummingbirdTesting
 import PhotosTestSupport
 import Testing
@@ -66,5 +67,30 @@ struct SearchRouteTests {
         let changes = try #require(messages.first { $0["type"] as? String == "changes" })
         #expect(changes["count"] as? Int == 1)
         #expect((changes["inserted"] as? [[String: Any]])?.count == 1, "\(changes)")
+    }
+
+    @Test(.enabled(if: TextRecognitionWork.isAvailable, "needs tesseract (apt install tesseract-ocr)"))
+    func wordsReadInAPhotoAreInItsDetailsAndFindIt() async throws {
+        let fixture = try ServerFixture(photos: 1)
+        let file = fixture.temporary.scratch.appendingPathComponent("sign.jpg")
+        try VipsImage.text("Zanzibar harbour", dpi: 300).jpegData(quality: 92).write(to: file)
+        var made = ""
+        try fixture.library.performChangesAndWait {
+            made = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: file)!.placeholderForCreatedAsset!.localIdentifier
+        }
+        let created = made
+        let counts = try await onOwnThread { try fixture.library.textRecognition.readAllDue(workers: 1) }
+        #expect(counts.done == 2, "\(counts)")
+        try await fixture.withServer { client in
+            let found = try await client.call(.get, "/api/search?q=zanzibar", token: fixture.readWrite)
+            #expect(try Self.uuids(found) == [ServerFixture.uuid(created)])
+            let details = try await client.call(.get, "/api/assets/\(ServerFixture.uuid(created))", token: fixture.readWrite).json()
+            let words = try #require(details["text"] as? [[String: Any]])
+            #expect(words.compactMap { $0["text"] as? String } == ["Zanzibar", "harbour"], "\(words)")
+            #expect(words.allSatisfy { ($0["x"] as? Double ?? -1) >= 0 && ($0["width"] as? Double ?? 0) > 0 })
+            // A photo read with nothing in it says so; one not read yet says nothing.
+            let plain = try await client.call(.get, "/api/assets/\(ServerFixture.uuid(fixture.assets[0]))", token: fixture.readWrite).json()
+            #expect((plain["text"] as? [Any])?.isEmpty == true)
+        }
     }
 }

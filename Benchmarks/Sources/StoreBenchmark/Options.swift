@@ -10,6 +10,7 @@ import Foundation
 /// StoreBenchmark changes [--assets N] [--data DIR] [--repeats R] [--docs FILE]
 /// StoreBenchmark change-writer --library DIR
 /// StoreBenchmark engines [--assets N] [--data DIR] [--repeats R] [--random-reads K] --database URL --files DIR
+/// StoreBenchmark search [--assets N] [--data DIR] [--repeats R] [--database URL --files DIR]
 /// StoreBenchmark people [--assets N] [--people P] [--data DIR] [--repeats R]   (a person of P against a library of N / P)
 /// ```
 ///
@@ -22,7 +23,7 @@ import Foundation
 /// SQLite library with its copy in the PostgreSQL database `--database` (``EngineMeasures``).
 struct Options {
     enum Command: String {
-        case prepare, measure, profile, changes, engines, people
+        case prepare, measure, profile, changes, engines, people, search
         case changeWriter = "change-writer"
     }
 

@@ -114,6 +114,8 @@ do {
         print(EngineMeasures.markdown(try measures.run(database: database, files: files), assets: options.assets))
     case .people:
         print(try PeopleMeasures.run(options))
+    case .search:
+        print(try SearchMeasures.run(options))
     case .changeWriter:
         guard let library = options.library else { throw UsageError("change-writer needs --library") }
         try ChangeWriter.run(library: library)

@@ -71,10 +71,6 @@ package final class VideoRenditions: Sendable {
         var busy: [Int64: [@Sendable (Result<Playable, PHPhotosError>) -> Void]] = [:]
         /// The claims on work under way (``JobClaim``), held until it is recorded.
         var claims: [Int64: any JobClaim] = [:]
-        var workers = 0
-        var running = false
-        /// The change observer that wakes the workers, and its library (held while running).
-        var waker: (observer: RenditionWaker, library: PHPhotoLibrary)?
         /// Jobs whose outcome could not be recorded (a library opened read-only, a database that
         /// refuses writes), with when this process may take them again: the store still says
         /// they are due, and ``claim()`` would hand them out again at once, in a loop.
@@ -87,7 +83,7 @@ package final class VideoRenditions: Sendable {
     /// Where failures the work goes on from are reported (the library's logger).
     private let logger: Logger
     private let state = Mutex(State())
-    private let wakeups = DispatchSemaphore(value: 0)
+    private let workers = BackgroundWorkers(name: "Renditions")
     /// The workers' reads of what is due, which fail at every wake-up while the database is gone.
     private let dueReads = RecurringFailure(), retryReads = RecurringFailure()
 
@@ -354,63 +350,32 @@ package final class VideoRenditions: Sendable {
 
     // MARK: Background work
 
-    /// Starts the background workers, woken by the changes to `library` that may give them
-    /// work (a video imported or edited here or by another process), until ``stopBackgroundWork()``.
-    package func startBackgroundWork(wakingOnChangesTo library: PHPhotoLibrary) {
-        let waker = RenditionWaker(renditions: self)
-        state.withLock { $0.waker = (waker, library) }
-        library.register(waker)
-        startBackgroundWork()
-    }
-
-    /// Starts the background workers (`concurrency` threads at utility priority) until
-    /// ``stopBackgroundWork()``; they sleep until ``wake()`` or the next retry is due.
-    /// Does nothing for a library opened read-only.
-    package func startBackgroundWork() {
+    /// Starts the background workers (`concurrency` threads at utility priority), woken by the
+    /// changes to `library` that may give them work (a video imported or edited here or by
+    /// another process), or by ``wake()``, until ``stopBackgroundWork()``. Does nothing for a
+    /// library opened read-only.
+    package func startBackgroundWork(wakingOnChangesTo library: PHPhotoLibrary? = nil) {
         guard !store.isReadOnly else { return }
-        let count = state.withLock { state -> Int in
-            guard !state.running else { return 0 }
-            state.running = true
-            state.workers += concurrency
-            return concurrency
-        }
-        for index in 0..<count {
-            let thread = Thread { [self] in workerLoop() }
-            thread.name = "VideoRenditions.\(index)"
-            thread.qualityOfService = .utility
-            thread.start()
-        }
+        workers.start(
+            count: concurrency, wakingOnChangesTo: library,
+            cycle: { [self] in
+                guard let job = claim() else { return false }
+                finish(job.assetID, perform(job, foreground: false))
+                return true
+            },
+            nextRetry: { [self] in
+                logger.attempt(.warning, "read when the next rendition retry is due", recurring: retryReads) { try store.renditions.nextRetry() }
+            })
     }
 
     /// Stops the workers after their current job.
     package func stopBackgroundWork() {
-        let (workers, waker) = state.withLock { state in
-            state.running = false
-            defer { state.waker = nil }
-            return (state.workers, state.waker)
-        }
-        if let waker { waker.library.unregisterChangeObserver(waker.observer) }
-        for _ in 0..<workers { wakeups.signal() }
+        workers.stop()
     }
 
     /// Tells sleeping workers there may be new work (a video added or edited).
     package func wake() {
-        wakeups.signal()
-    }
-
-    private func workerLoop() {
-        defer { state.withLock { $0.workers -= 1 } }
-        while state.withLock({ $0.running }) {
-            if let job = claim() {
-                finish(job.assetID, perform(job, foreground: false))
-                continue
-            }
-            let retry = logger.attempt(.warning, "read when the next rendition retry is due", recurring: retryReads) {
-                try store.renditions.nextRetry()
-            }
-            let wait = min(30, max(0.05, retry.map { $0.timeIntervalSinceNow } ?? 30))
-            _ = wakeups.wait(timeout: .now() + wait)
-        }
+        workers.wake()
     }
 
     /// Makes every due rendition now, `concurrency` at a time, on the calling thread and
@@ -448,20 +413,5 @@ package final class VideoRenditions: Sendable {
         } catch {
             throw PHPhotosError(.internalError, error.message)
         }
-    }
-}
-
-/// Wakes the rendition workers on a change to their library that may have given them work
-/// (``PHChange/mayAddAssetWork``: a video imported or edited, here or elsewhere); a favorite
-/// toggled doesn't cost them a look at the queue (on PostgreSQL, two transactions).
-final class RenditionWaker: NSObject, PHPhotoLibraryChangeObserver, Sendable {
-    private weak let renditions: VideoRenditions?
-
-    init(renditions: VideoRenditions) {
-        self.renditions = renditions
-    }
-
-    func photoLibraryDidChange(_ changeInstance: PHChange) {
-        if changeInstance.mayAddAssetWork { renditions?.wake() }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 package import Logging
 package import CoreLocation
+package import Imaging
 import PhotosStore
 
 extension PHPhotoLibrary {
@@ -27,6 +28,10 @@ extension PHPhotoLibrary {
         /// Browser renditions of videos made at once by background workers: one (a
         /// rendition keeps both of this machine's cores busy through ffmpeg's threads).
         package var videoRenditionConcurrency = 1
+        /// The languages text in photos is read in (Tesseract's names: `eng`, `deu`, `fra`...;
+        /// those installed, `apt install tesseract-ocr-deu`), and how long one photo may take
+        /// before it is skipped as one Tesseract chokes on.
+        package var textRecognizer = TextRecognizer(languages: ["eng"], timeout: 60)
         /// Told of each step of the library's work: the image loader's, the renditions', the
         /// import batches', a host's heavy jobs (``PHPhotoLibrary/Delegate``).
         package var delegate: any PHPhotoLibrary.Delegate = QuietLibraryDelegate()

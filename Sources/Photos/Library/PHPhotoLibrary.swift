@@ -53,6 +53,8 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
     let originalsCache: OriginalsCache
     /// Browser-playable renditions of its videos (the server and `photos cache` use them).
     package let videoRenditions: VideoRenditions
+    /// Reading the words in photos for search (``TextRecognitionWork``).
+    package let textRecognition: TextRecognitionWork
     /// Uploads imported by whichever process or instance claims them (the server's
     /// `POST /api/uploads`).
     package let importBatches: ImportBatches
@@ -141,6 +143,7 @@ public final class PHPhotoLibrary: NSObject, @unchecked Sendable {
         originalsCache = OriginalsCache(layout: store.layout, limit: configuration.originalsCacheLimit, logger: logger)
         videoRenditions = VideoRenditions(
             store: store, concurrency: configuration.videoRenditionConcurrency, delegate: configuration.delegate, logger: logger)
+        textRecognition = TextRecognitionWork(store: store, recognizer: configuration.textRecognizer, logger: logger)
         changeQueue = DispatchQueue(label: "PHPhotoLibrary.changes")
         callbackQueue = DispatchQueue(label: "PHPhotoLibrary.callbacks")
         let owner = LibraryReference()

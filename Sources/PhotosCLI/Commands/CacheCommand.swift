@@ -18,6 +18,11 @@ struct CacheWarmCommand: ParsableCommand {
     @Flag(help: "Also make the 1440 px previews (otherwise made when first shown).") var previews = false
     @Flag(help: "Also make videos' browser renditions (H.264 MP4s of videos browsers can't play), retrying failed ones.")
     var videos = false
+    @Flag(help: "Also read the text in photos for search (Tesseract), retrying failed ones.")
+    var text = false
+    @Flag(help: "With --text, read again the photos skipped before (Tesseract choked on them, or they failed three times).")
+    var retrySkipped = false
+    @OptionGroup var textOptions: TextRecognitionOptions
     @Option(help: "The size a gallery will ask for, WIDTHxHEIGHT: above 256 px, previews are made too.") var size: String?
 
     func run() throws {
@@ -26,7 +31,7 @@ struct CacheWarmCommand: ParsableCommand {
             let target = try ThumbnailCommand.parseSize(size)
             withPreviews = withPreviews || target.width > 256 || target.height > 256
         }
-        let library = try options.open()
+        let library = try options.open { textOptions.apply(to: &$0) }
         let start = Date()
         let (made, failed) = try library.makeDerivatives(previews: withPreviews)
         let seconds = Date().timeIntervalSince(start)
@@ -40,6 +45,16 @@ struct CacheWarmCommand: ParsableCommand {
             print(String(format: "Videos: %d rendition%@ made, %d play as they are, %d failed (%.1f s).", counts.made,
                          counts.made == 1 ? "" : "s", counts.notNeeded, counts.failed, Date().timeIntervalSince(start)))
             for job in library.videoRenditions.failures() {
+                print("  \(job.assetUUID): \(job.lastError ?? "failed")")
+            }
+        }
+        if text {
+            let start = Date()
+            let counts = try library.textRecognition.readAllDue(
+                workers: ProcessInfo.processInfo.activeProcessorCount, retryingSkipped: retrySkipped)
+            print(String(format: "Text: %d photo%@ read, %d failed, %d skipped, %d pending (%.1f s).", counts.done, counts.done == 1 ? "" : "s",
+                         counts.failed, counts.skipped, counts.pending, Date().timeIntervalSince(start)))
+            for job in library.textRecognition.failures() {
                 print("  \(job.assetUUID): \(job.lastError ?? "failed")")
             }
         }
@@ -62,6 +77,8 @@ struct CacheStatusCommand: ParsableCommand {
         print("Originals   \(originals.files)  (\(CacheTrimCommand.format(originals.bytes)) of \(CacheTrimCommand.format(originals.limit)), local copies of remote originals)")
         let videos = try library.videoRenditions.counts()
         print("Videos      \(videos.total): \(videos.made) renditions made, \(videos.notNeeded) play as they are, \(videos.pending) pending, \(videos.failed) failed")
+        let text = try library.textRecognition.counts()
+        print("Text        \(text.total) photos: \(text.done) read, \(text.pending) pending, \(text.failed) failed, \(text.skipped) skipped")
     }
 }
 

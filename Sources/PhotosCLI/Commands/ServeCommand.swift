@@ -19,6 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var options: LibraryOptions
+    @OptionGroup var text: TextRecognitionOptions
     @Option(help: "The address to bind.") var host = "127.0.0.1"
     @Option(help: "The port (0 picks a free one).") var port = 8080
     @Flag(help: "Let anyone who can reach the server read and change the library, without a token (loopback only).")
@@ -64,12 +65,17 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         // Before any work starts: threads lowered once stay low.
         ServerRuntime.runHeavyWorkInBackground(niceness: backgroundNiceness)
+        // A log line written after whoever read standard error has gone (`photos serve | head`,
+        // a supervisor restarted) must not end the server: the write fails, the server goes on.
+        signal(SIGPIPE, SIG_IGN)
         // Opening the library reads it (round trips on PostgreSQL): on a thread of its own, as
         // this task runs on one of the server's event loops (`ServerRuntime`).
         let (library, application) = try await Self.onOwnThread {
             let (library, configuration) = try prepare()
             // Videos' browser renditions are made in the background, woken by every change.
             library.videoRenditions.startBackgroundWork(wakingOnChangesTo: library)
+            // Text in photos is read for search likewise, one photo at a time.
+            library.textRecognition.startBackgroundWork(wakingOnChangesTo: library)
             // Uploads another instance received and did not finish (it died) are imported here.
             library.importBatches.startBackgroundWork()
             var owning = configuration
@@ -78,6 +84,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         defer {
             library.videoRenditions.stopBackgroundWork()
+            library.textRecognition.stopBackgroundWork()
             library.importBatches.stopBackgroundWork()
         }
         try await application.runService()
@@ -95,6 +102,7 @@ struct ServeCommand: AsyncParsableCommand {
     private func prepare() throws -> (PHPhotoLibrary, ServerConfiguration) {
         var library = try options.open(databaseMemoryMap: databaseMap << 20) { configuration in
             configuration.delegate = ServeLog()
+            text.apply(to: &configuration)
         }
         // A library with people is served as its owner's: until each person's own library is
         // served, the others see nothing of it (and the owner nothing of theirs).

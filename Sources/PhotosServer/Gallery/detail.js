@@ -1,6 +1,7 @@
 // The #detail overlay: one asset of the grid's fetch, larger, with its metadata and
 // actions; ←/→ step through the fetch, Esc closes. Follows live updates of the model.
 
+import { markWords } from "./marks.js";
 import { ApiError, fetchAssetDetails, imageURL, isLivePhoto, originalURL, performChanges, roundUp32, videoURL } from "./api.js";
 import { AlbumPicker } from "./albumpicker.js";
 import { fillMetadata } from "./metadata.js";
@@ -52,7 +53,7 @@ export class DetailView {
       image: $("#detail-image"), video: $("#detail-video"), title: $("#detail-title"), meta: $("#detail-meta"),
       prev: $("#detail-prev"), next: $("#detail-next"), close: $("#detail-close"), favorite: $("#detail-favorite"),
       hide: $("#detail-hide"), remove: $("#detail-delete"), album: $("#detail-album"), rotate: $("#detail-rotate"),
-      revert: $("#detail-revert"), download: $("#detail-download"), stage: $(".detail-stage"),
+      revert: $("#detail-revert"), download: $("#detail-download"), stage: $(".detail-stage"), marks: $("#detail-marks"),
       live: $("#detail-live"), liveBadge: $("#detail-live-badge"),
     };
     this.picker = new AlbumPicker($("#album-picker"), {
@@ -71,8 +72,17 @@ export class DetailView {
     return !this.root.hidden;
   }
 
+  /** Marks the words the grid's search matched on the photo (``markWords``). */
+  mark() {
+    const search = this.model.spec && this.model.spec.search;
+    const marked = markWords(this.el.marks, this.el.image, this.details && this.details.text, search);
+    this.el.marks.dataset.marked = String(marked);
+  }
+
   bind() {
     const { el } = this;
+    el.image.addEventListener("load", () => this.mark());
+    window.addEventListener("resize", () => this.isOpen && this.mark());
     el.close.addEventListener("click", () => this.close());
     el.prev.addEventListener("click", () => this.step(-1));
     el.next.addEventListener("click", () => this.step(1));
@@ -180,6 +190,7 @@ export class DetailView {
     this.updateControls();
     if (!sameId || previous.version !== asset.version) this.showMedia(asset, sameId);
     if (!sameId) this.details = null;
+    this.mark();
     fillMetadata(this.el.meta, this.el.title, asset, this.details);
     this.loadDetails();
   }
@@ -261,6 +272,7 @@ export class DetailView {
       if (this.asset !== asset) return;
       this.details = details;
       fillMetadata(this.el.meta, this.el.title, asset, details);
+      this.mark();
     } catch (error) {
       if (error && error.name === "AbortError") return;
       if (error instanceof ApiError && error.status === 404 && this.asset === asset) this.close();

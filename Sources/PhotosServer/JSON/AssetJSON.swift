@@ -50,6 +50,17 @@ struct AssetJSON: Encodable, Sendable {
         let albums: [AlbumRef]?
         let place: String?
         let camera: Camera?
+        /// The words read in the photo and where they are (``PHAsset/recognizedText``), so a
+        /// gallery can mark the words a search matched; absent until read.
+        let text: [Word]?
+    }
+
+    struct Word: Encodable, Sendable {
+        let text: String
+        let x: Double
+        let y: Double
+        let width: Double
+        let height: Double
     }
 
     struct AlbumRef: Encodable, Sendable {
@@ -81,7 +92,12 @@ struct AssetJSON: Encodable, Sendable {
         let moment = PHAssetCollection.fetchAssetCollectionsContaining(asset, with: .moment, options: nil).firstObject
         json.details = Details(
             addedDate: asset.addedDate, albums: albums, place: moment?.localizedTitle ?? moment?.localizedLocationNames.first,
-            camera: asset.cameraInfo.map { Camera(make: $0.make, model: $0.model, lens: $0.lensModel) })
+            camera: asset.cameraInfo.map { Camera(make: $0.make, model: $0.model, lens: $0.lensModel) },
+            text: asset.recognizedText?.map {
+                Word(
+                    text: $0.text, x: Double($0.boundingBox.minX), y: Double($0.boundingBox.minY), width: Double($0.boundingBox.width),
+                    height: Double($0.boundingBox.height))
+            })
         return json
     }
 

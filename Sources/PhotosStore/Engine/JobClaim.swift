@@ -16,6 +16,8 @@ package struct JobKey: Hashable, Sendable, CustomStringConvertible {
     /// By the batch's UUID, which exists before its row: the instance that receives an upload
     /// claims it before enqueuing it, so no other instance starts it meanwhile.
     package static func importBatch(uuid: String) -> JobKey { JobKey(kind: 4, id: hash(uuid)) }
+    /// A photo's text recognition (``TextRecognitionQueue``).
+    package static func textRecognition(assetID: Int64) -> JobKey { JobKey(kind: 5, id: assetID) }
 
     /// A stable 40-bit number for a UUID (its first 10 hex digits): the same in every process.
     /// Two UUIDs that share it only make one wait for the other's unrelated work.

@@ -61,7 +61,9 @@ enum LibraryMigrations {
         case .v23:
             // The index of the words; the assets already there are indexed at open
             // (`LibraryDatabase.indexUnindexedAssets()`), where the gazetteer is at hand.
-            for statement in SearchDocumentColumn.engineStatements(.sqlite) { try db.execute(sql: statement) }
+            for statement in SearchDocumentColumn.engineStatements(.sqlite) + TextRecognitionColumn.engineStatements(.sqlite) {
+                try db.execute(sql: statement)
+            }
         case .v5, .v7, .v10, .v12, .v13, .v14, .v15, .v17, .v18, .v19, .v20, .v21, .v22:
             break
         }

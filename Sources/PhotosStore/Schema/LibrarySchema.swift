@@ -12,6 +12,7 @@ package enum LibrarySchema {
         AccessTokenAssetColumn.table, AccessSessionColumn.table, VideoRenditionColumn.table, RenderFailureColumn.table,
         ImportBatchColumn.table, PersonSessionColumn.table, SignInFailureColumn.table, AlbumMemberColumn.table,
         PartnerShareColumn.table, ShareLinkColumn.table, ShareLinkAssetColumn.table, SearchDocumentColumn.table,
+        TextRecognitionColumn.table,
     ]
 
     /// What a library that already had people before v16 gave its owner: every asset and every

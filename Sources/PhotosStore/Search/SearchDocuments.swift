@@ -7,8 +7,9 @@ import Foundation
 ///
 /// An asset's words: the file names of its resources, its title, caption and keywords, its
 /// camera's make and model and its lens, the places of its location (town, district, region,
-/// country, from the gazetteer), and the titles of the albums that hold it. Three reads for
-/// any number of assets, then one upsert each.
+/// country, from the gazetteer), the titles of the albums that hold it, and the words Tesseract
+/// read in it (``TextRecognitionQueue``). Four reads for any number of assets, then one upsert
+/// each.
 struct SearchDocuments {
     let db: any StoreConnection
     let gazetteer: GazetteerChoice
@@ -63,6 +64,12 @@ struct SearchDocuments {
         ) { ($0.int64(0), $0.optionalText(1)) }
         for (id, title) in albums {
             if let title { parts[id]?.texts.append(title) }
+        }
+        let recognized = try db.rows(
+            "SELECT assetID, words FROM textRecognition WHERE assetID IN (\(list)) AND state = 1 AND words IS NOT NULL"
+        ) { ($0.int64(0), $0.optionalText(1)) }
+        for (id, words) in recognized {
+            if let words { parts[id]?.texts.append(words) }
         }
         var places = PlaceWords(gazetteer: gazetteer)
         for id in parts.keys.sorted() {

@@ -165,9 +165,15 @@ struct SearchIndexTests {
         let ids = try Self.importFiles(temporary, [("beach.jpg", ["-XMP-dc:Subject=beach"])])
         // As a library from before the index (v23) has them: no rows.
         try temporary.execute("DELETE FROM searchDocument")
+        try temporary.execute("DELETE FROM libraryInfo WHERE key = 'searchIndexed'")
         #expect(try Self.search(temporary, "beach").isEmpty)
         let store = try temporary.openStoreAgain(gazetteer: .custom(nil))
         withExtendedLifetime(store) {}
         #expect(try Self.search(temporary, "beach") == ids)
+        // Once all have words, opening looks no further: a row lost now stays lost until a
+        // change to its asset (or the key's removal).
+        try temporary.execute("DELETE FROM searchDocument")
+        withExtendedLifetime(try temporary.openStoreAgain(gazetteer: .custom(nil))) {}
+        #expect(try Self.search(temporary, "beach").isEmpty)
     }
 }

@@ -53,3 +53,73 @@ package enum SearchDocumentColumn: Int32, TableColumn {
         }
     }
 }
+
+/// The `textRecognition` table (v23): the words Tesseract read in each photo, as work to do
+/// (``TextRecognitionQueue``): one row per photo, pending until read, then `done` with its
+/// words (`words`, the search index's; `boxes`, a JSON array of ``RecognizedTextBox``es in
+/// fractions of the shown image), `failed` with its reason and a time to retry, or `skipped`
+/// (Tesseract choked on it, or it failed too often): never tried again by itself. Triggers
+/// keep it whole: a new photo is pending, an edit (a new `contentVersion`) makes it pending
+/// again (``engineStatements(_:)``).
+package enum TextRecognitionColumn: Int32, TableColumn {
+    case assetID, state, sourcePath, attempts, lastError, notBefore, updatedDate, words, boxes
+
+    package var definition: ColumnDefinition {
+        switch self {
+        case .assetID: .integer.primaryKey().references("asset", onDelete: .cascade)
+        case .state, .attempts: .integer.notNull().defaults(to: 0)
+        case .sourcePath, .lastError, .words, .boxes: .text
+        case .notBefore, .updatedDate: .real.notNull().defaults(to: 0)
+        }
+    }
+
+    package static let table = TableDefinition(
+        "textRecognition", columns: TextRecognitionColumn.self,
+        indexes: [IndexDefinition("textRecognition_due", [.key("state"), .key("notBefore")], added: .v23)], added: .v23)
+
+    /// The photos already there get their rows; triggers give new photos theirs and make an
+    /// edited photo's due again, on either engine.
+    package static func engineStatements(_ dialect: SQLDialect) -> [String] {
+        let existing = "INSERT INTO textRecognition (assetID) SELECT id FROM asset WHERE mediaType = 1"
+        let reset = "UPDATE textRecognition SET state = 0, sourcePath = NULL, attempts = 0, lastError = NULL, notBefore = 0"
+        switch dialect {
+        case .sqlite:
+            return [
+                existing,
+                """
+                CREATE TRIGGER textRecognition_new AFTER INSERT ON asset WHEN NEW.mediaType = 1 BEGIN
+                    INSERT OR IGNORE INTO textRecognition (assetID) VALUES (NEW.id);
+                END
+                """,
+                """
+                CREATE TRIGGER textRecognition_edited AFTER UPDATE OF contentVersion ON asset WHEN NEW.mediaType = 1 BEGIN
+                    \(reset) WHERE assetID = NEW.id;
+                END
+                """,
+            ]
+        case .postgres:
+            return [
+                existing,
+                """
+                CREATE FUNCTION textRecognition_add() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    INSERT INTO textRecognition (assetID) VALUES (NEW.id) ON CONFLICT DO NOTHING;
+                    RETURN NULL;
+                END $$
+                """,
+                """
+                CREATE FUNCTION textRecognition_reset() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    \(reset) WHERE assetID = NEW.id;
+                    RETURN NULL;
+                END $$
+                """,
+                "CREATE TRIGGER textRecognition_new AFTER INSERT ON asset FOR EACH ROW WHEN (NEW.mediaType = 1) EXECUTE FUNCTION textRecognition_add()",
+                """
+                CREATE TRIGGER textRecognition_edited AFTER UPDATE OF contentVersion ON asset FOR EACH ROW WHEN (NEW.mediaType = 1) \
+                EXECUTE FUNCTION textRecognition_reset()
+                """,
+            ]
+        }
+    }
+}

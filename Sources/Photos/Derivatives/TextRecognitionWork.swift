@@ -1,0 +1,236 @@
+import Foundation
+import Imaging
+import Logging
+package import PhotosStore
+import PhotosLocking
+
+/// Reading the words in a library's photos with Tesseract (``TextRecognizer``), as background
+/// work shared by every process and instance: the work waiting lives in the library
+/// (`textRecognition` rows, pending for new and edited photos), a photo is read by whoever
+/// claims it (``JobKey/textRecognition(assetID:)``), and what is read goes into the search index
+/// in the same transaction that records it.
+///
+/// Screenshots come first. A photo is read at most 2,400 pixels on its long side (Tesseract
+/// reads text of a few dozen pixels; a 24-megapixel photo would cost it four times as long),
+/// at `nice` 10 with one thread per Tesseract. A failure is retried after 1 min, 2, 4... (at most
+/// a day), and skipped after ``maximumAttempts``; a photo Tesseract chokes on (runs past its
+/// timeout) is skipped at once: neither is ever retried by itself.
+///
+/// Linux addition (Apple's Photos reads text on device, with no API for it).
+package final class TextRecognitionWork: Sendable {
+    /// The longest side a photo is read at.
+    package static let readingSize = 2400
+    /// Failed attempts before a photo is skipped.
+    package static let maximumAttempts = 3
+
+    private struct State {
+        var busy: Set<Int64> = []
+        var claims: [Int64: any JobClaim] = [:]
+        /// Jobs whose outcome could not be recorded, passed over by this process until then.
+        var unrecorded: [Int64: Date] = [:]
+    }
+
+    private let store: LibraryDatabase
+    private let recognizer: TextRecognizer
+    private let logger: Logger
+    private let state = Mutex(State())
+    private let workers = BackgroundWorkers(name: "TextRecog")
+    private let dueReads = RecurringFailure(), retryReads = RecurringFailure()
+
+    init(store: LibraryDatabase, recognizer: TextRecognizer, logger: Logger) {
+        self.store = store
+        self.recognizer = recognizer
+        self.logger = logger
+    }
+
+    /// Whether there is a Tesseract to run (`apt install tesseract-ocr`).
+    package static var isAvailable: Bool { TextRecognizer.executable != nil }
+
+    // MARK: One photo
+
+    /// Reads one claimed photo and records what came of it.
+    private func perform(_ job: TextRecognitionJob) {
+        // Below the requests (`photos serve --background-niceness`); libvips's workers take the
+        // nice value of the thread that starts them.
+        BackgroundPriority.lowerCurrentThread()
+        let now = Date()
+        do throws(ImagingError) {
+            guard let source = try currentImage(of: job) else { return }
+            let image = try VipsImage.thumbnail(fileAt: source.url, width: Self.readingSize, height: Self.readingSize, upscale: false)
+            let encoded = try image.pngData(keepMetadata: false)
+            let words = try recognizer.recognize(encoded: encoded, name: "photo \(job.assetUUID)")
+            let width = Double(max(1, image.width)), height = Double(max(1, image.height))
+            let boxes = words.map {
+                RecognizedTextBox(
+                    text: $0.text, x: Double($0.x) / width, y: Double($0.y) / height, width: Double($0.width) / width,
+                    height: Double($0.height) / height)
+            }
+            record(job, "record the words read in \(job.assetUUID)", orRetryAt: now.addingTimeInterval(60)) {
+                try store.textRecognition.finish(assetID: job.assetID, sourcePath: source.path, boxes: boxes, now: Date())
+            }
+        } catch {
+            let choked = error.code == .timedOut
+            let attempts = job.attempts + 1
+            let skip = choked || attempts >= Self.maximumAttempts
+            let retryAt = now.addingTimeInterval(min(86_400, 60 * pow(2, Double(job.attempts))))
+            let reason = choked ? "Tesseract choked on it: \(error.message)" : error.message
+            logger.notice("Text recognition of \(job.assetUUID) failed\(skip ? "; skipped" : ""): \(reason)")
+            record(job, "record the failed text recognition of \(job.assetUUID)", orRetryAt: retryAt) {
+                try store.textRecognition.fail(assetID: job.assetID, reason: reason, skip: skip, retryAt: retryAt, now: Date())
+            }
+        }
+    }
+
+    /// The file of the photo's current version (its edit's render, else the original) on this
+    /// machine; nil (recorded as skipped) when it has none here, as an original in a bucket
+    /// not fetched yet.
+    private func currentImage(of job: TextRecognitionJob) throws(ImagingError) -> (url: URL, path: String)? {
+        let records = logger.attempt(.warning, "read the files of \(job.assetUUID) for text recognition") {
+            try store.resources(assetID: job.assetID)
+        }
+        guard let records else {
+            state.withLock { $0.unrecorded[job.assetID] = Date().addingTimeInterval(60) }
+            return nil
+        }
+        func record(_ type: PHAssetResourceType) -> ResourceRecord? { records.first { $0.type == type.rawValue } }
+        guard let current = record(.fullSizePhoto) ?? record(.photo) else {
+            throw ImagingError(.unreadable, "photo \(job.assetUUID) has no image file")
+        }
+        let url = store.layout.url(forRelativePath: current.path)
+        guard LibraryLayout.isRemote(path: current.path) else { return (url, current.path) }
+        let copy = store.layout.remoteCopy(of: url, assetUUID: job.assetUUID, resourceType: current.type)
+        guard FileManager.default.fileExists(atPath: copy.path) else {
+            throw ImagingError(.unreadable, "the original of \(job.assetUUID) is in the library's bucket, with no copy on this machine")
+        }
+        return (copy, current.path)
+    }
+
+    /// Writes a job's outcome; when that fails (logged), this process passes the job over
+    /// until `retryAt`.
+    private func record(_ job: TextRecognitionJob, _ what: @autoclosure () -> String, orRetryAt retryAt: Date, _ write: () throws -> Void) {
+        guard logger.attempt(.warning, what(), write) == nil else { return }
+        state.withLock { $0.unrecorded[job.assetID] = retryAt }
+    }
+
+    // MARK: Claims
+
+    /// Takes the next due photo nobody is reading: not this process, nor another process or
+    /// instance (its claim, taken without waiting). Nil when nothing is due.
+    private func claim() -> TextRecognitionJob? {
+        var elsewhere = Set<Int64>()
+        while true {
+            let passedOver = state.withLock { state in
+                let now = Date()
+                state.unrecorded = state.unrecorded.filter { $0.value > now }
+                return state.busy.union(state.unrecorded.keys)
+            }
+            let due = logger.attempt(.warning, "find the next photo to read", recurring: dueReads) {
+                try store.textRecognition.nextDue(now: Date(), excluding: passedOver.union(elsewhere))
+            }
+            guard let job = due else { return nil }
+            let claim = logger.attempt(.warning, "claim the text recognition of \(job.assetUUID)") {
+                try store.claimJob(.textRecognition(assetID: job.assetID), waiting: false)
+            }
+            guard let claim else {
+                elsewhere.insert(job.assetID)
+                continue
+            }
+            let taken = state.withLock { state -> Bool in
+                guard !state.busy.contains(job.assetID) else { return false }
+                state.busy.insert(job.assetID)
+                state.claims[job.assetID] = claim
+                return true
+            }
+            guard taken else {
+                claim.release()
+                continue
+            }
+            // Read again under the claim: another instance may have done it since.
+            let fresh = logger.attempt(.warning, "read the text recognition of \(job.assetUUID)") {
+                try store.textRecognition.job(assetID: job.assetID)
+            }
+            if let fresh, fresh.state == .pending || fresh.state == .failed, fresh.notBefore <= Date() { return fresh }
+            finish(job.assetID)
+            elsewhere.insert(job.assetID)
+        }
+    }
+
+    private func finish(_ assetID: Int64) {
+        let claim = state.withLock { state in
+            state.busy.remove(assetID)
+            return state.claims.removeValue(forKey: assetID)
+        }
+        claim?.release()
+    }
+
+    // MARK: Background work
+
+    /// Starts `count` background threads, woken by changes to `library` that may give them
+    /// work (a photo imported or edited, here or elsewhere), until ``stopBackgroundWork()``.
+    /// Does nothing for a library opened read-only, or without Tesseract (logged).
+    package func startBackgroundWork(wakingOnChangesTo library: PHPhotoLibrary, count: Int = 1) {
+        guard !store.isReadOnly else { return }
+        guard Self.isAvailable else {
+            logger.notice("Text in photos is not read: there is no tesseract (apt install tesseract-ocr)")
+            return
+        }
+        workers.start(
+            count: max(1, count), wakingOnChangesTo: library,
+            cycle: { [self] in
+                guard let job = claim() else { return false }
+                perform(job)
+                finish(job.assetID)
+                return true
+            },
+            nextRetry: { [self] in
+                logger.attempt(.warning, "read when the next text recognition retry is due", recurring: retryReads) {
+                    try store.textRecognition.nextRetry()
+                }
+            })
+    }
+
+    /// Stops the workers after their current photo.
+    package func stopBackgroundWork() {
+        workers.stop()
+    }
+
+    /// Tells sleeping workers there may be new work.
+    package func wake() {
+        workers.wake()
+    }
+
+    /// Reads every due photo now, `workers` at a time, on the calling thread and helpers
+    /// (failed ones made due first, and skipped ones too with `retryingSkipped`); returns the
+    /// counts after. For `photos cache warm --text`.
+    @discardableResult
+    package func readAllDue(workers: Int, retryingSkipped: Bool = false) throws(PHPhotosError) -> TextRecognitionCounts {
+        guard Self.isAvailable else { throw PHPhotosError(.operationInterrupted, "There is no tesseract to read text with (apt install tesseract-ocr)") }
+        logger.attempt(.warning, "make failed text recognitions due again") { try store.textRecognition.retry(skipped: retryingSkipped) }
+        DispatchQueue.concurrentPerform(iterations: max(1, workers)) { _ in
+            while let job = claim() {
+                perform(job)
+                finish(job.assetID)
+            }
+        }
+        return try counts()
+    }
+
+    /// How many photos are in each state.
+    package func counts() throws(PHPhotosError) -> TextRecognitionCounts {
+        do {
+            return try store.textRecognition.counts()
+        } catch {
+            throw PHPhotosError(.internalError, error.message)
+        }
+    }
+
+    /// Skipped and failed photos with their reasons.
+    package func failures(limit: Int = 20) -> [TextRecognitionJob] {
+        logger.attempt(.warning, "read the failed text recognitions") { try store.textRecognition.failures(limit: limit) } ?? []
+    }
+
+    /// The words read in `asset` and where they are; nil when it wasn't read (yet).
+    package func words(in asset: PHAsset) -> [RecognizedTextBox]? {
+        logger.attempt(.warning, "read the words of \(asset.localIdentifier)") { try store.textRecognition.boxes(assetUUID: asset.uuid) } ?? nil
+    }
+}
