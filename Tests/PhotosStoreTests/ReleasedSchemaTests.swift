@@ -4,7 +4,7 @@ import Testing
 
 @testable import PhotosStore
 
-/// The schema a new SQLite library gets, as released (v23: v14, the people's tables, the owners' columns, shared albums' members, partner shares, public links, the owners' indexes, the journal's owners, the assets' titles, captions and keywords, and the search index with its FTS5 table): every
+/// The schema a new SQLite library gets, as released (v23: v14, the people's tables, the owners' columns, shared albums' members, partner shares, public links, the owners' indexes, the journal's owners, the assets' titles, captions and keywords, the search index with its FTS5 table, and the text recognition work): every
 /// table, index and trigger, one per line (`type name table SQL`, whitespace folded). The migrations render the tables from
 /// their descriptions; a description changed without a new migration changes what a new library
 /// gets but not what an existing one has, and this test says so. (Taken from the library the
@@ -50,6 +50,7 @@ struct ReleasedSchemaTests {
         index sqlite_autoindex_resource_2 resource 
         index sqlite_autoindex_shareLink_1 shareLink 
         index sqlite_autoindex_shareLink_2 shareLink 
+        index textRecognition_due textRecognition CREATE INDEX textRecognition_due ON textRecognition(state, notBefore)
         index videoRendition_due videoRendition CREATE INDEX videoRendition_due ON videoRendition(state, notBefore)
         table accessSession accessSession CREATE TABLE accessSession (secretHash TEXT PRIMARY KEY, tokenID INTEGER NOT NULL REFERENCES accessToken(id) ON DELETE CASCADE, createdDate REAL NOT NULL) WITHOUT ROWID
         table accessToken accessToken CREATE TABLE accessToken (id INTEGER PRIMARY KEY, identifier TEXT NOT NULL UNIQUE, name TEXT NOT NULL, level INTEGER NOT NULL, secretHash TEXT NOT NULL UNIQUE, createdDate REAL NOT NULL, lastUsedDate REAL , personID INTEGER REFERENCES person(id) ON DELETE CASCADE)
@@ -78,10 +79,13 @@ struct ReleasedSchemaTests {
         table shareLinkAsset shareLinkAsset CREATE TABLE shareLinkAsset (linkID INTEGER NOT NULL REFERENCES shareLink(id) ON DELETE CASCADE, assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE, PRIMARY KEY (linkID, assetID)) WITHOUT ROWID
         table signInFailure signInFailure CREATE TABLE signInFailure (key TEXT PRIMARY KEY, failures INTEGER NOT NULL, firstDate REAL NOT NULL, lastDate REAL NOT NULL) WITHOUT ROWID
         table sqlite_sequence sqlite_sequence CREATE TABLE sqlite_sequence(name,seq)
+        table textRecognition textRecognition CREATE TABLE textRecognition (assetID INTEGER PRIMARY KEY REFERENCES asset(id) ON DELETE CASCADE, state INTEGER NOT NULL DEFAULT 0, sourcePath TEXT, attempts INTEGER NOT NULL DEFAULT 0, lastError TEXT, notBefore REAL NOT NULL DEFAULT 0, updatedDate REAL NOT NULL DEFAULT 0, words TEXT, boxes TEXT)
         table videoRendition videoRendition CREATE TABLE videoRendition (assetID INTEGER PRIMARY KEY REFERENCES asset(id) ON DELETE CASCADE, state INTEGER NOT NULL DEFAULT 0, sourcePath TEXT, attempts INTEGER NOT NULL DEFAULT 0, lastError TEXT, notBefore REAL NOT NULL DEFAULT 0, updatedDate REAL NOT NULL DEFAULT 0)
         trigger searchIndex_delete searchDocument CREATE TRIGGER searchIndex_delete AFTER DELETE ON searchDocument BEGIN INSERT INTO searchIndex (searchIndex, rowid, words) VALUES ('delete', OLD.assetID, OLD.words); END
         trigger searchIndex_insert searchDocument CREATE TRIGGER searchIndex_insert AFTER INSERT ON searchDocument BEGIN INSERT INTO searchIndex (rowid, words) VALUES (NEW.assetID, NEW.words); END
         trigger searchIndex_update searchDocument CREATE TRIGGER searchIndex_update AFTER UPDATE OF words ON searchDocument BEGIN INSERT INTO searchIndex (searchIndex, rowid, words) VALUES ('delete', OLD.assetID, OLD.words); INSERT INTO searchIndex (rowid, words) VALUES (NEW.assetID, NEW.words); END
+        trigger textRecognition_edited asset CREATE TRIGGER textRecognition_edited AFTER UPDATE OF contentVersion ON asset WHEN NEW.mediaType = 1 BEGIN UPDATE textRecognition SET state = 0, sourcePath = NULL, attempts = 0, lastError = NULL, notBefore = 0 WHERE assetID = NEW.id; END
+        trigger textRecognition_new asset CREATE TRIGGER textRecognition_new AFTER INSERT ON asset WHEN NEW.mediaType = 1 BEGIN INSERT OR IGNORE INTO textRecognition (assetID) VALUES (NEW.id); END
         trigger videoRendition_edited asset CREATE TRIGGER videoRendition_edited AFTER UPDATE OF contentVersion ON asset WHEN NEW.mediaType = 2 OR (NEW.mediaSubtypes & 8) != 0 BEGIN UPDATE videoRendition SET state = 0, sourcePath = NULL, attempts = 0, lastError = NULL, notBefore = 0 WHERE assetID = NEW.id; END
         trigger videoRendition_live asset CREATE TRIGGER videoRendition_live AFTER UPDATE OF mediaSubtypes ON asset WHEN (NEW.mediaSubtypes & 8) != 0 AND (OLD.mediaSubtypes & 8) = 0 BEGIN INSERT OR IGNORE INTO videoRendition (assetID) VALUES (NEW.id); END
         trigger videoRendition_new asset CREATE TRIGGER videoRendition_new AFTER INSERT ON asset WHEN NEW.mediaType = 2 OR (NEW.mediaSubtypes & 8) != 0 BEGIN INSERT OR IGNORE INTO videoRendition (assetID) VALUES (NEW.id); END
