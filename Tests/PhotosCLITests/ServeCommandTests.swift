@@ -125,25 +125,35 @@ struct ServeCommandTests {
         private var stopped = false
         private let done = DispatchSemaphore(value: 0)
 
+        private let pid: Int32
+
         init(pid: Int32) {
+            self.pid = pid
             Thread { [self] in
                 while !lock.withLock({ stopped }) {
-                    let now = ServeCommandTests.threads(of: pid)
-                    lock.withLock {
-                        for thread in now {
-                            let nice = max(thread.nice, seen[thread.id]?.nice ?? Int.min)
-                            seen[thread.id] = ThreadInfo(id: thread.id, name: thread.name, nice: nice)
-                        }
-                    }
+                    sample()
                     usleep(2_000)
                 }
                 done.signal()
             }.start()
         }
 
+        private func sample() {
+            let now = ServeCommandTests.threads(of: pid)
+            lock.withLock {
+                for thread in now {
+                    let nice = max(thread.nice, seen[thread.id]?.nice ?? Int.min)
+                    seen[thread.id] = ThreadInfo(id: thread.id, name: thread.name, nice: nice)
+                }
+            }
+        }
+
+        /// What was seen, with a last look taken now: the watching thread's latest look may
+        /// predate threads started for the work just answered (a pool's, lowered for good).
         func stop() -> [ThreadInfo] {
             lock.withLock { stopped = true }
             done.wait()
+            sample()
             return lock.withLock { Array(seen.values) }
         }
     }

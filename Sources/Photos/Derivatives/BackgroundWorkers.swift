@@ -43,16 +43,7 @@ final class BackgroundWorkers: Sendable {
             library.register(waker)
         }
         for index in 0..<count {
-            let threadName = "\(name).\(index)"
-            let thread = Thread { [self] in
-                // Named from inside: on Linux a new thread keeps its creator's name until then
-                // (an event loop's, which tests and `top` read as one).
-                Thread.current.name = threadName
-                loop(cycle: cycle, nextRetry: nextRetry)
-            }
-            thread.name = threadName
-            thread.qualityOfService = .utility
-            thread.start()
+            NamedThread.start("\(name).\(index)") { [self] in loop(cycle: cycle, nextRetry: nextRetry) }
         }
     }
 

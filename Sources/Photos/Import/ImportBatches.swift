@@ -265,10 +265,7 @@ package final class ImportBatches: Sendable {
             return true
         }
         guard start else { return }
-        let thread = Thread { [self] in workerLoop() }
-        thread.name = "ImportBatches"
-        thread.qualityOfService = .utility
-        thread.start()
+        NamedThread.start("ImportBatches") { [self] in workerLoop() }
     }
 
     /// Stops the worker after its current batch.
