@@ -141,7 +141,7 @@ package final class StoreSnapshot: Sendable {
         of query: some DiffableQuery, before: [Int64], since position: Int64
     ) throws(StoreError) -> FetchDiff? {
         guard try position < self.position else { return nil }
-        guard let journaled = try objectChanges(after: position, entities: query.journalEntities) else {
+        guard let journaled = try objectChanges(after: position, entities: query.journalEntities + query.rereadingEntities) else {
             // The journal was pruned past the result: only the new result is known.
             var diff = FetchDiff(after: try read { db in try Self.ids(db, query) })
             diff.isIncremental = false
@@ -149,12 +149,15 @@ package final class StoreSnapshot: Sendable {
         }
         // Regrouping moments after a date change reassigns many assets to other moments: news
         // for a moment's fetch, not for one whose scope ignores memberships.
-        let changes = query.dependsOnMembership ? journaled : journaled.filter { !$0.isMembershipOnly }
-        guard !changes.isEmpty else { return nil }
+        let relevant = query.dependsOnMembership ? journaled : journaled.filter { !$0.isMembershipOnly }
+        guard !relevant.isEmpty else { return nil }
+        let rowEntities = Set(query.journalEntities)
+        let changes = relevant.filter { rowEntities.contains($0.entity) }
+        let rereads = changes.count < relevant.count
         let updated = Set(changes.lazy.filter { $0.kind == .updated }.map(\.objectID))
         let touched = Set(changes.map(\.objectID))
         // Each touched row costs a few probes; past 1 in 32 of the result, one full query is cheaper.
-        let incremental = query.supportsIncrementalDiff && touched.count * 32 <= max(before.count, 8192)
+        let incremental = !rereads && query.supportsIncrementalDiff && touched.count * 32 <= max(before.count, 8192)
         let diff = try read { db in
             if incremental {
                 return try Self.incrementalDiff(db, query, before: before, touched: touched, updated: updated)

@@ -194,6 +194,13 @@ extension AssetQuery: DiffableQuery {
     package var idColumn: StoreSQL { "asset.id" }
     package var journalEntities: [Int] { [JournalEntity.asset] }
 
+    /// An album's or folder's title is among its members' search words: renamed or deleted, it
+    /// changes what a search finds though no member changed.
+    package var rereadingEntities: [Int] {
+        guard case .search = scope else { return [] }
+        return [JournalEntity.assetCollection, JournalEntity.collectionList]
+    }
+
     package var supportsIncrementalDiff: Bool {
         if limit > 0 { return false }
         switch scope {

@@ -140,6 +140,8 @@ extension CollectionQuery: DiffableQuery {
     package var idColumn: StoreSQL { "collection.id" }
     package var journalEntities: [Int] { [JournalEntity.assetCollection, JournalEntity.collectionList] }
 
+    package var rereadingEntities: [Int] { [] }
+
     package var supportsIncrementalDiff: Bool {
         if limit > 0 { return false }
         if case .ordered = scope { return false }

@@ -32,8 +32,12 @@ protocol DiffableQuery: Sendable {
     var orderTerms: [OrderTerm] { get }
     /// `asset.id` or `collection.id`.
     var idColumn: StoreSQL { get }
-    /// The journal entities (``JournalEntity``) whose changes can change the result.
+    /// The journal entities (``JournalEntity``) whose changes can change the result: its rows'.
     var journalEntities: [Int] { get }
+    /// Other entities whose changes can change the result without being among its rows (an
+    /// album renamed changes which assets a search for its title finds): the whole query runs
+    /// again.
+    var rereadingEntities: [Int] { get }
     /// Whether a change can be applied to the old result without running the whole query
     /// again: not with a fetch limit (rows beyond the limit move in), nor for transient lists.
     var supportsIncrementalDiff: Bool { get }

@@ -78,9 +78,20 @@ struct SearchIndexTests {
             PHAssetCollectionChangeRequest(for: album)!.removeAssets(PHAsset.fetchAssets(withLocalIdentifiers: [ids[1]], options: nil))
         }
         #expect(try Self.search(temporary, "lisbon") == [ids[0]], "a member that left is no longer found by the title")
+        // A search observed while the album is renamed: no member changed, yet its result did.
+        let lisbon = try temporary.library.withCurrent { try PHAsset.fetchAssets(matching: "lisbon", options: nil) }
+        let porto = try temporary.library.withCurrent { try PHAsset.fetchAssets(matching: "porto", options: nil) }
+        let waiter = ChangeWaiter()
+        temporary.library.register(waiter)
+        defer { temporary.library.unregisterChangeObserver(waiter) }
         try temporary.library.performChangesAndWait {
             PHAssetCollectionChangeRequest(for: album)!.title = "Porto weekend"
         }
+        let renamed = try #require(waiter.next())
+        let left = try #require(renamed.changeDetails(for: lisbon), "the search for the old title is told")
+        #expect(left.removedObjects.map(\.localIdentifier) == [ids[0]] && left.fetchResultAfterChanges.count == 0)
+        let joined = try #require(renamed.changeDetails(for: porto), "the search for the new title is told")
+        #expect(joined.insertedObjects.map(\.localIdentifier) == [ids[0]])
         #expect(try Self.search(temporary, "lisbon").isEmpty, "the old title is gone")
         #expect(try Self.search(temporary, "porto") == [ids[0]])
         try temporary.library.performChangesAndWait {
