@@ -265,7 +265,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PhotosS3Tests",
-            dependencies: ["PhotosS3", "Photos", "S3", "PhotosStore", "PhotosTestSupport", "PhotosLocking"],
+            dependencies: ["PhotosS3", "Photos", "S3", "PhotosStore", "PhotosTestSupport", "PhotosLocking", "Imaging"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import Imaging
 import PhotosLocking
 import PhotosS3
 import PhotosStore
@@ -200,6 +201,43 @@ struct BucketLibraryTests {
         await withCheckedContinuation { continuation in MediaRequests.queue.async(flags: .barrier) { continuation.resume() } }
         #expect(delivered.withLock { $0 } == [true])
         #expect(Self.localCopies(temporary).isEmpty, "no partial copy kept")
+    }
+
+    /// Words in a photo whose original is only in the bucket are read (issue 37): the original
+    /// is fetched into the cache of originals, as a view of it fetches it. With the bucket away
+    /// the photo is tried again later, never skipped for the store's fault.
+    @Test(.enabled(if: TextRecognitionWork.isAvailable, "needs tesseract (apt install tesseract-ocr)"))
+    func wordsInAPhotoOnlyInTheBucketAreRead() async throws {
+        let bucket = try await Bucket()
+        defer { withExtendedLifetime(bucket) {} }
+        var configuration = PHPhotoLibrary.Configuration()
+        configuration.originals = bucket.location("family")
+        configuration.textRecognizer = TextRecognizer(languages: ["eng"], timeout: 60)
+        let temporary = try TemporaryLibrary(configuration: configuration)
+        let text = temporary.library.textRecognition
+        func dropCopies() throws { for copy in Self.localCopies(temporary) { try FileManager.default.removeItem(at: copy) } }
+
+        let read = try Self.add([VipsImage.text("Lighthouse keeper", dpi: 300).jpegData(quality: 92)], to: temporary)
+        try dropCopies()
+        #expect(try text.readAllDue(workers: 1).done == 1)
+        func search(_ words: String) throws -> [String] {
+            let found = try temporary.library.withCurrent { try PHAsset.fetchAssets(matching: words, options: nil) }
+            return found.objects(at: IndexSet(0..<found.count)).map(\.localIdentifier)
+        }
+        #expect(try search("lighthouse") == read)
+        #expect(Self.localCopies(temporary).count == 1, "fetched into the cache of originals")
+
+        _ = try Self.add([VipsImage.text("Harbour master", dpi: 300).jpegData(quality: 92)], to: temporary)
+        try dropCopies()
+        bucket.server.stopServer()
+        for _ in 0..<TextRecognitionWork.maximumAttempts + 1 {
+            _ = try text.readAllDue(workers: 1)
+        }
+        let counts = try text.counts()
+        #expect(counts.done == 1 && counts.failed == 1 && counts.skipped == 0, "\(counts)")
+        let failure = try #require(text.failures().first)
+        #expect(failure.attempts == TextRecognitionWork.maximumAttempts + 1 && (failure.lastError ?? "").contains(bucket.name), "\(failure)")
+        #expect(try search("harbour").isEmpty)
     }
 
     @Test func deletingAnAssetForGoodRemovesItsObjectAndNothingElse() async throws {

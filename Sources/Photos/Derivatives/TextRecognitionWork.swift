@@ -14,7 +14,9 @@ import PhotosLocking
 /// reads text of a few dozen pixels; a 24-megapixel photo would cost it four times as long),
 /// at `nice` 10 with one thread per Tesseract. A failure is retried after 1 min, 2, 4... (at most
 /// a day), and skipped after ``maximumAttempts``; a photo Tesseract chokes on (runs past its
-/// timeout) is skipped at once: neither is ever retried by itself.
+/// timeout) is skipped at once: neither is ever retried by itself. An original in a bucket is
+/// fetched into the library's cache of originals first; a store away is not the photo's fault:
+/// it is retried, a day apart at most, and never skipped for it.
 ///
 /// Linux addition (Apple's Photos reads text on device, with no API for it).
 package final class TextRecognitionWork: Sendable {
@@ -54,26 +56,32 @@ package final class TextRecognitionWork: Sendable {
         // nice value of the thread that starts them.
         BackgroundPriority.lowerCurrentThread()
         let now = Date()
-        do throws(ImagingError) {
+        do throws(TextRecognitionFailure) {
             guard let source = try currentImage(of: job) else { return }
-            let image = try VipsImage.thumbnail(fileAt: source.url, width: Self.readingSize, height: Self.readingSize, upscale: false)
-            let encoded = try image.pngData(keepMetadata: false)
-            let words = try recognizer.recognize(encoded: encoded, name: "photo \(job.assetUUID)")
-            let width = Double(max(1, image.width)), height = Double(max(1, image.height))
-            let boxes = words.map {
-                RecognizedTextBox(
-                    text: $0.text, x: Double($0.x) / width, y: Double($0.y) / height, width: Double($0.width) / width,
-                    height: Double($0.height) / height)
+            let boxes: [RecognizedTextBox]
+            do throws(ImagingError) {
+                boxes = try read(source.url, assetUUID: job.assetUUID)
+            } catch {
+                throw .unreadable(error)
             }
             record(job, "record the words read in \(job.assetUUID)", orRetryAt: now.addingTimeInterval(60)) {
                 try store.textRecognition.finish(assetID: job.assetID, sourcePath: source.path, boxes: boxes, now: Date())
             }
         } catch {
-            let choked = error.code == .timedOut
+            let choked: Bool, reason: String
+            switch error {
+            case .unreadable(let error):
+                choked = error.code == .timedOut
+                reason = choked ? "Tesseract choked on it: \(error.message)" : error.message
+            case .storeAway(let error):
+                choked = false
+                reason = error.message
+            }
             let attempts = job.attempts + 1
-            let skip = choked || attempts >= Self.maximumAttempts
+            // A store away (the bucket, a web server) is tried again, a day apart at most: the
+            // photo isn't to blame.
+            let skip = choked || (attempts >= Self.maximumAttempts && !error.isStoreAway)
             let retryAt = now.addingTimeInterval(min(86_400, 60 * pow(2, Double(job.attempts))))
-            let reason = choked ? "Tesseract choked on it: \(error.message)" : error.message
             logger.notice("Text recognition of \(job.assetUUID) failed\(skip ? "; skipped" : ""): \(reason)")
             record(job, "record the failed text recognition of \(job.assetUUID)", orRetryAt: retryAt) {
                 try store.textRecognition.fail(assetID: job.assetID, reason: reason, skip: skip, retryAt: retryAt, now: Date())
@@ -81,10 +89,24 @@ package final class TextRecognitionWork: Sendable {
         }
     }
 
+    /// The words in the image at `url`, read at ``readingSize`` at most, their boxes in 0...1.
+    private func read(_ url: URL, assetUUID: String) throws(ImagingError) -> [RecognizedTextBox] {
+        let image = try VipsImage.thumbnail(fileAt: url, width: Self.readingSize, height: Self.readingSize, upscale: false)
+        let encoded = try image.pngData(keepMetadata: false)
+        let words = try recognizer.recognize(encoded: encoded, name: "photo \(assetUUID)")
+        let width = Double(max(1, image.width)), height = Double(max(1, image.height))
+        return words.map {
+            RecognizedTextBox(
+                text: $0.text, x: Double($0.x) / width, y: Double($0.y) / height, width: Double($0.width) / width,
+                height: Double($0.height) / height)
+        }
+    }
+
     /// The file of the photo's current version (its edit's render, else the original) on this
-    /// machine; nil (recorded as skipped) when it has none here, as an original in a bucket
-    /// not fetched yet.
-    private func currentImage(of job: TextRecognitionJob) throws(ImagingError) -> (url: URL, path: String)? {
+    /// machine: an original in a bucket (or on a web server) is fetched into the library's
+    /// cache of remote originals first, as a view of it fetches it. Nil when its files can't be
+    /// read (logged; passed over for a minute).
+    private func currentImage(of job: TextRecognitionJob) throws(TextRecognitionFailure) -> (url: URL, path: String)? {
         let records = logger.attempt(.warning, "read the files of \(job.assetUUID) for text recognition") {
             try store.resources(assetID: job.assetID)
         }
@@ -94,13 +116,19 @@ package final class TextRecognitionWork: Sendable {
         }
         func record(_ type: PHAssetResourceType) -> ResourceRecord? { records.first { $0.type == type.rawValue } }
         guard let current = record(.fullSizePhoto) ?? record(.photo) else {
-            throw ImagingError(.unreadable, "photo \(job.assetUUID) has no image file")
+            throw .unreadable(ImagingError(.unreadable, "photo \(job.assetUUID) has no image file"))
         }
         let url = store.layout.url(forRelativePath: current.path)
         guard LibraryLayout.isRemote(path: current.path) else { return (url, current.path) }
         let copy = store.layout.remoteCopy(of: url, assetUUID: job.assetUUID, resourceType: current.type)
-        guard FileManager.default.fileExists(atPath: copy.path) else {
-            throw ImagingError(.unreadable, "the original of \(job.assetUUID) is in the library's bucket, with no copy on this machine")
+        if !FileManager.default.fileExists(atPath: copy.path) {
+            do throws(PHPhotosError) {
+                try RemoteOriginals.fetch(url, to: copy)
+            } catch {
+                // An object that is gone is the photo's fault; anything else, the store's.
+                if error.code == .missingResource { throw .unreadable(ImagingError(.unreadable, error.message)) }
+                throw .storeAway(error)
+            }
         }
         return (copy, current.path)
     }
@@ -232,5 +260,16 @@ package final class TextRecognitionWork: Sendable {
     /// The words read in `asset` and where they are; nil when it wasn't read (yet).
     package func words(in asset: PHAsset) -> [RecognizedTextBox]? {
         logger.attempt(.warning, "read the words of \(asset.localIdentifier)") { try store.textRecognition.boxes(assetUUID: asset.uuid) } ?? nil
+    }
+}
+
+/// Why a photo's text could not be read: the photo (unreadable, or Tesseract choked on it), or
+/// the store its original is in.
+enum TextRecognitionFailure: Error {
+    case unreadable(ImagingError)
+    case storeAway(PHPhotosError)
+
+    var isStoreAway: Bool {
+        if case .storeAway = self { true } else { false }
     }
 }
