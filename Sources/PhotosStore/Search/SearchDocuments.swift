@@ -8,8 +8,8 @@ import Foundation
 /// An asset's words: the file names of its resources, its title, caption and keywords, its
 /// camera's make and model and its lens, the places of its location (town, district, region,
 /// country, from the gazetteer), the titles of the albums that hold it, and the words Tesseract
-/// read in it (``TextRecognitionQueue``). Four reads for any number of assets, then one upsert
-/// each.
+/// read in it (``TextRecognitionQueue``). Four reads for any number of assets, then an upsert
+/// per hundred.
 struct SearchDocuments {
     let db: any StoreConnection
     let gazetteer: GazetteerChoice
@@ -72,17 +72,27 @@ struct SearchDocuments {
             if let words { parts[id]?.texts.append(words) }
         }
         var places = PlaceWords(gazetteer: gazetteer)
+        var rows: [StoreSQL] = []
         for id in parts.keys.sorted() {
             guard var asset = parts[id] else { continue }
             if let latitude = asset.latitude, let longitude = asset.longitude { asset.texts += places.words(latitude: latitude, longitude: longitude) }
-            let words = SearchText.document(asset.texts)
+            rows.append("(\(id), \(SearchText.document(asset.texts)))")
+        }
+        // Many rows a statement: on PostgreSQL each statement is a round trip.
+        var start = 0
+        while start < rows.count {
+            let values = StoreSQL.joined(Array(rows[start..<min(start + Self.rowsPerInsert, rows.count)]), separator: ", ")
             try db.execute(
                 """
-                INSERT INTO searchDocument (assetID, words) VALUES (\(id), \(words)) \
+                INSERT INTO searchDocument (assetID, words) VALUES \(values) \
                 ON CONFLICT (assetID) DO UPDATE SET words = excluded.words
                 """)
+            start += Self.rowsPerInsert
         }
     }
+
+    /// Rows an upsert writes (two binds each: SQLite takes 32,766 a statement).
+    private static let rowsPerInsert = 100
 }
 
 /// The names of the place at a coordinate, as words to find it by: the town, its district,

@@ -100,6 +100,17 @@ struct SearchIndexTests {
         #expect(try Self.search(temporary, "porto").isEmpty, "a deleted album's title is gone")
     }
 
+    /// An album of 1,234 photos: their rows are written many to a statement, every one.
+    @Test func aChangeOfManyAssetsIndexesEachOfThem() throws {
+        let temporary = try TemporaryLibrary()
+        let ids = try temporary.seed((0..<1234).map { _ in SyntheticAsset() })
+        try temporary.library.performChangesAndWait {
+            PHAssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Reunion")
+                .addAssets(PHAsset.fetchAssets(withLocalIdentifiers: ids, options: nil))
+        }
+        #expect(try Set(Self.search(temporary, "reunion")) == Set(ids))
+    }
+
     @Test func placesOfTheLocationAreWords() throws {
         let temporary = try MomentPlaceNameTests.library()
         var lisbon = SyntheticAsset()
