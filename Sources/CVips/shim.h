@@ -288,8 +288,8 @@ static inline int cvips_jpegsave_buffer(VipsImage *in, void **buf, size_t *len, 
     return vips_jpegsave_buffer(in, buf, len, "Q", quality, "strip", strip, NULL);
 }
 
-static inline int cvips_pngsave_buffer(VipsImage *in, void **buf, size_t *len, int strip) {
-    return vips_pngsave_buffer(in, buf, len, "strip", strip, NULL);
+static inline int cvips_pngsave_buffer(VipsImage *in, void **buf, size_t *len, int strip, int compression) {
+    return vips_pngsave_buffer(in, buf, len, "strip", strip, "compression", compression, NULL);
 }
 
 static inline int cvips_webpsave_buffer(VipsImage *in, void **buf, size_t *len, int quality,

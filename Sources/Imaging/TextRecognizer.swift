@@ -61,13 +61,24 @@ public struct TextRecognizer: Sendable {
     /// The words in `image` (an encoded PNG, JPEG, TIFF, WebP, BMP or GIF: what Leptonica reads),
     /// in reading order.
     public func recognize(encoded image: Data, name: String = "the image") throws(ImagingError) -> [RecognizedWord] {
+        try recognize(input: "stdin", data: image, name: name)
+    }
+
+    /// The words in the image file at `url` (a format Leptonica reads: PNG, JPEG, TIFF, WebP,
+    /// BMP, GIF), read as it is stored (Tesseract applies no EXIF orientation), in reading
+    /// order.
+    public func recognize(fileAt url: URL, name: String = "the image") throws(ImagingError) -> [RecognizedWord] {
+        try recognize(input: url.path, data: nil, name: name)
+    }
+
+    private func recognize(input: String, data: Data?, name: String) throws(ImagingError) -> [RecognizedWord] {
         guard let executable = Self.executable else {
             throw ImagingError(.unsupportedFormat, "Reading words in \(name) needs tesseract (apt install tesseract-ocr)")
         }
-        let arguments = ["stdin", "stdout", "-l", languages.joined(separator: "+"), "--psm", "3", "tsv"]
+        let arguments = [input, "stdout", "-l", languages.joined(separator: "+"), "--psm", "3", "tsv"]
         let result: (output: Data, status: Int32, errors: String)
         do {
-            result = try Self.run(executable, arguments, input: image, timeout: timeout, niceness: niceness)
+            result = try Self.run(executable, arguments, input: data, timeout: timeout, niceness: niceness)
         } catch let error as Timeout {
             throw ImagingError(.timedOut, "Tesseract gave up on \(name) after \(Int(error.seconds.rounded())) s")
         } catch {

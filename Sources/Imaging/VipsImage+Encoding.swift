@@ -18,8 +18,10 @@ extension VipsImage {
     }
 
     /// Encodes as PNG (lossless; keeps the alpha channel).
-    public func pngData(keepMetadata: Bool = true) throws(ImagingError) -> Data {
-        try encode("PNG") { cvips_pngsave_buffer($0, $1, $2, keepMetadata ? 0 : 1) }
+    /// `compression` is zlib's level, 0 (stored: fastest, for an image handed to another
+    /// process) to 9; 6 by default, as libvips.
+    public func pngData(keepMetadata: Bool = true, compression: Int = 6) throws(ImagingError) -> Data {
+        try encode("PNG") { cvips_pngsave_buffer($0, $1, $2, keepMetadata ? 0 : 1, Int32(max(0, min(9, compression)))) }
     }
 
     /// Encodes as WebP, lossy at `quality` (1...100) or lossless.

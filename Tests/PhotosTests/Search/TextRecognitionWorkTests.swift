@@ -62,6 +62,29 @@ struct TextRecognitionWorkTests {
         #expect(try temporary.library.textRecognition.readAllDue(workers: 1).done == 2)
     }
 
+    /// A photo stored sideways (EXIF orientation 6, as phones write) is read upright: libvips
+    /// turns it before Tesseract reads it, which it would not do itself.
+    @Test func aPhotoStoredSidewaysIsReadUpright() throws {
+        let temporary = try Self.library()
+        let url = temporary.scratch.appendingPathComponent("sideways.jpg")
+        // Turned a quarter counter-clockwise as stored; orientation 6 turns it back clockwise.
+        try VipsImage.text("Whiteboard notes", dpi: 300).rotated(quarterTurns: 3).jpegData(quality: 92).write(to: url)
+        _ = try ExternalTool.exiftool(["-q", "-overwrite_original", "-Orientation#=6", url.path])
+        #expect(try !TextRecognitionWork.readsAsStored(VipsImage(contentsOf: url)))
+        var identifier = ""
+        try temporary.library.performChangesAndWait {
+            identifier = PHAssetChangeRequest.creationRequestForAssetFromImage(atFileURL: url)!.placeholderForCreatedAsset!.localIdentifier
+        }
+        #expect(try temporary.library.textRecognition.readAllDue(workers: 1).done == 1)
+        #expect(try SearchIndexTests.search(temporary, "whiteboard") == [identifier])
+        let asset = try Self.asset(temporary, identifier)
+        let words = try #require(asset.recognizedText)
+        #expect(words.map(\.text) == ["Whiteboard", "notes"], "\(words.map(\.text))")
+        // Upright, a word is wider than it is tall on the photo as shown.
+        let box = try #require(words.first?.boundingBox)
+        #expect(box.width * Double(asset.pixelWidth) > box.height * Double(asset.pixelHeight), "\(box) of \(asset.pixelWidth)x\(asset.pixelHeight)")
+    }
+
     @Test func aPhotoTesseractChokesOnIsSkippedForGood() throws {
         let temporary = try Self.library(timeout: 0.05)
         let page = Array(repeating: "The quick brown fox jumps over the lazy dog.", count: 40).joined(separator: "\n")
