@@ -44,6 +44,22 @@ struct AssetQueryPlanTests {
 
     static let byCreationDate = [StoreSort(.creationDate, ascending: true)]
 
+    /// A search narrowed by a time reads the index's matches first and looks each asset up by
+    /// its id: driven by the date index instead, SQLite ran the full-text match once per asset
+    /// of the year (20 s for "france 2019" on 1,000,000 assets, 8,081 found).
+    @Test func aSearchNarrowedByTimeReadsTheMatchesFirst() throws {
+        let year = StoreFilter.and([
+            .between(.field(.creationDate), lower: .value(.real(1000)), upper: .value(.real(90_000))),
+            .between(.field(.localCreationDate), lower: .value(.real(2000)), upper: .value(.real(80_000))),
+        ])
+        let query = AssetQuery(
+            scope: .search(SearchMatch(terms: ["france"], prefixLast: false)), filter: year,
+            sort: [StoreSort(.creationDate, ascending: false)])
+        let steps = try plan(query)
+        #expect(steps.first?.hasPrefix("SCAN searchIndex VIRTUAL TABLE") == true, "\(steps)")
+        #expect(steps.contains("SEARCH asset USING INTEGER PRIMARY KEY (rowid=?)"), "\(steps)")
+    }
+
     @Test func everyVisibleAssetByCreationDateIsOneIndexScanWithoutASort() throws {
         for sort in [[], Self.byCreationDate] {
             let steps = try plan(AssetQuery(scope: .library, sort: sort))

@@ -80,7 +80,11 @@ package struct AssetQuery: Sendable, Hashable {
         case .partner(let partner):
             conditions.append("asset.ownerID = \(partner)")
         case .search(let match):
-            join = " JOIN (\(SearchIndex.matching(match))) AS found ON found.assetID = asset.id"
+            // The matches first, each asset looked up by its id: with `+` SQLite can't hand the
+            // asset's id to the full-text table, which it did for a date-narrowed search,
+            // running the match once per asset of the year (20 s for "france 2019" on
+            // 1,000,000 assets).
+            join = " JOIN (\(SearchIndex.matching(match))) AS found ON asset.id = +found.assetID"
         case .album(let albumID):
             join = " JOIN albumAsset ON albumAsset.assetID = asset.id AND albumAsset.albumID = \(albumID)"
         case .smartAlbum(let subtype):
