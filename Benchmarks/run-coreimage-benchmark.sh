@@ -87,7 +87,6 @@ peer_strip() {   # ffmpeg extracting the same 10 frames, 120 px tall, two at a t
         xargs -P 2 -I{} ffmpeg -v error -nostdin -ss {} -i "$MOVIE" -frames:v 1 -vf scale=-2:120 -f rawvideo -pix_fmt rgb24 -y /dev/null
 }
 now_ms() { date +%s%N | awk '{printf "%.1f", $1/1e6}'; }
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 ours_p=() peer_p=() ours_s=() peer_s=()
 say "Load before: $(load1)"

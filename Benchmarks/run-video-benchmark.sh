@@ -41,7 +41,6 @@ SCRATCH="$HERE/.build-video"
 mkdir -p "$WORK"
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.3f", b-a}'; }
-median() { sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
 if [ ! -d "$SET" ]; then
     say "Making $CLIPS HEVC clips of ${SECONDS_PER_CLIP}s (once) into ${SET#"$ROOT"/}"

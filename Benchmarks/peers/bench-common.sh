@@ -10,6 +10,8 @@ ROOT="$(dirname "$HERE")"
 
 say() { echo "== $*" >&2; }
 load1() { cut -d' ' -f1 /proc/loadavg; }
+# median: the median of the numbers on standard input, one a line.
+median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
 # Page cache: a cold run starts with nothing of the photos in memory (needs root).
 drop_caches() {

@@ -22,7 +22,7 @@ parse_options "$@" <<'OPTIONS'
 --rounds ROUNDS
 OPTIONS
 
-command -v tesseract >/dev/null || { echo "tesseract is needed (apt-get install tesseract-ocr)" >&2; exit 1; }
+install_missing tesseract-ocr ffmpeg
 SET="$HERE/.data/ocr-set"
 if [ ! -d "$SET" ]; then
     [ -d "$ROOT/.corpus" ] || "$ROOT/scripts/fetch-corpus.sh" "$ROOT/.corpus" --minimal >&2
@@ -78,8 +78,7 @@ for round in $(seq 1 "$ROUNDS"); do
     echo "round $round: tesseract $p s, library $o s (load $(load1))" >&2
 done
 
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
-P=$(median "${PEER[@]}") O=$(median "${OURS[@]}")
+P=$(printf '%s\n' "${PEER[@]}" | median) O=$(printf '%s\n' "${OURS[@]}" | median)
 echo
 echo "| OCR, $IMAGES images on $CORES cores | tesseract command | library (photos cache warm --text) | library ÷ command |"
 echo "| --- | --- | --- | --- |"

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -13,18 +13,19 @@ package import Foundation
 /// which the new thread may run before (seen as a text recognition thread still called
 /// "NIO-SGLTN-1-#1" after its first photo).
 package enum NamedThread {
-    /// Starts a thread called `name` (Linux keeps 15 bytes of it) that runs `body`.
-    package static func start(_ name: String, qualityOfService: QualityOfService = .utility, _ body: @escaping @Sendable () -> Void) {
+    /// Starts a thread called `name` (Linux keeps 15 bytes of it), at utility priority, that
+    /// runs `body`.
+    package static func start(_ name: String, _ body: @escaping @Sendable () -> Void) {
         let thread = Thread {
             nameCurrentThread(name)
             body()
         }
-        thread.qualityOfService = qualityOfService
+        thread.qualityOfService = .utility
         thread.start()
     }
 
     /// Names the calling thread.
-    package static func nameCurrentThread(_ name: String) {
+    private static func nameCurrentThread(_ name: String) {
         #if os(Linux)
             let file = open("/proc/thread-self/comm", O_WRONLY)
             guard file >= 0 else { return }

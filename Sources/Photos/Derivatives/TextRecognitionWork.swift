@@ -68,19 +68,18 @@ package final class TextRecognitionWork: Sendable {
                 try store.textRecognition.finish(assetID: job.assetID, sourcePath: source.path, boxes: boxes, now: Date())
             }
         } catch {
-            let choked: Bool, reason: String
+            let skip: Bool, reason: String
             switch error {
             case .unreadable(let error):
-                choked = error.code == .timedOut
+                let choked = error.code == .timedOut
+                skip = choked || job.attempts + 1 >= Self.maximumAttempts
                 reason = choked ? "Tesseract choked on it: \(error.message)" : error.message
             case .storeAway(let error):
-                choked = false
+                // A store away (the bucket, a web server) is tried again, a day apart at most:
+                // the photo isn't to blame.
+                skip = false
                 reason = error.message
             }
-            let attempts = job.attempts + 1
-            // A store away (the bucket, a web server) is tried again, a day apart at most: the
-            // photo isn't to blame.
-            let skip = choked || (attempts >= Self.maximumAttempts && !error.isStoreAway)
             let retryAt = now.addingTimeInterval(min(86_400, 60 * pow(2, Double(job.attempts))))
             logger.notice("Text recognition of \(job.assetUUID) failed\(skip ? "; skipped" : ""): \(reason)")
             record(job, "record the failed text recognition of \(job.assetUUID)", orRetryAt: retryAt) {
@@ -287,8 +286,4 @@ package final class TextRecognitionWork: Sendable {
 enum TextRecognitionFailure: Error {
     case unreadable(ImagingError)
     case storeAway(PHPhotosError)
-
-    var isStoreAway: Bool {
-        if case .storeAway = self { true } else { false }
-    }
 }
