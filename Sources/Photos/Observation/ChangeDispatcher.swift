@@ -161,6 +161,16 @@ final class ChangeDispatcher: Sendable {
         queue.async(execute: body)
     }
 
+    /// Delivers, before returning, what other processes committed up to now that this one
+    /// hasn't delivered yet (with observers registered; without, there is nothing to move).
+    /// One position read when there is nothing new. Never called on `queue` (an observer's
+    /// callback): it waits for it.
+    func deliverCommittedElsewhere() throws(StoreError) {
+        guard let delivered = state.withLock({ $0.watcher == nil ? nil : $0.position }) else { return }
+        guard try store.currentPosition() > delivered else { return }
+        queue.sync { check() }
+    }
+
     /// On `queue`: a wake-up from the signal file or the timer. A read that fails is logged,
     /// and the next wake-up looks again.
     private func check() {

@@ -26,6 +26,17 @@ extension PHPhotoLibrary {
         }
     }
 
+    /// Returns once the observers have been told of every change other processes committed
+    /// before the call: one read of the library's position when there is none. Blocks the
+    /// caller; never call it from an observer's `photoLibraryDidChange`.
+    ///
+    /// Linux addition, for servers sharing a database: a client whose change another instance
+    /// answered, reading next from this one, sees it, though this instance's wake-up (the
+    /// `NOTIFY`, the signal file) may not have come yet.
+    package func deliverChangesCommittedElsewhere() throws(PHPhotosError) {
+        do { try dispatcher.deliverCommittedElsewhere() } catch { throw PHPhotosError(error) }
+    }
+
     /// Every change committed to the library from now on, for Swift concurrency.
     ///
     /// Linux addition. Each access starts a new sequence, registered at once; it ends when

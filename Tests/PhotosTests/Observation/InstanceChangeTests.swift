@@ -38,6 +38,31 @@ struct InstanceChangeTests {
         #expect(change.changeDetails(for: heldAsset)?.objectAfterChanges?.isFavorite == true)
     }
 
+    /// A server answering a page right after another instance answered a change: asked to,
+    /// the handle delivers what was committed elsewhere before returning, not when its
+    /// wake-up (the signal file, `NOTIFY`) comes. Five changes, each told before the call
+    /// returns.
+    @Test func changesCommittedElsewhereAreDeliveredOnRequest() throws {
+        let temporary = try TemporaryLibrary()
+        let ids = try temporary.seed((0..<5).map { SyntheticAsset(creationDate: Date(timeIntervalSince1970: 1_000 + Double($0))) })
+        let other = try Self.quietHandle(temporary)
+        let all = other.withCurrent { PHAsset.fetchAssets(with: nil) }
+        let recorder = ArrivalRecorder()
+        other.register(recorder)
+        defer { other.unregisterChangeObserver(recorder) }
+        // Nothing new: a position read and nothing told.
+        try other.deliverChangesCommittedElsewhere()
+        #expect(recorder.received.isEmpty)
+
+        for (index, id) in ids.enumerated() {
+            let asset = try #require(temporary.library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil).firstObject })
+            try temporary.library.performChangesAndWait { PHAssetChangeRequest(for: asset).isFavorite = true }
+            try other.deliverChangesCommittedElsewhere()
+            let told = recorder.received.compactMap { $0.changeDetails(for: all) }.flatMap(\.changedObjects).map(\.localIdentifier)
+            #expect(Set(told) == Set(ids[...index]), "change \(index + 1) was not told before the call returned")
+        }
+    }
+
     /// PostgreSQL: the listening connection dropped (a server restart, a network blip) comes
     /// back by itself, and the handle reads what was committed meanwhile from the history.
     @Test(.enabled(if: TestStore.isPostgres, "PostgreSQL's LISTEN connection"))
