@@ -43,7 +43,10 @@ extension PHSearchQuery {
     ///
     /// Years and months are read on the clock where the photo was taken (the file's time zone
     /// offset, else UTC); a year's creation dates are first narrowed by the indexed UTC date
-    /// (±14 hours, the widest offsets there are), so a year is a range of the date index.
+    /// (±14 hours, the widest offsets there are), so a year is a range of the date index. Only
+    /// a date within 14 hours of the year's ends has its offset read: SQLite then reads the
+    /// rest of the year from the index alone, without the asset's row ("2019" on 1,000,000
+    /// assets: 261 → 45 ms in `sqlite3`).
     func storeFilter() -> StoreFilter? {
         var parts: [StoreFilter] = []
         if !years.isEmpty {
@@ -59,7 +62,10 @@ extension PHSearchQuery {
                         let lower = start(range.lowerBound), upper = start(range.upperBound + 1) - 0.001
                         return .and([
                             .between(.field(.creationDate), lower: .value(.real(lower - widest)), upper: .value(.real(upper + widest))),
-                            .between(.field(.localCreationDate), lower: .value(.real(lower)), upper: .value(.real(upper))),
+                            .or([
+                                .between(.field(.creationDate), lower: .value(.real(lower + widest)), upper: .value(.real(upper - widest))),
+                                .between(.field(.localCreationDate), lower: .value(.real(lower)), upper: .value(.real(upper))),
+                            ]),
                         ])
                     }))
         }
