@@ -135,6 +135,24 @@ package enum ChangeJournal {
         }
     }
 
+    /// Records a row as updated in change `id`, for a write the triggers don't see (the words
+    /// read in a photo, kept in a table of their own; an album's sharing), with `flags` added
+    /// to what the change already holds for it. An asset is visible unless trashed; a
+    /// collection, always.
+    static func recordUpdate(_ db: any StoreConnection, change id: Int64, of object: JournaledObject, flags: Int) throws {
+        let (entity, table, objectID, visible): (StoreSQL, StoreSQL, Int64, StoreSQL) =
+            switch object {
+            case .asset(let assetID): ("\(JournalEntity.asset)", "asset", assetID, "CASE WHEN trashedDate IS NULL THEN 1 ELSE 0 END")
+            case .collection(let collectionID): ("\(JournalEntity.assetCollection)", "collection", collectionID, "1")
+            }
+        try db.execute(
+            """
+            INSERT INTO changedObject (changeID, entity, objectID, uuid, wasVisible, isVisible, flags, ownerID) \
+            SELECT \(id), \(entity), id, uuid, \(visible), \(visible), \(flags), ownerID FROM \(table) WHERE id = \(objectID) \
+            ON CONFLICT (changeID, entity, objectID) DO UPDATE SET flags = changedObject.flags | excluded.flags
+            """)
+    }
+
     /// Closes a change; drops its row when it touched nothing (the position still advances).
     /// On PostgreSQL what was recorded is told by the transaction's mark (`photokit.recorded`,
     /// set by a trigger on `changedObject`), not by looking in `changedObject`, whose prepared
@@ -256,4 +274,11 @@ extension LibraryDatabase {
             return try ChangeJournal.objectChanges(db, after: id - 1, upTo: id)
         }
     }
+}
+
+/// An object ``ChangeJournal/recordUpdate(_:change:of:flags:)`` records, by row id.
+enum JournaledObject {
+    case asset(Int64)
+    /// An album (not a folder).
+    case collection(Int64)
 }

@@ -121,12 +121,7 @@ package struct TextRecognitionQueue: Sendable {
                 """)
             if changed > 0 {
                 try SearchDocuments(db: db, gazetteer: places).refresh([assetID])
-                try db.execute(
-                    """
-                    INSERT INTO changedObject (changeID, entity, objectID, uuid, wasVisible, isVisible, flags, ownerID) \
-                    SELECT \(changeID), \(JournalEntity.asset), id, uuid, CASE WHEN trashedDate IS NULL THEN 1 ELSE 0 END, \
-                    CASE WHEN trashedDate IS NULL THEN 1 ELSE 0 END, \(JournalFlags.updated), ownerID FROM asset WHERE id = \(assetID)
-                    """)
+                try ChangeJournal.recordUpdate(db, change: changeID, of: .asset(assetID), flags: JournalFlags.updated)
             }
             try ChangeJournal.close(db, id: changeID)
             return changed > 0 ? changeID : nil

@@ -84,13 +84,8 @@ extension ChangeApplier {
                 throw StoreError(.notAllowed, "You are not a member of \(name)")
             }
         }
-        try db.execute(
-            """
-            INSERT INTO changedObject (changeID, entity, objectID, uuid, wasVisible, isVisible, flags, ownerID)
-            SELECT \(try changeID()), \(JournalEntity.assetCollection), id, uuid, 1, 1, \(JournalFlags.updated | JournalFlags.membership), ownerID
-            FROM collection WHERE id = \(album.id)
-            ON CONFLICT (changeID, entity, objectID) DO UPDATE SET flags = changedObject.flags | excluded.flags
-            """)
+        try ChangeJournal.recordUpdate(
+            db, change: try changeID(), of: .collection(album.id), flags: JournalFlags.updated | JournalFlags.membership)
     }
 
     /// The row id of the person with this `pe_` identifier or name.
