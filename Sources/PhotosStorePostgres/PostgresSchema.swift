@@ -41,6 +41,9 @@ enum PostgresSchema {
             name: "v15-search",
             statements: LibrarySchema.statements(addedIn: .v23, .postgres) + SearchDocumentColumn.engineStatements(.postgres)
                 + TextRecognitionColumn.engineStatements(.postgres)),
+        Migration(
+            name: "v16-local-time-indexes",
+            statements: VisibleAssetIndexes.rebuiltInV24.flatMap { ["DROP INDEX \($0)", LibrarySchema.createIndex($0, .postgres)] }),
     ]
 
     /// The tables as SQLite's v13 left them, with their indexes; the video renditions'

@@ -4,14 +4,14 @@ import Testing
 
 @testable import PhotosStore
 
-/// The schema a new SQLite library gets, as released (v23: v14, the people's tables, the owners' columns, shared albums' members, partner shares, public links, the owners' indexes, the journal's owners, the assets' titles, captions and keywords, the search index with its FTS5 table, and the text recognition work): every
+/// The schema a new SQLite library gets, as released (v24: v14, the people's tables, the owners' columns, shared albums' members, partner shares, public links, the owners' indexes, the journal's owners, the assets' titles, captions and keywords, the search index with its FTS5 table, the text recognition work, and the visible-asset indexes ending with the time zone offset): every
 /// table, index and trigger, one per line (`type name table SQL`, whitespace folded). The migrations render the tables from
 /// their descriptions; a description changed without a new migration changes what a new library
 /// gets but not what an existing one has, and this test says so. (Taken from the library the
 /// version before the descriptions made: the redesign changed nothing.)
 @Suite("Released schema")
 struct ReleasedSchemaTests {
-    static let v23 = """
+    static let v24 = """
         index accessSession_by_token accessSession CREATE INDEX accessSession_by_token ON accessSession(tokenID)
         index albumAsset_by_asset albumAsset CREATE INDEX albumAsset_by_asset ON albumAsset(assetID)
         index albumAsset_by_position albumAsset CREATE INDEX albumAsset_by_position ON albumAsset(albumID, position)
@@ -22,13 +22,13 @@ struct ReleasedSchemaTests {
         index asset_by_moment asset CREATE INDEX asset_by_moment ON asset(momentID, creationDate)
         index asset_by_owner asset CREATE INDEX asset_by_owner ON asset(ownerID, creationDate) WHERE ownerID IS NOT NULL
         index asset_by_trashedDate asset CREATE INDEX asset_by_trashedDate ON asset(trashedDate) WHERE trashedDate IS NOT NULL
-        index asset_owner_visible_by_creationDate asset CREATE INDEX asset_owner_visible_by_creationDate ON asset(ownerID, isHidden, creationDate, id, mediaSubtypes, traits) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0 AND ownerID IS NOT NULL
-        index asset_owner_visible_by_favorite asset CREATE INDEX asset_owner_visible_by_favorite ON asset(ownerID, isFavorite, isHidden, creationDate) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0 AND ownerID IS NOT NULL
-        index asset_owner_visible_by_mediaType asset CREATE INDEX asset_owner_visible_by_mediaType ON asset(ownerID, mediaType, isHidden, creationDate) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0 AND ownerID IS NOT NULL
-        index asset_visible_by_creationDate asset CREATE INDEX asset_visible_by_creationDate ON asset(isHidden, creationDate, id, mediaSubtypes, traits) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
-        index asset_visible_by_favorite asset CREATE INDEX asset_visible_by_favorite ON asset(isFavorite, isHidden, creationDate) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
+        index asset_owner_visible_by_creationDate asset CREATE INDEX asset_owner_visible_by_creationDate ON asset(ownerID, isHidden, creationDate, id, mediaSubtypes, traits, creationTimeZoneOffset) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0 AND ownerID IS NOT NULL
+        index asset_owner_visible_by_favorite asset CREATE INDEX asset_owner_visible_by_favorite ON asset(ownerID, isFavorite, isHidden, creationDate, id, creationTimeZoneOffset) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0 AND ownerID IS NOT NULL
+        index asset_owner_visible_by_mediaType asset CREATE INDEX asset_owner_visible_by_mediaType ON asset(ownerID, mediaType, isHidden, creationDate, id, creationTimeZoneOffset) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0 AND ownerID IS NOT NULL
+        index asset_visible_by_creationDate asset CREATE INDEX asset_visible_by_creationDate ON asset(isHidden, creationDate, id, mediaSubtypes, traits, creationTimeZoneOffset) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
+        index asset_visible_by_favorite asset CREATE INDEX asset_visible_by_favorite ON asset(isFavorite, isHidden, creationDate, id, creationTimeZoneOffset) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
         index asset_visible_by_id asset CREATE INDEX asset_visible_by_id ON asset(id, isHidden) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
-        index asset_visible_by_mediaType asset CREATE INDEX asset_visible_by_mediaType ON asset(mediaType, isHidden, creationDate) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
+        index asset_visible_by_mediaType asset CREATE INDEX asset_visible_by_mediaType ON asset(mediaType, isHidden, creationDate, id, creationTimeZoneOffset) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
         index collection_by_kind collection CREATE INDEX collection_by_kind ON collection(isList, type, subtype)
         index collection_by_parent collection CREATE INDEX collection_by_parent ON collection(parentID, position)
         index collection_moments_by_startDate collection CREATE INDEX collection_moments_by_startDate ON collection(startDate, id) WHERE isList = 0 AND type = 3
@@ -91,6 +91,54 @@ struct ReleasedSchemaTests {
         trigger videoRendition_new asset CREATE TRIGGER videoRendition_new AFTER INSERT ON asset WHEN NEW.mediaType = 2 OR (NEW.mediaSubtypes & 8) != 0 BEGIN INSERT OR IGNORE INTO videoRendition (assetID) VALUES (NEW.id); END
         """
 
+    /// v23's visible-asset indexes, as it released them (before the time zone offset).
+    static let v23VisibleIndexes = [
+        "CREATE INDEX asset_visible_by_creationDate ON asset(isHidden, creationDate, id, mediaSubtypes, traits) WHERE \(visible)",
+        "CREATE INDEX asset_visible_by_mediaType ON asset(mediaType, isHidden, creationDate) WHERE \(visible)",
+        "CREATE INDEX asset_visible_by_favorite ON asset(isFavorite, isHidden, creationDate) WHERE \(visible)",
+        "CREATE INDEX asset_owner_visible_by_creationDate ON asset(ownerID, isHidden, creationDate, id, mediaSubtypes, traits) WHERE \(visible) AND ownerID IS NOT NULL",
+        "CREATE INDEX asset_owner_visible_by_mediaType ON asset(ownerID, mediaType, isHidden, creationDate) WHERE \(visible) AND ownerID IS NOT NULL",
+        "CREATE INDEX asset_owner_visible_by_favorite ON asset(ownerID, isFavorite, isHidden, creationDate) WHERE \(visible) AND ownerID IS NOT NULL",
+    ]
+    static let visible = "trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0"
+
+    /// A library made at v23 gets the visible-asset indexes built again ending with the time
+    /// zone offset, its assets kept, and a year is then read from the index alone.
+    @Test func v24BuildsTheVisibleIndexesAgainWithTheOffset() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("v24-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let layout = LibraryLayout(root: folder)
+        try layout.createFolders()
+        do {
+            let queue = try DatabaseQueue(path: layout.databaseFile.path)
+            try LibraryMigrations.migrator.migrate(queue, upTo: SchemaVersion.v23.migrationName)
+            try queue.write { db in
+                for name in VisibleAssetIndexes.rebuiltInV24 { try db.execute(sql: "DROP INDEX \(name)") }
+                for statement in Self.v23VisibleIndexes { try db.execute(sql: statement) }
+                try db.execute(
+                    sql: """
+                        INSERT INTO asset (id, uuid, mediaType, addedDate, uniformTypeIdentifier, creationDate, creationTimeZoneOffset) \
+                        VALUES (7, 'P', 1, 0, 'public.jpeg', 1577800000, 32400)
+                        """)
+            }
+        }
+        let store = try LibraryDatabase.open(at: folder)
+        try store.sqliteRead { db in
+            for name in VisibleAssetIndexes.rebuiltInV24 {
+                let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [name])
+                #expect(sql == LibrarySchema.createIndex(name, .sqlite))
+                #expect(sql?.contains("creationTimeZoneOffset") == true, "\(name)")
+            }
+            #expect(try String.fetchAll(db, sql: "SELECT uuid FROM asset") == ["P"])
+            // The local time of the visible assets, read by the index (which holds it: SQLite
+            // seeks the row only for a column the index lacks).
+            let plan = try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN SELECT id FROM asset WHERE \(Self.visible) AND isHidden = 0 AND creationDate + COALESCE(creationTimeZoneOffset, 0) > 0"
+            ).map { $0["detail"] as String }
+            #expect(plan.contains { $0.contains("USING INDEX asset_visible_by_creationDate") }, "\(plan)")
+        }
+    }
+
     @Test func aNewLibraryHasTheReleasedSchema() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("released-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -103,7 +151,7 @@ struct ReleasedSchemaTests {
                 return "\(row["type"] as String) \(row["name"] as String) \(row["tbl_name"] as String) \(folded)"
             }
         }
-        let expected = Self.v23.split(separator: "\n").map(String.init)
+        let expected = Self.v24.split(separator: "\n").map(String.init)
         #expect(lines.count == expected.count)
         for (line, wanted) in zip(lines, expected) {
             #expect(line == wanted)

@@ -64,6 +64,14 @@ enum LibraryMigrations {
             for statement in SearchDocumentColumn.engineStatements(.sqlite) + TextRecognitionColumn.engineStatements(.sqlite) {
                 try db.execute(sql: statement)
             }
+        case .v24:
+            // The visible-asset indexes as their description now says, ending with the time
+            // zone offset (`VisibleAssetIndexes`): a library's new at v11 and v20 already; an
+            // older one's are built again.
+            for name in VisibleAssetIndexes.rebuiltInV24 {
+                try db.execute(sql: "DROP INDEX \(name)")
+                try db.execute(sql: LibrarySchema.createIndex(name, .sqlite))
+            }
         case .v5, .v7, .v10, .v12, .v13, .v14, .v15, .v17, .v18, .v19, .v20, .v21, .v22:
             break
         }

@@ -46,6 +46,14 @@ package enum VisibleAssetIndexes {
     /// `visibleByID` serves albums: each member's visibility is read from a small index
     /// instead of the table.
     ///
+    /// Each ends with `creationTimeZoneOffset` (v24): a search's years and months are read on
+    /// the clock where the photo was taken (`creationDate + creationTimeZoneOffset`), so with
+    /// it a year or a month is answered from the index alone, on both engines ("2019" on
+    /// 1,000,000 assets on PostgreSQL: 195 → 42 ms in `psql`, a bitmap scan of the table
+    /// before, an index-only scan after). The id is named before it, so the order stays
+    /// `creationDate`, then `id`. v24 builds them again on a library made before it
+    /// (``rebuiltInV24``).
+    ///
     /// On PostgreSQL the sorted terms say `NULLS FIRST` and carry `id` after the date
     /// (``IndexDefinition/Term``): PostgreSQL puts `NULL` last by default and reads an index in
     /// order only when its `NULL` order is the query's, and its indexes don't end with the row
@@ -57,9 +65,11 @@ package enum VisibleAssetIndexes {
             IndexDefinition(name, terms, where: condition, added: .v11)
         }
         return [
-            index(visibleByCreationDate, [.key("isHidden"), .sorted("creationDate"), .sorted("id"), .key("mediaSubtypes"), .key("traits")]),
-            index(visibleByMediaType, [.key("mediaType"), .key("isHidden"), .sorted("creationDate"), .implicit("id")]),
-            index(visibleByFavorite, [.key("isFavorite"), .key("isHidden"), .sorted("creationDate"), .implicit("id")]),
+            index(
+                visibleByCreationDate,
+                [.key("isHidden"), .sorted("creationDate"), .sorted("id"), .key("mediaSubtypes"), .key("traits"), .key(localTime)]),
+            index(visibleByMediaType, [.key("mediaType"), .key("isHidden"), .sorted("creationDate"), .sorted("id"), .key(localTime)]),
+            index(visibleByFavorite, [.key("isFavorite"), .key("isHidden"), .sorted("creationDate"), .sorted("id"), .key(localTime)]),
             index(visibleByID, [.key("id"), .key("isHidden")]),
         ]
     }()
@@ -75,11 +85,19 @@ package enum VisibleAssetIndexes {
             IndexDefinition(name, [.key("ownerID")] + terms, where: condition, added: .v20)
         }
         return [
-            index("asset_owner_visible_by_creationDate", [.key("isHidden"), .sorted("creationDate"), .sorted("id"), .key("mediaSubtypes"), .key("traits")]),
-            index("asset_owner_visible_by_mediaType", [.key("mediaType"), .key("isHidden"), .sorted("creationDate"), .implicit("id")]),
-            index("asset_owner_visible_by_favorite", [.key("isFavorite"), .key("isHidden"), .sorted("creationDate"), .implicit("id")]),
+            index(
+                "asset_owner_visible_by_creationDate",
+                [.key("isHidden"), .sorted("creationDate"), .sorted("id"), .key("mediaSubtypes"), .key("traits"), .key(localTime)]),
+            index("asset_owner_visible_by_mediaType", [.key("mediaType"), .key("isHidden"), .sorted("creationDate"), .sorted("id"), .key(localTime)]),
+            index("asset_owner_visible_by_favorite", [.key("isFavorite"), .key("isHidden"), .sorted("creationDate"), .sorted("id"), .key(localTime)]),
         ]
     }()
+
+    /// The column that with `creationDate` gives the local time a photo was taken.
+    private static let localTime = "creationTimeZoneOffset"
+
+    /// The indexes v24 built again with ``localTime`` (all but `visibleByID`), on both engines.
+    package static let rebuiltInV24 = (indexes + ownerIndexes).map(\.name).filter { $0 != visibleByID }
 
     static let visibleByCreationDate = "asset_visible_by_creationDate"
     static let visibleByMediaType = "asset_visible_by_mediaType"
