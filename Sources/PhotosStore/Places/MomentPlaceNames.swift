@@ -4,46 +4,26 @@ import GRDB
 
 /// Names moments from the places of their assets, for one regroup.
 ///
-/// The gazetteer is resolved on first need (so a regroup without located assets never loads
-/// it), and each distinct coordinate, rounded to about 100 m, is looked up once.
+/// Places are looked up through ``NearestPlaces``: the gazetteer loaded on first need, each
+/// coordinate rounded to about 100 m looked up once.
 final class MomentPlaceNamer {
-    private let choice: GazetteerChoice
-    private var resolved = false
-    private var gazetteer: Gazetteer?
-    private var cache: [Coordinate: Place?] = [:]
-
-    private struct Coordinate: Hashable {
-        var latitude: Int32
-        var longitude: Int32
-    }
+    private var places: NearestPlaces
 
     init(gazetteer choice: GazetteerChoice) {
-        self.choice = choice
+        places = NearestPlaces(gazetteer: choice)
     }
 
     /// The title and location names of a moment with these members; `lookedUp` is false when
     /// some are located but no gazetteer is installed (the moment is named once there is one,
     /// see `LibraryDatabase.nameUnnamedMoments()`).
     func names(for items: [MomentGrouper.Item]) -> MomentPlaceNames {
-        var places: [Place] = []
+        var found: [Place] = []
         for item in items {
             guard let latitude = item.latitude, let longitude = item.longitude else { continue }
-            if !resolved {
-                gazetteer = choice.gazetteer
-                resolved = true
-            }
-            guard let gazetteer else { return MomentPlaceNames(lookedUp: false) }
-            let key = Coordinate(latitude: Int32((latitude * 1000).rounded()), longitude: Int32((longitude * 1000).rounded()))
-            let place: Place?
-            if let cached = cache[key] {
-                place = cached
-            } else {
-                place = gazetteer.nearestPlace(latitude: latitude, longitude: longitude)
-                cache[key] = .some(place)
-            }
-            if let place { places.append(place) }
+            guard places.hasGazetteer() else { return MomentPlaceNames(lookedUp: false) }
+            if let place = places.place(latitude: latitude, longitude: longitude) { found.append(place) }
         }
-        var names = MomentPlaceNames(places: places)
+        var names = MomentPlaceNames(places: found)
         names.located = items.contains { $0.latitude != nil && $0.longitude != nil }
         return names
     }

@@ -96,29 +96,29 @@ struct SearchDocuments {
 }
 
 /// The names of the place at a coordinate, as words to find it by: the town, its district,
-/// the region and the country (in English), each coordinate looked up once per ~100 m.
+/// the region and the country (in English), through ``NearestPlaces`` (each coordinate looked
+/// up once per ~100 m).
 struct PlaceWords {
-    private let choice: GazetteerChoice
-    private var gazetteer: Gazetteer??
-    private var cache: [Int64: [String]] = [:]
+    private var places: NearestPlaces
+    /// Countries' English names by ISO code (`Locale` is slow to ask, once per asset).
+    private var countries: [String: String] = [:]
 
     init(gazetteer: GazetteerChoice) {
-        choice = gazetteer
+        places = NearestPlaces(gazetteer: gazetteer)
     }
 
     mutating func words(latitude: Double, longitude: Double) -> [String] {
-        let key = Int64((latitude * 1000).rounded()) * 1_000_000 + Int64((longitude * 1000).rounded())
-        if let cached = cache[key] { return cached }
-        if gazetteer == nil { gazetteer = .some(choice.gazetteer) }
-        var words: [String] = []
-        if let found = gazetteer ?? nil, let place = found.nearestPlace(latitude: latitude, longitude: longitude) {
-            words = [place.name, place.district, place.admin1].compactMap { $0 }
-            if !place.countryCode.isEmpty {
-                words.append(Self.english.localizedString(forRegionCode: place.countryCode) ?? place.countryCode)
-            }
-        }
-        cache[key] = words
+        guard let place = places.place(latitude: latitude, longitude: longitude) else { return [] }
+        var words = [place.name, place.district, place.admin1].compactMap { $0 }
+        if !place.countryCode.isEmpty { words.append(country(place.countryCode)) }
         return words
+    }
+
+    private mutating func country(_ code: String) -> String {
+        if let known = countries[code] { return known }
+        let name = Self.english.localizedString(forRegionCode: code) ?? code
+        countries[code] = name
+        return name
     }
 
     private static let english = Locale(identifier: "en_US")
