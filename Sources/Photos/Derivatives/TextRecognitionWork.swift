@@ -25,17 +25,11 @@ package final class TextRecognitionWork: Sendable {
     /// Failed attempts before a photo is skipped.
     package static let maximumAttempts = 3
 
-    private struct State {
-        var busy: Set<Int64> = []
-        var claims: [Int64: any JobClaim] = [:]
-        /// Jobs whose outcome could not be recorded, passed over by this process until then.
-        var unrecorded: [Int64: Date] = [:]
-    }
-
     private let store: LibraryDatabase
     private let recognizer: TextRecognizer
     private let logger: Logger
-    private let state = Mutex(State())
+    /// The photos this process is reading, with their claims.
+    private let claims = SharedWorkClaims<Void>()
     private let workers = BackgroundWorkers(name: "TextRecog")
     private let dueReads = RecurringFailure(), retryReads = RecurringFailure()
 
@@ -129,7 +123,7 @@ package final class TextRecognitionWork: Sendable {
             try store.resources(assetID: job.assetID)
         }
         guard let records else {
-            state.withLock { $0.unrecorded[job.assetID] = Date().addingTimeInterval(60) }
+            claims.passOver(job.assetID, until: Date().addingTimeInterval(60))
             return nil
         }
         func record(_ type: PHAssetResourceType) -> ResourceRecord? { records.first { $0.type == type.rawValue } }
@@ -155,58 +149,33 @@ package final class TextRecognitionWork: Sendable {
     /// until `retryAt`.
     private func record(_ job: TextRecognitionJob, _ what: @autoclosure () -> String, orRetryAt retryAt: Date, _ write: () throws -> Void) {
         guard logger.attempt(.warning, what(), write) == nil else { return }
-        state.withLock { $0.unrecorded[job.assetID] = retryAt }
+        claims.passOver(job.assetID, until: retryAt)
     }
 
     // MARK: Claims
 
     /// Takes the next due photo nobody is reading: not this process, nor another process or
-    /// instance (its claim, taken without waiting). Nil when nothing is due.
+    /// instance (``SharedWorkClaims``). Nil when nothing is due.
     private func claim() -> TextRecognitionJob? {
-        var elsewhere = Set<Int64>()
-        while true {
-            let passedOver = state.withLock { state in
-                let now = Date()
-                state.unrecorded = state.unrecorded.filter { $0.value > now }
-                return state.busy.union(state.unrecorded.keys)
-            }
-            let due = logger.attempt(.warning, "find the next photo to read", recurring: dueReads) {
-                try store.textRecognition.nextDue(now: Date(), excluding: passedOver.union(elsewhere))
-            }
-            guard let job = due else { return nil }
-            let claim = logger.attempt(.warning, "claim the text recognition of \(job.assetUUID)") {
-                try store.claimJob(.textRecognition(assetID: job.assetID), waiting: false)
-            }
-            guard let claim else {
-                elsewhere.insert(job.assetID)
-                continue
-            }
-            let taken = state.withLock { state -> Bool in
-                guard !state.busy.contains(job.assetID) else { return false }
-                state.busy.insert(job.assetID)
-                state.claims[job.assetID] = claim
-                return true
-            }
-            guard taken else {
-                claim.release()
-                continue
-            }
-            // Read again under the claim: another instance may have done it since.
-            let fresh = logger.attempt(.warning, "read the text recognition of \(job.assetUUID)") {
-                try store.textRecognition.job(assetID: job.assetID)
-            }
-            if let fresh, fresh.state == .pending || fresh.state == .failed, fresh.notBefore <= Date() { return fresh }
-            finish(job.assetID)
-            elsewhere.insert(job.assetID)
-        }
+        claims.claimNext(
+            idle: (),
+            due: { excluding in
+                logger.attempt(.warning, "find the next photo to read", recurring: dueReads) {
+                    try store.textRecognition.nextDue(now: Date(), excluding: excluding)
+                }
+            },
+            claim: { job in
+                logger.attempt(.warning, "claim the text recognition of \(job.assetUUID)") {
+                    try store.claimJob(.textRecognition(assetID: job.assetID), waiting: false)
+                }
+            },
+            reread: { job in
+                logger.attempt(.warning, "read the text recognition of \(job.assetUUID)") { try store.textRecognition.job(assetID: job.assetID) }
+            })
     }
 
     private func finish(_ assetID: Int64) {
-        let claim = state.withLock { state in
-            state.busy.remove(assetID)
-            return state.claims.removeValue(forKey: assetID)
-        }
-        claim?.release()
+        claims.finish(assetID)
     }
 
     // MARK: Background work

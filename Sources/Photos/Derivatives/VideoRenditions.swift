@@ -66,23 +66,16 @@ package final class VideoRenditions: Sendable {
         }
     }
 
-    private struct State {
-        /// Work under way, with the callers waiting for each.
-        var busy: [Int64: [@Sendable (Result<Playable, PHPhotosError>) -> Void]] = [:]
-        /// The claims on work under way (``JobClaim``), held until it is recorded.
-        var claims: [Int64: any JobClaim] = [:]
-        /// Jobs whose outcome could not be recorded (a library opened read-only, a database that
-        /// refuses writes), with when this process may take them again: the store still says
-        /// they are due, and ``claim()`` would hand them out again at once, in a loop.
-        var unrecorded: [Int64: Date] = [:]
-    }
+    /// A caller waiting for a rendition.
+    private typealias Waiter = @Sendable (Result<Playable, PHPhotosError>) -> Void
 
     private let store: LibraryDatabase
     private let concurrency: Int
     private let delegate: any PHPhotoLibrary.Delegate
     /// Where failures the work goes on from are reported (the library's logger).
     private let logger: Logger
-    private let state = Mutex(State())
+    /// Work under way here, with its claims and the callers waiting for each.
+    private let claims = SharedWorkClaims<[Waiter]>()
     private let workers = BackgroundWorkers(name: "Renditions")
     /// The workers' reads of what is due, which fail at every wake-up while the database is gone.
     private let dueReads = RecurringFailure(), retryReads = RecurringFailure()
@@ -114,16 +107,16 @@ package final class VideoRenditions: Sendable {
         }
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<Playable, PHPhotosError>?>(nil)
-        let waiter: @Sendable (Result<Playable, PHPhotosError>) -> Void = { outcome in
+        let waiter: Waiter = { outcome in
             result.withLock { $0 = outcome }
             done.signal()
         }
-        let joined = state.withLock { state -> Bool in
-            if state.busy[assetID] != nil {
-                state.busy[assetID]!.append(waiter)
+        let joined = claims.waiting(for: assetID) { waiting -> Bool in
+            if waiting != nil {
+                waiting!.append(waiter)
                 return true
             }
-            state.busy[assetID] = [waiter]
+            waiting = [waiter]
             return false
         }
         if !joined {
@@ -134,7 +127,7 @@ package final class VideoRenditions: Sendable {
             let claim = logger.attempt(.warning, "claim the rendition of \(asset.uuid)") {
                 try store.claimJob(.rendition(assetID: assetID), waiting: true)
             }
-            if let claim { state.withLock { $0.claims[assetID] = claim } }
+            if let claim { claims.hold(claim, for: assetID) }
             finish(assetID, perform(job, foreground: true))
         }
         done.wait()
@@ -281,11 +274,11 @@ package final class VideoRenditions: Sendable {
     }
 
     /// Writes a job's outcome with `write`. When that fails (logged as a warning), this
-    /// process's workers pass the job over until `retryAt` (see ``State/unrecorded``); a
-    /// request for the video still makes it at once.
+    /// process's workers pass the job over until `retryAt` (``SharedWorkClaims``); a request
+    /// for the video still makes it at once.
     private func record(_ job: RenditionJob, _ what: @autoclosure () -> String, orRetryAt retryAt: Date, _ write: () throws -> Void) {
         guard logger.attempt(.warning, what(), write) == nil else { return }
-        state.withLock { $0.unrecorded[job.assetID] = retryAt }
+        claims.passOver(job.assetID, until: retryAt)
     }
 
     /// A claimed job done: the rendition another process or instance made before the claim
@@ -299,53 +292,33 @@ package final class VideoRenditions: Sendable {
     /// Hands the outcome to everyone waiting for it, lets go of its claim and frees the asset
     /// for new work.
     private func finish(_ assetID: Int64, _ outcome: Result<Playable, PHPhotosError>) {
-        let (waiters, claim) = state.withLock { state in
-            (state.busy.removeValue(forKey: assetID) ?? [], state.claims.removeValue(forKey: assetID))
-        }
-        claim?.release()
-        for waiter in waiters { waiter(outcome) }
+        for waiter in claims.finish(assetID) ?? [] { waiter(outcome) }
     }
 
-    /// Takes the next due job nobody is doing: not this process (``State/busy``), nor another
-    /// process or instance (its ``JobClaim``, taken without waiting; a job claimed elsewhere
-    /// is passed over). Jobs whose outcome this process could not record are passed over
-    /// until their retry (``State/unrecorded``). Nil when nothing is due or all of it is claimed.
+    /// Takes the next due job nobody is doing: not this process, nor another process or
+    /// instance (``SharedWorkClaims``); jobs whose outcome this process could not record are
+    /// passed over until their retry. A job done elsewhere meanwhile is handed to whoever
+    /// waited for it here. Nil when nothing is due or all of it is claimed.
     private func claim() -> RenditionJob? {
-        var elsewhere = Set<Int64>()
-        while true {
-            let passedOver = state.withLock { state in
-                let now = Date()
-                state.unrecorded = state.unrecorded.filter { $0.value > now }
-                return Set(state.busy.keys).union(state.unrecorded.keys)
-            }
-            let due = logger.attempt(.warning, "find the next due rendition", recurring: dueReads) {
-                try store.renditions.nextDue(now: Date(), excluding: passedOver.union(elsewhere))
-            }
-            guard let job = due else { return nil }
-            let claim = logger.attempt(.warning, "claim the rendition of \(job.assetUUID)") {
-                try store.claimJob(.rendition(assetID: job.assetID), waiting: false)
-            }
-            guard let claim else {
-                elsewhere.insert(job.assetID)
-                continue
-            }
-            let taken = state.withLock { state -> Bool in
-                guard state.busy[job.assetID] == nil else { return false }
-                state.busy[job.assetID] = []
-                state.claims[job.assetID] = claim
-                return true
-            }
-            guard taken else {
-                claim.release()
-                continue
-            }
-            // Read again under the claim: another instance may have done it since.
-            let fresh = self.job(assetID: job.assetID, of: job.assetUUID)
-            if let fresh, fresh.state == .pending || fresh.state == .failed, fresh.notBefore <= Date() { return fresh }
-            finish(job.assetID, fresh.flatMap(ready).map { .success($0) }
-                ?? .failure(PHPhotosError(.missingResource, "The rendition of \(job.assetUUID) is not due")))
-            elsewhere.insert(job.assetID)
-        }
+        claims.claimNext(
+            idle: [],
+            due: { excluding in
+                logger.attempt(.warning, "find the next due rendition", recurring: dueReads) {
+                    try store.renditions.nextDue(now: Date(), excluding: excluding)
+                }
+            },
+            claim: { job in
+                logger.attempt(.warning, "claim the rendition of \(job.assetUUID)") {
+                    try store.claimJob(.rendition(assetID: job.assetID), waiting: false)
+                }
+            },
+            reread: { job in self.job(assetID: job.assetID, of: job.assetUUID) },
+            notDue: { job, recorded, waiters in
+                let outcome: Result<Playable, PHPhotosError> =
+                    recorded.flatMap(ready).map { .success($0) }
+                    ?? .failure(PHPhotosError(.missingResource, "The rendition of \(job.assetUUID) is not due"))
+                for waiter in waiters ?? [] { waiter(outcome) }
+            })
     }
 
     // MARK: Background work
