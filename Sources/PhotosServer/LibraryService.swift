@@ -184,13 +184,15 @@ extension LibraryService {
     /// The kept result of `fetch` as `client` sees it (``FetchResultCache``), else the fetch,
     /// run on ``WorkPool/reads`` ("fetch") and kept.
     func keptResult(of fetch: AssetFetch, for client: ClientAccess) async throws -> PHFetchResult<PHAsset> {
-        // What another instance committed and answered may not have been delivered here yet
-        // (its NOTIFY is on its way): the kept results are moved forward first. Unread (the
-        // database away), the kept result answers as it is and the page's reads say so.
-        _ = try? await quickly("catch up") { try self.library.deliverChangesCommittedElsewhere() }
-        return try await fetchResults.result(for: fetch, client: client) {
-            try await self.quickly("fetch") { try self.withLibrary { try fetch.run(for: client) } }
-        }
+        try await fetchResults.result(
+            for: fetch, client: client,
+            catchUp: {
+                // What another instance committed and answered may not have been delivered
+                // here yet (its NOTIFY is on its way). Unread (the database away), the kept
+                // result answers as it is and the page's reads say so.
+                _ = try? await self.quickly("catch up") { try self.library.deliverChangesCommittedElsewhere() }
+            },
+            make: { try await self.quickly("fetch") { try self.withLibrary { try fetch.run(for: client) } } })
     }
 }
 

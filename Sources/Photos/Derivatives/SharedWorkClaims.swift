@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PhotosLocking
 import PhotosStore
 
@@ -34,14 +35,27 @@ final class SharedWorkClaims<Waiting: Sendable>: Sendable {
     }
 
     private let state = Mutex(State())
+    private let store: LibraryDatabase
+    private let logger: Logger
+    /// The work's name in log lines ("the rendition", "the text recognition").
+    private let work: String
+    /// The claim key of an asset's job.
+    private let key: @Sendable (Int64) -> JobKey
+
+    init(store: LibraryDatabase, logger: Logger, work: String, key: @escaping @Sendable (Int64) -> JobKey) {
+        self.store = store
+        self.logger = logger
+        self.work = work
+        self.key = key
+    }
 
     /// Takes the next due job nobody is doing: not this process, nor another process or
-    /// instance (`claim`, taken without waiting; a job claimed elsewhere is passed over), read
-    /// again under the claim (`reread`: another instance may have done it since). A job no
-    /// longer due is let go, and `notDue` told with it as recorded and what waited for it. Nil when nothing is
-    /// due or all of it is claimed.
+    /// instance (its claim, taken without waiting; a job claimed elsewhere is passed over),
+    /// read again under the claim (`reread`: another instance may have done it since). A job
+    /// no longer due is let go, and `notDue` told with it as recorded and what waited for it.
+    /// Nil when nothing is due or all of it is claimed.
     func claimNext<Job: SharedJob>(
-        idle: Waiting, due: (_ excluding: Set<Int64>) -> Job?, claim: (Job) -> (any JobClaim)?, reread: (Job) -> Job?,
+        idle: Waiting, due: (_ excluding: Set<Int64>) -> Job?, reread: (Job) -> Job?,
         notDue: (_ job: Job, _ recorded: Job?, Waiting?) -> Void = { _, _, _ in }
     ) -> Job? {
         var elsewhere = Set<Int64>()
@@ -52,7 +66,10 @@ final class SharedWorkClaims<Waiting: Sendable>: Sendable {
                 return Set(state.busy.keys).union(state.unrecorded.keys)
             }
             guard let job = due(passedOver.union(elsewhere)) else { return nil }
-            guard let claim = claim(job) else {
+            let claim = logger.attempt(.warning, "claim \(work) of \(job.assetUUID)") {
+                try store.claimJob(key(job.assetID), waiting: false)
+            }
+            guard let claim else {
                 elsewhere.insert(job.assetID)
                 continue
             }

@@ -29,7 +29,7 @@ package final class TextRecognitionWork: Sendable {
     private let recognizer: TextRecognizer
     private let logger: Logger
     /// The photos this process is reading, with their claims.
-    private let claims = SharedWorkClaims<Void>()
+    private let claims: SharedWorkClaims<Void>
     private let workers = BackgroundWorkers(name: "TextRecog")
     private let dueReads = RecurringFailure(), retryReads = RecurringFailure()
 
@@ -37,6 +37,7 @@ package final class TextRecognitionWork: Sendable {
         self.store = store
         self.recognizer = recognizer
         self.logger = logger
+        claims = SharedWorkClaims(store: store, logger: logger, work: "the text recognition") { .textRecognition(assetID: $0) }
     }
 
     /// Whether there is a Tesseract to run (`apt install tesseract-ocr`).
@@ -162,11 +163,6 @@ package final class TextRecognitionWork: Sendable {
             due: { excluding in
                 logger.attempt(.warning, "find the next photo to read", recurring: dueReads) {
                     try store.textRecognition.nextDue(now: Date(), excluding: excluding)
-                }
-            },
-            claim: { job in
-                logger.attempt(.warning, "claim the text recognition of \(job.assetUUID)") {
-                    try store.claimJob(.textRecognition(assetID: job.assetID), waiting: false)
                 }
             },
             reread: { job in

@@ -75,7 +75,7 @@ package final class VideoRenditions: Sendable {
     /// Where failures the work goes on from are reported (the library's logger).
     private let logger: Logger
     /// Work under way here, with its claims and the callers waiting for each.
-    private let claims = SharedWorkClaims<[Waiter]>()
+    private let claims: SharedWorkClaims<[Waiter]>
     private let workers = BackgroundWorkers(name: "Renditions")
     /// The workers' reads of what is due, which fail at every wake-up while the database is gone.
     private let dueReads = RecurringFailure(), retryReads = RecurringFailure()
@@ -85,6 +85,7 @@ package final class VideoRenditions: Sendable {
         self.concurrency = max(1, concurrency)
         self.delegate = delegate
         self.logger = logger
+        claims = SharedWorkClaims(store: store, logger: logger, work: "the rendition") { .rendition(assetID: $0) }
     }
 
     // MARK: First need
@@ -305,11 +306,6 @@ package final class VideoRenditions: Sendable {
             due: { excluding in
                 logger.attempt(.warning, "find the next due rendition", recurring: dueReads) {
                     try store.renditions.nextDue(now: Date(), excluding: excluding)
-                }
-            },
-            claim: { job in
-                logger.attempt(.warning, "claim the rendition of \(job.assetUUID)") {
-                    try store.claimJob(.rendition(assetID: job.assetID), waiting: false)
                 }
             },
             reread: { job in self.job(assetID: job.assetID, of: job.assetUUID) },

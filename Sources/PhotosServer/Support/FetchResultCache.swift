@@ -35,12 +35,15 @@ final class FetchResultCache: PHPhotoLibraryChangeObserver, Sendable {
     }
 
     /// The kept result for `fetch` as `client` sees it, else `make()`'s, kept. An add-only
-    /// client is refused first: a result kept for someone else must not answer it.
+    /// client is refused first: a result kept for someone else must not answer it. Before a
+    /// kept result answers, `catchUp` moves it forward by what other instances committed
+    /// (a result made now needs none).
     func result(
-        for fetch: AssetFetch, client: ClientAccess, make: () async throws -> PHFetchResult<PHAsset>
+        for fetch: AssetFetch, client: ClientAccess, catchUp: () async -> Void, make: () async throws -> PHFetchResult<PHAsset>
     ) async throws -> PHFetchResult<PHAsset> {
         try client.requireRead()
         let key = Key(fetch: fetch, limitedToken: client.narrowing)
+        if state.withLock({ $0.results[key] != nil }) { await catchUp() }
         let (kept, generation) = state.withLock { ($0.results[key], $0.generation) }
         if let kept { return kept }
         let made = try await make()
