@@ -43,6 +43,10 @@ struct AssetJSONOutputTests {
         try #require(try cli.run(["import", photo.path]).status == 0)
         let imported = try #require(try cli.list(["--hidden"]).map(LibraryCommandsTests.id).first { !Self.seededUUIDs.contains(String($0.prefix(36))) })
         try #require(try cli.run(["edit", imported, "--rotate", "90"]).status == 0)
+        // Every photo read for text first, so the server's background reading can't change the
+        // detail JSON (no `text` until read, then the words) between one run and another.
+        let read = try cli.run(["cache", "warm", "--text"])
+        try #require(read.stdout.contains("Text: 1 photo read"), "\(read.stdout)\(read.stderr)")
 
         let seeded = temporary.library.withCurrent {
             let options = PHFetchOptions()
