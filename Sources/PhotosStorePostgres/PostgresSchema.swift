@@ -44,6 +44,7 @@ enum PostgresSchema {
         Migration(
             name: "v16-local-time-indexes",
             statements: VisibleAssetIndexes.rebuiltInV24.flatMap { ["DROP INDEX \($0)", LibrarySchema.createIndex($0, .postgres)] }),
+        Migration(name: "v17-search-lookups", statements: LibrarySchema.statements(addedIn: .v25, .postgres)),
     ]
 
     /// The tables as SQLite's v13 left them, with their indexes; the video renditions'

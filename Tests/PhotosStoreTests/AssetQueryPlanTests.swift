@@ -46,7 +46,8 @@ struct AssetQueryPlanTests {
 
     /// A search narrowed by a time reads the index's matches first and looks each asset up by
     /// its id: driven by the date index instead, SQLite ran the full-text match once per asset
-    /// of the year (20 s for "france 2019" on 1,000,000 assets, 8,081 found).
+    /// of the year (20 s for "france 2019" on 1,000,000 assets, 8,081 found). The lookup is in
+    /// `VisibleAssetIndexes.forSearch`, which holds all the search reads of the asset.
     @Test func aSearchNarrowedByTimeReadsTheMatchesFirst() throws {
         let year = StoreFilter.and([
             .between(.field(.creationDate), lower: .value(.real(1000)), upper: .value(.real(90_000))),
@@ -57,7 +58,29 @@ struct AssetQueryPlanTests {
             sort: [StoreSort(.creationDate, ascending: false)])
         let steps = try plan(query)
         #expect(steps.first?.hasPrefix("SCAN searchIndex VIRTUAL TABLE") == true, "\(steps)")
-        #expect(steps.contains("SEARCH asset USING INTEGER PRIMARY KEY (rowid=?)"), "\(steps)")
+        #expect(steps.contains { $0.hasPrefix("SEARCH asset USING INDEX asset_visible_for_search (id=?") }, "\(steps)")
+    }
+
+    /// Each match of a search is looked up in the search's index, not the table, whatever the
+    /// search asks of it: kinds, favorites, months, a person's view, hidden
+    /// ones included. A search that sees bursts' other frames leaves the partial index's terms,
+    /// so it is left to the planner (the table by its row id).
+    @Test func aSearchLooksEachMatchUpInItsOwnIndex() throws {
+        let match = AssetQuery.Scope.search(SearchMatch(terms: ["lyon"], prefixLast: true))
+        let kinds = StoreFilter.and([
+            .compare(.field(.mediaType), .equal, .value(.integer(2))),
+            .compare(.bitwiseAnd(.field(.mediaSubtypes), .value(.integer(4))), .equal, .value(.integer(4))),
+            .compare(.field(.isFavorite), .equal, .value(.integer(1))),
+            .isIn(.field(.localCreationMonth), [.integer(6)]),
+        ])
+        let person = AssetQuery(scope: match, filter: kinds, owner: 3)
+        for query in [AssetQuery(scope: match), AssetQuery(scope: match, includeHidden: true), person] {
+            let steps = try plan(query)
+            #expect(steps.first?.hasPrefix("SCAN searchIndex VIRTUAL TABLE") == true, "\(steps)")
+            #expect(steps.contains { $0.hasPrefix("SEARCH asset USING INDEX \(VisibleAssetIndexes.forSearch.name) (id=?") }, "\(steps)")
+        }
+        let withBursts = try plan(AssetQuery(scope: match, includeAllBurstAssets: true))
+        #expect(withBursts.contains("SEARCH asset USING INTEGER PRIMARY KEY (rowid=?)"), "\(withBursts)")
     }
 
     @Test func everyVisibleAssetByCreationDateIsOneIndexScanWithoutASort() throws {

@@ -4,14 +4,14 @@ import Testing
 
 @testable import PhotosStore
 
-/// The schema a new SQLite library gets, as released (v24: v14, the people's tables, the owners' columns, shared albums' members, partner shares, public links, the owners' indexes, the journal's owners, the assets' titles, captions and keywords, the search index with its FTS5 table, the text recognition work, and the visible-asset indexes ending with the time zone offset): every
+/// The schema a new SQLite library gets, as released (v25: v14, the people's tables, the owners' columns, shared albums' members, partner shares, public links, the owners' indexes, the journal's owners, the assets' titles, captions and keywords, the search index with its FTS5 table, the text recognition work, the visible-asset indexes ending with the time zone offset, and the search's lookup index): every
 /// table, index and trigger, one per line (`type name table SQL`, whitespace folded). The migrations render the tables from
 /// their descriptions; a description changed without a new migration changes what a new library
 /// gets but not what an existing one has, and this test says so. (Taken from the library the
 /// version before the descriptions made: the redesign changed nothing.)
 @Suite("Released schema")
 struct ReleasedSchemaTests {
-    static let v24 = """
+    static let v25 = """
         index accessSession_by_token accessSession CREATE INDEX accessSession_by_token ON accessSession(tokenID)
         index albumAsset_by_asset albumAsset CREATE INDEX albumAsset_by_asset ON albumAsset(assetID)
         index albumAsset_by_position albumAsset CREATE INDEX albumAsset_by_position ON albumAsset(albumID, position)
@@ -29,6 +29,7 @@ struct ReleasedSchemaTests {
         index asset_visible_by_favorite asset CREATE INDEX asset_visible_by_favorite ON asset(isFavorite, isHidden, creationDate, id, creationTimeZoneOffset) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
         index asset_visible_by_id asset CREATE INDEX asset_visible_by_id ON asset(id, isHidden) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
         index asset_visible_by_mediaType asset CREATE INDEX asset_visible_by_mediaType ON asset(mediaType, isHidden, creationDate, id, creationTimeZoneOffset) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
+        index asset_visible_for_search asset CREATE INDEX asset_visible_for_search ON asset(id, isHidden, creationDate, creationTimeZoneOffset, mediaType, mediaSubtypes, isFavorite, ownerID) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
         index collection_by_kind collection CREATE INDEX collection_by_kind ON collection(isList, type, subtype)
         index collection_by_parent collection CREATE INDEX collection_by_parent ON collection(parentID, position)
         index collection_moments_by_startDate collection CREATE INDEX collection_moments_by_startDate ON collection(startDate, id) WHERE isList = 0 AND type = 3
@@ -139,6 +140,34 @@ struct ReleasedSchemaTests {
         }
     }
 
+    /// A library made at v24 gets the search's lookup index (`AssetQueryPlanTests` holds a
+    /// search's plan to it) with its assets in it.
+    @Test func v25AddsTheSearchLookupIndex() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("v25-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let layout = LibraryLayout(root: folder)
+        try layout.createFolders()
+        do {
+            let queue = try DatabaseQueue(path: layout.databaseFile.path)
+            try LibraryMigrations.migrator.migrate(queue, upTo: SchemaVersion.v24.migrationName)
+            try queue.write { db in
+                #expect(try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE name = 'asset_visible_for_search'") == nil)
+                try db.execute(
+                    sql: """
+                        INSERT INTO asset (id, uuid, mediaType, addedDate, uniformTypeIdentifier, creationDate, creationTimeZoneOffset) \
+                        VALUES (7, 'P', 1, 0, 'public.jpeg', 1577800000, 32400)
+                        """)
+            }
+        }
+        let store = try LibraryDatabase.open(at: folder)
+        try store.sqliteRead { db in
+            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'asset_visible_for_search'")
+            #expect(sql == LibrarySchema.createIndex("asset_visible_for_search", .sqlite))
+            #expect(try String.fetchAll(db, sql: "SELECT uuid FROM asset") == ["P"])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset INDEXED BY asset_visible_for_search WHERE \(Self.visible)") == 1)
+        }
+    }
+
     @Test func aNewLibraryHasTheReleasedSchema() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("released-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -151,7 +180,7 @@ struct ReleasedSchemaTests {
                 return "\(row["type"] as String) \(row["name"] as String) \(row["tbl_name"] as String) \(folded)"
             }
         }
-        let expected = Self.v24.split(separator: "\n").map(String.init)
+        let expected = Self.v25.split(separator: "\n").map(String.init)
         #expect(lines.count == expected.count)
         for (line, wanted) in zip(lines, expected) {
             #expect(line == wanted)

@@ -151,6 +151,11 @@ package struct AssetQuery: Sendable, Hashable {
             hint = .hint(.indexedBy(VisibleAssetIndexes.visibleByID))
                 + .plannerSetting("random_page_cost", "1.1") + .plannerSetting("enable_hashjoin", "off")
         }
+        if case .search = scope, VisibleAssetIndexes.indexTerms.allSatisfy(visibility.contains) {
+            // Each match is looked up by its id in the index that holds what the search reads
+            // of it (`VisibleAssetIndexes.forSearch`), not in the table SQLite picks by itself.
+            hint = .hint(.indexedBy(VisibleAssetIndexes.forSearch.name))
+        }
         conditions += visibility.map(StoreSQL.init(unescaped:))
         if let filter {
             // Filter binds follow the scope's, in textual order.

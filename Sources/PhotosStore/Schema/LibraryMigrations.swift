@@ -72,7 +72,7 @@ enum LibraryMigrations {
                 try db.execute(sql: "DROP INDEX \(name)")
                 try db.execute(sql: LibrarySchema.createIndex(name, .sqlite))
             }
-        case .v5, .v7, .v10, .v12, .v13, .v14, .v15, .v17, .v18, .v19, .v20, .v21, .v22:
+        case .v5, .v7, .v10, .v12, .v13, .v14, .v15, .v17, .v18, .v19, .v20, .v21, .v22, .v25:
             break
         }
     }

@@ -2,7 +2,7 @@
 /// column, a table or an index says which one added it, so each migration's statements are
 /// rendered from the one description of the tables.
 package enum SchemaVersion: Int, Sendable, Comparable, CaseIterable {
-    case v1 = 1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24
+    case v1 = 1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24, v25
 
     /// The migration's identifier, as GRDB's migrator records it.
     package var migrationName: String {
@@ -31,6 +31,7 @@ package enum SchemaVersion: Int, Sendable, Comparable, CaseIterable {
         case .v22: "v22-descriptions"
         case .v23: "v23-search"
         case .v24: "v24-local-time-indexes"
+        case .v25: "v25-search-lookups"
         }
     }
 

@@ -71,5 +71,5 @@ package enum AssetColumn: Int32, TableColumn {
             IndexDefinition(
                 "asset_by_owner", [.key("ownerID"), .sorted("creationDate"), .implicit("id")], where: "ownerID IS NOT NULL",
                 added: .v16),
-        ] + VisibleAssetIndexes.indexes + VisibleAssetIndexes.ownerIndexes)
+        ] + VisibleAssetIndexes.indexes + VisibleAssetIndexes.ownerIndexes + [VisibleAssetIndexes.forSearch])
 }
