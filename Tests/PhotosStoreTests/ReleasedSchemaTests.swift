@@ -108,22 +108,10 @@ struct ReleasedSchemaTests {
     @Test func v24BuildsTheVisibleIndexesAgainWithTheOffset() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("v24-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let layout = LibraryLayout(root: folder)
-        try layout.createFolders()
-        do {
-            let queue = try DatabaseQueue(path: layout.databaseFile.path)
-            try LibraryMigrations.migrator.migrate(queue, upTo: SchemaVersion.v23.migrationName)
-            try queue.write { db in
-                for name in VisibleAssetIndexes.rebuiltInV24 { try db.execute(sql: "DROP INDEX \(name)") }
-                for statement in Self.v23VisibleIndexes { try db.execute(sql: statement) }
-                try db.execute(
-                    sql: """
-                        INSERT INTO asset (id, uuid, mediaType, addedDate, uniformTypeIdentifier, creationDate, creationTimeZoneOffset) \
-                        VALUES (7, 'P', 1, 0, 'public.jpeg', 1577800000, 32400)
-                        """)
-            }
+        let store = try Self.open(madeAt: .v23, in: folder) { db in
+            for name in VisibleAssetIndexes.rebuiltInV24 { try db.execute(sql: "DROP INDEX \(name)") }
+            for statement in Self.v23VisibleIndexes { try db.execute(sql: statement) }
         }
-        let store = try LibraryDatabase.open(at: folder)
         try store.sqliteRead { db in
             for name in VisibleAssetIndexes.rebuiltInV24 {
                 let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = ?", arguments: [name])
@@ -145,13 +133,28 @@ struct ReleasedSchemaTests {
     @Test func v25AddsTheSearchLookupIndex() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("v25-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try Self.open(madeAt: .v24, in: folder) { db in
+            let index = try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE name = 'asset_visible_for_search'")
+            #expect(index == nil)
+        }
+        try store.sqliteRead { db in
+            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'asset_visible_for_search'")
+            #expect(sql == LibrarySchema.createIndex("asset_visible_for_search", .sqlite))
+            #expect(try String.fetchAll(db, sql: "SELECT uuid FROM asset") == ["P"])
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset INDEXED BY asset_visible_for_search WHERE \(Self.visible)") == 1)
+        }
+    }
+
+    /// A library made at `version` in `folder`, changed by `prepare`, with one asset ('P', taken
+    /// at 1577800000 at +09:00), then opened: migrated to the newest version.
+    static func open(madeAt version: SchemaVersion, in folder: URL, _ prepare: (Database) throws -> Void) throws -> LibraryDatabase {
         let layout = LibraryLayout(root: folder)
         try layout.createFolders()
         do {
             let queue = try DatabaseQueue(path: layout.databaseFile.path)
-            try LibraryMigrations.migrator.migrate(queue, upTo: SchemaVersion.v24.migrationName)
+            try LibraryMigrations.migrator.migrate(queue, upTo: version.migrationName)
             try queue.write { db in
-                #expect(try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE name = 'asset_visible_for_search'") == nil)
+                try prepare(db)
                 try db.execute(
                     sql: """
                         INSERT INTO asset (id, uuid, mediaType, addedDate, uniformTypeIdentifier, creationDate, creationTimeZoneOffset) \
@@ -159,13 +162,7 @@ struct ReleasedSchemaTests {
                         """)
             }
         }
-        let store = try LibraryDatabase.open(at: folder)
-        try store.sqliteRead { db in
-            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'asset_visible_for_search'")
-            #expect(sql == LibrarySchema.createIndex("asset_visible_for_search", .sqlite))
-            #expect(try String.fetchAll(db, sql: "SELECT uuid FROM asset") == ["P"])
-            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset INDEXED BY asset_visible_for_search WHERE \(Self.visible)") == 1)
-        }
+        return try LibraryDatabase.open(at: folder)
     }
 
     @Test func aNewLibraryHasTheReleasedSchema() throws {

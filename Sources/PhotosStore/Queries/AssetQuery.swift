@@ -139,8 +139,9 @@ package struct AssetQuery: Sendable, Hashable {
         if !includeAllBursts { visibility.append(Term.burstRepresentative) }
         let sources = sourceTypes == 0 ? 1 : sourceTypes
         if sources & 0b111 != 0b111 { visibility.append(Term.sourceTypes(sources)) }
-        if case .album = scope, restriction == nil, filter == nil, sort.isEmpty,
-           VisibleAssetIndexes.indexTerms.allSatisfy(visibility.contains) {
+        // Whether the visible-asset indexes serve this query (SQLite can be told to use one only then).
+        let visibleIndexesApply = VisibleAssetIndexes.indexTerms.allSatisfy(visibility.contains)
+        if case .album = scope, restriction == nil, filter == nil, sort.isEmpty, visibleIndexesApply {
             // Only the members' visibility is read from `asset`: from the small partial index
             // rather than the table (SQLite's planner prefers the row-id lookup by itself).
             // PostgreSQL's default costs (random_page_cost 4, for spinning disks) pick a nested
@@ -151,7 +152,7 @@ package struct AssetQuery: Sendable, Hashable {
             hint = .hint(.indexedBy(VisibleAssetIndexes.visibleByID))
                 + .plannerSetting("random_page_cost", "1.1") + .plannerSetting("enable_hashjoin", "off")
         }
-        if case .search = scope, VisibleAssetIndexes.indexTerms.allSatisfy(visibility.contains) {
+        if case .search = scope, visibleIndexesApply {
             // Each match is looked up by its id in the index that holds what the search reads
             // of it (`VisibleAssetIndexes.forSearch`), not in the table SQLite picks by itself.
             hint = .hint(.indexedBy(VisibleAssetIndexes.forSearch.name))

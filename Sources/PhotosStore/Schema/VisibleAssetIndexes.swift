@@ -60,9 +60,8 @@ package enum VisibleAssetIndexes {
     /// id as SQLite's do. Without it PostgreSQL filtered and then sorted: 220 ms for 49,052
     /// favorites of 1,000,000, 1.2 s for 833,068 images.
     static let indexes: [IndexDefinition] = {
-        let condition = indexTerms.joined(separator: " AND ").replacingOccurrences(of: "asset.", with: "")
         func index(_ name: String, _ terms: [IndexDefinition.Term]) -> IndexDefinition {
-            IndexDefinition(name, terms, where: condition, added: .v11)
+            IndexDefinition(name, terms, where: condition(indexTerms), added: .v11)
         }
         return [
             index(
@@ -80,9 +79,8 @@ package enum VisibleAssetIndexes {
     /// shared by 10 read the owner-less indexes and filtered: 692 ms against 6.4 ms for the
     /// same 83,000 images in a library of 100,000 (`Benchmarks/run-people-benchmark.sh`).
     static let ownerIndexes: [IndexDefinition] = {
-        let condition = (indexTerms + ["asset.ownerID IS NOT NULL"]).joined(separator: " AND ").replacingOccurrences(of: "asset.", with: "")
         func index(_ name: String, _ terms: [IndexDefinition.Term]) -> IndexDefinition {
-            IndexDefinition(name, [.key("ownerID")] + terms, where: condition, added: .v20)
+            IndexDefinition(name, [.key("ownerID")] + terms, where: condition(indexTerms + ["asset.ownerID IS NOT NULL"]), added: .v20)
         }
         return [
             index(
@@ -107,7 +105,13 @@ package enum VisibleAssetIndexes {
         "asset_visible_for_search",
         [.key("id"), .key("isHidden"), .key("creationDate"), .key(localTime), .key("mediaType"), .key("mediaSubtypes"),
          .key("isFavorite"), .key("ownerID")],
-        where: indexTerms.joined(separator: " AND ").replacingOccurrences(of: "asset.", with: ""), added: .v25)
+        where: condition(indexTerms), added: .v25)
+
+    /// A partial index's `WHERE` of `terms`, without the `asset.` prefix (SQLite compares the
+    /// resolved expressions, so the qualified and unqualified spellings match).
+    private static func condition(_ terms: [String]) -> String {
+        terms.joined(separator: " AND ").replacingOccurrences(of: "asset.", with: "")
+    }
 
     /// The column that with `creationDate` gives the local time a photo was taken.
     private static let localTime = "creationTimeZoneOffset"
