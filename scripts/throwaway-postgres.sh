@@ -6,6 +6,8 @@
 #   scripts/throwaway-postgres.sh start DIR [PORT]   initdb DIR/data if new, start, print the URL
 #   scripts/throwaway-postgres.sh stop DIR           stop it (immediate shutdown)
 #
+# PGSERVER_SETTINGS adds server settings to start with ("-c shared_buffers=512MB ...").
+#
 # As root the cluster belongs to the `postgres` user (initdb refuses to run as root).
 set -euo pipefail
 command=${1:?start or stop}
@@ -25,7 +27,7 @@ start)
       || { cat "$dir/initdb.log" >&2; exit 1; }
   fi
   "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=200" start >/dev/null \
+    -o "-p $port -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=200 ${PGSERVER_SETTINGS:-}" start >/dev/null \
     || { cat "$dir/server.log" >&2; exit 1; }
   echo "postgres://postgres@127.0.0.1:$port/postgres"
   ;;

@@ -82,6 +82,7 @@ extension LibraryDatabase {
         config.busyMode = .timeout(busyTimeout)
         config.prepareDatabase { db in
             TextFunctions.register(in: db)
+            try SearchRank.register(in: db)
             try db.execute(sql: "PRAGMA mmap_size = \(memoryMap)")
         }
         let pool = try DatabasePool(path: path, configuration: config)

@@ -8,6 +8,11 @@ extension LibraryDatabase {
     /// may be read in two halves at once
     /// (``StoreEngine/idsAndPosition(_:splittable:)``).
     package func assetIDs(_ query: AssetQuery) throws(StoreError) -> (ids: [Int64], position: Int64) {
+        if sqlite != nil, let unordered = query.searchInRankOrder {
+            return try StoreError.mapping("Reading the library failed") {
+                try engine.read { db in (try RankedMatch.sorted(db.rows(unordered, RankedMatch.init)), try ChangeJournal.position(db)) }
+            }
+        }
         let splittable = query.splitKey.map { key in
             SplittableRead(table: "asset", column: key.field.rawValue.lowercased()) { pivot in query.halves(splitAt: pivot) }
         }

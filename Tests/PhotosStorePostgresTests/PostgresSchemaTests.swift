@@ -23,7 +23,7 @@ struct PostgresSchemaTests {
         defer { again.close() }
         #expect(try again.libraryIdentifier() == identifier)
         #expect(try again.appliedMigrations() == PostgresSchema.migrations.map(\.name))
-        #expect(try again.appliedMigrations() == ["v1", "v2-import-batches", "v3-null-order-indexes", "v4-people", "v5-owners", "v6-shared-albums", "v7-partners", "v8-share-links", "v9-owner-indexes", "v10-journal-owners", "v11-journal-plpgsql", "v12-journal-marks", "v13-close-on-the-server", "v14-descriptions", "v15-search", "v16-local-time-indexes", "v17-search-lookups"])
+        #expect(try again.appliedMigrations() == ["v1", "v2-import-batches", "v3-null-order-indexes", "v4-people", "v5-owners", "v6-shared-albums", "v7-partners", "v8-share-links", "v9-owner-indexes", "v10-journal-owners", "v11-journal-plpgsql", "v12-journal-marks", "v13-close-on-the-server", "v14-descriptions", "v15-search", "v16-local-time-indexes", "v17-search-lookups", "v18-search-lengths"])
         // The smart albums, as SQLite's first migration seeds them.
         let smartAlbums = try server.psql("SELECT count(*) FROM collection WHERE isList = 0 AND type = 2", database: url.lastPathComponent)
         #expect(Int(smartAlbums) == SmartAlbumCatalog.entries.count)

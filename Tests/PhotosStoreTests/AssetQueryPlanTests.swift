@@ -58,7 +58,7 @@ struct AssetQueryPlanTests {
             sort: [StoreSort(.creationDate, ascending: false)])
         let steps = try plan(query)
         #expect(steps.first?.hasPrefix("SCAN searchIndex VIRTUAL TABLE") == true, "\(steps)")
-        #expect(steps.contains { $0.hasPrefix("SEARCH asset USING INDEX asset_visible_for_search (id=?") }, "\(steps)")
+        #expect(steps.contains { $0.hasPrefix("SEARCH asset USING INDEX asset_visible_search_lookup (id=?") }, "\(steps)")
     }
 
     /// Each match of a search is looked up in the search's index, not the table, whatever the

@@ -4,14 +4,14 @@ import Testing
 
 @testable import PhotosStore
 
-/// The schema a new SQLite library gets, as released (v25: v14, the people's tables, the owners' columns, shared albums' members, partner shares, public links, the owners' indexes, the journal's owners, the assets' titles, captions and keywords, the search index with its FTS5 table, the text recognition work, the visible-asset indexes ending with the time zone offset, and the search's lookup index): every
+/// The schema a new SQLite library gets, as released (v26: v14, the people's tables, the owners' columns, shared albums' members, partner shares, public links, the owners' indexes, the journal's owners, the assets' titles, captions and keywords, the search index with its FTS5 table, the text recognition work, the visible-asset indexes ending with the time zone offset, and the search's lookup index with each document's length): every
 /// table, index and trigger, one per line (`type name table SQL`, whitespace folded). The migrations render the tables from
 /// their descriptions; a description changed without a new migration changes what a new library
 /// gets but not what an existing one has, and this test says so. (Taken from the library the
 /// version before the descriptions made: the redesign changed nothing.)
 @Suite("Released schema")
 struct ReleasedSchemaTests {
-    static let v25 = """
+    static let v26 = """
         index accessSession_by_token accessSession CREATE INDEX accessSession_by_token ON accessSession(tokenID)
         index albumAsset_by_asset albumAsset CREATE INDEX albumAsset_by_asset ON albumAsset(assetID)
         index albumAsset_by_position albumAsset CREATE INDEX albumAsset_by_position ON albumAsset(albumID, position)
@@ -29,7 +29,7 @@ struct ReleasedSchemaTests {
         index asset_visible_by_favorite asset CREATE INDEX asset_visible_by_favorite ON asset(isFavorite, isHidden, creationDate, id, creationTimeZoneOffset) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
         index asset_visible_by_id asset CREATE INDEX asset_visible_by_id ON asset(id, isHidden) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
         index asset_visible_by_mediaType asset CREATE INDEX asset_visible_by_mediaType ON asset(mediaType, isHidden, creationDate, id, creationTimeZoneOffset) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
-        index asset_visible_for_search asset CREATE INDEX asset_visible_for_search ON asset(id, isHidden, creationDate, creationTimeZoneOffset, mediaType, mediaSubtypes, isFavorite, ownerID) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
+        index asset_visible_search_lookup asset CREATE INDEX asset_visible_search_lookup ON asset(id, isHidden, creationDate, creationTimeZoneOffset, mediaType, mediaSubtypes, isFavorite, ownerID, searchLength) WHERE trashedDate IS NULL AND (burstIdentifier IS NULL OR representsBurst = 1 OR (burstSelectionTypes & 2) != 0) AND (sourceType & 1) != 0
         index collection_by_kind collection CREATE INDEX collection_by_kind ON collection(isList, type, subtype)
         index collection_by_parent collection CREATE INDEX collection_by_parent ON collection(parentID, position)
         index collection_moments_by_startDate collection CREATE INDEX collection_moments_by_startDate ON collection(startDate, id) WHERE isList = 0 AND type = 3
@@ -58,7 +58,7 @@ struct ReleasedSchemaTests {
         table accessTokenAsset accessTokenAsset CREATE TABLE accessTokenAsset (tokenID INTEGER NOT NULL REFERENCES accessToken(id) ON DELETE CASCADE, assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE, PRIMARY KEY (tokenID, assetID)) WITHOUT ROWID
         table albumAsset albumAsset CREATE TABLE albumAsset (albumID INTEGER NOT NULL REFERENCES collection(id) ON DELETE CASCADE, assetID INTEGER NOT NULL REFERENCES asset(id) ON DELETE CASCADE, position INTEGER NOT NULL, PRIMARY KEY (albumID, assetID)) WITHOUT ROWID
         table albumMember albumMember CREATE TABLE albumMember (albumID INTEGER NOT NULL REFERENCES collection(id) ON DELETE CASCADE, personID INTEGER NOT NULL REFERENCES person(id) ON DELETE CASCADE, role INTEGER NOT NULL, addedDate REAL NOT NULL, PRIMARY KEY (albumID, personID)) WITHOUT ROWID
-        table asset asset CREATE TABLE "asset" (id INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL DEFAULT 0, sourceType INTEGER NOT NULL DEFAULT 1, pixelWidth INTEGER NOT NULL DEFAULT 0, pixelHeight INTEGER NOT NULL DEFAULT 0, creationDate REAL, creationTimeZoneOffset INTEGER, modificationDate REAL, addedDate REAL NOT NULL, latitude REAL, longitude REAL, altitude REAL, horizontalAccuracy REAL, verticalAccuracy REAL, locationTimestamp REAL, duration REAL NOT NULL DEFAULT 0, isFavorite INTEGER NOT NULL DEFAULT 0, isHidden INTEGER NOT NULL DEFAULT 0, burstIdentifier TEXT, burstSelectionTypes INTEGER NOT NULL DEFAULT 0, representsBurst INTEGER NOT NULL DEFAULT 0, playbackStyle INTEGER NOT NULL DEFAULT 1, hasAdjustments INTEGER NOT NULL DEFAULT 0, adjustmentFormatIdentifier TEXT, uniformTypeIdentifier TEXT NOT NULL, originalFilename TEXT, traits INTEGER NOT NULL DEFAULT 0, momentID INTEGER REFERENCES collection(id) ON DELETE SET NULL, trashedDate REAL , cameraMake TEXT, cameraModel TEXT, lensModel TEXT, contentVersion INTEGER NOT NULL DEFAULT 0, ownerID INTEGER, title TEXT, caption TEXT, keywords TEXT)
+        table asset asset CREATE TABLE "asset" (id INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL DEFAULT 0, sourceType INTEGER NOT NULL DEFAULT 1, pixelWidth INTEGER NOT NULL DEFAULT 0, pixelHeight INTEGER NOT NULL DEFAULT 0, creationDate REAL, creationTimeZoneOffset INTEGER, modificationDate REAL, addedDate REAL NOT NULL, latitude REAL, longitude REAL, altitude REAL, horizontalAccuracy REAL, verticalAccuracy REAL, locationTimestamp REAL, duration REAL NOT NULL DEFAULT 0, isFavorite INTEGER NOT NULL DEFAULT 0, isHidden INTEGER NOT NULL DEFAULT 0, burstIdentifier TEXT, burstSelectionTypes INTEGER NOT NULL DEFAULT 0, representsBurst INTEGER NOT NULL DEFAULT 0, playbackStyle INTEGER NOT NULL DEFAULT 1, hasAdjustments INTEGER NOT NULL DEFAULT 0, adjustmentFormatIdentifier TEXT, uniformTypeIdentifier TEXT NOT NULL, originalFilename TEXT, traits INTEGER NOT NULL DEFAULT 0, momentID INTEGER REFERENCES collection(id) ON DELETE SET NULL, trashedDate REAL , cameraMake TEXT, cameraModel TEXT, lensModel TEXT, contentVersion INTEGER NOT NULL DEFAULT 0, ownerID INTEGER, title TEXT, caption TEXT, keywords TEXT, searchLength INTEGER)
         table change change CREATE TABLE change (id INTEGER PRIMARY KEY AUTOINCREMENT, date REAL NOT NULL, processID INTEGER NOT NULL)
         table changedObject changedObject CREATE TABLE changedObject (changeID INTEGER NOT NULL, entity INTEGER NOT NULL, objectID INTEGER NOT NULL, uuid TEXT NOT NULL, wasVisible INTEGER NOT NULL, isVisible INTEGER NOT NULL, flags INTEGER NOT NULL, ownerID INTEGER, PRIMARY KEY (changeID, entity, objectID)) WITHOUT ROWID
         table collection collection CREATE TABLE "collection" (id INTEGER PRIMARY KEY AUTOINCREMENT, uuid TEXT NOT NULL UNIQUE, isList INTEGER NOT NULL, type INTEGER NOT NULL, subtype INTEGER NOT NULL, title TEXT, startDate REAL, endDate REAL, latitude REAL, longitude REAL, locationNames TEXT, parentID INTEGER REFERENCES collection(id) ON DELETE CASCADE, position INTEGER NOT NULL DEFAULT 0, creationDate REAL NOT NULL , ownerID INTEGER)
@@ -128,26 +128,49 @@ struct ReleasedSchemaTests {
         }
     }
 
-    /// A library made at v24 gets the search's lookup index (`AssetQueryPlanTests` holds a
-    /// search's plan to it) with its assets in it.
+    /// A library made at v24 gets v25's search lookup index with its assets in it (v26 then
+    /// replaces it: `v26WritesTheDocumentsLengthsIntoTheLookupIndex`).
     @Test func v25AddsTheSearchLookupIndex() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("v25-\(UUID().uuidString)")
+        let queue = try DatabaseQueue()
+        try LibraryMigrations.migrator.migrate(queue, upTo: SchemaVersion.v24.migrationName)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO asset (id, uuid, mediaType, addedDate, uniformTypeIdentifier) VALUES (7, 'P', 1, 0, 'public.jpeg')")
+        }
+        try LibraryMigrations.migrator.migrate(queue, upTo: SchemaVersion.v25.migrationName)
+        try queue.read { db in
+            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'asset_visible_for_search'")
+            #expect(sql == VisibleAssetIndexes.forSearchV25.sql(on: "asset", .sqlite))
+            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset INDEXED BY asset_visible_for_search WHERE \(Self.visible)") == 1)
+        }
+    }
+
+    /// A library made at v25 gets each document's length written beside its asset, and the
+    /// search's lookup index, holding it, in place of v25's.
+    @Test func v26WritesTheDocumentsLengthsIntoTheLookupIndex() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("v26-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try Self.open(madeAt: .v24, in: folder) { db in
+        let before: (Database) throws -> Void = { db in
             let index = try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE name = 'asset_visible_for_search'")
-            #expect(index == nil)
+            #expect(index != nil)
+        }
+        let store = try Self.open(madeAt: .v25, in: folder, before) { db in
+            try db.execute(sql: "INSERT INTO searchDocument (assetID, words) VALUES (7, 'img 0001 heic lisbon portugal')")
         }
         try store.sqliteRead { db in
-            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'asset_visible_for_search'")
-            #expect(sql == LibrarySchema.createIndex("asset_visible_for_search", .sqlite))
-            #expect(try String.fetchAll(db, sql: "SELECT uuid FROM asset") == ["P"])
-            #expect(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM asset INDEXED BY asset_visible_for_search WHERE \(Self.visible)") == 1)
+            #expect(try String.fetchOne(db, sql: "SELECT name FROM sqlite_master WHERE name = 'asset_visible_for_search'") == nil)
+            let sql = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'asset_visible_search_lookup'")
+            #expect(sql == LibrarySchema.createIndex("asset_visible_search_lookup", .sqlite))
+            #expect(
+                try Int.fetchOne(db, sql: "SELECT searchLength FROM asset INDEXED BY asset_visible_search_lookup WHERE \(Self.visible) AND id = 7")
+                    == 5)
         }
     }
 
     /// A library made at `version` in `folder`, changed by `prepare`, with one asset ('P', taken
     /// at 1577800000 at +09:00), then opened: migrated to the newest version.
-    static func open(madeAt version: SchemaVersion, in folder: URL, _ prepare: (Database) throws -> Void) throws -> LibraryDatabase {
+    static func open(
+        madeAt version: SchemaVersion, in folder: URL, _ prepare: (Database) throws -> Void, then fill: (Database) throws -> Void = { _ in }
+    ) throws -> LibraryDatabase {
         let layout = LibraryLayout(root: folder)
         try layout.createFolders()
         do {
@@ -160,6 +183,7 @@ struct ReleasedSchemaTests {
                         INSERT INTO asset (id, uuid, mediaType, addedDate, uniformTypeIdentifier, creationDate, creationTimeZoneOffset) \
                         VALUES (7, 'P', 1, 0, 'public.jpeg', 1577800000, 32400)
                         """)
+                try fill(db)
             }
         }
         return try LibraryDatabase.open(at: folder)
@@ -177,7 +201,7 @@ struct ReleasedSchemaTests {
                 return "\(row["type"] as String) \(row["name"] as String) \(row["tbl_name"] as String) \(folded)"
             }
         }
-        let expected = Self.v25.split(separator: "\n").map(String.init)
+        let expected = Self.v26.split(separator: "\n").map(String.init)
         #expect(lines.count == expected.count)
         for (line, wanted) in zip(lines, expected) {
             #expect(line == wanted)

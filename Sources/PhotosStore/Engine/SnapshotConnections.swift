@@ -38,6 +38,7 @@ final class SnapshotConnections: Sendable {
         let memoryMap = memoryMap
         config.prepareDatabase { db in
             TextFunctions.register(in: db)
+            try SearchRank.register(in: db)
             try db.execute(sql: "PRAGMA mmap_size = \(memoryMap)")
         }
         return try DatabaseQueue(path: path, configuration: config)

@@ -68,6 +68,19 @@ package struct AssetQuery: Sendable, Hashable {
     /// ``statement(selecting:restrictedTo:)`` of the rows whose first sort key is in `range`
     /// (a big fetch read in parts, ``halves(splitAt:)``).
     func statement(selecting columns: StoreSQL, restrictedTo restriction: RowRestriction?, within range: KeyRange?) -> StoreSQL {
+        statement(selecting: columns, restrictedTo: restriction, within: range, ordered: true)
+    }
+
+    /// A search in its natural order on SQLite: the matches' ids, ranks and dates, in no
+    /// order (``RankedMatch``), for the store to sort. SQLite's sorter took 55 of 117 ms for
+    /// 80,894 matches of 1,000,000 (`sqlite3`, 2026-12-04); Swift sorts them in a few. Nil for
+    /// any other fetch.
+    var searchInRankOrder: StoreSQL? {
+        guard case .search = scope, sort.isEmpty, limit == 0 else { return nil }
+        return statement(selecting: "asset.id, \(SearchIndex.rank), asset.creationDate", restrictedTo: nil, within: nil, ordered: false)
+    }
+
+    private func statement(selecting columns: StoreSQL, restrictedTo restriction: RowRestriction?, within range: KeyRange?, ordered: Bool) -> StoreSQL {
         var hint: StoreSQL = ""
         var join: StoreSQL = ""
         var conditions: [StoreSQL] = []
@@ -79,12 +92,8 @@ package struct AssetQuery: Sendable, Hashable {
             break
         case .partner(let partner):
             conditions.append("asset.ownerID = \(partner)")
-        case .search(let match):
-            // The matches first, each asset looked up by its id: with `+` SQLite can't hand the
-            // asset's id to the full-text table, which it did for a date-narrowed search,
-            // running the match once per asset of the year (20 s for "france 2019" on
-            // 1,000,000 assets).
-            join = " JOIN (\(SearchIndex.matching(match))) AS found ON asset.id = +found.assetID"
+        case .search:
+            break  // The full-text table joins the assets below (`SearchIndex.joiningAssets`).
         case .album(let albumID):
             join = " JOIN albumAsset ON albumAsset.assetID = asset.id AND albumAsset.albumID = \(albumID)"
         case .smartAlbum(let subtype):
@@ -164,10 +173,10 @@ package struct AssetQuery: Sendable, Hashable {
         }
         if let restriction { conditions.append(restriction.condition(on: "asset.id")) }
         if let range, let key = orderTerms.first { conditions.append(range.condition(on: key.sql)) }
-        var statement: StoreSQL = """
-            SELECT \(columns) FROM asset\(hint)\(join) WHERE \(StoreSQL.joined(conditions, separator: " AND ")) \
-            ORDER BY \(OrderTerm.sql(orderTerms))
-            """
+        var from: StoreSQL = "asset\(hint)\(join)"
+        if case .search(let match) = scope { from = SearchIndex.joiningAssets(match, hint: hint) }
+        var statement: StoreSQL = "SELECT \(columns) FROM \(from) WHERE \(StoreSQL.joined(conditions, separator: " AND "))"
+        if ordered { statement += " ORDER BY \(OrderTerm.sql(orderTerms))" }
         if limit > 0 { statement += " LIMIT \(limit)" }
         return statement
     }
@@ -195,7 +204,7 @@ extension AssetQuery: DiffableQuery {
                 sort: sort, natural: [OrderTerm("asset.trashedDate", ascending: false), OrderTerm("asset.id")], id: "asset.id")
         case .search:
             OrderTerm.order(
-                sort: sort, natural: [OrderTerm("found.rank"), OrderTerm("asset.creationDate", ascending: false), OrderTerm("asset.id")],
+                sort: sort, natural: [OrderTerm(SearchIndex.rank), OrderTerm("asset.creationDate", ascending: false), OrderTerm("asset.id")],
                 id: "asset.id")
         default: OrderTerm.order(sort: sort, natural: [OrderTerm("asset.creationDate"), OrderTerm("asset.id")], id: "asset.id")
         }

@@ -72,7 +72,17 @@ enum LibraryMigrations {
                 try db.execute(sql: "DROP INDEX \(name)")
                 try db.execute(sql: LibrarySchema.createIndex(name, .sqlite))
             }
-        case .v5, .v7, .v10, .v12, .v13, .v14, .v15, .v17, .v18, .v19, .v20, .v21, .v22, .v25:
+        case .v25:
+            // The search's lookup index as v25 made it, which v26 replaced.
+            try db.execute(sql: VisibleAssetIndexes.forSearchV25.sql(on: "asset", .sqlite))
+        case .v26:
+            // The documents' lengths, then their index built over them (rather than updated
+            // row by row), in place of v25's.
+            try db.execute(sql: "DROP INDEX \(VisibleAssetIndexes.forSearch.name)")
+            try db.execute(sql: SearchDocumentColumn.fillLengths)
+            try db.execute(sql: VisibleAssetIndexes.forSearch.sql(on: "asset", .sqlite))
+            try db.execute(sql: "DROP INDEX \(VisibleAssetIndexes.forSearchV25.name)")
+        case .v5, .v7, .v10, .v12, .v13, .v14, .v15, .v17, .v18, .v19, .v20, .v21, .v22:
             break
         }
     }

@@ -2,7 +2,7 @@
 /// column, a table or an index says which one added it, so each migration's statements are
 /// rendered from the one description of the tables.
 package enum SchemaVersion: Int, Sendable, Comparable, CaseIterable {
-    case v1 = 1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24, v25
+    case v1 = 1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19, v20, v21, v22, v23, v24, v25, v26
 
     /// The migration's identifier, as GRDB's migrator records it.
     package var migrationName: String {
@@ -32,6 +32,7 @@ package enum SchemaVersion: Int, Sendable, Comparable, CaseIterable {
         case .v23: "v23-search"
         case .v24: "v24-local-time-indexes"
         case .v25: "v25-search-lookups"
+        case .v26: "v26-search-lengths"
         }
     }
 
@@ -190,7 +191,7 @@ package struct IndexDefinition: Sendable {
     }
 
     /// `CREATE [UNIQUE] INDEX name ON table(terms) [WHERE condition]`.
-    func sql(on table: String, _ dialect: SQLDialect) -> String {
+    package func sql(on table: String, _ dialect: SQLDialect) -> String {
         let columns = terms.compactMap { $0.sql(dialect) }.joined(separator: ", ")
         return "CREATE \(isUnique ? "UNIQUE " : "")INDEX \(name) ON \(table)(\(columns))" + (condition.map { " WHERE \($0)" } ?? "")
     }

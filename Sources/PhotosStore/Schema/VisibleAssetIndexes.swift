@@ -91,17 +91,26 @@ package enum VisibleAssetIndexes {
         ]
     }()
 
-    /// A search's lookups (v25): each match's visibility and every column its order, its
-    /// filters (years and months, kinds, favorites) and a person's view of it read, by id,
-    /// so a search looks each match up in this index instead of the table (an index-only
-    /// lookup on PostgreSQL too). ``AssetQuery`` names it to SQLite, whose planner takes the
-    /// table's row id lookup by itself.
+    /// A search's lookups (v26): each match's visibility and every column its order, its
+    /// rank (``SearchRank``: the document's length), its filters (years and months, kinds,
+    /// favorites) and a person's view of it read, by id, so a search looks each match up in
+    /// this index instead of the table (an index-only lookup on PostgreSQL too).
+    /// ``AssetQuery`` names it to SQLite, whose planner takes the table's row id lookup by
+    /// itself. It replaces v25's ``forSearchV25``, which lacked the length.
     ///
     /// A separate index rather than a wider `visibleByID`: a big album reads all of that
     /// one in id order on PostgreSQL, a merge join that took 104 → 151 ms for an album of
     /// 100,000 of 1,000,000 assets with these columns in it (`psql`, 2026-12-04). "france"
     /// (80,894 matches of 1,000,000) in `sqlite3`: 309 → 170 ms; in `psql`: 453 → 210 ms.
     static let forSearch = IndexDefinition(
+        "asset_visible_search_lookup",
+        [.key("id"), .key("isHidden"), .key("creationDate"), .key(localTime), .key("mediaType"), .key("mediaSubtypes"),
+         .key("isFavorite"), .key("ownerID"), .key("searchLength")],
+        where: condition(indexTerms), added: .v26)
+
+    /// v25's search lookup index, without the length: made by v25 (on PostgreSQL, v17), dropped
+    /// by v26 (v18) once ``forSearch`` is built.
+    package static let forSearchV25 = IndexDefinition(
         "asset_visible_for_search",
         [.key("id"), .key("isHidden"), .key("creationDate"), .key(localTime), .key("mediaType"), .key("mediaSubtypes"),
          .key("isFavorite"), .key("ownerID")],

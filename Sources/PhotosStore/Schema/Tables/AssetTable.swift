@@ -29,6 +29,11 @@ package enum AssetColumn: Int32, TableColumn {
     /// The title, caption and keywords the file carried (XMP, IPTC), for search; keywords one
     /// a line.
     case title, caption, keywords
+    /// How many words the asset's search document holds (``SearchText/document(_:)``), for
+    /// SQLite's rank of a search (``SearchRank``): written with the document, `NULL` for an
+    /// asset without one, and on PostgreSQL, whose `ts_rank` reads the vector instead. Not a
+    /// property: nothing a `PHAsset` shows.
+    case searchLength
 
     package var definition: ColumnDefinition {
         switch self {
@@ -54,6 +59,7 @@ package enum AssetColumn: Int32, TableColumn {
         case .contentVersion: .integer.notNull().defaults(to: 0).journaled(.content).added(in: .v5)
         case .ownerID: .integer.added(in: .v16)
         case .title, .caption, .keywords: .text.added(in: .v22)
+        case .searchLength: .integer.added(in: .v26)
         }
     }
 

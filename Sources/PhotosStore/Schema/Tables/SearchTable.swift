@@ -15,6 +15,17 @@ package enum SearchDocumentColumn: Int32, TableColumn {
 
     package static let table = TableDefinition("searchDocument", columns: SearchDocumentColumn.self, added: .v23)
 
+    /// Sets `asset.searchLength` of every asset with a document to its number of words (v26;
+    /// SQLite only, ``SearchRank``): the words are joined by single spaces
+    /// (``SearchText/document(_:)``).
+    package static let fillLengths = """
+        UPDATE asset SET searchLength = (SELECT \(lengthOfWords) FROM searchDocument WHERE searchDocument.assetID = asset.id) \
+        WHERE id IN (SELECT assetID FROM searchDocument)
+        """
+
+    /// The number of words in `words`, in SQL both engines run.
+    static let lengthOfWords = "CASE WHEN words = '' THEN 0 ELSE length(words) - length(replace(words, ' ', '')) + 1 END"
+
     /// The full-text index of `words`, which no table description holds:
     /// - SQLite: an FTS5 table over `searchDocument` (external content, `rowid` the asset's
     ///   id) with the `unicode61` tokenizer, kept in step by triggers, ranked by `bm25`;
