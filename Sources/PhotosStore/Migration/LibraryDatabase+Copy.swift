@@ -51,6 +51,11 @@ extension LibraryDatabase {
         }
         try destination.compactAfterCopy()
         try destination.verifyCopy(digests: digests, report: &report)
+        if engine.dialect == .postgres && destination.engine.dialect == .sqlite {
+            // SQLite's search rank reads each document's length, which PostgreSQL leaves
+            // unwritten (`AssetColumn.searchLength`): written once the copy is checked.
+            try destination.write { db in try db.execute(StoreSQL(unescaped: SearchDocumentColumn.fillLengths)) }
+        }
         let identifier = try destination.read { db in try db.text("SELECT value FROM libraryInfo WHERE key = 'libraryIdentifier'") }
         if let identifier {
             try SafeFiles.write(Data((identifier + "\n").utf8), to: destination.layout.identifierFile)

@@ -79,7 +79,11 @@ struct LibraryMigrationTests {
         #expect(try copy.fetchPersistentChanges(since: source.currentChangeToken).map(\.changeToken).count == 1)
         #expect(try copy.checkConsistency(verifyingContents: true).isConsistent)
 
-        // And back, into a new folder or database of the source's engine.
+        // And back, into a new folder or database of the source's engine. A library made on
+        // PostgreSQL has no documents' lengths (its own writes leave them unwritten).
+        if copy.store.engine.dialect == .postgres {
+            try copy.store.engine.write { db in try db.execute("UPDATE asset SET searchLength = NULL") }
+        }
         let back = try temporary.emptyPeer("back")
         _ = try copy.copyLibrary(to: back)
         // A copy on PostgreSQL has its statistics at once (ANALYZE after the rows), as
@@ -89,6 +93,15 @@ struct LibraryMigrationTests {
             try db.int64("SELECT count(*) FROM pg_stat_user_tables WHERE relname IN ('asset', 'albumasset') AND last_analyze IS NOT NULL")
         }
         #expect(analyzed == 2)
+        // A copy into SQLite from PostgreSQL (which leaves them unwritten) gets each document's
+        // length, which SQLite's search rank reads.
+        let fromPostgres = try #require(copy.store.engine.dialect == .sqlite ? copy : back)
+        let lengths = try fromPostgres.store.engine.read { db in
+            try db.rows(
+                "SELECT asset.searchLength, \(unescaped: SearchDocumentColumn.lengthOfWords) FROM asset JOIN searchDocument ON assetID = asset.id"
+            ) { row in (row.optionalInt64(0), row.int64(1)) }
+        }
+        #expect(lengths.count == 3 && lengths.allSatisfy { $0.0 == $0.1 && $0.1 > 0 }, "\(lengths)")
         #expect(back.withCurrent { PHAsset.fetchAssets(with: nil).count } == 2, "the one hidden on the copy stays hidden")
         #expect(try back.fetchPersistentChanges(since: token).map(\.changeToken).count == before.count + 1)
     }

@@ -24,7 +24,7 @@ package enum SearchDocumentColumn: Int32, TableColumn {
         """
 
     /// The number of words in `words`, in SQL both engines run.
-    static let lengthOfWords = "CASE WHEN words = '' THEN 0 ELSE length(words) - length(replace(words, ' ', '')) + 1 END"
+    package static let lengthOfWords = "CASE WHEN words = '' THEN 0 ELSE length(words) - length(replace(words, ' ', '')) + 1 END"
 
     /// The full-text index of `words`, which no table description holds:
     /// - SQLite: an FTS5 table over `searchDocument` (external content, `rowid` the asset's
