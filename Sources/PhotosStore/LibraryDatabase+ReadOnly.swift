@@ -81,8 +81,7 @@ extension LibraryDatabase {
         config.label = "PhotosLibrary.readOnly"
         config.busyMode = .timeout(busyTimeout)
         config.prepareDatabase { db in
-            TextFunctions.register(in: db)
-            try SearchRank.register(in: db)
+            try ConnectionFunctions.register(in: db)
             try db.execute(sql: "PRAGMA mmap_size = \(memoryMap)")
         }
         let pool = try DatabasePool(path: path, configuration: config)

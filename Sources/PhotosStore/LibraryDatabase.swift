@@ -190,8 +190,7 @@ package final class LibraryDatabase: Sendable {
         config.maximumReaderCount = 8
         config.label = "PhotosLibrary"
         config.prepareDatabase { db in
-            TextFunctions.register(in: db)
-            try SearchRank.register(in: db)
+            try ConnectionFunctions.register(in: db)
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
             // Map the file: large fetches and reads touch pages in place instead of copying
             // them with pread (1.8x faster on a 1M-asset fetch). Address space, not memory.

@@ -37,8 +37,7 @@ final class SnapshotConnections: Sendable {
         config.label = "PhotosLibrary.snapshot"
         let memoryMap = memoryMap
         config.prepareDatabase { db in
-            TextFunctions.register(in: db)
-            try SearchRank.register(in: db)
+            try ConnectionFunctions.register(in: db)
             try db.execute(sql: "PRAGMA mmap_size = \(memoryMap)")
         }
         return try DatabaseQueue(path: path, configuration: config)

@@ -103,18 +103,18 @@ package enum VisibleAssetIndexes {
     /// 100,000 of 1,000,000 assets with these columns in it (`psql`, 2026-12-04). "france"
     /// (80,894 matches of 1,000,000) in `sqlite3`: 309 → 170 ms; in `psql`: 453 → 210 ms.
     static let forSearch = IndexDefinition(
-        "asset_visible_search_lookup",
-        [.key("id"), .key("isHidden"), .key("creationDate"), .key(localTime), .key("mediaType"), .key("mediaSubtypes"),
-         .key("isFavorite"), .key("ownerID"), .key("searchLength")],
-        where: condition(indexTerms), added: .v26)
+        "asset_visible_search_lookup", searchLookupTerms + [.key("searchLength")], where: condition(indexTerms), added: .v26)
 
     /// v25's search lookup index, without the length: made by v25 (on PostgreSQL, v17), dropped
     /// by v26 (v18) once ``forSearch`` is built.
     package static let forSearchV25 = IndexDefinition(
-        "asset_visible_for_search",
-        [.key("id"), .key("isHidden"), .key("creationDate"), .key(localTime), .key("mediaType"), .key("mediaSubtypes"),
-         .key("isFavorite"), .key("ownerID")],
-        where: condition(indexTerms), added: .v25)
+        "asset_visible_for_search", searchLookupTerms, where: condition(indexTerms), added: .v25)
+
+    /// What both search lookup indexes hold: the id, then what a search reads of each match.
+    private static let searchLookupTerms: [IndexDefinition.Term] = [
+        .key("id"), .key("isHidden"), .key("creationDate"), .key(localTime), .key("mediaType"), .key("mediaSubtypes"),
+        .key("isFavorite"), .key("ownerID"),
+    ]
 
     /// A partial index's `WHERE` of `terms`, without the `asset.` prefix (SQLite compares the
     /// resolved expressions, so the qualified and unqualified spellings match).

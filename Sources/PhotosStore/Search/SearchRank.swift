@@ -15,7 +15,7 @@ import GRDBSQLite
 /// combining marks (`unicode61` splits at marks, `SearchText` keeps them in the word): there a
 /// rank differs from `bm25`'s, the matches stay the same.
 ///
-/// Registered on every SQLite connection (``register(in:)``), like ``TextFunctions``.
+/// Registered on every SQLite connection (``ConnectionFunctions``).
 enum SearchRank {
     static let functionName = "photos_bm25"
 

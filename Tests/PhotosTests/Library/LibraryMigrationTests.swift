@@ -82,7 +82,7 @@ struct LibraryMigrationTests {
         // And back, into a new folder or database of the source's engine. A library made on
         // PostgreSQL has no documents' lengths (its own writes leave them unwritten).
         if copy.store.engine.dialect == .postgres {
-            try copy.store.engine.write { db in try db.execute("UPDATE asset SET searchLength = NULL") }
+            _ = try copy.store.engine.write { db in try db.execute("UPDATE asset SET searchLength = NULL") }
         }
         let back = try temporary.emptyPeer("back")
         _ = try copy.copyLibrary(to: back)
