@@ -8,9 +8,12 @@ extension LibraryDatabase {
     /// may be read in two halves at once
     /// (``StoreEngine/idsAndPosition(_:splittable:)``).
     package func assetIDs(_ query: AssetQuery) throws(StoreError) -> (ids: [Int64], position: Int64) {
-        if sqlite != nil, let unordered = query.searchInRankOrder {
+        // A search in its natural order: its matches, sorted here. PostgreSQL reads them from
+        // the search documents alone when it can.
+        if let unordered = sqlite == nil ? query.searchOfDocumentsAlone ?? query.searchInRankOrder : query.searchInRankOrder {
             return try StoreError.mapping("Reading the library failed") {
-                try engine.read { db in (try RankedMatch.sorted(db.rows(unordered, RankedMatch.init)), try ChangeJournal.position(db)) }
+                let (matches, position) = try engine.rankedMatchesAndPosition(unordered)
+                return (RankedMatch.sorted(matches), position)
             }
         }
         let splittable = query.splitKey.map { key in

@@ -60,9 +60,10 @@ package final class PostgresLibraryDatabase: Sendable {
 
     /// Applies the `migrations` the database lacks, in one transaction under the migrations'
     /// lock; then rebuilds the indexes of the tables they rewrote and reads their statistics
-    /// again (`REINDEX TABLE`, `ANALYZE`: seconds for 1,000,000 assets).
+    /// again (`REINDEX TABLE`, `ANALYZE`: seconds for 1,000,000 assets). Once they commit,
+    /// writes the tables they compact again (`VACUUM FULL`, which runs outside a transaction).
     static func migrate(_ session: PostgresSession, _ migrations: [PostgresSchema.Migration] = PostgresSchema.migrations) throws(StoreError) {
-        try session.transaction("migrating the library's schema") { () throws(StoreError) in
+        let compacted = try session.transaction("migrating the library's schema") { () throws(StoreError) -> [String] in
             try session.query("SELECT pg_advisory_xact_lock(\(migrationLock))", "waiting for another instance's migration")
             try session.query(
                 #"CREATE TABLE IF NOT EXISTS schemaMigration (name TEXT COLLATE "C" PRIMARY KEY, appliedDate DOUBLE PRECISION NOT NULL)"#,
@@ -72,8 +73,10 @@ package final class PostgresLibraryDatabase: Sendable {
                 throw StoreError(.newerSchema, "the library's database was written by a newer version of this software (migration \(unknown))")
             }
             var rewritten: [String] = []
+            var compacted: [String] = []
             for migration in migrations where !applied.contains(migration.name) {
                 rewritten += migration.rewrites.filter { !rewritten.contains($0) }
+                compacted += migration.compacts.filter { !compacted.contains($0) }
                 for statement in migration.statements {
                     // DDL rendered from the tables' descriptions: no values, nothing to bind.
                     try session.query(PostgresQuery(unsafeSQL: statement), "migration \(migration.name)")
@@ -88,6 +91,11 @@ package final class PostgresLibraryDatabase: Sendable {
                 try session.query(PostgresQuery(unsafeSQL: "REINDEX TABLE \(table)"), "rebuilding the indexes of \(table)")
                 try session.query(PostgresQuery(unsafeSQL: "ANALYZE \(table)"), "reading the statistics of \(table)")
             }
+            return compacted
+        }
+        for table in compacted {
+            // The schema's own table names: identifiers, which can't be bound.
+            try session.query(PostgresQuery(unsafeSQL: "VACUUM (FULL, ANALYZE) \(table)"), "writing \(table) again compactly")
         }
     }
 

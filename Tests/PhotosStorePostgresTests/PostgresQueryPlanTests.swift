@@ -83,6 +83,19 @@ struct PostgresQueryPlanTests {
         }
         let steps = try plan(CollectionQuery(scope: .assetCollections(type: CollectionKind.moment, subtype: nil)).statement())
         #expect(!steps.contains("Sort") && steps.contains(" using collection_moments_by_startdate on "), "moments:\n\(steps)")
+
+        // A search of the whole library reads its documents alone (`SearchDocumentCopies`),
+        // hidden ones included or in a person's view too; one with a filter looks its
+        // matches up in the assets.
+        let search = AssetQuery.Scope.search(SearchMatch(terms: ["harbour"], prefixLast: true))
+        for query in [AssetQuery(scope: search), AssetQuery(scope: search, includeHidden: true), AssetQuery(scope: search, owner: 1)] {
+            let statement = try #require(query.searchOfDocumentsAlone)
+            let steps = try store.read { db in try db.texts("EXPLAIN \(statement)").joined(separator: "\n") }
+            #expect(steps.contains(" on searchdocument") && !steps.contains(" on asset"), "\(steps)")
+        }
+        #expect(AssetQuery(scope: search, filter: Self.favorites).searchOfDocumentsAlone == nil)
+        #expect(AssetQuery(scope: search, includeAllBurstAssets: true).searchOfDocumentsAlone == nil)
+        #expect(AssetQuery(scope: search, sourceTypes: 0b111).searchOfDocumentsAlone == nil)
     }
 
     /// The journal's statements on a journal of 300,000 rows read its index whatever values

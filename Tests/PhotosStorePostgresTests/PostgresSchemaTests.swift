@@ -23,7 +23,7 @@ struct PostgresSchemaTests {
         defer { again.close() }
         #expect(try again.libraryIdentifier() == identifier)
         #expect(try again.appliedMigrations() == PostgresSchema.migrations.map(\.name))
-        #expect(try again.appliedMigrations() == ["v1", "v2-import-batches", "v3-null-order-indexes", "v4-people", "v5-owners", "v6-shared-albums", "v7-partners", "v8-share-links", "v9-owner-indexes", "v10-journal-owners", "v11-journal-plpgsql", "v12-journal-marks", "v13-close-on-the-server", "v14-descriptions", "v15-search", "v16-local-time-indexes", "v17-search-lookups", "v18-search-lengths"])
+        #expect(try again.appliedMigrations() == ["v1", "v2-import-batches", "v3-null-order-indexes", "v4-people", "v5-owners", "v6-shared-albums", "v7-partners", "v8-share-links", "v9-owner-indexes", "v10-journal-owners", "v11-journal-plpgsql", "v12-journal-marks", "v13-close-on-the-server", "v14-descriptions", "v15-search", "v16-local-time-indexes", "v17-search-lookups", "v18-search-lengths", "v19-search-document-copies"])
         // The smart albums, as SQLite's first migration seeds them.
         let smartAlbums = try server.psql("SELECT count(*) FROM collection WHERE isList = 0 AND type = 2", database: url.lastPathComponent)
         #expect(Int(smartAlbums) == SmartAlbumCatalog.entries.count)
@@ -159,12 +159,63 @@ struct PostgresSchemaTests {
             #expect(actual[column] == types[type], "\(column): SQLite \(type), PostgreSQL \(actual[column] ?? "missing")")
         }
         // PostgreSQL's own: its migrations, the position row (SQLite keeps it in sqlite_sequence),
-        // and the search words' tsvector (SQLite's are in its FTS5 table).
-        let extra = Set(actual.keys).subtracting(expected.keys)
-            .filter { !$0.hasPrefix("schemamigration.") && $0 != "libraryposition.position" && $0 != "searchdocument.vector" }
+        // the search words' tsvector (SQLite's are in its FTS5 table) and the copies of what a
+        // search reads of each asset beside it (`SearchDocumentCopies`).
+        let searchColumns = ["vector"] + SearchDocumentCopies.columns.map(\.name)
+        let extra = Set(actual.keys).subtracting(expected.keys).subtracting(searchColumns.map { "searchdocument.\($0.lowercased())" })
+            .filter { !$0.hasPrefix("schemamigration.") && $0 != "libraryposition.position" }
         #expect(extra.isEmpty, "columns only on PostgreSQL: \(extra.sorted())")
         // Text sorts by bytes, as SQLite's BINARY collation does.
         #expect(try server.psql("SELECT collation_name FROM information_schema.columns WHERE table_name = 'asset' AND column_name = 'originalfilename'", database: url.lastPathComponent) == "C")
+    }
+
+    @Test("v19 copies what a search reads of each asset beside its words, writes the documents again compactly, and keeps the copies")
+    func searchDocumentCopies() throws {
+        let server = try ThrowawayPostgres()
+        let url = try server.createDatabase()
+        let database = url.lastPathComponent
+        let session = try PostgresSession.connect(to: url)
+        try PostgresLibraryDatabase.migrate(session, Array(PostgresSchema.migrations.prefix { $0.name != "v19-search-document-copies" }))
+        session.close()
+        // A library of v18: 2,000 assets with words, some hidden, in Recently Deleted, a burst's
+        // unpicked frame, another source; one without a date.
+        _ = try server.psql(
+            """
+            INSERT INTO asset (uuid, mediaType, creationDate, addedDate, isHidden, trashedDate, burstIdentifier, sourceType, uniformTypeIdentifier)
+                SELECT 'A' || n, 1, CASE WHEN n = 7 THEN NULL ELSE n * 1000.0 END, n, (n % 5 = 0)::int,
+                       CASE WHEN n % 7 = 0 THEN n END, CASE WHEN n % 11 = 0 THEN 'B' END, CASE WHEN n % 13 = 0 THEN 2 ELSE 1 END, 'public.jpeg'
+                FROM generate_series(1, 2000) AS n;
+            INSERT INTO searchDocument (assetID, words) SELECT id, 'harbour ' || uuid FROM asset;
+            """, database: database)
+        func size() throws -> Int { Int(try server.psql("SELECT pg_relation_size('searchdocument')", database: database)) ?? 0 }
+        let before = try size()
+        try PostgresLibraryDatabase.open(url: url).close()
+        let differing = """
+            SELECT count(*) FROM searchDocument JOIN asset ON asset.id = searchDocument.assetID \
+            WHERE (searchDocument.listed, searchDocument.isHidden, searchDocument.ownerID, searchDocument.creationDate) \
+            IS DISTINCT FROM ((asset.trashedDate IS NULL AND (asset.sourceType & 1) != 0 AND (asset.burstIdentifier IS NULL \
+            OR asset.representsBurst = 1 OR (asset.burstSelectionTypes & 2) != 0)), asset.isHidden, asset.ownerID, asset.creationDate)
+            """
+        #expect(try server.psql(differing, database: database) == "0", "filled from the assets")
+        #expect(try server.psql("SELECT count(*) FROM searchDocument WHERE listed", database: database) != "0")
+        // Every row was written again by the fill; the table is then rewritten without the old ones.
+        let after = try size()
+        #expect(after <= before + before / 2, "\(before) → \(after) bytes")
+        // The triggers keep them: a new document, and changes to each column copied.
+        _ = try server.psql(
+            """
+            INSERT INTO asset (uuid, mediaType, creationDate, addedDate, isHidden, uniformTypeIdentifier) VALUES ('NEW', 1, 5.0, 0, 1, 'public.jpeg');
+            INSERT INTO searchDocument (assetID, words) SELECT id, 'new' FROM asset WHERE uuid = 'NEW';
+            """, database: database)
+        #expect(try server.psql("SELECT listed::text || isHidden FROM searchDocument WHERE words = 'new'", database: database) == "true1")
+        _ = try server.psql(
+            """
+            UPDATE asset SET isHidden = 1 - isHidden WHERE id % 3 = 0;
+            UPDATE asset SET trashedDate = CASE WHEN trashedDate IS NULL THEN 1 END WHERE id % 4 = 0;
+            UPDATE asset SET creationDate = creationDate + 1, representsBurst = 1 WHERE id % 6 = 0;
+            UPDATE asset SET sourceType = 1, ownerID = NULL WHERE id % 13 = 0;
+            """, database: database)
+        #expect(try server.psql(differing, database: database) == "0", "kept by the triggers")
     }
 
     @Test("a video gets its rendition row, a Live Photo when it becomes live, and an edit makes it due again")

@@ -17,10 +17,10 @@ extension PHPhotoLibrary {
             scope: scope, filter: options.filter, sort: options.sort, includeHidden: options.includeHiddenAssets,
             includeAllBurstAssets: options.includeAllBurstAssets, sourceTypes: options.sourceTypes,
             limit: options.fetchLimit, owner: personID)
-        // A person's fetch of their timeline, smart albums, a partner's photos or identifiers
-        // takes in the partners who share with them, read now.
+        // A person's fetch of their timeline, smart albums, searches, a partner's photos or
+        // identifiers takes in the partners who share with them, read now.
         switch scope {
-        case .library, .smartAlbum, .uuids, .partner: query.partners = partnerSharesForFetch()
+        case .library, .smartAlbum, .search, .uuids, .partner: query.partners = partnerSharesForFetch()
         default: break
         }
         let fetched: (ids: [Int64], position: Int64)

@@ -35,6 +35,12 @@ package protocol StoreEngine: Sendable {
     /// walks its covering index as fast as two would).
     func idsAndPosition(_ statement: StoreSQL, splittable: SplittableRead?) throws -> (ids: [Int64], position: Int64)
 
+    /// The matches `statement` selects (an id, a rank and a creation date, ``RankedMatch``),
+    /// in no order, and the library's position they reflect: a search the store sorts itself.
+    /// A read transaction of two statements by default; PostgreSQL reads the matches as three
+    /// arrays with the position, in one statement.
+    func rankedMatchesAndPosition(_ statement: StoreSQL) throws -> (matches: [RankedMatch], position: Int64)
+
     /// Runs one query outside any transaction: a single statement is consistent on its own.
     /// The reads a fetch result makes per object and per batch come here, so the engine can
     /// make them cheaper than a transaction (SQLite: plain connections and prepared
@@ -84,6 +90,10 @@ extension StoreEngine {
 
     package func idsAndPosition(_ statement: StoreSQL, splittable: SplittableRead?) throws -> (ids: [Int64], position: Int64) {
         try idsAndPosition(statement)
+    }
+
+    package func rankedMatchesAndPosition(_ statement: StoreSQL) throws -> (matches: [RankedMatch], position: Int64) {
+        try read { db in (try db.rows(statement, RankedMatch.init), try ChangeJournal.position(db)) }
     }
 
     /// SQLite's write lock is the transaction's own: nothing to fold.

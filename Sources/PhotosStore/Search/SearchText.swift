@@ -103,15 +103,19 @@ enum SearchIndex {
 /// A search's match as ``AssetQuery/searchInRankOrder`` reads it, and the search's natural
 /// order (``AssetQuery``'s `orderTerms`) as SQLite sorts it: rank ascending, then the
 /// creation date newest first (`NULL`, SQLite's smallest value, last), then the id.
-struct RankedMatch {
-    let id: Int64
-    let rank: Double
-    let creationDate: Double?
+package struct RankedMatch: Sendable {
+    package let id: Int64
+    package let rank: Double
+    package let creationDate: Double?
+
+    package init(id: Int64, rank: Double, creationDate: Double?) {
+        self.id = id
+        self.rank = rank
+        self.creationDate = creationDate
+    }
 
     init(_ row: any ColumnReading) {
-        id = row.int64(0)
-        rank = row.double(1)
-        creationDate = row.optionalDouble(2)
+        self.init(id: row.int64(0), rank: row.double(1), creationDate: row.optionalDouble(2))
     }
 
     static func sorted(_ matches: [RankedMatch]) -> [Int64] {

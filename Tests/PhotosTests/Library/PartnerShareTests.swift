@@ -24,8 +24,11 @@ struct PartnerShareTests {
         let shared = house.ben.withCurrent { PHAsset.fetchAssets(sharedByPartner: "Ana").map(\.localIdentifier) }
         #expect(shared == [may5], "from May 3rd on, never a hidden one")
         #expect(PersonLibraryTests.assets(house.ben) == [bens], "not in his timeline until he says so")
+        #expect(try Self.search(house.ben, "jpg") == [bens], "nor in his searches")
         #expect(try house.ben.showPartnerPhotosInTimeline("ana", true))
         #expect(PersonLibraryTests.assets(house.ben) == [may5, bens] || PersonLibraryTests.assets(house.ben) == [bens, may5])
+        #expect(try Self.search(house.ben, "jpg") == [may5, bens], "his searches see his timeline")
+        #expect(try Self.search(house.ana, "jpg") == [may5, house.anasFirst], "hers: her own, not hidden")
         // By identifier, too (a thumbnail's request); read-only.
         house.ben.withCurrent { #expect(PHAsset.fetchAssets(withLocalIdentifiers: [may5, house.anasFirst], options: nil).count == 1) }
         let favorite = try #require(throws: PHPhotosError.self) {
@@ -42,7 +45,13 @@ struct PartnerShareTests {
         // Ended: gone from his timeline and his view of her photos.
         #expect(try house.ana.stopSharingPhotos(withPartner: "Ben"))
         #expect(PersonLibraryTests.assets(house.ben) == [bens])
+        #expect(try Self.search(house.ben, "jpg") == [bens])
         #expect(house.ben.withCurrent { PHAsset.fetchAssets(sharedByPartner: "Ana").count } == 0)
+    }
+
+    /// What a search of `library` finds, as a set.
+    static func search(_ library: PHPhotoLibrary, _ text: String) throws -> Set<String> {
+        Set(try library.withCurrent { try PHAsset.fetchAssets(matching: text, options: nil) }.map(\.localIdentifier))
     }
 
     @Test func partnerSharingIsBetweenPeople() throws {

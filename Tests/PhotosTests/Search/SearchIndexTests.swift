@@ -205,6 +205,52 @@ struct SearchIndexTests {
         #expect(details.removedObjects.isEmpty && first.count == 1)
     }
 
+    /// A search shows what the library's fetches show, newest first among equal matches, and
+    /// follows each change to an asset: its date, hiding, Recently Deleted and back. (On
+    /// PostgreSQL the search reads these from its documents' copies, `SearchDocumentCopies`,
+    /// which must then equal the assets'.)
+    @Test func aSearchShowsWhatTheLibraryShowsAndFollowsItsChanges() throws {
+        let temporary = try TemporaryLibrary()
+        let ids = try Self.importFiles(temporary, (0..<3).map { year in
+            ("\(year).jpg", ["-XMP-dc:Subject=harbour", "-DateTimeOriginal=202\(year):06:01 10:00:00"])
+        })
+        func asset(_ id: String) -> PHAsset {
+            temporary.library.withCurrent { PHAsset.fetchAssets(withLocalIdentifiers: [id], options: nil).firstObject! }
+        }
+        func copiesAgree() throws {
+            guard TestStore.isPostgres else { return }
+            let differing = try temporary.texts(
+                """
+                SELECT count(*)::text FROM searchDocument JOIN asset ON asset.id = searchDocument.assetID                 WHERE (searchDocument.listed, searchDocument.isHidden, searchDocument.ownerID, searchDocument.creationDate)                 IS DISTINCT FROM ((asset.trashedDate IS NULL AND (asset.sourceType & 1) != 0 AND (asset.burstIdentifier IS NULL \
+                OR asset.representsBurst = 1 OR (asset.burstSelectionTypes & 2) != 0)), asset.isHidden, asset.ownerID, asset.creationDate)
+                """)
+            #expect(differing == ["0"], "each document's copies are its asset's")
+        }
+        #expect(try Self.search(temporary, "harbour") == [ids[2], ids[1], ids[0]], "equal matches, newest first")
+
+        try temporary.library.performChangesAndWait {
+            PHAssetChangeRequest(for: asset(ids[0])).creationDate = Date(timeIntervalSince1970: 1_700_000_000)  // 2023
+        }
+        #expect(try Self.search(temporary, "harbour") == [ids[0], ids[2], ids[1]], "a new date, a new place")
+        try temporary.library.performChangesAndWait { PHAssetChangeRequest(for: asset(ids[1])).isHidden = true }
+        #expect(try Self.search(temporary, "harbour") == [ids[0], ids[2]], "hidden")
+        let options = PHFetchOptions()
+        options.includeHiddenAssets = true
+        let withHidden = try temporary.library.withCurrent { try PHAsset.fetchAssets(matching: "harbour", options: options) }
+        #expect(withHidden.map(\.localIdentifier) == [ids[0], ids[2], ids[1]], "hidden, asked for")
+        try temporary.library.performChangesAndWait { PHAssetChangeRequest.deleteAssets([asset(ids[2])] as NSArray) }
+        #expect(try Self.search(temporary, "harbour") == [ids[0]], "in Recently Deleted")
+        try copiesAgree()
+        try temporary.library.performChangesAndWait {
+            PHAssetChangeRequest.recoverAssets(PHAsset.fetchRecentlyDeletedAssets(with: nil))
+            PHAssetChangeRequest(for: asset(ids[1])).isHidden = false
+        }
+        #expect(try Self.search(temporary, "harbour") == [ids[0], ids[2], ids[1]], "back")
+        try temporary.library.performChangesAndWait { PHAssetChangeRequest(for: asset(ids[0])).creationDate = nil }
+        #expect(try Self.search(temporary, "harbour") == [ids[2], ids[1], ids[0]], "no date, last")
+        try copiesAgree()
+    }
+
     @Test func assetsWithoutWordsAreIndexedWhenTheLibraryOpens() throws {
         let temporary = try TemporaryLibrary()
         let ids = try Self.importFiles(temporary, [("beach.jpg", ["-XMP-dc:Subject=beach"])])

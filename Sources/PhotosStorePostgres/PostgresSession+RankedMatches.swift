@@ -1,0 +1,80 @@
+import Foundation
+import NIOCore
+package import PhotosStore
+import PostgresNIO
+
+extension PostgresEngine {
+    /// A search's matches as three arrays and the library's position, in one statement
+    /// (``PostgresSession/rankedMatchesAndPosition(_:)``).
+    package func rankedMatchesAndPosition(_ statement: StoreSQL) throws -> (matches: [RankedMatch], position: Int64) {
+        try withSession(readOnly: true) { session in try session.rankedMatchesAndPosition(statement) }
+    }
+}
+
+extension PostgresSession {
+    /// The matches `statement` selects (id, rank, creation date) as three arrays, with the
+    /// library's position, in one statement outside any transaction: a row message a match
+    /// costs ~3 µs to receive and decode (80,894 matches: ~250 ms), an array element a few
+    /// nanoseconds. Falls back to a read transaction of rows when an array doesn't decode.
+    func rankedMatchesAndPosition(_ statement: StoreSQL) throws -> (matches: [RankedMatch], position: Int64) {
+        let (query, values) = Self.preparable(
+            """
+            SELECT array_agg(id), array_agg(rank::float8), array_agg(creationDate::float8), (SELECT position FROM libraryPosition) \
+            FROM (\(statement)) AS matches (id, rank, creationDate)
+            """)
+        if let row = try self.query(query, "reading \(query.sql)", values: values).first?.makeRandomAccess(),
+            let answer = Self.rankedMatches(in: row)
+        {
+            return answer
+        }
+        return try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+            (try rows(statement) { RankedMatch(id: $0.int64(0), rank: $0.double(1), creationDate: $0.optionalDouble(2)) }, try rows("SELECT position FROM libraryPosition") { $0.int64(0) }.first ?? 0)
+        }
+    }
+
+    /// The answer of ``rankedMatchesAndPosition(_:)``'s statement; nil when an array is not
+    /// of its type or its lengths differ. No match at all is three `NULL`s (`array_agg` of
+    /// no rows).
+    private static func rankedMatches(in row: PostgresRandomAccessRow) -> (matches: [RankedMatch], position: Int64)? {
+        guard let position = try? PostgresColumns.cell(row, 3).decode(Int64.self) else { return nil }
+        let idCell = PostgresColumns.cell(row, 0)
+        if idCell.bytes == nil { return ([], position) }
+        guard let ids = int64Array(idCell),
+            let ranks = float8Array(PostgresColumns.cell(row, 1)), ranks.count == ids.count,
+            let dates = float8Array(PostgresColumns.cell(row, 2)), dates.count == ids.count
+        else { return nil }
+        var matches: [RankedMatch] = []
+        matches.reserveCapacity(ids.count)
+        for index in ids.indices {
+            guard let rank = ranks[index] else { return nil }
+            matches.append(RankedMatch(id: ids[index], rank: rank, creationDate: dates[index]))
+        }
+        return (matches, position)
+    }
+
+    /// The elements of a `double precision[]` cell in PostgreSQL's binary array format (a
+    /// 20-byte header; each element a 4-byte length, -1 for `NULL`, then 8 bytes), `NULL`s as
+    /// nil. Nil for anything else.
+    static func float8Array(_ cell: PostgresCell) -> [Double?]? {
+        guard cell.dataType == .float8Array, cell.format == .binary, var bytes = cell.bytes else { return nil }
+        guard let dimensions = bytes.readInteger(as: Int32.self), bytes.readInteger(as: Int32.self) != nil,
+            bytes.readInteger(as: UInt32.self) == PostgresDataType.float8.rawValue
+        else { return nil }
+        if dimensions == 0 { return [] }
+        guard dimensions == 1, let count = bytes.readInteger(as: Int32.self), count >= 0, bytes.readInteger(as: Int32.self) != nil else {
+            return nil
+        }
+        var values: [Double?] = []
+        values.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard let length = bytes.readInteger(as: Int32.self) else { return nil }
+            if length == -1 {
+                values.append(nil)
+                continue
+            }
+            guard length == 8, let bits = bytes.readInteger(as: UInt64.self) else { return nil }
+            values.append(Double(bitPattern: bits))
+        }
+        return bytes.readableBytes == 0 ? values : nil
+    }
+}
