@@ -64,17 +64,23 @@ extension PostgresSession {
         guard dimensions == 1, let count = bytes.readInteger(as: Int32.self), count >= 0, bytes.readInteger(as: Int32.self) != nil else {
             return nil
         }
-        var values: [Double?] = []
-        values.reserveCapacity(Int(count))
-        for _ in 0..<count {
-            guard let length = bytes.readInteger(as: Int32.self) else { return nil }
-            if length == -1 {
-                values.append(nil)
-                continue
+        return bytes.withUnsafeReadableBytes { raw -> [Double?]? in
+            var values: [Double?] = []
+            values.reserveCapacity(Int(count))
+            var offset = 0
+            for _ in 0..<count {
+                guard offset + 4 <= raw.count else { return nil }
+                let length = Int32(bigEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int32.self))
+                offset += 4
+                if length == -1 {
+                    values.append(nil)
+                    continue
+                }
+                guard length == 8, offset + 8 <= raw.count else { return nil }
+                values.append(Double(bitPattern: UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))))
+                offset += 8
             }
-            guard length == 8, let bits = bytes.readInteger(as: UInt64.self) else { return nil }
-            values.append(Double(bitPattern: bits))
+            return offset == raw.count ? values : nil
         }
-        return bytes.readableBytes == 0 ? values : nil
     }
 }

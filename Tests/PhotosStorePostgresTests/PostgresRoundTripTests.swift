@@ -296,4 +296,30 @@ struct PostgresIDArrayTests {
         #expect(PostgresSession.int64Array(try cell("SELECT ARRAY[1, 2]::int4[]")) == nil, "not a bigint[]")
         #expect(PostgresSession.int64Array(try cell("SELECT ARRAY[[1, 2], [3, 4]]::bigint[]")) == nil, "two dimensions")
     }
+
+    /// A search's ranks and dates (``PostgresSession/float8Array(_:)``), `NULL`s included, and
+    /// its matches read whole (``PostgresSession/rankedMatchesAndPosition(_:)``).
+    @Test func ranksAndDatesDecodeFromTheirBytes() throws {
+        let server = try ThrowawayPostgres()
+        let url = try server.createDatabase()
+        try PostgresLibraryDatabase.open(url: url).close()
+        let session = try PostgresSession.connect(to: url)
+        defer { session.close() }
+        func cell(_ sql: String) throws -> PostgresCell {
+            try #require(try session.query(PostgresQuery(unsafeSQL: sql), sql).first?.makeRandomAccess()[0])
+        }
+        let decoded = PostgresSession.float8Array(try cell("SELECT ARRAY[1.5, NULL, -0.25, 'Infinity', 1e300]::float8[]"))
+        #expect(decoded == [1.5, nil, -0.25, .infinity, 1e300])
+        #expect(PostgresSession.float8Array(try cell("SELECT ARRAY(SELECT 1::float8 WHERE false)")) == [])
+        #expect(PostgresSession.float8Array(try cell("SELECT ARRAY[1, 2]::float4[]")) == nil, "not a float8[]")
+        #expect(PostgresSession.float8Array(try cell("SELECT ARRAY[[1, 2], [3, 4]]::float8[]")) == nil, "two dimensions")
+
+        let (matches, position) = try session.rankedMatchesAndPosition(
+            "SELECT n::bigint, -n * 0.5::real, CASE WHEN n % 3 = 0 THEN NULL ELSE n * 10.0 END FROM generate_series(1, 5000) AS n")
+        #expect(position == 0 && matches.count == 5000)
+        #expect(matches.map(\.id) == Array(1...5000))
+        #expect(matches.allSatisfy { $0.rank == -Double($0.id) * 0.5 && $0.creationDate == ($0.id % 3 == 0 ? nil : Double($0.id) * 10) })
+        let none = try session.rankedMatchesAndPosition("SELECT 1::bigint, 0.0, 0.0 WHERE false")
+        #expect(none.matches.isEmpty)
+    }
 }
