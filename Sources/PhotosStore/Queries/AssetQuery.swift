@@ -97,10 +97,10 @@ package struct AssetQuery: Sendable, Hashable {
         var conditions: [StoreSQL] = ["vector @@ query", "asset.listed"]
         if !includeHidden { conditions.append(StoreSQL(unescaped: VisibleAssetIndexes.Term.notHidden)) }
         if let owner {
-            conditions.append("(asset.ownerID = \(owner)\(Self.shared(by: partners.filter(\.inTimeline))))")
+            conditions.append(timeline(of: owner))
         }
         return """
-            SELECT asset.assetID, -ts_rank(vector, query), asset.creationDate \
+            SELECT asset.assetID, \(SearchIndex.postgresRank), asset.creationDate \
             FROM searchDocument AS asset, to_tsquery('simple', \(match.tsquery)) AS query \
             WHERE \(StoreSQL.joined(conditions, separator: " AND "))
             """
@@ -156,7 +156,7 @@ package struct AssetQuery: Sendable, Hashable {
             case .library, .smartAlbum, .search:
                 // A partner's photos join the timeline (and its smart albums) of a partner who
                 // chose to show them there.
-                conditions.append("(asset.ownerID = \(owner)\(Self.shared(by: partners.filter(\.inTimeline))))")
+                conditions.append(timeline(of: owner))
             default:
                 conditions.append("asset.ownerID = \(owner)")
             }
@@ -209,6 +209,12 @@ package struct AssetQuery: Sendable, Hashable {
 }
 
 extension AssetQuery {
+    /// A person's timeline (their library, smart albums and searches): their own assets and
+    /// the photos of the partners who chose to show them there.
+    func timeline(of owner: Int64) -> StoreSQL {
+        "(asset.ownerID = \(owner)\(Self.shared(by: partners.filter(\.inTimeline))))"
+    }
+
     /// ` OR` the asset is one of these partners' shared photos (taken from the share's date on,
     /// never a hidden one), one term each, so a fetch without partners stays `ownerID = ?`.
     static func shared(by partners: [PartnerShare]) -> StoreSQL {

@@ -90,10 +90,13 @@ enum SearchIndex {
         .either(
             sqlite: "searchIndex CROSS JOIN asset\(hint) ON asset.id = searchIndex.rowid AND searchIndex MATCH \(match.fts5)",
             postgres: """
-                asset\(hint) JOIN (SELECT assetID, -ts_rank(vector, query) AS rank FROM searchDocument, \
+                asset\(hint) JOIN (SELECT assetID, \(postgresRank) AS rank FROM searchDocument, \
                 to_tsquery('simple', \(match.tsquery)) AS query WHERE vector @@ query) AS found ON asset.id = +found.assetID
                 """)
     }
+
+    /// PostgreSQL's rank of a document (`vector`) for the search's `query`, lower first.
+    static let postgresRank: StoreSQL = "-ts_rank(vector, query)"
 
     /// A match's rank, lower first: FTS5's `bm25` with the length the asset's index holds
     /// (``SearchRank``), PostgreSQL's `ts_rank` negated.
