@@ -27,9 +27,7 @@ extension PostgresSession {
         {
             return answer
         }
-        return try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-            (try rows(statement) { RankedMatch(id: $0.int64(0), rank: $0.double(1), creationDate: $0.optionalDouble(2)) }, try rows("SELECT position FROM libraryPosition") { $0.int64(0) }.first ?? 0)
-        }
+        return try withPosition { try rows(statement, RankedMatch.init) }
     }
 
     /// The answer of ``rankedMatchesAndPosition(_:)``'s statement; nil when an array is not

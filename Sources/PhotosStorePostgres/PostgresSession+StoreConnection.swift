@@ -141,8 +141,14 @@ extension PostgresSession: StoreConnection {
         if let answer = try Self.idsAndPosition(in: query(combined, "reading \(combined.sql)", values: values)) {
             return answer
         }
-        return try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-            (try parts.flatMap { try int64Column($0) }, try rows("SELECT position FROM libraryPosition") { $0.int64(0) }.first ?? 0)
+        return try withPosition { try parts.flatMap { try int64Column($0) } }
+    }
+
+    /// What `read` reads and the library's position, in one read-only transaction that sees
+    /// one state of the library: the fallback of the one-statement reads.
+    func withPosition<T>(_ read: () throws -> T) throws -> (T, Int64) {
+        try transaction(begin: "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+            (try read(), try rows("SELECT position FROM libraryPosition") { $0.int64(0) }.first ?? 0)
         }
     }
 

@@ -92,11 +92,7 @@ struct SearchDocuments {
         // Each document's length beside the asset's visibility, where SQLite's rank reads it
         // (`SearchRank`). PostgreSQL's (`ts_rank`) reads the vector: its column stays `NULL`.
         guard db.dialect == .sqlite else { return }
-        try db.execute(
-            """
-            UPDATE asset SET searchLength = (SELECT \(unescaped: SearchDocumentColumn.lengthOfWords) FROM searchDocument \
-            WHERE searchDocument.assetID = asset.id) WHERE id IN (\(list))
-            """)
+        try db.execute("\(unescaped: SearchDocumentColumn.settingLengths) WHERE id IN (\(list))")
     }
 
     /// Rows an upsert writes (two binds each: SQLite takes 32,766 a statement).

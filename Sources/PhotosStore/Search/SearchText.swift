@@ -117,7 +117,7 @@ package struct RankedMatch: Sendable {
         self.creationDate = creationDate
     }
 
-    init(_ row: any ColumnReading) {
+    package init(_ row: any ColumnReading) {
         self.init(id: row.int64(0), rank: row.double(1), creationDate: row.optionalDouble(2))
     }
 

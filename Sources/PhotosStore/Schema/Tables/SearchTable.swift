@@ -15,13 +15,14 @@ package enum SearchDocumentColumn: Int32, TableColumn {
 
     package static let table = TableDefinition("searchDocument", columns: SearchDocumentColumn.self, added: .v23)
 
-    /// Sets `asset.searchLength` of every asset with a document to its number of words (v26;
-    /// SQLite only, ``SearchRank``): the words are joined by single spaces
-    /// (``SearchText/document(_:)``).
-    package static let fillLengths = """
-        UPDATE asset SET searchLength = (SELECT \(lengthOfWords) FROM searchDocument WHERE searchDocument.assetID = asset.id) \
-        WHERE id IN (SELECT assetID FROM searchDocument)
-        """
+    /// Sets `asset.searchLength` of the assets a `WHERE` that follows names to their
+    /// documents' number of words (SQLite only, ``SearchRank``): the words are joined by
+    /// single spaces (``SearchText/document(_:)``).
+    package static let settingLengths =
+        "UPDATE asset SET searchLength = (SELECT \(lengthOfWords) FROM searchDocument WHERE searchDocument.assetID = asset.id)"
+
+    /// ``settingLengths`` of every asset with a document (v26, a copy from PostgreSQL).
+    package static let fillLengths = settingLengths + " WHERE id IN (SELECT assetID FROM searchDocument)"
 
     /// The number of words in `words`, in SQL both engines run.
     package static let lengthOfWords = "CASE WHEN words = '' THEN 0 ELSE length(words) - length(replace(words, ' ', '')) + 1 END"
