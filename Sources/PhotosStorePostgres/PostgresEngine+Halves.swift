@@ -40,19 +40,13 @@ extension PostgresEngine {
     package func idsAndPosition(_ statement: StoreSQL, splittable: SplittableRead?) throws -> (ids: [Int64], position: Int64) {
         guard let splittable else { return try idsAndPosition(statement) }
         let shape = statement.rendered(for: .postgres).sql
-        let threshold = splitReadsFrom.load(ordering: .relaxed)
         let answer: (ids: [Int64], position: Int64)
-        if threshold >= 0, lastCounts.withLock({ $0[shape] ?? 0 }) >= threshold,
-            let pivot = middleKey(of: splittable.column, in: splittable.table)
-        {
+        if splits(shape, unknownSplits: false), let pivot = middleKey(of: splittable.column, in: splittable.table) {
             answer = try idsAndPosition(halves: splittable.halves(pivot))
         } else {
             answer = try idsAndPosition(statement)
         }
-        lastCounts.withLock { counts in
-            if counts.count >= Self.countsKept, counts[shape] == nil { counts.removeAll() }
-            counts[shape] = answer.ids.count
-        }
+        keepCount(answer.ids.count, of: shape)
         return answer
     }
 
@@ -90,7 +84,7 @@ extension PostgresEngine {
             let firstHalf = first.idsAndPositionAhead(halves[0])
             let second: (ids: [Int64], position: Int64)
             do {
-                second = try readOnSpareSession(halves[1]) ?? first.idsAndPositionAhead(halves[1])()
+                second = try onSpareSession { try $0.idsAndPositionAhead(halves[1])() } ?? first.idsAndPositionAhead(halves[1])()
             } catch {
                 // The first half's answer is read (its failure, if any, thrown here and not by
                 // the session's next statement, another caller's).
@@ -106,21 +100,37 @@ extension PostgresEngine {
         }
     }
 
-    /// The second half's ids and position, read on another connection; nil when no connection
-    /// comes free within ``spareWait`` (or the one that came was found closed before anything
-    /// was written: the first connection then reads the half, and a database that is away
-    /// fails there).
-    private func readOnSpareSession(_ half: [StoreSQL]) throws -> (ids: [Int64], position: Int64)? {
+    /// A second half's read on another connection; nil when no connection comes free within
+    /// ``spareWait`` (or the one that came was found closed before anything was written: the
+    /// first connection then reads the half, and a database that is away fails there).
+    func onSpareSession<T>(_ read: (PostgresSession) throws -> T) throws -> T? {
         guard let session = try? takeSession(within: Self.spareWait) else { return nil }
         defer { session.giveBack() }
         let lag = secondHalfLagMilliseconds.load(ordering: .relaxed)
         if lag > 0 { session.send("SELECT pg_sleep(\(Double(lag) / 1000))" as StoreSQL) }
         do {
-            let answer = try session.idsAndPositionAhead(half)()
+            let answer = try read(session)
             readsInHalves.add(1, ordering: .relaxed)
             return answer
         } catch let error as StoreError where error.code == .unavailable && session.wroteNothing {
             return nil
+        }
+    }
+
+    /// Whether a statement whose answer's size is kept under `shape` (``lastCounts``) is read
+    /// in parts: when it had at least ``splitReadsFrom`` the last time, or has not run yet and
+    /// `unknownSplits` (or the threshold is 0).
+    func splits(_ shape: String, unknownSplits: Bool) -> Bool {
+        let threshold = splitReadsFrom.load(ordering: .relaxed)
+        guard threshold >= 0, poolMaximum >= 2 else { return false }
+        return lastCounts.withLock { $0[shape] }.map { $0 >= threshold } ?? (unknownSplits || threshold == 0)
+    }
+
+    /// Keeps the size of `shape`'s answer (``splits(_:unknownSplits:)``).
+    func keepCount(_ count: Int, of shape: String) {
+        lastCounts.withLock { counts in
+            if counts.count >= Self.countsKept, counts[shape] == nil { counts.removeAll() }
+            counts[shape] = count
         }
     }
 }

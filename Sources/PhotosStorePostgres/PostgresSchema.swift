@@ -60,6 +60,9 @@ enum PostgresSchema {
         // What a search reads of each asset, beside its words (`SearchDocumentCopies`): every
         // document is rewritten once.
         Migration(name: "v19-search-document-copies", statements: SearchDocumentCopies.postgresStatements, compacts: ["searchDocument"]),
+        // The documents in two halves, read at once (`SearchDocumentHalves`): copied once, and
+        // vacuumed and analyzed after (`compacts`).
+        Migration(name: "v20-search-document-halves", statements: SearchDocumentHalves.postgresStatements, compacts: ["searchDocument"]),
     ]
 
     /// The tables as SQLite's v13 left them, with their indexes; the video renditions'

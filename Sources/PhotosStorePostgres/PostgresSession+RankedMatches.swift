@@ -9,6 +9,41 @@ extension PostgresEngine {
     package func rankedMatchesAndPosition(_ statement: StoreSQL) throws -> (matches: [RankedMatch], position: Int64) {
         try withSession(readOnly: true) { session in try session.rankedMatchesAndPosition(statement) }
     }
+
+    /// ``rankedMatchesAndPosition(_:)`` of the search documents' halves at once
+    /// (``SearchDocumentHalves``): `parts` on two connections, each with the library's
+    /// position, as ``idsAndPosition(halves:)`` reads a fetch; `statement` whole when the
+    /// positions differ, without a spare connection (the first reads both), and when the
+    /// search found fewer than ``splitReadsFrom`` matches the last time (a narrow search costs
+    /// less than a second connection's round trip). A search not run yet is read in halves.
+    package func rankedMatchesAndPosition(_ statement: StoreSQL, parts: [StoreSQL]?) throws -> (matches: [RankedMatch], position: Int64) {
+        let shape = statement.rendered(for: .postgres).sql
+        guard let parts, parts.count == 2, splits(shape, unknownSplits: true) else {
+            let answer = try rankedMatchesAndPosition(statement)
+            keepCount(answer.matches.count, of: shape)
+            return answer
+        }
+        let answer = try withSession(readOnly: true) { first in
+            let firstHalf = first.rankedMatchesAhead(parts[0])
+            let second: (matches: [RankedMatch], position: Int64)
+            do {
+                second = try onSpareSession { try $0.rankedMatchesAhead(parts[1])() } ?? first.rankedMatchesAhead(parts[1])()
+            } catch {
+                // The first half's answer is read (its failure, if any, thrown here and not by
+                // the session's next statement, another caller's).
+                _ = try? firstHalf()
+                throw error
+            }
+            let (matches, position) = try firstHalf()
+            guard position == second.position else {
+                // A change committed between the two reads.
+                return try first.rankedMatchesAndPosition(statement)
+            }
+            return (matches + second.matches, position)
+        }
+        keepCount(answer.matches.count, of: shape)
+        return answer
+    }
 }
 
 extension PostgresSession {
@@ -17,17 +52,23 @@ extension PostgresSession {
     /// costs ~3 µs to receive and decode (80,894 matches: ~250 ms), an array element a few
     /// nanoseconds. Falls back to a read transaction of rows when an array doesn't decode.
     func rankedMatchesAndPosition(_ statement: StoreSQL) throws -> (matches: [RankedMatch], position: Int64) {
+        try rankedMatchesAhead(statement)()
+    }
+
+    /// ``rankedMatchesAndPosition(_:)``'s statement sent now; its answer read by the closure.
+    func rankedMatchesAhead(_ statement: StoreSQL) -> () throws -> (matches: [RankedMatch], position: Int64) {
         let (query, values) = Self.preparable(
             """
             SELECT array_agg(id), array_agg(rank::float8), array_agg(creationDate::float8), (SELECT position FROM libraryPosition) \
             FROM (\(statement)) AS matches (id, rank, creationDate)
             """)
-        if let row = try self.query(query, "reading \(query.sql)", values: values).first?.makeRandomAccess(),
-            let answer = Self.rankedMatches(in: row)
-        {
-            return answer
+        let answer = sendForAnswer(query, values: values)
+        return { [self] in
+            if let row = try answer("reading \(query.sql)").first?.makeRandomAccess(), let read = Self.rankedMatches(in: row) {
+                return read
+            }
+            return try withPosition { try rows(statement, RankedMatch.init) }
         }
-        return try withPosition { try rows(statement, RankedMatch.init) }
     }
 
     /// The answer of ``rankedMatchesAndPosition(_:)``'s statement; nil when an array is not

@@ -92,8 +92,16 @@ struct PostgresQueryPlanTests {
             let statement = try #require(query.searchOfDocumentsAlone)
             let steps = try store.read { db in try db.texts("EXPLAIN \(statement)").joined(separator: "\n") }
             #expect(steps.contains(" on searchdocument") && !steps.contains(" on asset"), "\(steps)")
+            // Each half reads its own documents (`SearchDocumentHalves`).
+            let halves = try #require(query.searchOfDocumentsInHalves)
+            for (half, table) in zip(halves, SearchDocumentHalves.tables.map { $0.lowercased() }) {
+                let steps = try store.read { db in try db.texts("EXPLAIN \(half)").joined(separator: "\n") }
+                let others = SearchDocumentHalves.tables.map { $0.lowercased() }.filter { $0 != table }
+                #expect(steps.contains(" on \(table)") && !others.contains { steps.contains(" on \($0)") } && !steps.contains(" on asset"), "\(steps)")
+            }
         }
         #expect(AssetQuery(scope: search, filter: Self.favorites).searchOfDocumentsAlone == nil)
+        #expect(AssetQuery(scope: search, filter: Self.favorites).searchOfDocumentsInHalves == nil)
         #expect(AssetQuery(scope: search, includeAllBurstAssets: true).searchOfDocumentsAlone == nil)
         #expect(AssetQuery(scope: search, sourceTypes: 0b111).searchOfDocumentsAlone == nil)
     }

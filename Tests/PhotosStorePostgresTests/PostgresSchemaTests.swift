@@ -23,7 +23,7 @@ struct PostgresSchemaTests {
         defer { again.close() }
         #expect(try again.libraryIdentifier() == identifier)
         #expect(try again.appliedMigrations() == PostgresSchema.migrations.map(\.name))
-        #expect(try again.appliedMigrations() == ["v1", "v2-import-batches", "v3-null-order-indexes", "v4-people", "v5-owners", "v6-shared-albums", "v7-partners", "v8-share-links", "v9-owner-indexes", "v10-journal-owners", "v11-journal-plpgsql", "v12-journal-marks", "v13-close-on-the-server", "v14-descriptions", "v15-search", "v16-local-time-indexes", "v17-search-lookups", "v18-search-lengths", "v19-search-document-copies"])
+        #expect(try again.appliedMigrations() == ["v1", "v2-import-batches", "v3-null-order-indexes", "v4-people", "v5-owners", "v6-shared-albums", "v7-partners", "v8-share-links", "v9-owner-indexes", "v10-journal-owners", "v11-journal-plpgsql", "v12-journal-marks", "v13-close-on-the-server", "v14-descriptions", "v15-search", "v16-local-time-indexes", "v17-search-lookups", "v18-search-lengths", "v19-search-document-copies", "v20-search-document-halves"])
         // The smart albums, as SQLite's first migration seeds them.
         let smartAlbums = try server.psql("SELECT count(*) FROM collection WHERE isList = 0 AND type = 2", database: url.lastPathComponent)
         #expect(Int(smartAlbums) == SmartAlbumCatalog.entries.count)
@@ -162,7 +162,16 @@ struct PostgresSchemaTests {
         // the search words' tsvector (SQLite's are in its FTS5 table) and the copies of what a
         // search reads of each asset beside it (`SearchDocumentCopies`).
         let searchColumns = ["vector"] + SearchDocumentCopies.columns.map(\.name)
-        let extra = Set(actual.keys).subtracting(expected.keys).subtracting(searchColumns.map { "searchdocument.\($0.lowercased())" })
+        // The documents' halves (`SearchDocumentHalves`) have the documents' columns.
+        let searchTables = ["searchdocument"] + SearchDocumentHalves.tables.map { $0.lowercased() }
+        for half in searchTables.dropFirst() {
+            let columns = actual.keys.filter { $0.hasPrefix("\(half).") }.map { $0.dropFirst(half.count) }
+            let whole = actual.keys.filter { $0.hasPrefix("searchdocument.") }.map { $0.dropFirst("searchdocument".count) }
+            #expect(!columns.isEmpty && Set(columns) == Set(whole), "\(half): \(columns.sorted())")
+        }
+        let extra = Set(actual.keys).subtracting(expected.keys)
+            .subtracting(searchColumns.map { "searchdocument.\($0.lowercased())" })
+            .filter { column in !searchTables.dropFirst().contains { column.hasPrefix("\($0).") } }
             .filter { !$0.hasPrefix("schemamigration.") && $0 != "libraryposition.position" }
         #expect(extra.isEmpty, "columns only on PostgreSQL: \(extra.sorted())")
         // Text sorts by bytes, as SQLite's BINARY collation does.
@@ -187,7 +196,14 @@ struct PostgresSchemaTests {
                 FROM generate_series(1, 2000) AS n;
             INSERT INTO searchDocument (assetID, words) SELECT id, 'harbour ' || uuid FROM asset;
             """, database: database)
-        func size() throws -> Int { Int(try server.psql("SELECT pg_relation_size('searchdocument')", database: database)) ?? 0 }
+        // The table's, or its halves' since v20 (`SearchDocumentHalves`).
+        func size() throws -> Int {
+            let size = """
+                SELECT CASE WHEN relkind = 'p' THEN (SELECT sum(pg_relation_size(relid)) FROM pg_partition_tree(oid)) \
+                ELSE pg_relation_size(oid) END FROM pg_class WHERE oid = 'searchdocument'::regclass
+                """
+            return Int(try server.psql(size, database: database)) ?? 0
+        }
         let before = try size()
         try PostgresLibraryDatabase.open(url: url).close()
         let differing = """
@@ -216,6 +232,46 @@ struct PostgresSchemaTests {
             UPDATE asset SET sourceType = 1, ownerID = NULL WHERE id % 13 = 0;
             """, database: database)
         #expect(try server.psql(differing, database: database) == "0", "kept by the triggers")
+    }
+
+    @Test("v20 splits the documents in two halves by their asset's id, each with its index, and keeps them whole")
+    func searchDocumentHalves() throws {
+        let server = try ThrowawayPostgres()
+        let url = try server.createDatabase()
+        let database = url.lastPathComponent
+        let session = try PostgresSession.connect(to: url)
+        try PostgresLibraryDatabase.migrate(session, Array(PostgresSchema.migrations.prefix { $0.name != "v20-search-document-halves" }))
+        session.close()
+        _ = try server.psql(
+            """
+            INSERT INTO asset (uuid, mediaType, creationDate, addedDate, isHidden, trashedDate, uniformTypeIdentifier)
+                SELECT 'A' || n, 1, n * 1000.0, n, (n % 5 = 0)::int, CASE WHEN n % 7 = 0 THEN n END, 'public.jpeg'
+                FROM generate_series(1, 2000) AS n;
+            INSERT INTO searchDocument (assetID, words) SELECT id, 'harbour ' || uuid FROM asset;
+            """, database: database)
+        let documents = "SELECT assetID, words, vector, listed, isHidden, ownerID, creationDate FROM searchDocument ORDER BY assetID"
+        let before = try server.psql(documents, database: database)
+        try PostgresLibraryDatabase.open(url: url).close()
+        #expect(try server.psql(documents, database: database) == before, "every document copied as it was")
+        #expect(try server.psql("SELECT partstrat FROM pg_partitioned_table WHERE partrelid = 'searchdocument'::regclass", database: database) == "h")
+        let counts = try SearchDocumentHalves.tables.map { try Int(server.psql("SELECT count(*) FROM \($0)", database: database)) ?? 0 }
+        #expect(counts.count == 2 && counts.allSatisfy { $0 > 800 } && counts.reduce(0, +) == 2000, "\(counts)")
+        let indexes = try server.psql(
+            "SELECT string_agg(indexrelid::regclass::text, ',' ORDER BY indexrelid::regclass::text) FROM pg_index WHERE indrelid IN ('searchdocument_0'::regclass, 'searchdocument_1'::regclass)",
+            database: database)
+        #expect(indexes.split(separator: ",").filter { $0.hasSuffix("vector_idx") }.count == 2, "\(indexes)")
+        #expect(try server.psql("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'searchdocument_v19%'", database: database) == "0")
+        // A new document lands in a half with its copies; an asset's change and its deletion reach it.
+        _ = try server.psql(
+            """
+            INSERT INTO asset (uuid, mediaType, creationDate, addedDate, isHidden, uniformTypeIdentifier) VALUES ('NEW', 1, 5.0, 0, 1, 'public.jpeg');
+            INSERT INTO searchDocument (assetID, words) SELECT id, 'new' FROM asset WHERE uuid = 'NEW';
+            """, database: database)
+        #expect(try server.psql("SELECT listed::text || isHidden || creationDate FROM searchDocument WHERE words = 'new'", database: database) == "true15")
+        _ = try server.psql("UPDATE asset SET isHidden = 0 WHERE uuid = 'NEW'; DELETE FROM asset WHERE uuid = 'A10';", database: database)
+        #expect(try server.psql("SELECT isHidden FROM searchDocument WHERE words = 'new'", database: database) == "0")
+        #expect(try server.psql("SELECT count(*) FROM searchDocument WHERE words = 'harbour A10'", database: database) == "0")
+        #expect(try server.psql("SELECT count(*) FROM searchDocument", database: database) == "2000")
     }
 
     @Test("a video gets its rendition row, a Live Photo when it becomes live, and an edit makes it due again")

@@ -144,4 +144,89 @@ struct PostgresSplitReadTests {
         #expect(engine.readsInHalves.load(ordering: .relaxed) == 0)
         #expect(ContinuousClock.now - started < .seconds(2), "waited \(ContinuousClock.now - started)")
     }
+
+    // MARK: - Searches (`SearchDocumentHalves`)
+
+    /// ``library(_:query:)`` with a document for each asset: "harbour" in every one, "pier"
+    /// in every third.
+    static func searchLibrary(_ server: ThrowawayPostgres, query: String = "") throws -> (LibraryDatabase, PostgresEngine, URL, String) {
+        let (store, engine, files, database) = try library(server, query: query)
+        _ = try server.psql(
+            """
+            INSERT INTO searchDocument (assetID, words)
+                SELECT id, 'harbour ' || CASE WHEN id % 3 = 0 THEN 'pier ' ELSE '' END || lower(uuid) || repeat(' harbour', (id % 4)::int) FROM asset
+                ON CONFLICT (assetID) DO UPDATE SET words = excluded.words;
+            ANALYZE searchDocument;
+            """, database: database)
+        return (store, engine, files, database)
+    }
+
+    static let harbour = AssetQuery(scope: .search(SearchMatch(terms: ["harbour"], prefixLast: true)))
+
+    @Test func aSearchIsReadInItsDocumentsHalvesAndTheyAreTheWholeSearch() throws {
+        let server = try ThrowawayPostgres()
+        let (store, engine, files, _) = try Self.searchLibrary(server)
+        defer { try? FileManager.default.removeItem(at: files) }
+        let searches = [
+            Self.harbour, AssetQuery(scope: .search(SearchMatch(terms: ["harbour", "pier"], prefixLast: false)), includeHidden: true),
+        ]
+        for query in searches {
+            let whole = try engine.rankedMatchesAndPosition(try #require(query.searchOfDocumentsAlone))
+            let halves = try #require(query.searchOfDocumentsInHalves).map { try engine.rankedMatchesAndPosition($0).matches.map(\.id) }
+            #expect(halves.allSatisfy { !$0.isEmpty } && Set(halves[0]).isDisjoint(with: halves[1]), "\(halves.map(\.count))")
+            let before = engine.readsInHalves.load(ordering: .relaxed)
+            // Not run yet: read in halves, whatever its size.
+            let split = try store.assetIDs(query)
+            #expect(engine.readsInHalves.load(ordering: .relaxed) == before + 1, "read in halves")
+            #expect(whole.matches.count > 100, "\(whole.matches.count) matches of \(query.searchOfDocumentsAlone.map { $0.rendered(for: .postgres).sql } ?? "")")
+            #expect(split.ids == RankedMatch.sorted(whole.matches), "\(split.ids.count) ids in halves, \(whole.matches.count) whole")
+            #expect(split.position == whole.position)
+        }
+        // A search that found fewer than `splitReadsFrom` the last time is read whole.
+        let before = engine.readsInHalves.load(ordering: .relaxed)
+        let again = try store.assetIDs(Self.harbour)
+        #expect(engine.readsInHalves.load(ordering: .relaxed) == before, "a narrow search read whole")
+        engine.splitReadsFrom.store(100, ordering: .relaxed)
+        #expect(try store.assetIDs(Self.harbour).ids == again.ids)
+        #expect(engine.readsInHalves.load(ordering: .relaxed) == before + 1, "more than 100 matches the last time")
+    }
+
+    /// As a fetch's halves: a change committed between the two halves' reads makes the search
+    /// read again, whole.
+    @Test func aChangeBetweenASearchsHalvesIsNeverMixedIn() throws {
+        let server = try ThrowawayPostgres()
+        let (store, engine, files, database) = try Self.searchLibrary(server)
+        defer { try? FileManager.default.removeItem(at: files) }
+        let before = try store.assetIDs(Self.harbour)
+        engine.splitReadsFrom.store(0, ordering: .relaxed)
+        engine.secondHalfLagMilliseconds.store(3_000, ordering: .relaxed)
+        let answer = Mutex<Result<(ids: [Int64], position: Int64), any Error>?>(nil)
+        let reader = Thread {
+            let read = Result { try store.assetIDs(Self.harbour) }
+            answer.withLock { $0 = read }
+        }
+        reader.start()
+        let deadline = Date().addingTimeInterval(30)
+        var sleeping = 0
+        while sleeping == 0, Date() < deadline {
+            sleeping = Int(try server.psql("SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep(%' AND state = 'active'", database: database)) ?? 0
+        }
+        try #require(sleeping == 1, "the second half's connection never slept")
+        // The best match leaves (its asset deleted) and a new one arrives.
+        _ = try server.psql(
+            """
+            INSERT INTO asset (uuid, mediaType, creationDate, addedDate, uniformTypeIdentifier) VALUES ('LATE', 1, 99999999.0, 1, 'public.jpeg');
+            INSERT INTO searchDocument (assetID, words) SELECT id, 'harbour late' FROM asset WHERE uuid = 'LATE';
+            DELETE FROM asset WHERE id = \(before.ids[0]);
+            UPDATE libraryPosition SET position = position + 1;
+            """, database: database)
+        while answer.withLock({ $0 == nil }), Date() < deadline { usleep(1000) }
+        engine.secondHalfLagMilliseconds.store(0, ordering: .relaxed)
+        let split = try #require(try answer.withLock { $0 }?.get())
+        let after = try engine.rankedMatchesAndPosition(try #require(Self.harbour.searchOfDocumentsAlone))
+        #expect(after.position == before.position + 1 && after.matches.count == before.ids.count)
+        #expect(split.ids == RankedMatch.sorted(after.matches), "\(split.ids.count) ids; \(split.ids.contains(before.ids[0]) ? "with" : "without") the deleted one")
+        #expect(split.position == after.position)
+        #expect(engine.readsInHalves.load(ordering: .relaxed) == 2, "the second halves were read on their own connection")
+    }
 }

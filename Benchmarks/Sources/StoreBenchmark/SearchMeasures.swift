@@ -42,6 +42,9 @@ enum SearchMeasures {
             engines.append(("PostgreSQL", postgres))
             postgresOpen = nanos
         }
+        // `SEARCH_ENGINE=PostgreSQL` measures that engine alone, without the `sqlite3` peer (for a profiler).
+        let engineOnly = ProcessInfo.processInfo.environment["SEARCH_ENGINE"]
+        if let engineOnly { engines.removeAll { $0.0 != engineOnly } }
         let cli = try SQLiteCLI(executable: options.sqlite3, database: options.databaseFile)
         defer { cli.removeScratch() }
         var lines = [
@@ -49,7 +52,9 @@ enum SearchMeasures {
                 + " | sqlite3, FTS5 alone (median) |",
             "| --- | ---: | " + engines.map { _ in "---: | ---:" }.joined(separator: " | ") + " | ---: |",
         ]
-        for (title, text, fts5) in queries {
+        // `SEARCH_ONLY=france,heic` measures those queries alone (for a profiler).
+        let only = ProcessInfo.processInfo.environment["SEARCH_ONLY"].map { Set($0.split(separator: ",").map(String.init)) }
+        for (title, text, fts5) in queries where only?.contains(text) ?? true {
             log("search: \(title): \(text)")
             var samples: [[UInt64]] = engines.map { _ in [] }
             var counts: [Int] = engines.map { _ in -1 }
@@ -64,7 +69,7 @@ enum SearchMeasures {
             }
             guard Set(counts).count == 1 else { throw BenchmarkFailure("\(text): the engines found \(counts)") }
             var peer = "–"
-            if let fts5 {
+            if let fts5, engineOnly == nil {
                 let sql = "SELECT rowid FROM searchIndex WHERE searchIndex MATCH '\(fts5)' ORDER BY rank"
                 var times: [UInt64] = []
                 for _ in 0..<max(3, options.repeats / 4) { times.append(try cli.timedQuery(sql).queryNanos) }

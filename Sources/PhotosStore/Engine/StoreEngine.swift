@@ -41,6 +41,12 @@ package protocol StoreEngine: Sendable {
     /// arrays with the position, in one statement.
     func rankedMatchesAndPosition(_ statement: StoreSQL) throws -> (matches: [RankedMatch], position: Int64)
 
+    /// ``rankedMatchesAndPosition(_:)`` of a search the engine may read in parts: `parts`
+    /// select the same matches between them. PostgreSQL reads the halves of its documents at
+    /// once, on two connections, each with the library's position (read again whole when they
+    /// differ); other engines read `statement`.
+    func rankedMatchesAndPosition(_ statement: StoreSQL, parts: [StoreSQL]?) throws -> (matches: [RankedMatch], position: Int64)
+
     /// Runs one query outside any transaction: a single statement is consistent on its own.
     /// The reads a fetch result makes per object and per batch come here, so the engine can
     /// make them cheaper than a transaction (SQLite: plain connections and prepared
@@ -94,6 +100,10 @@ extension StoreEngine {
 
     package func rankedMatchesAndPosition(_ statement: StoreSQL) throws -> (matches: [RankedMatch], position: Int64) {
         try read { db in (try db.rows(statement, RankedMatch.init), try ChangeJournal.position(db)) }
+    }
+
+    package func rankedMatchesAndPosition(_ statement: StoreSQL, parts: [StoreSQL]?) throws -> (matches: [RankedMatch], position: Int64) {
+        try rankedMatchesAndPosition(statement)
     }
 
     /// SQLite's write lock is the transaction's own: nothing to fold.

@@ -89,7 +89,17 @@ package struct AssetQuery: Sendable, Hashable {
     ///
     /// PostgreSQL's sort took 33 of 93 ms for "france" (80,894 of 1,000,000, `psql`,
     /// 2026-12-05): the store sorts them instead.
-    var searchOfDocumentsAlone: StoreSQL? {
+    var searchOfDocumentsAlone: StoreSQL? { searchOfDocuments(in: "searchDocument") }
+
+    /// ``searchOfDocumentsAlone`` of each half of the documents (``SearchDocumentHalves``),
+    /// for PostgreSQL to read at once on two connections; their matches together are the
+    /// whole's.
+    var searchOfDocumentsInHalves: [StoreSQL]? {
+        let halves = SearchDocumentHalves.tables.compactMap(searchOfDocuments(in:))
+        return halves.count == SearchDocumentHalves.tables.count ? halves : nil
+    }
+
+    private func searchOfDocuments(in table: String) -> StoreSQL? {
         guard case .search(let match) = scope, filter == nil, sort.isEmpty, limit == 0, !includeAllBurstAssets,
             sourceTypes == 0 || sourceTypes == 1
         else { return nil }
@@ -101,7 +111,7 @@ package struct AssetQuery: Sendable, Hashable {
         }
         return """
             SELECT asset.assetID, \(SearchIndex.postgresRank), asset.creationDate \
-            FROM searchDocument AS asset, to_tsquery('simple', \(match.tsquery)) AS query \
+            FROM \(unescaped: table) AS asset, to_tsquery('simple', \(match.tsquery)) AS query \
             WHERE \(StoreSQL.joined(conditions, separator: " AND "))
             """
     }

@@ -33,6 +33,10 @@ package enum SearchDocumentCopies {
         return ["(\(listed))", "\(row).isHidden", "\(row).ownerID", "\(row).creationDate"]
     }
 
+    /// The trigger that gives a new document its asset's values.
+    static let copyingTrigger =
+        "CREATE TRIGGER searchDocument_copy BEFORE INSERT ON searchDocument FOR EACH ROW EXECUTE FUNCTION searchDocument_copyAsset()"
+
     /// PostgreSQL's statements: the columns, filled from the assets (the vector's index
     /// dropped while every document is rewritten, and built again), and the triggers.
     package static let postgresStatements: [String] = {
@@ -44,7 +48,7 @@ package enum SearchDocumentCopies {
             "ALTER TABLE searchDocument " + columns.map { "ADD COLUMN \($0.name) \($0.type)" }.joined(separator: ", "),
             "DROP INDEX searchDocument_vector",
             "UPDATE searchDocument SET \(assignments) FROM asset WHERE asset.id = searchDocument.assetID",
-            "CREATE INDEX searchDocument_vector ON searchDocument USING GIN (vector)",
+            SearchDocumentColumn.postgresVectorIndex,
             """
             CREATE FUNCTION searchDocument_copyAsset() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
@@ -53,7 +57,7 @@ package enum SearchDocumentCopies {
                 RETURN NEW;
             END $$
             """,
-            "CREATE TRIGGER searchDocument_copy BEFORE INSERT ON searchDocument FOR EACH ROW EXECUTE FUNCTION searchDocument_copyAsset()",
+            copyingTrigger,
             """
             CREATE FUNCTION searchDocument_followAsset() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN

@@ -59,12 +59,16 @@ package enum SearchDocumentColumn: Int32, TableColumn {
                 """,
             ]
         case .postgres:
-            [
-                "ALTER TABLE searchDocument ADD COLUMN vector tsvector GENERATED ALWAYS AS (to_tsvector('simple', words)) STORED",
-                "CREATE INDEX searchDocument_vector ON searchDocument USING GIN (vector)",
-            ]
+            ["ALTER TABLE searchDocument ADD COLUMN \(postgresVector)", postgresVectorIndex]
         }
     }
+
+    /// PostgreSQL's column of the words as a `tsvector` (its `simple` configuration: each word
+    /// as it is, `SearchText` having folded them).
+    package static let postgresVector = "vector tsvector GENERATED ALWAYS AS (to_tsvector('simple', words)) STORED"
+
+    /// PostgreSQL's index of ``postgresVector``.
+    package static let postgresVectorIndex = "CREATE INDEX searchDocument_vector ON searchDocument USING GIN (vector)"
 }
 
 /// The `textRecognition` table (v23): the words Tesseract read in each photo, as work to do
