@@ -8,12 +8,12 @@ extension LibraryDatabase {
     /// may be read in two halves at once
     /// (``StoreEngine/idsAndPosition(_:splittable:)``).
     package func assetIDs(_ query: AssetQuery) throws(StoreError) -> (ids: [Int64], position: Int64) {
-        // A search in its natural order: its matches, sorted here.
-        // PostgreSQL reads them from the search documents alone when it can, in halves
-        // (`SearchDocumentHalves`).
+        // A search in its natural order: its matches, sorted here, read in halves at once
+        // (SQLite: of the ids; PostgreSQL: of its documents, `SearchDocumentHalves`, which it
+        // reads alone when it can).
         if let unordered = sqlite == nil ? query.searchOfDocumentsAlone ?? query.searchInRankOrder : query.searchInRankOrder {
             return try StoreError.mapping("Reading the library failed") {
-                let parts = sqlite == nil ? query.searchOfDocumentsInHalves : nil
+                let parts = sqlite == nil ? query.searchOfDocumentsInHalves : query.searchInRankOrderInHalves
                 let (matches, position) = try engine.rankedMatchesAndPosition(unordered, parts: parts)
                 return (RankedMatch.sorted(matches), position)
             }

@@ -99,6 +99,18 @@ package struct AssetQuery: Sendable, Hashable {
         return halves.count == SearchDocumentHalves.tables.count ? halves : nil
     }
 
+    /// SQLite: ``searchInRankOrder`` of each half of the documents, split at half the highest
+    /// asset id (FTS5 reads only its half of each word's list of documents), for the engine to
+    /// read at once on two connections; their matches together are the whole's. The rank's
+    /// word frequencies are the whole index's in each (``SearchRank``).
+    var searchInRankOrderInHalves: [StoreSQL]? {
+        guard searchInRankOrder != nil else { return nil }
+        let middle: StoreSQL = "(SELECT max(assetID) / 2 FROM searchDocument)"
+        return ["searchIndex.rowid <= \(middle)", "searchIndex.rowid > \(middle)"].map { half in
+            statement(selecting: "asset.id, \(SearchIndex.rank), asset.creationDate", restrictedTo: nil, within: nil, ordered: false, and: half)
+        }
+    }
+
     private func searchOfDocuments(in table: String) -> StoreSQL? {
         guard case .search(let match) = scope, filter == nil, sort.isEmpty, limit == 0, !includeAllBurstAssets,
             sourceTypes == 0 || sourceTypes == 1
@@ -116,7 +128,9 @@ package struct AssetQuery: Sendable, Hashable {
             """
     }
 
-    private func statement(selecting columns: StoreSQL, restrictedTo restriction: RowRestriction?, within range: KeyRange?, ordered: Bool) -> StoreSQL {
+    private func statement(
+        selecting columns: StoreSQL, restrictedTo restriction: RowRestriction?, within range: KeyRange?, ordered: Bool, and condition: StoreSQL? = nil
+    ) -> StoreSQL {
         var hint: StoreSQL = ""
         var join: StoreSQL = ""
         var conditions: [StoreSQL] = []
@@ -208,6 +222,7 @@ package struct AssetQuery: Sendable, Hashable {
             conditions.append(SQLFilterCompiler.compile(filter))
         }
         if let restriction { conditions.append(restriction.condition(on: "asset.id")) }
+        if let condition { conditions.append(condition) }
         if let range, let key = orderTerms.first { conditions.append(range.condition(on: key.sql)) }
         var from: StoreSQL = "asset\(hint)\(join)"
         if case .search(let match) = scope { from = SearchIndex.joiningAssets(match, hint: hint) }
