@@ -85,8 +85,7 @@ struct PostgresQueryPlanTests {
         #expect(!steps.contains("Sort") && steps.contains(" using collection_moments_by_startdate on "), "moments:\n\(steps)")
 
         // A search of the whole library reads its documents alone (`SearchDocumentCopies`),
-        // hidden ones included or in a person's view too; one with a filter looks its
-        // matches up in the assets.
+        // hidden ones included or in a person's view too.
         let search = AssetQuery.Scope.search(SearchMatch(terms: ["harbour"], prefixLast: true))
         for query in [AssetQuery(scope: search), AssetQuery(scope: search, includeHidden: true), AssetQuery(scope: search, owner: 1)] {
             let statement = try #require(query.searchOfDocumentsAlone)
@@ -100,8 +99,18 @@ struct PostgresQueryPlanTests {
                 #expect(steps.contains(" on \(table)") && !others.contains { steps.contains(" on \($0)") } && !steps.contains(" on asset"), "\(steps)")
             }
         }
-        #expect(AssetQuery(scope: search, filter: Self.favorites).searchOfDocumentsAlone == nil)
-        #expect(AssetQuery(scope: search, filter: Self.favorites).searchOfDocumentsInHalves == nil)
+        // Years, months, kinds and favorites are read from the documents' copies too; a filter
+        // on another field is not.
+        let favoritesOf2019 = StoreFilter.and([
+            Self.favorites, .between(.field(.localCreationDate), lower: .value(.real(1_546_300_800)), upper: .value(.real(1_577_836_799))),
+            .compare(.field(.localCreationMonth), .equal, .value(.integer(6))), .compare(.field(.mediaType), .equal, .value(.integer(1))),
+        ])
+        let filtered = try #require(AssetQuery(scope: search, filter: favoritesOf2019).searchOfDocumentsAlone)
+        let filteredSteps = try store.read { db in try db.texts("EXPLAIN \(filtered)").joined(separator: "\n") }
+        #expect(filteredSteps.contains(" on searchdocument") && !filteredSteps.contains(" on asset"), "\(filteredSteps)")
+        let wide = StoreFilter.compare(.field(.pixelWidth), .greater, .value(.integer(1000)))
+        #expect(AssetQuery(scope: search, filter: .and([Self.favorites, wide])).searchOfDocumentsAlone == nil)
+        #expect(AssetQuery(scope: search, filter: wide).searchOfDocumentsInHalves == nil)
         #expect(AssetQuery(scope: search, includeAllBurstAssets: true).searchOfDocumentsAlone == nil)
         #expect(AssetQuery(scope: search, sourceTypes: 0b111).searchOfDocumentsAlone == nil)
     }

@@ -205,7 +205,10 @@ struct PostgresSchemaTests {
             return Int(try server.psql(size, database: database)) ?? 0
         }
         let before = try size()
-        try PostgresLibraryDatabase.open(url: url).close()
+        // Through v19 (v20 writes the documents again in halves, `searchDocumentHalves`).
+        let throughV19 = try PostgresSession.connect(to: url)
+        try PostgresLibraryDatabase.migrate(throughV19, Array(PostgresSchema.migrations.prefix { $0.name != "v20-search-document-halves" }))
+        throughV19.close()
         let differing = """
             SELECT count(*) FROM searchDocument JOIN asset ON asset.id = searchDocument.assetID \
             WHERE (searchDocument.listed, searchDocument.isHidden, searchDocument.ownerID, searchDocument.creationDate) \
@@ -251,8 +254,17 @@ struct PostgresSchemaTests {
             """, database: database)
         let documents = "SELECT assetID, words, vector, listed, isHidden, ownerID, creationDate FROM searchDocument ORDER BY assetID"
         let before = try server.psql(documents, database: database)
+        _ = try server.psql("UPDATE asset SET isFavorite = 1, mediaType = 2, creationTimeZoneOffset = 3600 WHERE id % 3 = 0", database: database)
         try PostgresLibraryDatabase.open(url: url).close()
         #expect(try server.psql(documents, database: database) == before, "every document copied as it was")
+        // With the copies v20 adds, made from the assets; kept by the triggers.
+        let copies = SearchDocumentCopies.columns.map { "searchDocument.\($0.name)" }.joined(separator: ", ")
+        let differing = """
+            SELECT count(*) FROM searchDocument JOIN asset ON asset.id = searchDocument.assetID \
+            WHERE (\(copies)) IS DISTINCT FROM (\(SearchDocumentCopies.values(of: "asset").joined(separator: ", ")))
+            """
+        #expect(try server.psql(differing, database: database) == "0", "filled from the assets")
+        #expect(try server.psql("SELECT count(*) FROM searchDocument WHERE isFavorite = 1 AND mediaType = 2 AND creationTimeZoneOffset = 3600", database: database) == "666")
         #expect(try server.psql("SELECT partstrat FROM pg_partitioned_table WHERE partrelid = 'searchdocument'::regclass", database: database) == "h")
         let counts = try SearchDocumentHalves.tables.map { try Int(server.psql("SELECT count(*) FROM \($0)", database: database)) ?? 0 }
         #expect(counts.count == 2 && counts.allSatisfy { $0 > 800 } && counts.reduce(0, +) == 2000, "\(counts)")
@@ -272,6 +284,13 @@ struct PostgresSchemaTests {
         #expect(try server.psql("SELECT isHidden FROM searchDocument WHERE words = 'new'", database: database) == "0")
         #expect(try server.psql("SELECT count(*) FROM searchDocument WHERE words = 'harbour A10'", database: database) == "0")
         #expect(try server.psql("SELECT count(*) FROM searchDocument", database: database) == "2000")
+        _ = try server.psql(
+            """
+            UPDATE asset SET isFavorite = 1 - isFavorite WHERE id % 4 = 0;
+            UPDATE asset SET mediaSubtypes = 4, creationTimeZoneOffset = -7200 WHERE id % 5 = 0;
+            UPDATE asset SET mediaType = 1 WHERE id % 6 = 0;
+            """, database: database)
+        #expect(try server.psql(differing, database: database) == "0", "kept by the triggers")
     }
 
     @Test("a video gets its rendition row, a Live Photo when it becomes live, and an edit makes it due again")

@@ -84,8 +84,9 @@ package struct AssetQuery: Sendable, Hashable {
     /// PostgreSQL: ``searchInRankOrder`` read from the search documents alone, with the copies
     /// of what it reads of each asset they carry (``SearchDocumentCopies``): no asset looked
     /// up. Sorted (``RankedMatch``), the same ids in the same order as
-    /// ``statement(selecting:restrictedTo:)``. Nil for a fetch the copies can't answer: any
-    /// filter or sort, other sources or every burst frame.
+    /// ``statement(selecting:restrictedTo:)``. Nil for a fetch the copies can't answer: a
+    /// filter on other fields than ``SearchDocumentCopies/filterableFields`` (years, months,
+    /// kinds and favorites are answered), any sort, other sources or every burst frame.
     ///
     /// PostgreSQL's sort took 33 of 93 ms for "france" (80,894 of 1,000,000, `psql`,
     /// 2026-12-05): the store sorts them instead.
@@ -112,8 +113,8 @@ package struct AssetQuery: Sendable, Hashable {
     }
 
     private func searchOfDocuments(in table: String) -> StoreSQL? {
-        guard case .search(let match) = scope, filter == nil, sort.isEmpty, limit == 0, !includeAllBurstAssets,
-            sourceTypes == 0 || sourceTypes == 1
+        guard case .search(let match) = scope, sort.isEmpty, limit == 0, !includeAllBurstAssets, sourceTypes == 0 || sourceTypes == 1,
+            filter?.fields.isSubset(of: SearchDocumentCopies.filterableFields) ?? true
         else { return nil }
         // `asset` names the documents, whose copies bear the asset's column names.
         var conditions: [StoreSQL] = ["vector @@ query", "asset.listed"]
@@ -121,6 +122,8 @@ package struct AssetQuery: Sendable, Hashable {
         if let owner {
             conditions.append(timeline(of: owner))
         }
+        // Years, months, kinds, favorites: their fields' copies bear the asset's names.
+        if let filter { conditions.append(SQLFilterCompiler.compile(filter)) }
         return """
             SELECT asset.assetID, \(SearchIndex.postgresRank), asset.creationDate \
             FROM \(unescaped: table) AS asset, to_tsquery('simple', \(match.tsquery)) AS query \

@@ -21,6 +21,32 @@ package indirect enum StoreFilter: Sendable, Hashable {
     case isIn(StoreOperand, [StoreValue])
 }
 
+extension StoreFilter {
+    /// The fields the filter reads.
+    package var fields: Set<StoreField> {
+        switch self {
+        case .constant: []
+        case .and(let filters), .or(let filters): filters.reduce(into: []) { $0.formUnion($1.fields) }
+        case .not(let filter): filter.fields
+        case .compare(let left, _, let right), .text(let left, _, let right, _): left.fields.union(right.fields)
+        case .between(let value, let lower, let upper): value.fields.union(lower.fields).union(upper.fields)
+        case .isIn(let value, _): value.fields
+        }
+    }
+}
+
+extension StoreOperand {
+    /// The fields the operand reads.
+    var fields: Set<StoreField> {
+        switch self {
+        case .field(let field): [field]
+        case .value: []
+        case .bitwiseAnd(let left, let right): left.fields.union(right.fields)
+        case .folded(let operand, _): operand.fields
+        }
+    }
+}
+
 package enum StoreComparison: String, Sendable, Hashable {
     case equal = "IS"
     case notEqual = "IS NOT"

@@ -219,14 +219,23 @@ struct SearchIndexTests {
         }
         func copiesAgree() throws {
             guard TestStore.isPostgres else { return }
+            let copies = SearchDocumentCopies.columns.map { "searchDocument.\($0.name)" }.joined(separator: ", ")
+            let values = SearchDocumentCopies.values(of: "asset").joined(separator: ", ")
             let differing = try temporary.texts(
                 """
-                SELECT count(*)::text FROM searchDocument JOIN asset ON asset.id = searchDocument.assetID                 WHERE (searchDocument.listed, searchDocument.isHidden, searchDocument.ownerID, searchDocument.creationDate)                 IS DISTINCT FROM ((asset.trashedDate IS NULL AND (asset.sourceType & 1) != 0 AND (asset.burstIdentifier IS NULL \
-                OR asset.representsBurst = 1 OR (asset.burstSelectionTypes & 2) != 0)), asset.isHidden, asset.ownerID, asset.creationDate)
+                SELECT count(*)::text FROM searchDocument JOIN asset ON asset.id = searchDocument.assetID \
+                WHERE (\(unescaped: copies)) IS DISTINCT FROM (\(unescaped: values))
                 """)
             #expect(differing == ["0"], "each document's copies are its asset's")
         }
         #expect(try Self.search(temporary, "harbour") == [ids[2], ids[1], ids[0]], "equal matches, newest first")
+        // Years, kinds and favorites with the words (on PostgreSQL, from the copies too).
+        #expect(try Self.search(temporary, "harbour 2021") == [ids[1]], "a year")
+        #expect(try Self.search(temporary, "harbour photos june") == [ids[2], ids[1], ids[0]], "a kind and a month")
+        #expect(try Self.search(temporary, "harbour videos").isEmpty, "another kind")
+        try temporary.library.performChangesAndWait { PHAssetChangeRequest(for: asset(ids[1])).isFavorite = true }
+        #expect(try Self.search(temporary, "harbour favorites") == [ids[1]], "a favorite")
+        try copiesAgree()
 
         try temporary.library.performChangesAndWait {
             PHAssetChangeRequest(for: asset(ids[0])).creationDate = Date(timeIntervalSince1970: 1_700_000_000)  // 2023

@@ -19,12 +19,14 @@ package enum SearchDocumentHalves {
 
     /// PostgreSQL's statements: the v19 table renamed, the partitioned one made as the
     /// description and the engine's columns say (``SearchDocumentColumn``,
-    /// ``SearchDocumentCopies``), the documents copied into it with their copies, the old one
-    /// dropped; then the vector's index and the trigger that fills the copies of a new
-    /// document (the asset's trigger updates `searchDocument` by name, and follows).
+    /// ``SearchDocumentCopies``, with the copies v20 adds), the documents copied into it with
+    /// their copies made again from their assets, the old one dropped; then the vector's index
+    /// and the triggers that keep the copies (a new document's, and the asset's).
     package static let postgresStatements: [String] = {
         let table = SearchDocumentColumn.table
-        let columns = ["assetID", "words"] + SearchDocumentCopies.columns.map(\.name)
+        let copies = SearchDocumentCopies.columns
+        let columns = ["assetID", "words"] + copies.map(\.name)
+        let values = ["document.assetID", "document.words"] + SearchDocumentCopies.values(of: "asset", copies)
         return [
             "ALTER TABLE searchDocument RENAME TO searchDocument_v19",
             "ALTER INDEX searchDocument_pkey RENAME TO searchDocument_v19_pkey",
@@ -32,16 +34,18 @@ package enum SearchDocumentHalves {
             "DROP TRIGGER searchDocument_copy ON searchDocument_v19",
             table.createSQL(.postgres, asOf: .v26) + " PARTITION BY HASH (assetID)",
             "ALTER TABLE searchDocument ADD COLUMN \(SearchDocumentColumn.postgresVector), "
-                + SearchDocumentCopies.columns.map { "ADD COLUMN \($0.name) \($0.type)" }.joined(separator: ", "),
+                + copies.map { "ADD COLUMN \($0.name) \($0.type)" }.joined(separator: ", "),
         ]
             + tables.enumerated().map { remainder, name in
                 "CREATE TABLE \(name) PARTITION OF searchDocument FOR VALUES WITH (MODULUS \(tables.count), REMAINDER \(remainder))"
             }
             + [
-                "INSERT INTO searchDocument (\(columns.joined(separator: ", "))) SELECT \(columns.joined(separator: ", ")) FROM searchDocument_v19",
+                """
+                INSERT INTO searchDocument (\(columns.joined(separator: ", "))) SELECT \(values.joined(separator: ", ")) \
+                FROM searchDocument_v19 AS document JOIN asset ON asset.id = document.assetID
+                """,
                 "DROP TABLE searchDocument_v19",
                 SearchDocumentColumn.postgresVectorIndex,
-                SearchDocumentCopies.copyingTrigger,
-            ]
+            ] + SearchDocumentCopies.keeping(copies) + [SearchDocumentCopies.copyingTrigger]
     }()
 }
