@@ -32,7 +32,8 @@ package enum SearchDocumentColumn: Int32, TableColumn {
     ///   id) with the `unicode61` tokenizer, kept in step by triggers, ranked by `bm25`;
     /// - PostgreSQL: a stored `tsvector` column (`to_tsvector('simple', words)`) with a GIN
     ///   index, ranked by `ts_rank`; since its v19, with copies of what a search reads of the
-    ///   asset beside it (``SearchDocumentCopies``).
+    ///   asset beside it (``SearchDocumentCopies``); since its v20, in two halves by the
+    ///   asset's id (``SearchDocumentHalves``).
     package static func engineStatements(_ dialect: SQLDialect) -> [String] {
         switch dialect {
         case .sqlite:
