@@ -14,10 +14,11 @@ extension PostgresEngine {
     /// (``SearchDocumentHalves``): `parts` on two connections, each with the library's
     /// position, as ``idsAndPosition(halves:)`` reads a fetch; `statement` whole when the
     /// positions differ, without a spare connection (the first reads both), and when the
-    /// search found fewer than ``splitReadsFrom`` matches the last time (a narrow search costs
-    /// less than a second connection's round trip). A search not run yet is read in halves.
+    /// search (its words and all) found fewer than ``splitReadsFrom`` matches the last time
+    /// (a narrow search costs less than a second connection's round trip). A search not run
+    /// yet is read in halves.
     package func rankedMatchesAndPosition(_ statement: StoreSQL, parts: [StoreSQL]?) throws -> (matches: [RankedMatch], position: Int64) {
-        let shape = statement.rendered(for: .postgres).sql
+        let shape = statement.key(for: .postgres)  // Its words too: another search's count says nothing of this one's.
         guard let parts, parts.count == 2, splits(shape, unknownSplits: true) else {
             let answer = try rankedMatchesAndPosition(statement)
             keepCount(answer.matches.count, of: shape)

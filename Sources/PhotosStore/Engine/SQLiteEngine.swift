@@ -74,7 +74,7 @@ final class SQLiteEngine: StoreEngine {
     /// "every 10th" (97,999 matches of 1,000,000): FTS5's lists, the rank and the assets'
     /// lookups are per match, and halve.
     func rankedMatchesAndPosition(_ statement: StoreSQL, parts: [StoreSQL]?) throws -> (matches: [RankedMatch], position: Int64) {
-        let shape = statement.rendered(for: .sqlite).sql
+        let shape = statement.key(for: .sqlite)  // Its words too: another search's count says nothing of this one's.
         let threshold = splitSearchesFrom.load(ordering: .relaxed)
         let known = searchCounts.withLock { $0[shape] }
         let answer: (matches: [RankedMatch], position: Int64)

@@ -73,7 +73,10 @@ extension LibraryDatabase {
         guard engine.dialect == .postgres else { return }
         try write { db in
             for table in CopiedTable.all {
-                try db.execute("REINDEX TABLE \(unescaped: table.name)")
+                // The documents' halves one by one: PostgreSQL reindexes a partitioned table
+                // only outside a transaction (`SearchDocumentHalves`).
+                let reindexed = table.name == SearchDocumentColumn.table.name ? SearchDocumentHalves.tables : [table.name]
+                for name in reindexed { try db.execute("REINDEX TABLE \(unescaped: name)") }
                 try db.execute("ANALYZE \(unescaped: table.name)")
             }
         }

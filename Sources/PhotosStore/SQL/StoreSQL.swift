@@ -210,6 +210,13 @@ package struct StoreSQL: Sendable, Hashable, ExpressibleByStringInterpolation {
         return (renderer.sql, renderer.binds)
     }
 
+    /// The statement with its values, as a key: two statements of one text with other values
+    /// (a search's words) are two keys.
+    package func key(for dialect: SQLDialect) -> String {
+        let (sql, binds) = rendered(for: dialect)
+        return binds.isEmpty ? sql : sql + "\u{0}" + binds.map { "\($0)" }.joined(separator: "\u{0}")
+    }
+
     /// Walks the pieces for an engine; `write` receives each text and each bind in order, so
     /// an engine can append them to its own statement type (PostgreSQL's `PostgresQuery`).
     package func render(for dialect: SQLDialect, text: (String) -> Void, bind: (StoreValue) -> Void) {
