@@ -123,10 +123,52 @@ package struct RankedMatch: Sendable {
 
     /// The ids in the search's order, compared as tuples (rank; the date negated, a missing
     /// one as +∞, so newest first and no date last; the id): 12 → 10 ms for 98,000 matches
-    /// against a comparator matching optionals.
+    /// against a comparator matching optionals. From ``sortedInHalvesFrom`` matches, the two
+    /// halves of the array are sorted at once and merged: Swift's sort took ~100 ms of a
+    /// search of 833,068 matches, on one core while the other waited.
     static func sorted(_ matches: [RankedMatch]) -> [Int64] {
         var keys = matches.map { ($0.rank, -($0.creationDate ?? -.infinity), $0.id) }
-        keys.sort { $0 < $1 }
-        return keys.map(\.2)
+        guard keys.count >= sortedInHalvesFrom else {
+            keys.sort { $0 < $1 }
+            return keys.map(\.2)
+        }
+        let middle = keys.count / 2
+        keys.withUnsafeMutableBufferPointer { buffer in
+            let halves = SortedHalves(buffer: buffer, middle: middle)
+            DispatchQueue.concurrentPerform(iterations: 2) { half in halves.sort(half) }
+        }
+        // The ids are unique: no two keys are equal, so the merge's order is the sort's.
+        var ids: [Int64] = []
+        ids.reserveCapacity(keys.count)
+        var left = 0, right = middle
+        while left < middle, right < keys.count {
+            if keys[right] < keys[left] {
+                ids.append(keys[right].2)
+                right += 1
+            } else {
+                ids.append(keys[left].2)
+                left += 1
+            }
+        }
+        ids += keys[left..<middle].map(\.2)
+        ids += keys[right...].map(\.2)
+        return ids
+    }
+
+    /// How many matches ``sorted(_:)`` sorts in two halves at once.
+    static let sortedInHalvesFrom = 20_000
+}
+
+/// The two halves of ``RankedMatch/sorted(_:)``'s keys, each sorted by one thread: they share
+/// no element.
+private struct SortedHalves: @unchecked Sendable {
+    // @unchecked Sendable: each thread sorts only its half of the buffer, which outlives them.
+    let buffer: UnsafeMutableBufferPointer<(Double, Double, Int64)>
+    let middle: Int
+
+    func sort(_ half: Int) {
+        let range = half == 0 ? 0..<middle : middle..<buffer.count
+        var part = UnsafeMutableBufferPointer(rebasing: buffer[range])
+        part.sort { $0 < $1 }
     }
 }
